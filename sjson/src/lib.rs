@@ -1,0 +1,20 @@
+//! Lossless SJSON and JSON documents.
+//!
+//! [`Document::parse`] reads Bitsquid/Stingray SJSON or strict JSON into a document that
+//! prints back byte for byte ([`Document::text`]), offers a value view ([`Value`]) with
+//! exact numbers, and renders new or edited values in the style of their neighbours.
+//! The pest grammars in `grammar/` specify the syntax; [`reference::parse_reference`]
+//! parses with them and the fast production parser must agree with it.
+
+mod doc;
+mod error;
+mod number;
+mod parse;
+pub mod reference;
+pub mod string;
+
+pub use doc::{Children, Dialect, Document, Kind, NodeId, Value};
+pub use error::{line_col, source_line, ErrorKind, ParseError};
+pub use number::{lexemes_equal, NumberValue};
+pub use parse::{ParseOptions, DEFAULT_MAX_DEPTH};
+pub use string::Quoting;

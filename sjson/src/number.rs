@@ -1,0 +1,130 @@
+//! Exact numeric values of number lexemes.
+
+use std::cmp::Ordering;
+use std::hash::{Hash, Hasher};
+
+/// The exact value of a number lexeme: integers are kept exactly (beyond 2^53),
+/// other numbers are the nearest `f64`, which prints back to the same bits.
+#[derive(Debug, Clone)]
+pub enum NumberValue {
+    /// An integer lexeme that fits in 128 bits.
+    Int(i128),
+    /// A lexeme with a fraction or exponent.
+    Float(f64),
+    /// An integer too large for 128 bits, as normalized decimal digits (sign kept).
+    Big(String),
+}
+
+impl NumberValue {
+    /// Parses a JSON number lexeme. Lexemes come from the grammar, so they are well formed.
+    pub fn from_lexeme(lexeme: &str) -> NumberValue {
+        let is_int = !lexeme.bytes().any(|b| matches!(b, b'.' | b'e' | b'E'));
+        if is_int {
+            if let Ok(i) = lexeme.parse::<i128>() {
+                return NumberValue::Int(i);
+            }
+            let (sign, digits) = match lexeme.strip_prefix('-') {
+                Some(d) => ("-", d),
+                None => ("", lexeme),
+            };
+            let digits = digits.trim_start_matches('0');
+            return NumberValue::Big(format!("{sign}{digits}"));
+        }
+        NumberValue::Float(lexeme.parse::<f64>().unwrap_or(f64::NAN))
+    }
+
+    /// The value as `f64` (rounded for large integers).
+    pub fn as_f64(&self) -> f64 {
+        match self {
+            NumberValue::Int(i) => *i as f64,
+            NumberValue::Float(f) => *f,
+            NumberValue::Big(s) => s.parse().unwrap_or(f64::NAN),
+        }
+    }
+
+    /// The integer this value is exactly, if any (`2.0` is `2`).
+    fn as_exact_int(&self) -> Option<i128> {
+        match self {
+            NumberValue::Int(i) => Some(*i),
+            NumberValue::Float(f) => {
+                if f.fract() == 0.0 && f.abs() < 1.7e38 {
+                    Some(*f as i128)
+                } else {
+                    None
+                }
+            }
+            NumberValue::Big(_) => None,
+        }
+    }
+}
+
+/// Compares two lexemes by exact value: `1`, `1.0` and `1e0` are equal.
+pub fn lexemes_equal(a: &str, b: &str) -> bool {
+    a == b || NumberValue::from_lexeme(a) == NumberValue::from_lexeme(b)
+}
+
+impl PartialEq for NumberValue {
+    /// Equality is by exact value (see [`NumberValue`]).
+    fn eq(&self, other: &Self) -> bool {
+        value_cmp(self, other) == Some(Ordering::Equal)
+    }
+}
+
+impl Eq for NumberValue {}
+
+fn value_cmp(a: &NumberValue, b: &NumberValue) -> Option<Ordering> {
+    use NumberValue::*;
+    match (a, b) {
+        (Int(x), Int(y)) => Some(x.cmp(y)),
+        (Big(x), Big(y)) => Some(if x == y { Ordering::Equal } else { x.cmp(y) }),
+        (Big(_), _) | (_, Big(_)) => None,
+        _ => match (a.as_exact_int(), b.as_exact_int()) {
+            (Some(x), Some(y)) => Some(x.cmp(&y)),
+            _ => a.as_f64().partial_cmp(&b.as_f64()),
+        },
+    }
+}
+
+impl Hash for NumberValue {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        match self.as_exact_int() {
+            Some(i) => {
+                0u8.hash(state);
+                i.hash(state);
+            }
+            None => match self {
+                NumberValue::Big(s) => {
+                    1u8.hash(state);
+                    s.hash(state);
+                }
+                other => {
+                    2u8.hash(state);
+                    other.as_f64().to_bits().hash(state);
+                }
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integers_beyond_f64_are_exact() {
+        assert!(!lexemes_equal("9007199254740993", "9007199254740992"));
+        assert!(lexemes_equal("9007199254740993", "9007199254740993"));
+        assert!(!lexemes_equal(
+            "123456789012345678901234567890123456789012",
+            "123456789012345678901234567890123456789013"
+        ));
+    }
+
+    #[test]
+    fn int_and_float_forms_compare_by_value() {
+        assert!(lexemes_equal("1", "1.0"));
+        assert!(lexemes_equal("1E-05", "0.00001"));
+        assert!(lexemes_equal("-0", "0.0"));
+        assert!(!lexemes_equal("0.1", "0.2"));
+    }
+}

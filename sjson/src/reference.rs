@@ -1,0 +1,270 @@
+//! The reference parser: the pest grammars (`grammar/sjson.pest`, `grammar/json.pest`)
+//! are the specification of what assetvc accepts. The production parser (`parse.rs`) is a
+//! hand-written byte scanner that is 6–10× faster (BENCHMARKS.md); tests and a fuzz
+//! target check that both accept the same texts and build the same node table.
+
+use pest::iterators::Pair;
+use pest::Parser as _;
+use pest::RuleType;
+
+use crate::doc::{Dialect, Document, Node, Tag};
+use crate::parse::ParseOptions;
+use crate::error::{ErrorKind, ParseError};
+use crate::string::Quoting;
+
+mod sjson_grammar {
+    #[derive(pest_derive::Parser)]
+    #[grammar = "grammar/sjson.pest"]
+    pub struct SjsonParser;
+}
+
+mod json_grammar {
+    #[derive(pest_derive::Parser)]
+    #[grammar = "grammar/json.pest"]
+    pub struct JsonParser;
+}
+
+use json_grammar::{JsonParser, Rule as JRule};
+use sjson_grammar::{Rule as SRule, SjsonParser};
+
+/// Parses `text` with the pest grammar of `options.dialect`. Deep nesting is rejected
+/// first, as the production parser does, so the recursive grammar never sees it.
+pub fn parse_reference(text: &str, options: ParseOptions) -> Result<Document, ParseError> {
+    crate::parse::check_depth(text, options.max_depth)?;
+    let (nodes, root_braced) = match options.dialect {
+        Dialect::Sjson => build_sjson(text)?,
+        Dialect::Json => (build_json(text)?, true),
+    };
+    Ok(Document {
+        text: text.to_string(),
+        nodes,
+        dialect: options.dialect,
+        root_braced,
+    })
+}
+
+/// What a grammar's rule means for the node table.
+trait GrammarRule: RuleType {
+    fn tag(self) -> Option<Tag>;
+    fn is_member(self) -> bool;
+    fn describe(self) -> &'static str;
+}
+
+impl GrammarRule for SRule {
+    fn tag(self) -> Option<Tag> {
+        Some(match self {
+            SRule::null => Tag::Null,
+            SRule::true_ => Tag::True,
+            SRule::false_ => Tag::False,
+            SRule::number => Tag::Number,
+            SRule::string => Tag::Quoted,
+            SRule::raw_string => Tag::Raw,
+            SRule::bare => Tag::Bare,
+            SRule::array => Tag::Array,
+            SRule::object | SRule::root_braced => Tag::Object,
+            _ => return None,
+        })
+    }
+    fn is_member(self) -> bool {
+        self == SRule::member
+    }
+    fn describe(self) -> &'static str {
+        match self {
+            SRule::member => "key",
+            SRule::EOI => "end of file",
+            SRule::object => "object",
+            SRule::array => "value",
+            SRule::string | SRule::raw_string => "string",
+            SRule::bare => "key or value",
+            SRule::number => "number",
+            _ => "value",
+        }
+    }
+}
+
+impl GrammarRule for JRule {
+    fn tag(self) -> Option<Tag> {
+        Some(match self {
+            JRule::null => Tag::Null,
+            JRule::true_ => Tag::True,
+            JRule::false_ => Tag::False,
+            JRule::number => Tag::Number,
+            JRule::string => Tag::Quoted,
+            JRule::array => Tag::Array,
+            JRule::object => Tag::Object,
+            _ => return None,
+        })
+    }
+    fn is_member(self) -> bool {
+        self == JRule::member
+    }
+    fn describe(self) -> &'static str {
+        match self {
+            JRule::member | JRule::string => "string",
+            JRule::EOI => "end of file",
+            JRule::number => "number",
+            _ => "value",
+        }
+    }
+}
+
+fn syntax_error<R: GrammarRule>(text: &str, e: pest::error::Error<R>) -> ParseError {
+    let offset = match e.location {
+        pest::error::InputLocation::Pos(p) => p,
+        pest::error::InputLocation::Span((s, _)) => s,
+    };
+    let found = match text[offset..].chars().next() {
+        None => "end of file".to_string(),
+        Some(c) if c.is_control() || c == ' ' => format!("{c:?}"),
+        Some(c) => format!("'{c}'"),
+    };
+    let reason = match &e.variant {
+        pest::error::ErrorVariant::ParsingError { positives, .. } if !positives.is_empty() => {
+            let mut names: Vec<&str> = positives.iter().map(|r| r.describe()).collect();
+            names.sort_unstable();
+            names.dedup();
+            format!("expected {}, found {found}", names.join(" or "))
+        }
+        _ => format!("unexpected {found}"),
+    };
+    ParseError::at(ErrorKind::Syntax(reason), text, offset)
+}
+
+struct Builder<'t> {
+    text: &'t str,
+    nodes: Vec<Node>,
+}
+
+impl<'t> Builder<'t> {
+    fn new(text: &'t str) -> Self {
+        // A rough guess that avoids most reallocation: one node per 12 bytes.
+        Builder {
+            text,
+            nodes: Vec::with_capacity(text.len() / 12 + 1),
+        }
+    }
+
+    fn push_value<R: GrammarRule>(
+        &mut self,
+        pair: Pair<'t, R>,
+        key: Option<(u32, u32, Quoting)>,
+    ) -> Result<(), ParseError> {
+        let rule = pair.as_rule();
+        let tag = rule.tag().unwrap_or(Tag::Null);
+        let span = pair.as_span();
+        let index = self.nodes.len();
+        let (key_start, key_end, key_q) = match key {
+            Some((s, e, q)) => (s, e, Some(q)),
+            None => (0, 0, None),
+        };
+        self.nodes.push(Node {
+            start: span.start() as u32,
+            end: span.end() as u32,
+            key_start,
+            key_end,
+            next: 0,
+            len: 0,
+            tag,
+            key: key_q,
+        });
+        let len = match tag {
+            Tag::Array => {
+                let mut n = 0;
+                for child in pair.into_inner() {
+                    self.push_value(child, None)?;
+                    n += 1;
+                }
+                n
+            }
+            Tag::Object => self.push_members(pair.into_inner())?,
+            Tag::Quoted => {
+                self.check_escapes(span.as_str(), span.start())?;
+                0
+            }
+            _ => 0,
+        };
+        let next = self.nodes.len() as u32;
+        let node = &mut self.nodes[index];
+        node.next = next;
+        node.len = len;
+        Ok(())
+    }
+
+    /// Pushes the members among `pairs` and checks their keys are unique.
+    fn push_members<R: GrammarRule>(
+        &mut self,
+        pairs: impl Iterator<Item = Pair<'t, R>>,
+    ) -> Result<u32, ParseError> {
+        let first = self.nodes.len();
+        let mut n = 0;
+        for member in pairs.filter(|p| p.as_rule().is_member()) {
+            let mut inner = member.into_inner();
+            let (Some(key), Some(value)) = (inner.next(), inner.next()) else {
+                continue;
+            };
+            let q = match key.as_rule().tag() {
+                Some(Tag::Raw) => Quoting::Raw,
+                Some(Tag::Bare) => Quoting::Bare,
+                _ => Quoting::Quoted,
+            };
+            let ks = key.as_span();
+            if q == Quoting::Quoted {
+                self.check_escapes(ks.as_str(), ks.start())?;
+            }
+            self.push_value(value, Some((ks.start() as u32, ks.end() as u32, q)))?;
+            n += 1;
+        }
+        if n > 1 {
+            self.check_duplicates(first, n)?;
+        }
+        Ok(n)
+    }
+
+    fn check_escapes(&self, lexeme: &str, offset: usize) -> Result<(), ParseError> {
+        crate::parse::check_escapes(self.text, lexeme, offset)
+    }
+
+    fn check_duplicates(&self, first: usize, count: u32) -> Result<(), ParseError> {
+        crate::parse::check_duplicates(self.text, &self.nodes, first, count)
+    }
+}
+
+fn build_sjson(text: &str) -> Result<(Vec<Node>, bool), ParseError> {
+    let mut pairs = SjsonParser::parse(SRule::document, text).map_err(|e| syntax_error(text, e))?;
+    let document = pairs.next().expect("the grammar yields one document pair");
+    let mut b = Builder::new(text);
+    let mut inner = document.into_inner().peekable();
+    if inner.peek().map(|p| p.as_rule()) == Some(SRule::root_braced) {
+        let root = inner.next().expect("peeked");
+        b.push_value(root, None)?;
+        return Ok((b.nodes, true));
+    }
+    let start = if text.starts_with('\u{FEFF}') { 3 } else { 0 };
+    b.nodes.push(Node {
+        start,
+        end: text.len() as u32,
+        key_start: 0,
+        key_end: 0,
+        next: 0,
+        len: 0,
+        tag: Tag::Object,
+        key: None,
+    });
+    let len = b.push_members(inner)?;
+    let next = b.nodes.len() as u32;
+    b.nodes[0].len = len;
+    b.nodes[0].next = next;
+    Ok((b.nodes, false))
+}
+
+fn build_json(text: &str) -> Result<Vec<Node>, ParseError> {
+    let mut pairs = JsonParser::parse(JRule::document, text).map_err(|e| syntax_error(text, e))?;
+    let document = pairs.next().expect("the grammar yields one document pair");
+    let mut b = Builder::new(text);
+    let value = document
+        .into_inner()
+        .find(|p| p.as_rule() != JRule::EOI)
+        .expect("the grammar requires a value");
+    b.push_value(value, None)?;
+    Ok(b.nodes)
+}

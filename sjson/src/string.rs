@@ -1,0 +1,137 @@
+//! Decoding and encoding of string lexemes.
+
+use std::borrow::Cow;
+
+/// How a string or key is written in the source.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Quoting {
+    /// `"…"` with JSON escapes.
+    Quoted,
+    /// `"""…"""`, no escapes.
+    Raw,
+    /// A bare run of characters (SJSON only).
+    Bare,
+}
+
+/// Decodes a string lexeme of the given quoting into its text.
+/// Returns `None` for an invalid `\u` escape (a lone surrogate).
+pub fn decode(lexeme: &str, quoting: Quoting) -> Option<Cow<'_, str>> {
+    match quoting {
+        Quoting::Bare => Some(Cow::Borrowed(lexeme)),
+        Quoting::Raw => Some(Cow::Borrowed(&lexeme[3..lexeme.len() - 3])),
+        Quoting::Quoted => {
+            let inner = &lexeme[1..lexeme.len() - 1];
+            if !inner.contains('\\') {
+                return Some(Cow::Borrowed(inner));
+            }
+            unescape(inner).map(Cow::Owned)
+        }
+    }
+}
+
+fn unescape(inner: &str) -> Option<String> {
+    let mut out = String::with_capacity(inner.len());
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next()? {
+            '"' => out.push('"'),
+            '\\' => out.push('\\'),
+            '/' => out.push('/'),
+            'b' => out.push('\u{8}'),
+            'f' => out.push('\u{c}'),
+            'n' => out.push('\n'),
+            'r' => out.push('\r'),
+            't' => out.push('\t'),
+            'u' => {
+                let hi = hex4(&mut chars)?;
+                let code = if (0xD800..0xDC00).contains(&hi) {
+                    if chars.next()? != '\\' || chars.next()? != 'u' {
+                        return None;
+                    }
+                    let lo = hex4(&mut chars)?;
+                    if !(0xDC00..0xE000).contains(&lo) {
+                        return None;
+                    }
+                    0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00)
+                } else {
+                    hi
+                };
+                out.push(char::from_u32(code)?);
+            }
+            _ => return None,
+        }
+    }
+    Some(out)
+}
+
+fn hex4(chars: &mut std::str::Chars<'_>) -> Option<u32> {
+    let mut v = 0;
+    for _ in 0..4 {
+        v = v * 16 + chars.next()?.to_digit(16)?;
+    }
+    Some(v)
+}
+
+/// Writes `text` as a JSON string literal (quotes included) to `out`.
+pub fn write_quoted(out: &mut String, text: &str) {
+    out.reserve(text.len() + 2);
+    out.push('"');
+    let mut start = 0;
+    for (i, b) in text.bytes().enumerate() {
+        let esc: Option<&str> = match b {
+            b'"' => Some("\\\""),
+            b'\\' => Some("\\\\"),
+            b'\n' => Some("\\n"),
+            b'\r' => Some("\\r"),
+            b'\t' => Some("\\t"),
+            0x08 => Some("\\b"),
+            0x0c => Some("\\f"),
+            0..=0x1f => None,
+            _ => continue,
+        };
+        out.push_str(&text[start..i]);
+        match esc {
+            Some(e) => out.push_str(e),
+            None => out.push_str(&format!("\\u{b:04x}")),
+        }
+        start = i + 1;
+    }
+    out.push_str(&text[start..]);
+    out.push('"');
+}
+
+/// Whether `key` may be written bare in canonical SJSON (letters, digits, `_`).
+pub fn is_plain_key(key: &str) -> bool {
+    !key.is_empty() && key.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decodes_escapes_and_surrogate_pairs() {
+        assert_eq!(decode(r#""a\"b\\c\n""#, Quoting::Quoted).unwrap(), "a\"b\\c\n");
+        assert_eq!(decode(r#""\ud83d\ude00""#, Quoting::Quoted).unwrap(), "😀");
+        assert_eq!(decode(r#""\u00e9""#, Quoting::Quoted).unwrap(), "é");
+        assert!(decode(r#""\ud83d""#, Quoting::Quoted).is_none());
+        assert!(decode(r#""\ude00x""#, Quoting::Quoted).is_none());
+        assert_eq!(decode(r#""""a "b" c""""#, Quoting::Raw).unwrap(), "a \"b\" c");
+        assert_eq!(decode("bare", Quoting::Bare).unwrap(), "bare");
+    }
+
+    #[test]
+    fn quoting_round_trips() {
+        for s in ["", "plain", "q\"uo\\te", "tab\tnl\ncr\r", "\u{1}\u{1f}", "é😀"] {
+            let mut out = String::new();
+            write_quoted(&mut out, s);
+            assert_eq!(decode(&out, Quoting::Quoted).unwrap(), s);
+            let v: String = serde_json::from_str(&out).unwrap();
+            assert_eq!(v, s);
+        }
+    }
+}
