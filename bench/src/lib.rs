@@ -102,7 +102,13 @@ impl Level {
     /// The level as Stingray-style SJSON.
     pub fn to_sjson(&self) -> String {
         let mut s = String::with_capacity(self.entities.len() * 220 + 100);
-        let _ = writeln!(s, "ambient = [{} {} {}]", f(self.ambient[0]), f(self.ambient[1]), f(self.ambient[2]));
+        let _ = writeln!(
+            s,
+            "ambient = [{} {} {}]",
+            f(self.ambient[0]),
+            f(self.ambient[1]),
+            f(self.ambient[2])
+        );
         s.push_str("entities = [\n");
         for e in &self.entities {
             let _ = write!(
@@ -119,7 +125,13 @@ impl Level {
     /// The level as JSON (two-space indentation).
     pub fn to_json(&self) -> String {
         let mut s = String::with_capacity(self.entities.len() * 260 + 100);
-        let _ = write!(s, "{{\n  \"ambient\": [{}, {}, {}],\n  \"entities\": [", f(self.ambient[0]), f(self.ambient[1]), f(self.ambient[2]));
+        let _ = write!(
+            s,
+            "{{\n  \"ambient\": [{}, {}, {}],\n  \"entities\": [",
+            f(self.ambient[0]),
+            f(self.ambient[1]),
+            f(self.ambient[2])
+        );
         for (i, e) in self.entities.iter().enumerate() {
             let _ = write!(
                 s,

@@ -66,12 +66,14 @@ impl Gen {
         let mut args = [0.0f32; 3];
         let all_known = (1..=args.len()).contains(&arity)
             && self.known.len() >= arity
-            && self
-                .known
-                .get(base..)
-                .is_some_and(|top| top.iter().zip(args.iter_mut()).all(|(k, a)| k.map(|v| *a = v).is_some()));
+            && self.known.get(base..).is_some_and(|top| {
+                top.iter()
+                    .zip(args.iter_mut())
+                    .all(|(k, a)| k.map(|v| *a = v).is_some())
+            });
         if let Some(value) = args.get(..arity).filter(|_| all_known).and_then(fold) {
-            self.code.truncate(self.code.len().saturating_sub(2 * arity));
+            self.code
+                .truncate(self.code.len().saturating_sub(2 * arity));
             self.known.truncate(base);
             self.push_const(value);
             return;

@@ -99,11 +99,7 @@ pub(crate) fn tokenize(source: &str) -> Result<Vec<Token>, Error> {
                 tok
             }
         };
-        tokens.push(Token {
-            tok,
-            start,
-            end: i,
-        });
+        tokens.push(Token { tok, start, end: i });
     }
     Ok(tokens)
 }

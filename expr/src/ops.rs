@@ -169,17 +169,26 @@ fn smoothstep(e0: f32, e1: f32, x: f32) -> f32 {
 
 /// A one-argument function.
 const fn f1(name: &'static str, f: fn(f32) -> f32) -> Func {
-    Func { name, kind: Kind::F1(f) }
+    Func {
+        name,
+        kind: Kind::F1(f),
+    }
 }
 
 /// A two-argument function.
 const fn f2(name: &'static str, f: fn(f32, f32) -> f32) -> Func {
-    Func { name, kind: Kind::F2(f) }
+    Func {
+        name,
+        kind: Kind::F2(f),
+    }
 }
 
 /// A three-argument function.
 const fn f3(name: &'static str, f: fn(f32, f32, f32) -> f32) -> Func {
-    Func { name, kind: Kind::F3(f) }
+    Func {
+        name,
+        kind: Kind::F3(f),
+    }
 }
 
 /// The built-in functions; a function's id is its index here.

@@ -14,7 +14,11 @@ use std::collections::HashMap;
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) enum Rpn {
     /// A number literal: its value and byte span in the source.
-    Number { value: f32, start: usize, end: usize },
+    Number {
+        value: f32,
+        start: usize,
+        end: usize,
+    },
     /// A variable by index.
     Var(u32),
     /// A named constant by index into [`CONSTANTS`].
@@ -42,7 +46,10 @@ enum Op {
     Neg,
     Bin(BinOp),
     /// `(` at `pos`, of a function call or plain grouping.
-    Paren { pos: usize, call: Option<Call> },
+    Paren {
+        pos: usize,
+        call: Option<Call>,
+    },
 }
 
 /// Binding strength of unary minus.
@@ -59,7 +66,11 @@ fn precedence(op: BinOp) -> u8 {
 
 /// Converts `tokens` of `source` to reverse Polish notation, resolving names
 /// against `variables` (name to index), the constants and the functions.
-pub(crate) fn to_rpn(source: &str, tokens: &[Token], variables: &HashMap<&str, u32>) -> Result<Vec<Rpn>, Error> {
+pub(crate) fn to_rpn(
+    source: &str,
+    tokens: &[Token],
+    variables: &HashMap<&str, u32>,
+) -> Result<Vec<Rpn>, Error> {
     let mut out = Vec::with_capacity(tokens.len());
     let mut ops: Vec<Op> = Vec::new();
     let mut depth = 0usize;
@@ -68,7 +79,12 @@ pub(crate) fn to_rpn(source: &str, tokens: &[Token], variables: &HashMap<&str, u
     while let Some(token) = tokens.get(i) {
         i += 1;
         let pos = token.start;
-        let unexpected = || Error::new(pos, ErrorKind::UnexpectedToken(token.text(source).to_string()));
+        let unexpected = || {
+            Error::new(
+                pos,
+                ErrorKind::UnexpectedToken(token.text(source).to_string()),
+            )
+        };
         match token.tok {
             Tok::Number(value) => {
                 if !expect_operand {
@@ -90,7 +106,8 @@ pub(crate) fn to_rpn(source: &str, tokens: &[Token], variables: &HashMap<&str, u
                 let var = variables.get(name).copied();
                 let constant = ops::find_constant(name);
                 let func = ops::find_function(name);
-                let name_err = |kind: fn(String) -> ErrorKind| Error::new(pos, kind(name.to_string()));
+                let name_err =
+                    |kind: fn(String) -> ErrorKind| Error::new(pos, kind(name.to_string()));
                 if called {
                     let Some(func) = func else {
                         return Err(name_err(if var.is_some() || constant.is_some() {
@@ -262,7 +279,11 @@ pub(crate) fn render(rpn: &[Rpn], source: &str, variables: &[&str]) -> String {
         }
         let part = match *item {
             Rpn::Number { start, end, .. } => source.get(start..end).unwrap_or("?"),
-            Rpn::Var(i) => usize::try_from(i).ok().and_then(|i| variables.get(i)).copied().unwrap_or("?"),
+            Rpn::Var(i) => usize::try_from(i)
+                .ok()
+                .and_then(|i| variables.get(i))
+                .copied()
+                .unwrap_or("?"),
             Rpn::Const(i) => CONSTANTS.get(i).map_or("?", |c| c.0),
             Rpn::Neg => "neg",
             Rpn::Bin(op) => op.symbol(),

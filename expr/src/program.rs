@@ -56,7 +56,8 @@ fn decode(words: &[u32]) -> impl Iterator<Item = Result<Instr, Error>> + '_ {
 /// Checks that `words` is a program over `n_vars` variables that leaves exactly
 /// one value on the stack; returns its maximum stack depth.
 fn validate(words: &[u32], n_vars: usize) -> Result<usize, Error> {
-    let invalid = |at: usize, reason: &'static str| Error::new(at, ErrorKind::InvalidBytecode(reason));
+    let invalid =
+        |at: usize, reason: &'static str| Error::new(at, ErrorKind::InvalidBytecode(reason));
     if words.is_empty() {
         return Err(invalid(0, "empty program"));
     }
@@ -66,7 +67,9 @@ fn validate(words: &[u32], n_vars: usize) -> Result<usize, Error> {
     let mut depth = 0usize;
     let mut max = 0usize;
     for instr in decode(words) {
-        let Instr { offset, op, data, .. } = instr?;
+        let Instr {
+            offset, op, data, ..
+        } = instr?;
         let pops = match op {
             opcode::PUSH_CONST => 0,
             opcode::LOAD_VAR if (data as usize) < n_vars => 0,
@@ -96,10 +99,16 @@ fn validate(words: &[u32], n_vars: usize) -> Result<usize, Error> {
 
 impl Program {
     /// Validates `words` and builds the program (`rpn` is its RPN text).
-    pub(crate) fn build(words: Vec<u32>, variables: &[&str], rpn: String) -> Result<Program, Error> {
+    pub(crate) fn build(
+        words: Vec<u32>,
+        variables: &[&str],
+        rpn: String,
+    ) -> Result<Program, Error> {
         let max_stack = validate(&words, variables.len())?;
         let constant = match words.as_slice() {
-            &[w, bits] if w >> DATA_BITS == u32::from(opcode::PUSH_CONST) => Some(f32::from_bits(bits)),
+            &[w, bits] if w >> DATA_BITS == u32::from(opcode::PUSH_CONST) => {
+                Some(f32::from_bits(bits))
+            }
             _ => None,
         };
         Ok(Program {
@@ -217,7 +226,10 @@ impl Program {
             let _ = match op {
                 opcode::PUSH_CONST => write!(text, "PUSH_CONST {value}"),
                 opcode::LOAD_VAR => {
-                    let name = self.variables.get(data as usize).map_or("?", String::as_str);
+                    let name = self
+                        .variables
+                        .get(data as usize)
+                        .map_or("?", String::as_str);
                     write!(text, "LOAD_VAR {data} ({name})")
                 }
                 opcode::CALL => {

@@ -73,7 +73,7 @@ impl Tag {
 }
 
 /// One value in the preorder table. Spans are byte offsets into the text.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Node {
     /// Span of the value's own text (brackets included for containers).
     pub start: u32,
@@ -156,6 +156,14 @@ impl Document {
             Some(i) if i > 0 && self.text.as_bytes()[i - 1] == b'\r' => "\r\n",
             _ => "\n",
         }
+    }
+
+    /// Whether two documents have the same node table and dialect (same spans, kinds,
+    /// keys): used to check the production parser against the reference grammar.
+    pub fn same_tree(&self, other: &Document) -> bool {
+        self.dialect == other.dialect
+            && self.root_braced == other.root_braced
+            && self.nodes == other.nodes
     }
 
     pub(crate) fn node(&self, id: NodeId) -> &Node {

@@ -67,7 +67,10 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
     }
     let before = &text.as_bytes()[..offset];
     let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
-    let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+    let line_start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |p| p + 1);
     let col = text[line_start..offset].chars().count() + 1;
     (line, col)
 }
@@ -76,8 +79,14 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
 pub fn source_line(text: &str, offset: usize) -> &str {
     let offset = offset.min(text.len());
     let bytes = text.as_bytes();
-    let start = bytes[..offset].iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
-    let end = bytes[offset..].iter().position(|&b| b == b'\n').map_or(text.len(), |p| offset + p);
+    let start = bytes[..offset]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |p| p + 1);
+    let end = bytes[offset..]
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(text.len(), |p| offset + p);
     let line = &text[start..end];
     line.strip_suffix('\r').unwrap_or(line)
 }

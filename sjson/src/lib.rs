@@ -18,3 +18,8 @@ pub use error::{line_col, source_line, ErrorKind, ParseError};
 pub use number::{lexemes_equal, NumberValue};
 pub use parse::{ParseOptions, DEFAULT_MAX_DEPTH};
 pub use string::Quoting;
+mod layout;
+mod render;
+
+pub use layout::{comments, ContainerLayout, ItemLayout};
+pub use render::{format, render_key, render_value, write_item, Style};

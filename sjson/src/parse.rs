@@ -219,7 +219,10 @@ impl<'t> Scanner<'t> {
     }
 
     fn expected(&self, what: &str) -> ParseError {
-        self.error(self.pos, format!("expected {what}, found {}", self.found(self.pos)))
+        self.error(
+            self.pos,
+            format!("expected {what}, found {}", self.found(self.pos)),
+        )
     }
 
     /// Skips white space; in SJSON also commas, comments and byte-order marks.
@@ -256,7 +259,11 @@ impl<'t> Scanner<'t> {
             self.skip_trivia()?;
             braced = self.b.get(self.pos) == Some(&b'{');
             if !braced {
-                let start = if self.text.starts_with('\u{FEFF}') { 3 } else { 0 };
+                let start = if self.text.starts_with('\u{FEFF}') {
+                    3
+                } else {
+                    0
+                };
                 self.nodes.push(Node {
                     start,
                     end: self.b.len() as u32,
@@ -322,9 +329,7 @@ impl<'t> Scanner<'t> {
                 match self.b.get(self.pos) {
                     Some(b'=') if self.sjson => self.pos += 1,
                     Some(b':') => self.pos += 1,
-                    _ => {
-                        return Err(self.expected(if self.sjson { "'=' or ':'" } else { "':'" }))
-                    }
+                    _ => return Err(self.expected(if self.sjson { "'=' or ':'" } else { "':'" })),
                 }
                 self.skip_trivia()?;
                 Some(key)
@@ -420,7 +425,8 @@ impl<'t> Scanner<'t> {
                     match b.get(i + 1) {
                         Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => i += 2,
                         Some(b'u')
-                            if b.len() >= i + 6 && b[i + 2..i + 6].iter().all(u8::is_ascii_hexdigit) =>
+                            if b.len() >= i + 6
+                                && b[i + 2..i + 6].iter().all(u8::is_ascii_hexdigit) =>
                         {
                             i += 6
                         }

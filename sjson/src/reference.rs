@@ -8,8 +8,8 @@ use pest::Parser as _;
 use pest::RuleType;
 
 use crate::doc::{Dialect, Document, Node, Tag};
-use crate::parse::ParseOptions;
 use crate::error::{ErrorKind, ParseError};
+use crate::parse::ParseOptions;
 use crate::string::Quoting;
 
 mod sjson_grammar {

@@ -115,18 +115,31 @@ mod tests {
 
     #[test]
     fn decodes_escapes_and_surrogate_pairs() {
-        assert_eq!(decode(r#""a\"b\\c\n""#, Quoting::Quoted).unwrap(), "a\"b\\c\n");
+        assert_eq!(
+            decode(r#""a\"b\\c\n""#, Quoting::Quoted).unwrap(),
+            "a\"b\\c\n"
+        );
         assert_eq!(decode(r#""\ud83d\ude00""#, Quoting::Quoted).unwrap(), "😀");
         assert_eq!(decode(r#""\u00e9""#, Quoting::Quoted).unwrap(), "é");
         assert!(decode(r#""\ud83d""#, Quoting::Quoted).is_none());
         assert!(decode(r#""\ude00x""#, Quoting::Quoted).is_none());
-        assert_eq!(decode(r#""""a "b" c""""#, Quoting::Raw).unwrap(), "a \"b\" c");
+        assert_eq!(
+            decode(r#""""a "b" c""""#, Quoting::Raw).unwrap(),
+            "a \"b\" c"
+        );
         assert_eq!(decode("bare", Quoting::Bare).unwrap(), "bare");
     }
 
     #[test]
     fn quoting_round_trips() {
-        for s in ["", "plain", "q\"uo\\te", "tab\tnl\ncr\r", "\u{1}\u{1f}", "é😀"] {
+        for s in [
+            "",
+            "plain",
+            "q\"uo\\te",
+            "tab\tnl\ncr\r",
+            "\u{1}\u{1f}",
+            "é😀",
+        ] {
             let mut out = String::new();
             write_quoted(&mut out, s);
             assert_eq!(decode(&out, Quoting::Quoted).unwrap(), s);

@@ -43,3 +43,45 @@ fn corpus_round_trips_byte_for_byte() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+#[test]
+fn corpus_fmt_is_idempotent_and_keeps_values() {
+    for path in corpus_files() {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let doc = Document::parse(text, Dialect::Sjson).unwrap();
+        for dialect in [Dialect::Sjson, Dialect::Json] {
+            let style = sjson::Style::canonical(dialect);
+            let once = sjson::format(&doc, &style);
+            let reparsed = Document::parse(once.clone(), dialect)
+                .unwrap_or_else(|e| panic!("{} as {dialect:?}: {e}\n{once}", path.display()));
+            assert!(
+                reparsed.root().same_value(&doc.root()),
+                "{} as {dialect:?}: value changed",
+                path.display()
+            );
+            let twice = sjson::format(&reparsed, &style);
+            assert_eq!(
+                once,
+                twice,
+                "{} as {dialect:?}: not idempotent",
+                path.display()
+            );
+            if dialect == Dialect::Json {
+                let v: Result<serde_json::Value, _> = serde_json::from_str(&once);
+                assert!(v.is_ok(), "{}: serde_json rejects the JSON", path.display());
+            }
+        }
+    }
+}
+
+#[test]
+fn corpus_reference_parser_agrees() {
+    for path in corpus_files() {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let fast = Document::parse(text.as_str(), Dialect::Sjson).unwrap();
+        let reference =
+            sjson::reference::parse_reference(&text, sjson::ParseOptions::new(Dialect::Sjson))
+                .unwrap();
+        assert!(fast.same_tree(&reference), "{}", path.display());
+    }
+}

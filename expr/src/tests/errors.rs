@@ -1,7 +1,9 @@
 //! Every error kind with its position.
 
 use super::{error, program};
-use crate::{compile, vm, Error, ErrorKind, Program, Stack, MAX_DEPTH, MAX_SOURCE_LEN, MAX_VARIABLES};
+use crate::{
+    compile, vm, Error, ErrorKind, Program, Stack, MAX_DEPTH, MAX_SOURCE_LEN, MAX_VARIABLES,
+};
 
 /// Asserts that `source` over `vars` fails with `kind` at `position`.
 fn fails(source: &str, vars: &[&str], position: usize, kind: ErrorKind) {
@@ -108,9 +110,23 @@ fn too_deep() {
     let nested = |n: usize| format!("{}x{}", "(".repeat(n), ")".repeat(n));
     let p = program(&nested(MAX_DEPTH), &["x"]);
     assert_eq!(p.run(&[2.0], &mut Stack::new()), Ok(2.0));
-    fails(&nested(MAX_DEPTH + 1), &["x"], MAX_DEPTH, ErrorKind::TooDeep { limit: MAX_DEPTH });
-    let calls = format!("{}x{}", "sin(".repeat(MAX_DEPTH + 1), ")".repeat(MAX_DEPTH + 1));
-    fails(&calls, &["x"], 4 * MAX_DEPTH + 3, ErrorKind::TooDeep { limit: MAX_DEPTH });
+    fails(
+        &nested(MAX_DEPTH + 1),
+        &["x"],
+        MAX_DEPTH,
+        ErrorKind::TooDeep { limit: MAX_DEPTH },
+    );
+    let calls = format!(
+        "{}x{}",
+        "sin(".repeat(MAX_DEPTH + 1),
+        ")".repeat(MAX_DEPTH + 1)
+    );
+    fails(
+        &calls,
+        &["x"],
+        4 * MAX_DEPTH + 3,
+        ErrorKind::TooDeep { limit: MAX_DEPTH },
+    );
 }
 
 #[test]
@@ -119,9 +135,17 @@ fn too_long_and_long_inputs() {
     assert!(long.len() <= MAX_SOURCE_LEN);
     let p = program(&long, &["x"]);
     assert_eq!(p.max_stack(), 2);
-    assert_eq!(p.run(&[1.0], &mut Stack::new()), Ok(long.len().div_ceil(2) as f32));
+    assert_eq!(
+        p.run(&[1.0], &mut Stack::new()),
+        Ok(long.len().div_ceil(2) as f32)
+    );
     let limit = MAX_SOURCE_LEN;
-    fails(&format!("{long}+x+x"), &["x"], limit, ErrorKind::TooLong { limit });
+    fails(
+        &format!("{long}+x+x"),
+        &["x"],
+        limit,
+        ErrorKind::TooLong { limit },
+    );
 
     // Deep right-nested operators and unary chains need no recursion.
     let right = format!("{}x", "x^".repeat(20_000));
@@ -132,14 +156,21 @@ fn too_long_and_long_inputs() {
 
 /// Evaluates `source` over `x`.
 fn eval_one(source: &str, x: f32) -> f32 {
-    program(source, &["x"]).run(&[x], &mut Stack::new()).unwrap()
+    program(source, &["x"])
+        .run(&[x], &mut Stack::new())
+        .unwrap()
 }
 
 #[test]
 fn variable_list_errors() {
     let bad = |vars: &[&str], kind: ErrorKind| {
-        assert_eq!(compile("1", vars), Err(Error::new(0, kind.clone())));
-        assert_eq!(Program::from_words(&[0x0100_0000, 0], vars).unwrap_err().kind, kind);
+        assert_eq!(compile("1", vars).unwrap_err(), Error::new(0, kind.clone()));
+        assert_eq!(
+            Program::from_words(&[0x0100_0000, 0], vars)
+                .unwrap_err()
+                .kind,
+            kind
+        );
     };
     bad(&["1x"], ErrorKind::InvalidVariableName("1x".into()));
     bad(&[""], ErrorKind::InvalidVariableName("".into()));
@@ -150,16 +181,33 @@ fn variable_list_errors() {
     bad(&["t", "x", "t"], ErrorKind::DuplicateVariable("t".into()));
     let names: Vec<String> = (0..=MAX_VARIABLES).map(|i| format!("v{i}")).collect();
     let many: Vec<&str> = names.iter().map(String::as_str).collect();
-    bad(&many, ErrorKind::TooManyVariables { limit: MAX_VARIABLES });
+    bad(
+        &many,
+        ErrorKind::TooManyVariables {
+            limit: MAX_VARIABLES,
+        },
+    );
     let p = program("v65535 - v0", &many[..MAX_VARIABLES]);
-    assert_eq!(p.disassemble(), "0000  LOAD_VAR 65535 (v65535)\n0001  LOAD_VAR 0 (v0)\n0002  SUB\n");
+    assert_eq!(
+        p.disassemble(),
+        "0000  LOAD_VAR 65535 (v65535)\n0001  LOAD_VAR 0 (v0)\n0002  SUB\n"
+    );
 }
 
 #[test]
 fn wrong_variable_count() {
     let p = program("a + b", &["a", "b"]);
     let e = p.run(&[1.0], &mut Stack::new()).unwrap_err();
-    assert_eq!(e, Error::new(0, ErrorKind::WrongVariableCount { expected: 2, found: 1 }));
+    assert_eq!(
+        e,
+        Error::new(
+            0,
+            ErrorKind::WrongVariableCount {
+                expected: 2,
+                found: 1
+            }
+        )
+    );
     assert_eq!(e.to_string(), "0: expected 2 variable values, found 1");
     let c = program("1", &["a"]);
     assert!(c.run(&[], &mut Stack::new()).is_err());
@@ -176,12 +224,20 @@ fn invalid_bytecode() {
     invalid(&[], 0, reason("empty program"));
     invalid(&[0x0100_0000], 0, reason("PUSH_CONST without its value"));
     invalid(&[0x0200_0001], 0, reason("variable index out of range"));
-    invalid(&[0x0200_0000, 0x0900_ffff], 1, reason("unknown function id"));
+    invalid(
+        &[0x0200_0000, 0x0900_ffff],
+        1,
+        reason("unknown function id"),
+    );
     invalid(&[0x0200_0000, 0x0000_0000], 1, reason("unknown opcode"));
     invalid(&[0x0200_0000, 0xff00_0000], 1, reason("unknown opcode"));
     invalid(&[0x0200_0000, 0x0300_0001], 1, reason("nonzero data"));
     invalid(&[0x0100_0001, one], 0, reason("nonzero data"));
-    invalid(&[0x0200_0000, 0x0200_0000], 2, reason("program must leave exactly one value"));
+    invalid(
+        &[0x0200_0000, 0x0200_0000],
+        2,
+        reason("program must leave exactly one value"),
+    );
     invalid(&[0x0200_0000, 0x0400_0000], 1, ErrorKind::StackUnderflow);
     invalid(&[0x0300_0000], 0, ErrorKind::StackUnderflow);
     invalid(&[0x0200_0000, 0x0900_001c], 1, ErrorKind::StackUnderflow);
@@ -200,13 +256,28 @@ fn vm_checks_at_run_time() {
     let mut slots = [0.0f32; 4];
     let e = vm::exec(&[0x0400_0000], &[], &mut slots).unwrap_err();
     assert_eq!(e, Error::new(0, ErrorKind::StackUnderflow));
-    assert_eq!(vm::exec(&[], &[], &mut slots).unwrap_err().kind, ErrorKind::StackUnderflow);
+    assert_eq!(
+        vm::exec(&[], &[], &mut slots).unwrap_err().kind,
+        ErrorKind::StackUnderflow
+    );
     let e = vm::exec(&[0x0200_0003], &[1.0], &mut slots).unwrap_err();
-    assert_eq!(e.kind, ErrorKind::InvalidBytecode("variable index out of range"));
+    assert_eq!(
+        e.kind,
+        ErrorKind::InvalidBytecode("variable index out of range")
+    );
     let e = vm::exec(&[0x0100_0000], &[], &mut slots).unwrap_err();
-    assert_eq!(e, Error::new(0, ErrorKind::InvalidBytecode("PUSH_CONST without its value")));
+    assert_eq!(
+        e,
+        Error::new(
+            0,
+            ErrorKind::InvalidBytecode("PUSH_CONST without its value")
+        )
+    );
     let e = vm::exec(&[0x0200_0000, 0x0900_ffff], &[1.0], &mut slots).unwrap_err();
-    assert_eq!(e, Error::new(1, ErrorKind::InvalidBytecode("unknown function id")));
+    assert_eq!(
+        e,
+        Error::new(1, ErrorKind::InvalidBytecode("unknown function id"))
+    );
     let e = vm::exec(&[0x7700_0000], &[], &mut slots).unwrap_err();
     assert_eq!(e.kind, ErrorKind::InvalidBytecode("unknown opcode"));
 }
@@ -231,8 +302,14 @@ fn display() {
         assert_eq!(error(source, &[]).to_string(), text);
     }
     let deep = format!("{}1{}", "(".repeat(300), ")".repeat(300));
-    assert_eq!(error(&deep, &[]).to_string(), "256: parentheses nested deeper than 256 levels");
-    assert_eq!(error("1", &["sin"]).to_string(), "0: variable 'sin' is named like a function or constant");
+    assert_eq!(
+        error(&deep, &[]).to_string(),
+        "256: parentheses nested deeper than 256 levels"
+    );
+    assert_eq!(
+        error("1", &["sin"]).to_string(),
+        "0: variable 'sin' is named like a function or constant"
+    );
     let boxed: Box<dyn std::error::Error> = Box::new(error("", &[]));
     assert_eq!(boxed.to_string(), "0: empty expression");
 }

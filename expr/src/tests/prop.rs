@@ -79,7 +79,7 @@ fn call(name: &str, a: &[f32]) -> f32 {
         "clamp" => x.max(y).min(z),
         "lerp" => x + (y - x) * z,
         "smoothstep" => {
-            let t = ((z - x) / (y - x)).max(0.0).min(1.0);
+            let t = call("clamp", &[(z - x) / (y - x), 0.0, 1.0]);
             t * t * (3.0 - 2.0 * t)
         }
         _ => panic!("no reference for {name}"),
@@ -149,7 +149,8 @@ impl Printer {
             Node::Var(i) => self.out.push_str(VARS[*i]),
             Node::Unknown(i) => {
                 let kind = ErrorKind::UnknownName(UNKNOWN[*i].to_string());
-                self.errors.push((self.out.len(), Error::new(self.out.len(), kind)));
+                self.errors
+                    .push((self.out.len(), Error::new(self.out.len(), kind)));
                 self.out.push_str(UNKNOWN[*i]);
             }
             Node::Const(i) => self.out.push_str(CONSTS[*i].0),
@@ -177,7 +178,10 @@ impl Printer {
                 }
                 // A minus right after `^` negates the whole exponent: `2^-x`.
                 let neg_exponent = right_assoc && matches!(**b, Node::Neg(_));
-                self.child(b, !neg_exponent && (prec(b) < p || (prec(b) == p && !right_assoc)));
+                self.child(
+                    b,
+                    !neg_exponent && (prec(b) < p || (prec(b) == p && !right_assoc)),
+                );
             }
             Node::Call(f, args) => {
                 let (name, arity) = functions().nth(*f).unwrap();
@@ -196,7 +200,8 @@ impl Printer {
                         expected: arity,
                         found: args.len(),
                     };
-                    self.errors.push((self.out.len(), Error::new(name_pos, kind)));
+                    self.errors
+                        .push((self.out.len(), Error::new(name_pos, kind)));
                 }
                 self.out.push(')');
             }
