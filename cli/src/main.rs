@@ -23,6 +23,12 @@ enum Command {
     Fmt(commands::fmt::FmtArgs),
     /// Validate assets: every file parses.
     Check(commands::check::CheckArgs),
+    /// Merge three versions of an asset by structure, like `git merge-file`.
+    MergeFile(commands::merge_file::MergeFileArgs),
+    /// The merge driver git calls: `assetvc merge-driver %O %A %B %P`.
+    MergeDriver(commands::merge_driver::MergeDriverArgs),
+    /// Compile and run an expression of the expression language.
+    Expr(commands::expr::ExprArgs),
 }
 
 fn main() -> ExitCode {
@@ -30,6 +36,9 @@ fn main() -> ExitCode {
     let status = match &cli.command {
         Command::Fmt(args) => commands::fmt::run(args),
         Command::Check(args) => commands::check::run(args),
+        Command::MergeFile(args) => commands::merge_file::run(args),
+        Command::MergeDriver(args) => commands::merge_driver::run(args),
+        Command::Expr(args) => commands::expr::run(args),
     };
     ExitCode::from(status.clamp(0, 255) as u8)
 }

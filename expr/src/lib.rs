@@ -26,6 +26,8 @@
 //! assert_eq!(value, 0.5f32.sin() + 0.1 * (10.0 * 0.5f32).cos());
 //! ```
 
+#![warn(missing_docs)]
+
 mod codegen;
 mod error;
 mod lexer;

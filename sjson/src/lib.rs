@@ -23,3 +23,8 @@ mod render;
 
 pub use layout::{comments, ContainerLayout, ItemLayout};
 pub use render::{format, render_key, render_value, write_item, Style};
+mod edit;
+mod path;
+
+pub use edit::{print, Out, OutItem};
+pub use path::{Path, Segment};

@@ -128,3 +128,98 @@ mod tests {
         assert!(!lexemes_equal("0.1", "0.2"));
     }
 }
+
+#[cfg(test)]
+mod value_tests {
+    use std::collections::hash_map::DefaultHasher;
+
+    use super::*;
+
+    fn hash(n: &NumberValue) -> u64 {
+        let mut h = DefaultHasher::new();
+        n.hash(&mut h);
+        h.finish()
+    }
+
+    #[test]
+    fn lexemes_map_to_the_right_variant() {
+        assert!(matches!(NumberValue::from_lexeme("0"), NumberValue::Int(0)));
+        assert!(matches!(NumberValue::from_lexeme("-0"), NumberValue::Int(0)));
+        let max = i128::MAX.to_string();
+        let min = i128::MIN.to_string();
+        assert!(matches!(NumberValue::from_lexeme(&max), NumberValue::Int(i128::MAX)));
+        assert!(matches!(NumberValue::from_lexeme(&min), NumberValue::Int(i128::MIN)));
+        match NumberValue::from_lexeme("170141183460469231731687303715884105728") {
+            NumberValue::Big(s) => assert_eq!(s, "170141183460469231731687303715884105728"),
+            other => panic!("{other:?}"),
+        }
+        match NumberValue::from_lexeme("-170141183460469231731687303715884105729") {
+            NumberValue::Big(s) => assert_eq!(s, "-170141183460469231731687303715884105729"),
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(NumberValue::from_lexeme("1.0"), NumberValue::Float(f) if f == 1.0));
+        assert!(
+            matches!(NumberValue::from_lexeme("-0.0"), NumberValue::Float(f) if f.to_bits() == (-0.0f64).to_bits())
+        );
+        assert!(matches!(NumberValue::from_lexeme("1e400"), NumberValue::Float(f) if f == f64::INFINITY));
+        assert!(matches!(NumberValue::from_lexeme("1e-400"), NumberValue::Float(f) if f == 0.0));
+        assert!(
+            matches!(NumberValue::from_lexeme("4.9406564584124654e-324"), NumberValue::Float(f) if f.to_bits() == 1)
+        );
+    }
+
+    #[test]
+    fn exact_comparison() {
+        assert!(lexemes_equal("1e2", "100"));
+        assert!(lexemes_equal("1E+2", "100.000"));
+        assert!(lexemes_equal("-0.0", "0"));
+        assert!(lexemes_equal("1e400", "2e400"), "both are +inf");
+        assert!(!lexemes_equal("1e400", "-1e400"));
+        assert!(lexemes_equal(&i128::MAX.to_string(), &i128::MAX.to_string()));
+        assert!(!lexemes_equal(
+            "170141183460469231731687303715884105727",
+            "170141183460469231731687303715884105726"
+        ));
+        // 2^53 + 1 is exact as an integer; as a float lexeme it is the nearest f64.
+        assert!(!lexemes_equal("9007199254740993", "9007199254740993.0"));
+        assert!(lexemes_equal("9007199254740992", "9007199254740993.0"));
+        assert!(!lexemes_equal("0.30000000000000004", "0.3"));
+        assert!(lexemes_equal("0.3", "0.29999999999999998"));
+        assert!(!lexemes_equal("1", "-1"));
+        assert!(!lexemes_equal("1.5", "1"));
+    }
+
+    #[test]
+    fn equal_values_hash_alike() {
+        let groups: &[&[&str]] = &[
+            &["0", "-0", "0.0", "-0.0", "0e5"],
+            &["1", "1.0", "1e0", "10e-1"],
+            &["-1180591620717411303424", "-1180591620717411303424.0"], // -2^70
+            &["0.5", "5e-1", "0.50"],
+            &["1e400", "1E401"],
+            &[
+                "123456789012345678901234567890123456789012",
+                "123456789012345678901234567890123456789012",
+            ],
+        ];
+        for group in groups {
+            let values: Vec<_> = group.iter().map(|l| NumberValue::from_lexeme(l)).collect();
+            for (a, la) in values.iter().zip(group.iter()) {
+                for (b, lb) in values.iter().zip(group.iter()) {
+                    assert_eq!(a, b, "{la} vs {lb}");
+                    assert_eq!(hash(a), hash(b), "{la} vs {lb}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn as_f64_rounds_large_integers() {
+        assert_eq!(NumberValue::from_lexeme("9007199254740993").as_f64(), 9007199254740992.0);
+        assert_eq!(
+            NumberValue::from_lexeme("123456789012345678901234567890123456789012").as_f64(),
+            1.2345678901234568e41
+        );
+        assert_eq!(NumberValue::from_lexeme("-2.5").as_f64(), -2.5);
+    }
+}

@@ -30,7 +30,7 @@ use sjson_grammar::{Rule as SRule, SjsonParser};
 /// Parses `text` with the pest grammar of `options.dialect`. Deep nesting is rejected
 /// first, as the production parser does, so the recursive grammar never sees it.
 pub fn parse_reference(text: &str, options: ParseOptions) -> Result<Document, ParseError> {
-    crate::parse::check_depth(text, options.max_depth)?;
+    crate::parse::check_depth(text, options)?;
     let (nodes, root_braced) = match options.dialect {
         Dialect::Sjson => build_sjson(text)?,
         Dialect::Json => (build_json(text)?, true),

@@ -255,8 +255,22 @@ pub fn format(doc: &Document, style: &Style) -> String {
     let root = doc.root();
     if style.dialect == Dialect::Sjson && root.kind() == Kind::Object {
         // Stingray writes the root object without braces, one member per line.
+        // Comments before and after a braced root's braces are kept, on their own lines.
+        let (text, span) = (doc.text(), root.span());
+        let outer = |trivia: &str, body: &mut String| {
+            for c in comments(trivia) {
+                body.push_str(&style.newline);
+                body.push_str(c);
+            }
+        };
         let mut body = String::new();
+        if doc.root_braced() {
+            outer(&text[..span.start], &mut body);
+        }
         render_items(root, style, "", &mut body);
+        if doc.root_braced() {
+            outer(&text[span.end..], &mut body);
+        }
         let body = body.strip_prefix(style.newline.as_str()).unwrap_or(&body);
         out.push_str(body);
         if !body.is_empty() {

@@ -59,7 +59,10 @@ pub fn run(args: &ExprArgs) -> i32 {
     }
     text.push_str(&format!("{value}\n"));
     let mut stdout = std::io::stdout().lock();
-    match stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush()) {
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
         Ok(()) => 0,
         Err(error) => {
             eprintln!("expr: cannot write output: {error}");

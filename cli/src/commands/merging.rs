@@ -1,0 +1,167 @@
+//! What `merge-file` and `merge-driver` share: settings, reading and parsing the three
+//! versions with diagnostics, and the conflict report.
+
+use std::path::{Path, PathBuf};
+
+use merge::{Conflict, MergeOptions, MergeOutcome, Policy};
+use serde::Serialize;
+use serde_json::value::RawValue;
+use sjson::{Dialect, Document, ParseOptions};
+
+use crate::config::Config;
+use crate::report;
+
+/// Merge settings from `assetvc.toml` (searched from `dir`), with an optional policy
+/// given on the command line.
+pub fn options(dir: &Path, policy: Option<Policy>) -> Result<(MergeOptions, Config), String> {
+    let config = Config::discover(dir).map_err(|e| e.to_string())?;
+    let policy = match policy {
+        Some(p) => p,
+        None => config
+            .merge
+            .policy
+            .parse()
+            .map_err(|e| format!("assetvc.toml: merge.policy: {e}"))?,
+    };
+    let options = MergeOptions {
+        policy,
+        id_keys: config.merge.id_keys.clone(),
+        natural_keys: config.merge.natural_keys.clone(),
+        atomic_max: config.merge.atomic_max,
+    };
+    Ok((options, config))
+}
+
+/// Reads and parses one version; the error is a ready-to-print diagnostic.
+pub fn load(path: &Path, shown_as: &str, dialect: Dialect) -> Result<Document, String> {
+    if path.is_dir() {
+        return Err(format!("{shown_as}: is a directory"));
+    }
+    let bytes = std::fs::read(path).map_err(|e| format!("{shown_as}: {e}"))?;
+    let lossy = String::from_utf8_lossy(&bytes).into_owned();
+    Document::parse_bytes(bytes, ParseOptions::new(dialect))
+        .map_err(|e| report::parse_error(shown_as, &lossy, &e))
+}
+
+/// Merges three documents and checks the result parses.
+pub fn merge_docs(
+    base: &Document,
+    ours: &Document,
+    theirs: &Document,
+    options: &MergeOptions,
+) -> Result<MergeOutcome, String> {
+    let outcome = merge::merge(base, ours, theirs, options);
+    Document::parse_with(outcome.text.clone(), ParseOptions::new(ours.dialect())).map_err(|e| {
+        format!("internal error: the merged document does not parse ({e}); nothing was written")
+    })?;
+    Ok(outcome)
+}
+
+/// One conflict in a JSON report.
+#[derive(Serialize)]
+pub struct ConflictReport<'a> {
+    path: &'a str,
+    kind: &'static str,
+    base: Option<Box<RawValue>>,
+    ours: Option<Box<RawValue>>,
+    theirs: Option<Box<RawValue>>,
+    taken: &'static str,
+}
+
+/// The report of one merged file.
+#[derive(Serialize)]
+pub struct FileReport<'a> {
+    /// The file's path.
+    pub path: String,
+    /// The policy used.
+    pub policy: &'static str,
+    /// Every conflict and the side taken.
+    pub conflicts: Vec<ConflictReport<'a>>,
+}
+
+fn raw(json: &Option<String>) -> Option<Box<RawValue>> {
+    json.as_ref()
+        .and_then(|j| RawValue::from_string(j.clone()).ok())
+}
+
+/// The policy's name.
+pub fn policy_name(p: Policy) -> &'static str {
+    match p {
+        Policy::Theirs => "theirs",
+        Policy::Ours => "ours",
+        Policy::Fail => "fail",
+    }
+}
+
+/// The JSON report of a merged file.
+pub fn file_report<'a>(path: &str, policy: Policy, conflicts: &'a [Conflict]) -> FileReport<'a> {
+    FileReport {
+        path: path.to_string(),
+        policy: policy_name(policy),
+        conflicts: conflicts
+            .iter()
+            .map(|c| ConflictReport {
+                path: &c.path,
+                kind: c.kind.name(),
+                base: raw(&c.base),
+                ours: raw(&c.ours),
+                theirs: raw(&c.theirs),
+                taken: c.taken.name(),
+            })
+            .collect(),
+    }
+}
+
+/// The one-line summary: `level.sjson: merged, 2 conflicts resolved (theirs)`.
+pub fn summary(path: &str, outcome: &MergeOutcome, policy: Policy) -> String {
+    match outcome.conflicts.len() {
+        0 => format!("{path}: merged cleanly"),
+        1 => format!(
+            "{path}: merged, 1 conflict resolved ({})",
+            taken_name(policy)
+        ),
+        n => format!(
+            "{path}: merged, {n} conflicts resolved ({})",
+            taken_name(policy)
+        ),
+    }
+}
+
+fn taken_name(policy: Policy) -> &'static str {
+    match policy {
+        Policy::Ours => "ours",
+        Policy::Theirs => "theirs",
+        Policy::Fail => "theirs; policy fail",
+    }
+}
+
+/// The dialect of a path by the asset patterns of `config`, else by its extension.
+pub fn dialect_of(config: &Config, path: &Path) -> Dialect {
+    config
+        .matcher()
+        .ok()
+        .and_then(|m| m.dialect(path))
+        .unwrap_or_else(|| Dialect::for_path(&path.to_string_lossy()))
+}
+
+/// The `.git` directory of the repository holding `dir`, if any.
+pub fn git_dir(dir: &Path) -> Option<PathBuf> {
+    if let Some(d) = std::env::var_os("GIT_DIR") {
+        return Some(PathBuf::from(d));
+    }
+    let mut dir = dir.canonicalize().ok()?;
+    loop {
+        let dotgit = dir.join(".git");
+        if dotgit.is_dir() {
+            return Some(dotgit);
+        }
+        if dotgit.is_file() {
+            let text = std::fs::read_to_string(&dotgit).ok()?;
+            let target = text.strip_prefix("gitdir:")?.trim();
+            return Some(dir.join(target));
+        }
+        if !dir.pop() {
+            return None;
+        }
+    }
+}

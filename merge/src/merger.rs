@@ -1,0 +1,316 @@
+//! The recursive three-way merge of values and objects; arrays are in `keyed.rs` and
+//! `sequence.rs`, moves in `moves.rs`.
+
+use std::borrow::Cow;
+
+use rustc_hash::FxHashMap;
+use sjson::{Dialect, Document, Kind, Out, OutItem, Path, Segment, Style, Value};
+
+use crate::moves::Moves;
+use crate::{Conflict, ConflictKind, MergeOptions, MergeOutcome, Policy, Side};
+
+/// The value as compact JSON (for reports).
+pub fn compact_json(v: Value<'_>) -> String {
+    let style = Style {
+        dialect: Dialect::Json,
+        indent: String::new(),
+        newline: String::new(),
+        separator: ":".into(),
+        commas: false,
+        inline_numbers: usize::MAX,
+        quote_keys: true,
+        sort_keys: false,
+    };
+    let mut out = String::new();
+    sjson::render_value(v, &style, "", &mut out);
+    out
+}
+
+/// The merge in progress: inputs, settings, the current path and the conflicts so far.
+pub(crate) struct Merger<'a> {
+    pub(crate) opts: &'a MergeOptions,
+    pub(crate) base: &'a Document,
+    pub(crate) ours: &'a Document,
+    pub(crate) theirs: &'a Document,
+    pub(crate) path: Path,
+    pub(crate) conflicts: Vec<Conflict>,
+    pub(crate) moves: Moves,
+    id_keys_lower: Vec<String>,
+}
+
+/// Members of an object by key: a linear scan for small objects, a hash map for large.
+pub(crate) struct KeyIndex<'a> {
+    members: Vec<(Cow<'a, str>, Value<'a>)>,
+    map: Option<FxHashMap<Cow<'a, str>, usize>>,
+}
+
+impl<'a> KeyIndex<'a> {
+    pub(crate) fn new(v: Option<Value<'a>>) -> Self {
+        let members: Vec<_> = v.map(|v| v.members().collect()).unwrap_or_default();
+        let map = (members.len() > 12).then(|| {
+            members
+                .iter()
+                .enumerate()
+                .map(|(i, (k, _))| (k.clone(), i))
+                .collect()
+        });
+        KeyIndex { members, map }
+    }
+
+    pub(crate) fn get(&self, key: &str) -> Option<Value<'a>> {
+        match &self.map {
+            Some(m) => m.get(key).map(|&i| self.members[i].1),
+            None => self.members.iter().find(|(k, _)| k == key).map(|(_, v)| *v),
+        }
+    }
+
+    pub(crate) fn contains(&self, key: &str) -> bool {
+        self.get(key).is_some()
+    }
+}
+
+impl<'a> Merger<'a> {
+    pub(crate) fn new(
+        base: &'a Document,
+        ours: &'a Document,
+        theirs: &'a Document,
+        opts: &'a MergeOptions,
+    ) -> Self {
+        let mut m = Merger {
+            opts,
+            base,
+            ours,
+            theirs,
+            path: Path::root(),
+            conflicts: Vec::new(),
+            moves: Moves::default(),
+            id_keys_lower: opts.id_keys.iter().map(|k| k.to_ascii_lowercase()).collect(),
+        };
+        m.moves = Moves::detect(&m);
+        m
+    }
+
+    pub(crate) fn run(mut self) -> MergeOutcome {
+        let (b, o, t) = (self.base.root(), self.ours.root(), self.theirs.root());
+        let out = self.merge_value(Some(b), o, t);
+        MergeOutcome {
+            text: sjson::print(self.ours, &out),
+            conflicts: self.conflicts,
+        }
+    }
+
+    /// The document a side's values come from.
+    pub(crate) fn doc(&self, side: Side) -> &'a Document {
+        match side {
+            Side::Ours => self.ours,
+            Side::Theirs => self.theirs,
+        }
+    }
+
+    /// Merges one value present on both sides.
+    pub(crate) fn merge_value(
+        &mut self,
+        b: Option<Value<'a>>,
+        o: Value<'a>,
+        t: Value<'a>,
+    ) -> Out<'a> {
+        if o.same_value(&t) {
+            return Out::Value(o);
+        }
+        if let Some(b) = b {
+            if b.same_value(&o) {
+                return Out::Value(t);
+            }
+            if b.same_value(&t) {
+                return Out::Value(o);
+            }
+        }
+        match (o.kind(), t.kind()) {
+            (Kind::Object, Kind::Object) => {
+                self.merge_objects(b.filter(|b| b.kind() == Kind::Object), o, t)
+            }
+            (Kind::Array, Kind::Array) => {
+                self.merge_arrays(b.filter(|b| b.kind() == Kind::Array), o, t)
+            }
+            _ => {
+                let kind = if b.is_some() {
+                    ConflictKind::BothModified
+                } else {
+                    ConflictKind::BothAdded
+                };
+                self.conflict(kind, b, Some(o), Some(t))
+                    .unwrap_or(Out::Value(t))
+            }
+        }
+    }
+
+    /// Records a conflict and returns the value the policy takes (`None`: absent).
+    pub(crate) fn conflict(
+        &mut self,
+        kind: ConflictKind,
+        b: Option<Value<'a>>,
+        o: Option<Value<'a>>,
+        t: Option<Value<'a>>,
+    ) -> Option<Out<'a>> {
+        let taken = match self.opts.policy {
+            Policy::Theirs | Policy::Fail => Side::Theirs,
+            Policy::Ours => Side::Ours,
+        };
+        self.conflicts.push(Conflict {
+            path: self.path.to_string(),
+            kind,
+            base: b.map(compact_json),
+            ours: o.map(compact_json),
+            theirs: t.map(compact_json),
+            taken,
+        });
+        match taken {
+            Side::Ours => o.map(Out::Value),
+            Side::Theirs => t.map(Out::Value),
+        }
+    }
+
+    /// Key-by-key merge of two objects (and their base, if any).
+    fn merge_objects(
+        &mut self,
+        b: Option<Value<'a>>,
+        o: Value<'a>,
+        t: Value<'a>,
+    ) -> Out<'a> {
+        let bi = KeyIndex::new(b);
+        let oi = KeyIndex::new(Some(o));
+        let ti = KeyIndex::new(Some(t));
+        let mut items: Vec<OutItem<'a>> = Vec::with_capacity(o.len() + 1);
+        for (key, ov) in o.members() {
+            let bv = bi.get(&key);
+            let tv = ti.get(&key);
+            self.path.push(Segment::Key(key.to_string()));
+            let value = match (bv, tv) {
+                (_, Some(tv)) => Some(self.merge_value(bv, ov, tv)),
+                (Some(bv), None) => self.one_side_deleted(Side::Theirs, bv, ov),
+                (None, None) => Some(self.added(Side::Ours, ov)),
+            };
+            self.path.pop();
+            if let Some(value) = value {
+                items.push(OutItem {
+                    key: Some(key),
+                    ours: Some(ov),
+                    origin: None,
+                    value,
+                });
+            }
+        }
+        // Keys new in theirs go after their predecessor in theirs.
+        let mut buckets: FxHashMap<Cow<'a, str>, Vec<OutItem<'a>>> = FxHashMap::default();
+        let mut at_start: Vec<OutItem<'a>> = Vec::new();
+        let mut anchor: Option<Cow<'a, str>> = None;
+        for (key, tv) in t.members() {
+            if oi.contains(&key) {
+                anchor = Some(key);
+                continue;
+            }
+            self.path.push(Segment::Key(key.to_string()));
+            let value = match bi.get(&key) {
+                Some(bv) => self.one_side_deleted(Side::Ours, bv, tv),
+                None => Some(self.added(Side::Theirs, tv)),
+            };
+            self.path.pop();
+            if let Some(value) = value {
+                let item = OutItem {
+                    key: Some(key),
+                    ours: None,
+                    origin: Some(tv),
+                    value,
+                };
+                match &anchor {
+                    Some(a) => buckets.entry(a.clone()).or_default().push(item),
+                    None => at_start.push(item),
+                }
+            }
+        }
+        if !buckets.is_empty() || !at_start.is_empty() {
+            // Where both inserted after one key, ours' insertions come first.
+            let ours_new = |item: &OutItem<'a>| {
+                item.key
+                    .as_deref()
+                    .is_some_and(|k| !bi.contains(k) && !ti.contains(k))
+            };
+            let mut merged = Vec::with_capacity(items.len() + at_start.len());
+            let mut pending = at_start;
+            for item in items {
+                if !pending.is_empty() && !ours_new(&item) {
+                    merged.append(&mut pending);
+                }
+                let key = item.key.clone();
+                merged.push(item);
+                if let Some(extra) = key.and_then(|k| buckets.remove(&k)) {
+                    pending.extend(extra);
+                }
+            }
+            merged.append(&mut pending);
+            // Anchors that ours deleted: keep their followers at the end, in order.
+            let mut rest: Vec<_> = buckets.into_values().flatten().collect();
+            merged.append(&mut rest);
+            items = merged;
+        }
+        Out::Container {
+            kind: Kind::Object,
+            ours: Some(o),
+            items,
+        }
+    }
+
+    /// `deleter` deleted `b`; the other side holds `kept`. Returns what the result holds.
+    pub(crate) fn one_side_deleted(
+        &mut self,
+        deleter: Side,
+        b: Value<'a>,
+        kept: Value<'a>,
+    ) -> Option<Out<'a>> {
+        if self.moves.moved_away(deleter, b) || b.same_value(&kept) {
+            return None;
+        }
+        match deleter {
+            Side::Theirs => self.conflict(ConflictKind::ModifyDelete, Some(b), Some(kept), None),
+            Side::Ours => self.conflict(ConflictKind::DeleteModify, Some(b), None, Some(kept)),
+        }
+    }
+
+    /// A value only `side` added here (it may hold a moved subtree to merge).
+    pub(crate) fn added(&mut self, side: Side, v: Value<'a>) -> Out<'a> {
+        self.moves.clone().materialize(self, side, v)
+    }
+
+    /// The id key and id of an object, by the configured id keys (case-insensitive).
+    pub(crate) fn id_of(&self, v: Value<'a>) -> Option<(Cow<'a, str>, String)> {
+        if v.kind() != Kind::Object {
+            return None;
+        }
+        for wanted in &self.id_keys_lower {
+            for (key, value) in v.members() {
+                if key.eq_ignore_ascii_case(wanted) {
+                    return id_text(value).map(|id| (key, id));
+                }
+            }
+        }
+        None
+    }
+}
+
+/// An id's identity text: strings as they are, numbers by exact value.
+pub(crate) fn id_text(v: Value<'_>) -> Option<String> {
+    match v.kind() {
+        Kind::String => v.as_str().map(|s| s.into_owned()),
+        Kind::Number => v.as_number().map(|n| match n {
+            sjson::NumberValue::Int(i) => format!("\u{0}{i}"),
+            sjson::NumberValue::Big(s) => format!("\u{0}{s}"),
+            sjson::NumberValue::Float(f) => format!("\u{0}{f:?}"),
+        }),
+        _ => None,
+    }
+}
+
+/// An id as people read it (numbers without the marker).
+pub(crate) fn id_display(id: &str) -> String {
+    id.strip_prefix('\u{0}').unwrap_or(id).to_string()
+}

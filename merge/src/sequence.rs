@@ -1,0 +1,191 @@
+//! Arrays without identity: a diff3 over elements compared by value (hashed; Myers'
+//! linear-space diff from the `similar` crate), with objects in overlapping changes paired
+//! and merged recursively.
+
+use sjson::{Kind, Out, OutItem, Segment, Value};
+
+use crate::merger::{compact_json, Merger};
+use crate::pairing::{pair, value_hash};
+use crate::{ConflictKind, Policy, Side};
+
+/// For each element of `old`, the element of `new` it is equal to in a longest common
+/// subsequence.
+fn matches(old: &[u64], new: &[u64]) -> Vec<Option<usize>> {
+    let mut m = vec![None; old.len()];
+    for op in similar::capture_diff_slices(similar::Algorithm::Myers, old, new) {
+        if let similar::DiffOp::Equal {
+            old_index,
+            new_index,
+            len,
+        } = op
+        {
+            for k in 0..len {
+                m[old_index + k] = Some(new_index + k);
+            }
+        }
+    }
+    m
+}
+
+fn json_list(vs: &[Value<'_>]) -> String {
+    let parts: Vec<String> = vs.iter().map(|v| compact_json(*v)).collect();
+    format!("[{}]", parts.join(","))
+}
+
+impl<'a> Merger<'a> {
+    /// diff3 of three element sequences.
+    pub(crate) fn merge_sequence(
+        &mut self,
+        b: Option<Value<'a>>,
+        o: Value<'a>,
+        t: Value<'a>,
+    ) -> Out<'a> {
+        let bs: Vec<Value<'a>> = b.map(|b| b.children().collect()).unwrap_or_default();
+        let os: Vec<Value<'a>> = o.children().collect();
+        let ts: Vec<Value<'a>> = t.children().collect();
+        let hash = |vs: &[Value<'a>]| -> Vec<u64> { vs.iter().map(|v| value_hash(*v, None)).collect() };
+        let (hb, ho, ht) = (hash(&bs), hash(&os), hash(&ts));
+        let (om, tm) = (matches(&hb, &ho), matches(&hb, &ht));
+        let mut items: Vec<OutItem<'a>> = Vec::with_capacity(os.len().max(ts.len()));
+        let (mut ib, mut io, mut it) = (0, 0, 0);
+        loop {
+            let stable = (ib..bs.len()).find_map(|k| Some((k, om[k]?, tm[k]?)));
+            let (kb, ko, kt) = stable.unwrap_or((bs.len(), os.len(), ts.len()));
+            let chunk = Chunk {
+                b: &bs[ib..kb],
+                o: &os[io..ko],
+                t: &ts[it..kt],
+                hb: &hb[ib..kb],
+                ho: &ho[io..ko],
+                ht: &ht[it..kt],
+                o_start: io,
+            };
+            self.resolve_chunk(chunk, &mut items);
+            let Some((_, ko, _)) = stable else { break };
+            items.push(ours_item(os[ko], Out::Value(os[ko])));
+            (ib, io, it) = (kb + 1, ko + 1, kt + 1);
+        }
+        Out::Container {
+            kind: Kind::Array,
+            ours: Some(o),
+            items,
+        }
+    }
+
+    fn resolve_chunk(&mut self, c: Chunk<'_, 'a>, items: &mut Vec<OutItem<'a>>) {
+        if c.o.is_empty() && c.t.is_empty() {
+            return;
+        }
+        if c.ho == c.hb {
+            items.extend(c.t.iter().map(|v| theirs_item(*v, Out::Value(*v))));
+        } else if c.ht == c.hb || c.ho == c.ht {
+            items.extend(c.o.iter().map(|v| ours_item(*v, Out::Value(*v))));
+        } else if c.b.is_empty() {
+            // Both inserted at one place: ours first, then theirs.
+            items.extend(c.o.iter().map(|v| ours_item(*v, Out::Value(*v))));
+            items.extend(c.t.iter().map(|v| theirs_item(*v, Out::Value(*v))));
+        } else if c
+            .o
+            .iter()
+            .chain(c.t)
+            .chain(c.b)
+            .all(|v| v.kind() == Kind::Object)
+        {
+            self.pair_chunk(c, items);
+        } else {
+            self.path.push(Segment::Index(c.o_start));
+            let taken = match self.opts.policy {
+                Policy::Ours => Side::Ours,
+                Policy::Theirs | Policy::Fail => Side::Theirs,
+            };
+            self.conflicts.push(crate::Conflict {
+                path: self.path.to_string(),
+                kind: ConflictKind::BothModified,
+                base: Some(json_list(c.b)),
+                ours: Some(json_list(c.o)),
+                theirs: Some(json_list(c.t)),
+                taken,
+            });
+            self.path.pop();
+            match taken {
+                Side::Ours => items.extend(c.o.iter().map(|v| ours_item(*v, Out::Value(*v)))),
+                Side::Theirs => {
+                    items.extend(c.t.iter().map(|v| theirs_item(*v, Out::Value(*v))))
+                }
+            }
+        }
+    }
+
+    /// Overlapping changes to objects: pair ours' with theirs' (and both with the base's)
+    /// and merge each pair; unpaired elements are insertions or deletions.
+    fn pair_chunk(&mut self, c: Chunk<'_, 'a>, items: &mut Vec<OutItem<'a>>) {
+        let natural = self.opts.natural_keys.clone();
+        let ot = pair(c.o, c.t, &natural, None);
+        let ob = pair(c.o, c.b, &natural, None);
+        let tb = pair(c.t, c.b, &natural, None);
+        let mut t_paired = vec![false; c.t.len()];
+        for (i, oe) in c.o.iter().enumerate() {
+            self.path.push(Segment::Index(c.o_start + i));
+            match ot[i] {
+                Some(j) => {
+                    t_paired[j] = true;
+                    let be = ob[i].or(tb[j]).map(|k| c.b[k]);
+                    let value = self.merge_value(be, *oe, c.t[j]);
+                    items.push(ours_item(*oe, value));
+                }
+                None => match ob[i] {
+                    Some(k) => {
+                        if let Some(v) = self.one_side_deleted(Side::Theirs, c.b[k], *oe) {
+                            items.push(ours_item(*oe, v));
+                        }
+                    }
+                    None => items.push(ours_item(*oe, Out::Value(*oe))),
+                },
+            }
+            self.path.pop();
+        }
+        for (j, te) in c.t.iter().enumerate() {
+            if t_paired[j] {
+                continue;
+            }
+            self.path.push(Segment::Index(c.o_start + c.o.len()));
+            match tb[j] {
+                Some(k) => {
+                    if let Some(v) = self.one_side_deleted(Side::Ours, c.b[k], *te) {
+                        items.push(theirs_item(*te, v));
+                    }
+                }
+                None => items.push(theirs_item(*te, Out::Value(*te))),
+            }
+            self.path.pop();
+        }
+    }
+}
+
+struct Chunk<'c, 'a> {
+    b: &'c [Value<'a>],
+    o: &'c [Value<'a>],
+    t: &'c [Value<'a>],
+    hb: &'c [u64],
+    ho: &'c [u64],
+    ht: &'c [u64],
+    o_start: usize,
+}
+
+fn ours_item<'a>(v: Value<'a>, value: Out<'a>) -> OutItem<'a> {
+    OutItem {
+        key: None,
+        ours: Some(v),
+        origin: None,
+        value,
+    }
+}
+
+fn theirs_item<'a>(v: Value<'a>, value: Out<'a>) -> OutItem<'a> {
+    OutItem {
+        key: None,
+        ours: None,
+        origin: Some(v),
+        value,
+    }
+}

@@ -1,0 +1,369 @@
+//! Printing an edited document: an [`Out`] tree says, for each place, whether the text
+//! of a document node is kept or a container is rebuilt from items. Ours' text is copied
+//! wherever ours' node stays in place; everything else is rendered in the style of its
+//! new neighbours (indentation, separator, commas, line endings of the printing document).
+
+use std::borrow::Cow;
+
+use crate::doc::{Dialect, Document, Kind, NodeId, Value};
+use crate::layout::{comments, ItemLayout};
+use crate::render::{format, render_key, render_value, Style};
+
+/// What to print at one place of the result.
+#[derive(Debug, Clone)]
+pub enum Out<'a> {
+    /// A value taken whole from a document (ours, base or theirs).
+    Value(Value<'a>),
+    /// A container rebuilt item by item.
+    Container {
+        /// Array or object.
+        kind: Kind,
+        /// The printing document's node at this place, whose brackets and trivia are reused.
+        ours: Option<Value<'a>>,
+        /// The items in order.
+        items: Vec<OutItem<'a>>,
+    },
+}
+
+/// One item of a rebuilt container.
+#[derive(Debug, Clone)]
+pub struct OutItem<'a> {
+    /// The member's key (objects only).
+    pub key: Option<Cow<'a, str>>,
+    /// The printing document's item at this place: its lead, key text and trailer are kept.
+    pub ours: Option<Value<'a>>,
+    /// For a new item, the node it comes from: its comments travel with it.
+    pub origin: Option<Value<'a>>,
+    /// The item's value.
+    pub value: Out<'a>,
+}
+
+/// Prints `out` as an edit of `doc`, in `doc`'s style.
+pub fn print(doc: &Document, out: &Out<'_>) -> String {
+    if let Out::Value(v) = out {
+        if v.id() == NodeId::ROOT {
+            if std::ptr::eq(v.doc(), doc) || v.doc().dialect() == doc.dialect() {
+                return v.doc().text().to_string();
+            }
+            return format(v.doc(), &Style::detect(doc));
+        }
+    }
+    let mut p = Printer {
+        doc,
+        text: doc.text(),
+        style: Style::detect(doc),
+        out: String::with_capacity(doc.text().len() + doc.text().len() / 16),
+    };
+    let root = doc.root();
+    let span = root.span();
+    p.out.push_str(&p.text[..span.start]);
+    p.print_out(out, "", true);
+    p.out.push_str(&p.text[span.end..]);
+    p.out
+}
+
+struct Printer<'d> {
+    doc: &'d Document,
+    text: &'d str,
+    style: Style,
+    out: String,
+}
+
+fn is_ws(c: char) -> bool {
+    matches!(c, ' ' | '\t' | '\r' | '\n')
+}
+
+impl<'d> Printer<'d> {
+    fn json(&self) -> bool {
+        self.doc.dialect() == Dialect::Json
+    }
+
+    fn owns(&self, v: &Value<'_>) -> bool {
+        std::ptr::eq(v.doc(), self.doc)
+    }
+
+    fn print_out(&mut self, out: &Out<'_>, indent: &str, in_place: bool) {
+        match out {
+            Out::Value(v) => self.copy_value(*v, indent, in_place),
+            Out::Container {
+                kind,
+                ours: Some(o),
+                items,
+            } if in_place && self.owns(o) => self.print_in_place(*o, items, indent),
+            Out::Container { kind, items, .. } => self.print_fresh(*kind, items, indent),
+        }
+    }
+
+    fn copy_value(&mut self, v: Value<'_>, indent: &str, in_place: bool) {
+        let text = v.text();
+        let compatible = v.doc().dialect() == self.doc.dialect()
+            || (v.doc().dialect() == Dialect::Json && !self.json());
+        if (self.owns(&v) && in_place || !text.contains('\n') && compatible)
+            && v.id() != NodeId::ROOT
+        {
+            self.out.push_str(text);
+        } else {
+            render_value(v, &self.style, indent, &mut self.out);
+        }
+    }
+
+    fn push_newline_indent(&mut self, indent: &str) {
+        self.out.push_str(&self.style.newline);
+        self.out.push_str(indent);
+    }
+
+    fn push_trivia(&mut self, trivia: &str) {
+        if self.json() {
+            self.out.extend(trivia.chars().filter(|&c| c != ','));
+        } else {
+            self.out.push_str(trivia);
+        }
+    }
+
+    fn print_in_place(&mut self, o: Value<'_>, items: &[OutItem<'_>], indent: &str) {
+        let doc = self.doc;
+        let text = self.text;
+        let layout = doc.layout(o.id());
+        let braceless = o.id() == NodeId::ROOT && !doc.root_braced();
+        let all_scalar = items.iter().all(|i| match &i.value {
+            Out::Value(v) => !v.is_container(),
+            Out::Container { .. } => false,
+        });
+        let multiline = (braceless && layout.items.is_empty())
+            || layout.items.iter().any(|l| text[l.lead.clone()].contains('\n'))
+            || text[layout.close.clone()].contains('\n')
+            || (layout.items.is_empty() && !(o.kind() == Kind::Array && all_scalar));
+        let child_indent: String = layout
+            .items
+            .iter()
+            .find(|l| text[l.lead.clone()].contains('\n'))
+            .map(|l| doc.line_indent(l.item.start).to_string())
+            .unwrap_or_else(|| {
+                if braceless {
+                    String::new()
+                } else {
+                    format!("{indent}{}", self.style.indent)
+                }
+            });
+        let commas = !self.json()
+            && layout
+                .items
+                .first()
+                .is_some_and(|l| text[l.trailer.clone()].contains(','));
+        if !braceless {
+            self.out.push_str(&o.text()[..1]);
+        }
+        let last = items.len().saturating_sub(1);
+        // The layout position of the item printed just before, if it was ours' in place.
+        let mut previous: Option<usize> = None;
+        for (i, item) in items.iter().enumerate() {
+            let placed = item
+                .ours
+                .filter(|v| self.owns(v))
+                .and_then(|v| find_item(&layout.items, v.id()));
+            let position = placed.map(|(p, _)| p);
+            let follows_original = match (previous, position) {
+                (Some(prev), Some(p)) => p == prev + 1,
+                (None, Some(p)) => i == 0 && p == 0,
+                _ => false,
+            };
+            previous = position;
+            match placed.map(|(_, l)| l) {
+                Some(l) => {
+                    let lead = &text[l.lead.clone()];
+                    if multiline && i > 0 && !lead.contains('\n') && !follows_original {
+                        self.push_newline_indent(&child_indent);
+                        self.push_trivia(lead.trim_start_matches(is_ws));
+                    } else {
+                        self.push_trivia(lead);
+                    }
+                    let value = doc.value(l.node);
+                    self.out.push_str(&text[l.item.start..value.span().start]);
+                    let line_indent = doc.line_indent(l.item.start).to_string();
+                    self.print_out(&item.value, &line_indent, true);
+                    let trailer = &text[l.trailer.clone()];
+                    if self.json() && i != last {
+                        self.out.push(',');
+                    }
+                    self.push_trivia(trailer);
+                }
+                None => {
+                    let origin_text = item.origin.map(|v| v.doc().text());
+                    let lead_comments = match (item.origin, self.json()) {
+                        (Some(v), false) if multiline => origin_comments(v, true),
+                        _ => Vec::new(),
+                    };
+                    if multiline {
+                        for c in &lead_comments {
+                            self.push_newline_indent(&child_indent);
+                            self.out.push_str(c);
+                        }
+                        self.push_newline_indent(&child_indent);
+                    } else if i > 0 || !layout.items.is_empty() || o.text().len() > 2 {
+                        self.out.push(' ');
+                    }
+                    if let Some(key) = &item.key {
+                        let lexeme = item
+                            .origin
+                            .and_then(|v| Some((v.key_lexeme()?, v.key_quoting()?)));
+                        render_key(key, lexeme, &self.style, &mut self.out);
+                        self.out.push_str(&self.style.separator);
+                    }
+                    self.print_out(&item.value, &child_indent, false);
+                    if self.json() && i != last || commas {
+                        self.out.push(',');
+                    }
+                    if let (Some(v), Some(_), false, true) =
+                        (item.origin, origin_text, self.json(), multiline)
+                    {
+                        for c in origin_comments(v, false) {
+                            self.out.push(' ');
+                            self.out.push_str(&c);
+                        }
+                    }
+                }
+            }
+        }
+        let close = &text[layout.close.clone()];
+        if multiline && !items.is_empty() && !close.contains('\n') && !braceless {
+            self.push_newline_indent(indent);
+            self.push_trivia(close.trim_start_matches(is_ws));
+        } else if !multiline && !items.is_empty() && layout.items.is_empty() && close.is_empty() {
+            self.out.push(' ');
+        } else {
+            self.push_trivia(close);
+        }
+        if !braceless {
+            self.out.push_str(&o.text()[o.text().len() - 1..]);
+        }
+    }
+
+    fn print_fresh(&mut self, kind: Kind, items: &[OutItem<'_>], indent: &str) {
+        let (open, close) = if kind == Kind::Object {
+            ("{", "}")
+        } else {
+            ("[", "]")
+        };
+        self.out.push_str(open);
+        if items.is_empty() {
+            self.out.push_str(close);
+            return;
+        }
+        let inline = kind == Kind::Array
+            && items.len() <= self.style.inline_numbers
+            && items
+                .iter()
+                .all(|i| matches!(&i.value, Out::Value(v) if v.kind() == Kind::Number));
+        let child_indent = format!("{indent}{}", self.style.indent);
+        let last = items.len() - 1;
+        for (i, item) in items.iter().enumerate() {
+            if inline {
+                if i > 0 {
+                    self.out.push_str(if self.json() { ", " } else { " " });
+                }
+            } else {
+                if let (Some(v), false) = (item.origin, self.json()) {
+                    for c in origin_comments(v, true) {
+                        self.push_newline_indent(&child_indent);
+                        self.out.push_str(&c);
+                    }
+                }
+                self.push_newline_indent(&child_indent);
+            }
+            if let Some(key) = &item.key {
+                let lexeme = item
+                    .origin
+                    .and_then(|v| Some((v.key_lexeme()?, v.key_quoting()?)));
+                render_key(key, lexeme, &self.style, &mut self.out);
+                self.out.push_str(&self.style.separator);
+            }
+            self.print_out(&item.value, &child_indent, false);
+            if !inline && (self.json() && i != last || self.style.commas) {
+                self.out.push(',');
+            }
+        }
+        if !inline {
+            self.push_newline_indent(indent);
+        }
+        self.out.push_str(close);
+    }
+}
+
+fn find_item(items: &[ItemLayout], id: NodeId) -> Option<(usize, &ItemLayout)> {
+    items
+        .binary_search_by_key(&id, |l| l.node)
+        .ok()
+        .map(|i| (i, &items[i]))
+}
+
+/// The comments before (`lead`) or after an item in its own document.
+fn origin_comments(v: Value<'_>, lead: bool) -> Vec<String> {
+    let doc = v.doc();
+    if doc.dialect() == Dialect::Json {
+        return Vec::new();
+    }
+    if !may_have_comments(v, lead) {
+        return Vec::new();
+    }
+    // Find the item's layout through its parent: scan for the container holding it.
+    let Some(parent) = parent_of(doc, v.id()) else {
+        return Vec::new();
+    };
+    let layout = doc.layout(parent);
+    let Some((_, l)) = find_item(&layout.items, v.id()) else {
+        return Vec::new();
+    };
+    let range = if lead {
+        l.lead.clone()
+    } else {
+        l.trailer.clone()
+    };
+    comments(&doc.text()[range])
+        .into_iter()
+        .filter(|c| !lead || !c.contains('\n') || c.starts_with("/*"))
+        .map(str::to_string)
+        .collect()
+}
+
+/// A cheap test that the trivia before (or after) an item holds no comment, so the
+/// costlier layout lookup is skipped for almost every item.
+fn may_have_comments(v: Value<'_>, lead: bool) -> bool {
+    let doc = v.doc();
+    let text = doc.text().as_bytes();
+    if lead {
+        let start = v.item_start();
+        let gap_start = match v.id().index().checked_sub(1) {
+            None => 0,
+            Some(prev) => {
+                let p = doc.node(NodeId(prev as u32));
+                if (p.start as usize) < start && start < p.end as usize {
+                    p.start as usize
+                } else {
+                    p.end as usize
+                }
+            }
+        };
+        text[gap_start.min(start)..start].contains(&b'/')
+    } else {
+        let end = v.span().end;
+        let line_end = text[end..]
+            .iter()
+            .position(|&c| c == b'\n')
+            .map_or(text.len(), |p| end + p);
+        text[end..line_end].contains(&b'/')
+    }
+}
+
+/// The container holding node `id`, by walking down from the root.
+fn parent_of(doc: &Document, id: NodeId) -> Option<NodeId> {
+    let mut current = doc.root();
+    loop {
+        let child = current
+            .children()
+            .find(|c| c.id() <= id && id.index() < doc.node(c.id()).next as usize)?;
+        if child.id() == id {
+            return Some(current.id());
+        }
+        current = child;
+    }
+}
