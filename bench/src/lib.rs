@@ -3,6 +3,8 @@
 
 use std::fmt::Write as _;
 
+pub mod edits;
+
 /// A small deterministic pseudo-random generator (xorshift64*), so levels are reproducible.
 #[derive(Debug, Clone)]
 pub struct Rng(u64);

@@ -29,6 +29,31 @@ enum Command {
     MergeDriver(commands::merge_driver::MergeDriverArgs),
     /// Compile and run an expression of the expression language.
     Expr(commands::expr::ExprArgs),
+    /// Set this clone up: .gitattributes, merge and diff drivers, the pre-commit hook.
+    Install(commands::install::InstallArgs),
+    /// Report whether this clone is set up (same as `install --check`).
+    Doctor(commands::install::DoctorArgs),
+    /// Check the assets being committed, then commit (through gix).
+    Commit(commands::commit::CommitArgs),
+    /// Merge a branch: assets by structure, other text by lines, in memory; then commit.
+    Merge(commands::merge::MergeArgs),
+    /// Fetch a branch and merge it like `assetvc merge`.
+    Pull(commands::pull::PullArgs),
+    /// Push with `git push` (same arguments).
+    Push(commands::push::PushArgs),
+    /// The conflicts the last merge resolved by policy, and the paths it left.
+    Conflicts(commands::conflicts::ConflictsArgs),
+    /// Object-level diff of assets: two files, or revisions (default HEAD vs the worktree).
+    Diff(commands::diff::DiffArgs),
+    /// The external diff command git calls (`diff.assetvc.command = assetvc diff-driver`).
+    DiffDriver(commands::diff::DiffDriverArgs),
+    /// A throwaway repository, two designers, one level: git's merge vs assetvc's.
+    Demo(commands::demo::DemoArgs),
+    /// What the installed git hooks call: `assetvc hook pre-commit | pre-receive`.
+    Hook(commands::hook::HookArgs),
+    /// `install --server BARE_REPO` until install.rs forwards to it.
+    #[command(hide = true)]
+    InstallServer(commands::install_server::InstallServerArgs),
 }
 
 fn main() -> ExitCode {
@@ -39,6 +64,18 @@ fn main() -> ExitCode {
         Command::MergeFile(args) => commands::merge_file::run(args),
         Command::MergeDriver(args) => commands::merge_driver::run(args),
         Command::Expr(args) => commands::expr::run(args),
+        Command::Install(args) => commands::install::run(args),
+        Command::Doctor(args) => commands::install::doctor(args),
+        Command::Commit(args) => commands::commit::run(args),
+        Command::Merge(args) => commands::merge::run(args),
+        Command::Pull(args) => commands::pull::run(args),
+        Command::Push(args) => commands::push::run(args),
+        Command::Conflicts(args) => commands::conflicts::run(args),
+        Command::Diff(args) => commands::diff::run(args),
+        Command::DiffDriver(args) => commands::diff::run_driver(args),
+        Command::Demo(args) => commands::demo::run(args),
+        Command::Hook(args) => commands::hook::run(args),
+        Command::InstallServer(args) => commands::install_server::run(args),
     };
     ExitCode::from(status.clamp(0, 255) as u8)
 }

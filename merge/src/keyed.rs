@@ -7,7 +7,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use sjson::{Kind, Out, OutItem, Segment, Value};
 
 use crate::merger::{id_display, Merger};
-use crate::pairing::{pair, value_hash};
+use crate::pairing::{pair, same_ignoring, value_hash};
 use crate::{ConflictKind, Policy, Side};
 
 /// The ids of a keyed array: every element an object with an id under the same id key,
@@ -65,23 +65,23 @@ impl<'a> Merger<'a> {
         let has_objects = |v: Value<'_>| v.children().any(|c| c.kind() == Kind::Object);
         match (ok, tk, bk) {
             (Some(ok), Some(tk), None) if compatible(&ok, &tk) => {
-                return self.merge_keyed(None, o, t, None, ok, tk)
+                return self.merge_keyed(None, o, t, None, ok, tk, false)
             }
             (Some(ok), Some(tk), Some(Some(bk)))
                 if compatible(&ok, &tk) && compatible(&ok, &bk) && compatible(&tk, &bk) =>
             {
-                return self.merge_keyed(b, o, t, Some(bk), ok, tk)
+                return self.merge_keyed(b, o, t, Some(bk), ok, tk, false)
             }
             // Ids on one side only (an unmigrated branch): align the others to it.
             (Some(ok), None, bk) if !ok.ids.is_empty() && has_objects(t) && !matches!(bk, Some(Some(ref k)) if !k.ids.is_empty()) => {
                 let key = ok.key.clone().unwrap_or_default();
                 let (bk, tk) = self.align_unkeyed(b, t, o, &ok, &key);
-                return self.merge_keyed(b, o, t, bk, ok, tk);
+                return self.merge_keyed(b, o, t, bk, ok, tk, true);
             }
             (None, Some(tk), bk) if !tk.ids.is_empty() && has_objects(o) && !matches!(bk, Some(Some(ref k)) if !k.ids.is_empty()) => {
                 let key = tk.key.clone().unwrap_or_default();
                 let (bk, ok) = self.align_unkeyed(b, o, t, &tk, &key);
-                return self.merge_keyed(b, o, t, bk, ok, tk);
+                return self.merge_keyed(b, o, t, bk, ok, tk, true);
             }
             _ => {}
         }
@@ -99,7 +99,7 @@ impl<'a> Merger<'a> {
     }
 
     /// All-number arrays of one length, at most `atomic_max`, in every version.
-    fn is_atomic(&self, b: Option<Value<'a>>, o: Value<'a>, t: Value<'a>) -> bool {
+    pub(crate) fn is_atomic(&self, b: Option<Value<'a>>, o: Value<'a>, t: Value<'a>) -> bool {
         let numbers = |v: Value<'_>| {
             v.len() == o.len()
                 && v.len() <= self.opts.atomic_max
@@ -146,7 +146,10 @@ impl<'a> Merger<'a> {
         (base.map(|(_, ids)| make(ids)), make(ids))
     }
 
-    /// Merges keyed arrays: membership per id, order by the id sequences.
+    /// Merges keyed arrays: membership per id, order by the id sequences. `unmigrated`:
+    /// the base's elements (and one side's) carry no ids; ids were aligned, and an id
+    /// member that one side added to a base element is not an edit of it.
+    #[allow(clippy::too_many_arguments)]
     fn merge_keyed(
         &mut self,
         b: Option<Value<'a>>,
@@ -155,6 +158,7 @@ impl<'a> Merger<'a> {
         bk: Option<Keyed<'a>>,
         ok: Keyed<'a>,
         tk: Keyed<'a>,
+        unmigrated: bool,
     ) -> Out<'a> {
         let bs: Vec<Value<'a>> = b.map(|b| b.children().collect()).unwrap_or_default();
         let os: Vec<Value<'a>> = o.children().collect();
@@ -176,8 +180,9 @@ impl<'a> Merger<'a> {
             });
             let value = match (be, tk.get(id)) {
                 (_, Some(j)) => Some(self.merge_value(be, oe, ts[j])),
+                (Some(be), None) if unmigrated && same_ignoring(be, oe, &id_key) => None,
                 (Some(be), None) => self.one_side_deleted(Side::Theirs, be, oe),
-                (None, None) => Some(self.added(Side::Ours, oe)),
+                (None, None) => self.added(Side::Ours, oe),
             };
             self.path.pop();
             if let Some(value) = value {
@@ -202,8 +207,9 @@ impl<'a> Merger<'a> {
                 value: id_display(id),
             });
             let value = match b_get(id) {
+                Some(be) if unmigrated && same_ignoring(be, te, &id_key) => None,
                 Some(be) => self.one_side_deleted(Side::Ours, be, te),
-                None => Some(self.added(Side::Theirs, te)),
+                None => self.added(Side::Theirs, te),
             };
             self.path.pop();
             if let Some(value) = value {
@@ -377,4 +383,54 @@ fn align(
         .enumerate()
         .map(|(i, id)| id.unwrap_or_else(|| format!("\u{1}{tag}{i}")))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use sjson::{Dialect, Document};
+
+    use super::*;
+    use crate::MergeOptions;
+
+    fn ids(text: &str) -> Option<Vec<String>> {
+        let d = Document::parse(text, Dialect::Sjson).unwrap();
+        let empty = Document::parse("", Dialect::Sjson).unwrap();
+        let opts = MergeOptions::default();
+        let m = Merger::new(&empty, &empty, &empty, &opts);
+        let k = m.keyed(d.root().get("l").unwrap())?;
+        Some(k.ids.iter().map(|id| id_display(id)).collect())
+    }
+
+    #[test]
+    fn keyed_arrays_need_one_id_key_and_unique_ids() {
+        assert_eq!(ids("l = [{ id = a } { ID = b }]"), Some(vec!["a".into(), "b".into()]));
+        assert_eq!(ids("l = [{ guid = 1 } { guid = 2 }]"), Some(vec!["1".into(), "2".into()]));
+        assert_eq!(ids("l = []"), Some(vec![]));
+        // Duplicates, mixed keys, elements without ids, non-objects: not keyed.
+        assert_eq!(ids("l = [{ id = a } { id = a }]"), None);
+        assert_eq!(ids("l = [{ id = a } { guid = b }]"), None);
+        assert_eq!(ids("l = [{ id = a } { name = b }]"), None);
+        assert_eq!(ids("l = [{ id = a } 1]"), None);
+        assert_eq!(ids("l = [1 2]"), None);
+        // An integer id and a string id of the same digits are distinct.
+        assert_eq!(ids("l = [{ id = 1 } { id = \"1\" }]"), Some(vec!["1".into(), "1".into()]));
+    }
+
+    #[test]
+    fn align_keeps_ids_of_equal_and_similar_elements() {
+        let d = Document::parse(
+            "k = [{ id = 1 a = 1 } { id = 2 a = 2 b = 2 } { id = 3 a = 3 }] \
+             u = [{ a = 1 } { a = 2 b = 9 } { z = 0 }]",
+            Dialect::Sjson,
+        )
+        .unwrap();
+        let to: Vec<_> = d.root().get("k").unwrap().children().collect();
+        let from: Vec<_> = d.root().get("u").unwrap().children().collect();
+        let to_ids: Vec<String> = ["i1", "i2", "i3"].map(String::from).to_vec();
+        let got = align(&from, &to, &to_ids, "id", &[], "side");
+        assert_eq!(got[0], "i1");
+        assert_eq!(got[1], "i2");
+        // No counterpart: an id of its own that no real id can equal.
+        assert!(got[2].starts_with('\u{1}'), "{:?}", got[2]);
+    }
 }

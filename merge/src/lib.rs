@@ -7,7 +7,9 @@
 //! by a [`Policy`] and every one is reported as a [`Conflict`]. The result is printed as
 //! an edit of ours: ours' text wherever ours' value was kept. No I/O happens here.
 
+pub mod diff;
 mod keyed;
+pub mod migrate;
 mod merger;
 mod moves;
 mod pairing;

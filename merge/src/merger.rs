@@ -17,7 +17,9 @@ pub fn compact_json(v: Value<'_>) -> String {
         newline: String::new(),
         separator: ":".into(),
         commas: false,
-        inline_numbers: usize::MAX,
+        // Not inlined: inline number arrays are written `[1, 2]`; item by item with an
+        // empty line break they are `[1,2]`.
+        inline_numbers: 0,
         quote_keys: true,
         sort_keys: false,
     };
@@ -67,6 +69,28 @@ impl<'a> KeyIndex<'a> {
     pub(crate) fn contains(&self, key: &str) -> bool {
         self.get(key).is_some()
     }
+
+    fn position(&self, key: &str) -> Option<usize> {
+        match &self.map {
+            Some(m) => m.get(key).copied(),
+            None => self.members.iter().position(|(k, _)| k == key),
+        }
+    }
+}
+
+/// Whether the keys two objects share come in the same order in both.
+fn same_key_order(o: Value<'_>, t: Value<'_>) -> bool {
+    let oi = KeyIndex::new(Some(o));
+    let mut last = None;
+    for (k, _) in t.members() {
+        if let Some(p) = oi.position(&k) {
+            if last.is_some_and(|l| p < l) {
+                return false;
+            }
+            last = Some(p);
+        }
+    }
+    true
 }
 
 impl<'a> Merger<'a> {
@@ -117,12 +141,20 @@ impl<'a> Merger<'a> {
         if o.same_value(&t) {
             return Out::Value(o);
         }
+        // Both sides moved one base value here: that is its base.
+        let b = b.or_else(|| {
+            self.moves
+                .common_origin(o, t)
+                .map(|id| self.base.value(id))
+        });
         if let Some(b) = b {
+            // One side's value is taken whole, with the other side's edits to values
+            // moved into it.
             if b.same_value(&o) {
-                return Out::Value(t);
+                return self.take_theirs(b, o, t);
             }
             if b.same_value(&t) {
-                return Out::Value(o);
+                return self.taken_whole(Side::Ours, o);
             }
         }
         match (o.kind(), t.kind()) {
@@ -144,18 +176,48 @@ impl<'a> Merger<'a> {
         }
     }
 
-    /// Records a conflict and returns the value the policy takes (`None`: absent).
-    pub(crate) fn conflict(
+    /// Theirs' value where ours kept the base's. Where both are objects (keys in one
+    /// order) or non-atomic arrays, it is merged all the same: the result is theirs' value,
+    /// printed as an edit of ours' so that ours' bytes stay wherever theirs' equal them.
+    fn take_theirs(&mut self, b: Value<'a>, o: Value<'a>, t: Value<'a>) -> Out<'a> {
+        match (o.kind(), t.kind()) {
+            (Kind::Object, Kind::Object) if same_key_order(o, t) => {
+                self.merge_objects(Some(b), o, t)
+            }
+            (Kind::Array, Kind::Array) if !self.is_atomic(Some(b), o, t) => {
+                self.merge_arrays(Some(b), o, t)
+            }
+            _ => self.taken_whole(Side::Theirs, t),
+        }
+    }
+
+    /// `side`'s value, taken whole where the other side left the base value as it was.
+    fn taken_whole(&mut self, side: Side, v: Value<'a>) -> Out<'a> {
+        if self.moves.holds_move(side, v) {
+            if let Some(out) = self.moves.clone().materialize(self, side, v) {
+                return out;
+            }
+        }
+        Out::Value(v)
+    }
+
+    /// The side a true conflict is resolved to.
+    pub(crate) fn policy_side(&self) -> Side {
+        match self.opts.policy {
+            Policy::Theirs | Policy::Fail => Side::Theirs,
+            Policy::Ours => Side::Ours,
+        }
+    }
+
+    /// Records a conflict at the current path.
+    pub(crate) fn record_conflict(
         &mut self,
         kind: ConflictKind,
         b: Option<Value<'a>>,
         o: Option<Value<'a>>,
         t: Option<Value<'a>>,
-    ) -> Option<Out<'a>> {
-        let taken = match self.opts.policy {
-            Policy::Theirs | Policy::Fail => Side::Theirs,
-            Policy::Ours => Side::Ours,
-        };
+        taken: Side,
+    ) {
         self.conflicts.push(Conflict {
             path: self.path.to_string(),
             kind,
@@ -164,6 +226,18 @@ impl<'a> Merger<'a> {
             theirs: t.map(compact_json),
             taken,
         });
+    }
+
+    /// Records a conflict and returns the value the policy takes (`None`: absent).
+    pub(crate) fn conflict(
+        &mut self,
+        kind: ConflictKind,
+        b: Option<Value<'a>>,
+        o: Option<Value<'a>>,
+        t: Option<Value<'a>>,
+    ) -> Option<Out<'a>> {
+        let taken = self.policy_side();
+        self.record_conflict(kind, b, o, t, taken);
         match taken {
             Side::Ours => o.map(Out::Value),
             Side::Theirs => t.map(Out::Value),
@@ -188,7 +262,7 @@ impl<'a> Merger<'a> {
             let value = match (bv, tv) {
                 (_, Some(tv)) => Some(self.merge_value(bv, ov, tv)),
                 (Some(bv), None) => self.one_side_deleted(Side::Theirs, bv, ov),
-                (None, None) => Some(self.added(Side::Ours, ov)),
+                (None, None) => self.added(Side::Ours, ov),
             };
             self.path.pop();
             if let Some(value) = value {
@@ -212,7 +286,7 @@ impl<'a> Merger<'a> {
             self.path.push(Segment::Key(key.to_string()));
             let value = match bi.get(&key) {
                 Some(bv) => self.one_side_deleted(Side::Ours, bv, tv),
-                None => Some(self.added(Side::Theirs, tv)),
+                None => self.added(Side::Theirs, tv),
             };
             self.path.pop();
             if let Some(value) = value {
@@ -276,8 +350,9 @@ impl<'a> Merger<'a> {
         }
     }
 
-    /// A value only `side` added here (it may hold a moved subtree to merge).
-    pub(crate) fn added(&mut self, side: Side, v: Value<'a>) -> Out<'a> {
+    /// A value only `side` added here (it may hold a moved subtree to merge); `None`
+    /// if it is a moved value the merge drops.
+    pub(crate) fn added(&mut self, side: Side, v: Value<'a>) -> Option<Out<'a>> {
         self.moves.clone().materialize(self, side, v)
     }
 
@@ -313,4 +388,90 @@ pub(crate) fn id_text(v: Value<'_>) -> Option<String> {
 /// An id as people read it (numbers without the marker).
 pub(crate) fn id_display(id: &str) -> String {
     id.strip_prefix('\u{0}').unwrap_or(id).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use sjson::Dialect;
+
+    use super::*;
+
+    fn doc(text: &str) -> Document {
+        Document::parse(text, Dialect::Sjson).unwrap()
+    }
+
+    #[test]
+    fn compact_json_has_no_spaces() {
+        // Regression: number arrays came out as `[1, 2]`.
+        let d = doc("a = { x = [1 2.50] y = \"\"\"r\"\"\" z = bare, e = [] o = {} } // c");
+        assert_eq!(
+            compact_json(d.root()),
+            r#"{"a":{"x":[1,2.50],"y":"r","z":"bare","e":[],"o":{}}}"#
+        );
+        let d = Document::parse("[ 1 , [ 2 ] , { \"k\" : null } ]", Dialect::Json).unwrap();
+        assert_eq!(compact_json(d.root()), r#"[1,[2],{"k":null}]"#);
+    }
+
+    #[test]
+    fn ids_of_numbers_and_strings_differ() {
+        let d = doc("l = [1 \"1\" 1.5 x true]");
+        let ids: Vec<_> = d.root().get("l").unwrap().children().map(id_text).collect();
+        assert_eq!(ids[0].as_deref(), Some("\u{0}1"));
+        assert_eq!(ids[1].as_deref(), Some("1"));
+        assert_eq!(ids[2].as_deref(), Some("\u{0}1.5"));
+        assert_eq!(ids[3].as_deref(), Some("x"));
+        assert_eq!(ids[4], None);
+        assert_eq!(id_display("\u{0}12"), "12");
+        assert_eq!(id_display("ab"), "ab");
+    }
+
+    #[test]
+    fn id_of_takes_the_first_configured_key_case_insensitively() {
+        let base = doc("");
+        let opts = MergeOptions::default();
+        let m = Merger::new(&base, &base, &base, &opts);
+        let d = doc("l = [{ GUID = g Id = 7 } { name = n } { Uuid = u } { id = [1] } 3]");
+        let got: Vec<_> = d
+            .root()
+            .get("l")
+            .unwrap()
+            .children()
+            .map(|v| m.id_of(v).map(|(k, id)| (k.into_owned(), id_display(&id))))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                Some(("Id".to_string(), "7".to_string())),
+                None,
+                Some(("Uuid".to_string(), "u".to_string())),
+                None,
+                None,
+            ]
+        );
+    }
+
+    #[test]
+    fn key_index_finds_keys_in_small_and_large_objects() {
+        let big: String = (0..40).map(|i| format!("k{i} = {i}\n")).collect();
+        for text in ["a = 1 b = 2", big.as_str()] {
+            let d = doc(text);
+            let ki = KeyIndex::new(Some(d.root()));
+            for (k, v) in d.root().members() {
+                assert_eq!(ki.get(&k).map(|x| x.id()), Some(v.id()));
+                assert!(ki.contains(&k));
+            }
+            assert!(ki.get("nope").is_none());
+        }
+        assert!(KeyIndex::new(None).get("a").is_none());
+    }
+
+    #[test]
+    fn shared_keys_in_the_same_order() {
+        let d = doc("a = { x = 1 y = 2 z = 3 } b = { x = 1 n = 0 z = 3 } c = { z = 3 x = 1 } e = {}");
+        let v = |k: &str| d.root().get(k).unwrap();
+        assert!(same_key_order(v("a"), v("b")));
+        assert!(!same_key_order(v("a"), v("c")));
+        assert!(same_key_order(v("a"), v("e")));
+        assert!(same_key_order(v("e"), v("c")));
+    }
 }

@@ -6,11 +6,11 @@
 use std::rc::Rc;
 
 use rustc_hash::{FxHashMap, FxHashSet};
-use sjson::{Document, Kind, NodeId, Out, OutItem, Value};
+use sjson::{Document, Kind, NodeId, Out, OutItem, Segment, Value};
 
-use crate::merger::{KeyIndex, Merger};
+use crate::merger::{id_display, KeyIndex, Merger};
 use crate::pairing::{similarity, PAIRING_THRESHOLD};
-use crate::Side;
+use crate::{ConflictKind, Side};
 
 /// A step from a container to a child, resolvable in any version.
 #[derive(Debug, Clone)]
@@ -25,6 +25,18 @@ struct SideMoves {
     away: FxHashSet<NodeId>,
     /// This side's node at a new place → the base node it came from and its base path.
     into: FxHashMap<NodeId, (NodeId, Vec<Step>)>,
+    /// The base node → this side's node at its new place.
+    from: FxHashMap<NodeId, NodeId>,
+    /// The keys of `into`, sorted: which values hold a moved value, by binary search.
+    targets: Vec<NodeId>,
+}
+
+impl SideMoves {
+    /// Whether a moved value lies inside `v` (or is `v`).
+    fn holds_target(&self, v: Value<'_>) -> bool {
+        let i = self.targets.partition_point(|&t| t < v.id());
+        self.targets.get(i).is_some_and(|&t| v.contains(t))
+    }
 }
 
 /// The moves each side made, found before the merge.
@@ -55,41 +67,138 @@ impl Moves {
         self.sides[slot(side)].away.contains(&b.id())
     }
 
+    /// Whether `side`'s value `v` holds a value that `side` moved there.
+    pub(crate) fn holds_move(&self, side: Side, v: Value<'_>) -> bool {
+        self.sides[slot(side)].holds_target(v)
+    }
+
+    /// The base node that both `o` (ours) and `t` (theirs) were moved from, if they are
+    /// one base value that both sides moved to the same place.
+    pub(crate) fn common_origin(&self, o: Value<'_>, t: Value<'_>) -> Option<NodeId> {
+        let (ours, theirs) = (&self.sides[0], &self.sides[1]);
+        if ours.into.is_empty() || theirs.into.is_empty() {
+            return None;
+        }
+        let (from_o, _) = ours.into.get(&o.id())?;
+        let (from_t, _) = theirs.into.get(&t.id())?;
+        (from_o == from_t).then_some(*from_o)
+    }
+
     /// The result for value `v` that only `side` added: `v` itself, or, if moved values
-    /// lie inside it, `v` rebuilt with each moved value merged with the other side's edits.
-    pub(crate) fn materialize<'a>(&self, m: &mut Merger<'a>, side: Side, v: Value<'a>) -> Out<'a> {
+    /// lie inside it, `v` rebuilt with each moved value merged with the other side's
+    /// edits. `None`: `v` is a moved value that the merge drops (the other side deleted
+    /// it or moved it elsewhere, and the policy took the other side).
+    pub(crate) fn materialize<'a>(
+        &self,
+        m: &mut Merger<'a>,
+        side: Side,
+        v: Value<'a>,
+    ) -> Option<Out<'a>> {
+        if !self.sides[slot(side)].holds_target(v) || !self.carries_edits(m, side, v) {
+            return Some(Out::Value(v));
+        }
+        self.rebuild(m, side, v)
+    }
+
+    /// Whether, for some value `side` moved into `v`, the other side has something the
+    /// moved value lacks: edits to it, or a deletion or move of it.
+    fn carries_edits(&self, m: &Merger<'_>, side: Side, v: Value<'_>) -> bool {
+        let (mine, other) = (&self.sides[slot(side)], &self.sides[slot(side.other())]);
+        let start = mine.targets.partition_point(|&t| t < v.id());
+        mine.targets[start..]
+            .iter()
+            .take_while(|&&t| v.contains(t))
+            .any(|t| {
+                let (base_id, path) = &mine.into[t];
+                other.from.contains_key(base_id)
+                    || resolve(m, m.doc(side.other()), path)
+                        .is_none_or(|o| !o.same_value(&m.base.value(*base_id)))
+            })
+    }
+
+    fn rebuild<'a>(&self, m: &mut Merger<'a>, side: Side, v: Value<'a>) -> Option<Out<'a>> {
         let moves = &self.sides[slot(side)];
-        if moves.into.is_empty() || !moves.into.keys().any(|&id| v.contains(id)) {
-            return Out::Value(v);
+        if !moves.holds_target(v) {
+            return Some(Out::Value(v));
         }
         if let Some((base_id, path)) = moves.into.get(&v.id()) {
-            let b = m.base.value(*base_id);
-            let other_doc = m.doc(side.other());
-            return match resolve(m, other_doc, path) {
-                Some(other) => match side {
-                    Side::Ours => m.merge_value(Some(b), v, other),
-                    Side::Theirs => m.merge_value(Some(b), other, v),
-                },
-                // The other side deleted the original: the move wins.
-                None => Out::Value(v),
-            };
+            return self.merge_moved(m, side, v, *base_id, path);
         }
         if !v.is_container() {
-            return Out::Value(v);
+            return Some(Out::Value(v));
         }
-        let items = v
-            .children()
-            .map(|c| OutItem {
-                key: c.key(),
-                ours: (side == Side::Ours).then_some(c),
-                origin: (side == Side::Theirs).then_some(c),
-                value: self.materialize(m, side, c),
-            })
-            .collect();
-        Out::Container {
+        let mut items = Vec::with_capacity(v.len());
+        for (i, c) in v.children().enumerate() {
+            m.path.push(match (c.key(), m.id_of(c)) {
+                (Some(k), _) => Segment::Key(k.into_owned()),
+                (None, Some((key, id))) => Segment::Id {
+                    key: key.into_owned(),
+                    value: id_display(&id),
+                },
+                (None, None) => Segment::Index(i),
+            });
+            let value = self.rebuild(m, side, c);
+            m.path.pop();
+            if let Some(value) = value {
+                items.push(OutItem {
+                    key: c.key(),
+                    ours: (side == Side::Ours).then_some(c),
+                    origin: (side == Side::Theirs).then_some(c),
+                    value,
+                });
+            }
+        }
+        Some(Out::Container {
             kind: v.kind(),
             ours: (side == Side::Ours).then_some(v),
             items,
+        })
+    }
+
+    /// `side` moved base node `base_id` (at `path` in the base) to `v`: merges it with
+    /// the other side's version, wherever that is.
+    fn merge_moved<'a>(
+        &self,
+        m: &mut Merger<'a>,
+        side: Side,
+        v: Value<'a>,
+        base_id: NodeId,
+        path: &[Step],
+    ) -> Option<Out<'a>> {
+        let b = m.base.value(base_id);
+        let other_side = side.other();
+        let other_doc = m.doc(other_side);
+        let ours_of = |mine: Value<'a>, other: Value<'a>| match side {
+            Side::Ours => (mine, other),
+            Side::Theirs => (other, mine),
+        };
+        if let Some(&n) = self.sides[slot(other_side)].from.get(&base_id) {
+            // Both sides moved it, to different places (had they moved it to the same
+            // place, it would be merged there, not added): the policy's place is kept,
+            // and the conflict reported there.
+            let taken = m.policy_side();
+            if taken != side {
+                return None;
+            }
+            let (o, t) = ours_of(v, other_doc.value(n));
+            m.record_conflict(ConflictKind::BothModified, Some(b), Some(o), Some(t), taken);
+            return Some(m.merge_value(Some(b), o, t));
+        }
+        match resolve(m, other_doc, path) {
+            Some(other) => {
+                let (o, t) = ours_of(v, other);
+                Some(m.merge_value(Some(b), o, t))
+            }
+            // The other side deleted the original: moved (a change) against deleted.
+            None => {
+                let (kind, o, t) = match side {
+                    Side::Ours => (ConflictKind::ModifyDelete, Some(v), None),
+                    Side::Theirs => (ConflictKind::DeleteModify, None, Some(v)),
+                };
+                let taken = m.policy_side();
+                m.record_conflict(kind, Some(b), o, t, taken);
+                (taken == side).then_some(Out::Value(v))
+            }
         }
     }
 }
@@ -146,7 +255,11 @@ fn detect_side(m: &Merger<'_>, side_doc: &Document) -> SideMoves {
     for (d, path) in w.deleted {
         let dv = m.base.value(d);
         let target = match m.id_of(dv) {
-            Some((_, id)) => by_id.get(&id).copied(),
+            // (Ids are unique within a document; if not, one base node per target.)
+            Some((_, id)) => by_id
+                .get(&id)
+                .copied()
+                .filter(|n| !moves.into.contains_key(n)),
             None => dv.key().and_then(|k| {
                 by_key
                     .get(k.as_ref())?
@@ -165,8 +278,11 @@ fn detect_side(m: &Merger<'_>, side_doc: &Document) -> SideMoves {
         if let Some(target) = target {
             moves.away.insert(d);
             moves.into.insert(target, (d, path));
+            moves.from.insert(d, target);
         }
     }
+    moves.targets = moves.into.keys().copied().collect();
+    moves.targets.sort_unstable();
     moves
 }
 
@@ -226,5 +342,67 @@ fn walk(m: &Merger<'_>, b: Value<'_>, s: Value<'_>, w: &mut Walk) {
             }
         }
         _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use sjson::{Dialect, Document};
+
+    use super::*;
+    use crate::MergeOptions;
+
+    fn docs(b: &str, o: &str, t: &str) -> [Document; 3] {
+        [b, o, t].map(|x| Document::parse(x, Dialect::Sjson).unwrap())
+    }
+
+    #[test]
+    fn detects_reparented_ids_and_wrapped_subtrees() {
+        let [b, o, t] = docs(
+            "a = [{ id = 1 } { id = 2 x = 0 }] h = { p = 1 q = 2 } s = [{ v = 1 }]",
+            "a = [{ id = 1 }] b = [{ id = 2 x = 0 }] w = { h = { p = 1 q = 2 r = 3 } } s = [{ v = 1 }]",
+            "a = [{ id = 1 } { id = 2 x = 5 }] h = { p = 1 q = 2 } s = []",
+        );
+        let opts = MergeOptions::default();
+        let m = Merger::new(&b, &o, &t, &opts);
+        let moves = &m.moves;
+        let base_2 = b.root().get("a").unwrap().children().nth(1).unwrap();
+        let base_h = b.root().get("h").unwrap();
+        assert!(moves.moved_away(Side::Ours, base_2));
+        assert!(moves.moved_away(Side::Ours, base_h));
+        assert!(!moves.moved_away(Side::Theirs, base_2));
+        // Unkeyed array elements are not tracked.
+        let base_s0 = b.root().get("s").unwrap().children().next().unwrap();
+        assert!(!moves.moved_away(Side::Theirs, base_s0));
+        assert!(moves.holds_move(Side::Ours, o.root().get("b").unwrap()));
+        assert!(moves.holds_move(Side::Ours, o.root().get("w").unwrap()));
+        assert!(!moves.holds_move(Side::Ours, o.root().get("a").unwrap()));
+        assert!(!moves.holds_move(Side::Theirs, t.root()));
+    }
+
+    #[test]
+    fn dissimilar_subtrees_under_the_same_key_are_not_moves() {
+        let [b, o, t] = docs(
+            "h = { p = 1 q = 2 r = 3 }",
+            "w = { h = { p = 9 x = 2 r = 8 } }",
+            "h = { p = 1 q = 2 r = 3 }",
+        );
+        let opts = MergeOptions::default();
+        let m = Merger::new(&b, &o, &t, &opts);
+        assert!(!m.moves.moved_away(Side::Ours, b.root().get("h").unwrap()));
+    }
+
+    #[test]
+    fn one_base_value_moves_to_one_place() {
+        // Two copies of the wrapped subtree: only one is the moved value.
+        let [b, o, t] = docs(
+            "h = { p = 1 q = 2 }",
+            "w = { h = { p = 1 q = 2 } } v = { h = { p = 1 q = 2 } }",
+            "h = { p = 1 q = 2 }",
+        );
+        let opts = MergeOptions::default();
+        let m = Merger::new(&b, &o, &t, &opts);
+        assert_eq!(m.moves.sides[0].into.len(), 1);
+        assert_eq!(m.moves.sides[0].targets.len(), 1);
     }
 }

@@ -24,6 +24,23 @@ pub(crate) fn value_hash(v: Value<'_>, skip_member: Option<&str>) -> u64 {
     h.finish()
 }
 
+/// Whether two values are equal, the member `skip` (case-insensitive) of two objects
+/// ignored.
+pub(crate) fn same_ignoring(a: Value<'_>, b: Value<'_>, skip: &str) -> bool {
+    if a.kind() != Kind::Object || b.kind() != Kind::Object {
+        return a.same_value(&b);
+    }
+    let mut xs = a.members().filter(|(k, _)| !k.eq_ignore_ascii_case(skip));
+    let mut ys = b.members().filter(|(k, _)| !k.eq_ignore_ascii_case(skip));
+    loop {
+        match (xs.next(), ys.next()) {
+            (None, None) => return true,
+            (Some((ka, va)), Some((kb, vb))) if ka == kb && va.same_value(&vb) => {}
+            _ => return false,
+        }
+    }
+}
+
 /// How alike two values are, from 0 to 1: for objects the share of keys (of both) whose
 /// values are equal, `skip_member` ignored; for other values 1 if equal, else 0.
 pub(crate) fn similarity(a: Value<'_>, b: Value<'_>, skip_member: Option<&str>) -> f64 {
@@ -125,4 +142,93 @@ fn unique_natural_key(xs: &[Value<'_>], key: &str) -> bool {
         && xs
             .iter()
             .all(|x| natural_value(*x, key).is_some_and(|v| seen.insert(v)))
+}
+
+#[cfg(test)]
+mod tests {
+    use sjson::{Dialect, Document};
+
+    use super::*;
+
+    fn doc(text: &str) -> Document {
+        Document::parse(text, Dialect::Sjson).unwrap()
+    }
+
+    fn elements(d: &Document) -> Vec<Value<'_>> {
+        d.root().get("l").unwrap().children().collect()
+    }
+
+    #[test]
+    fn hashes_ignore_formatting_and_the_skipped_member() {
+        let d = doc("l = [{ a = 1, b = [1 2] } {a=1.0 b=[1,2.0]} { id = 7 a = 1 b = [1 2] } { b = [1 2] a = 1 }]");
+        let e = elements(&d);
+        assert_eq!(value_hash(e[0], None), value_hash(e[1], None));
+        assert_ne!(value_hash(e[0], None), value_hash(e[2], None));
+        assert_eq!(value_hash(e[0], Some("id")), value_hash(e[2], Some("ID")));
+        // Key order matters (objects are ordered).
+        assert_ne!(value_hash(e[0], None), value_hash(e[3], None));
+    }
+
+    #[test]
+    fn similarity_is_the_share_of_equal_members() {
+        let d = doc("l = [{ a = 1 b = 2 c = 3 d = 4 } { a = 1 b = 2 c = 0 } { x = 1 } {} {} 5 5.0 6]");
+        let e = elements(&d);
+        // Equal: a, b; union: a, b, c, d.
+        assert_eq!(similarity(e[0], e[1], None), 0.5);
+        assert_eq!(similarity(e[0], e[2], None), 0.0);
+        assert_eq!(similarity(e[3], e[4], None), 1.0);
+        assert_eq!(similarity(e[5], e[6], None), 1.0);
+        assert_eq!(similarity(e[5], e[7], None), 0.0);
+        assert_eq!(similarity(e[0], e[5], None), 0.0);
+        let d = doc("l = [{ id = 1 a = 1 } { id = 2 a = 1 }]");
+        let e = elements(&d);
+        assert_eq!(similarity(e[0], e[1], Some("id")), 1.0);
+        assert_eq!(similarity(e[0], e[1], None), 0.5);
+    }
+
+    #[test]
+    fn same_ignoring_skips_one_member_only() {
+        let d = doc("l = [{ id = 1 a = 1 b = 2 } { a = 1 b = 2 } { a = 1 b = 3 } { b = 2 a = 1 } 4 4]");
+        let e = elements(&d);
+        assert!(same_ignoring(e[0], e[1], "ID"));
+        assert!(!same_ignoring(e[0], e[2], "id"));
+        assert!(!same_ignoring(e[1], e[3], "id"), "members are ordered");
+        assert!(same_ignoring(e[4], e[5], "id"));
+        assert!(!same_ignoring(e[0], e[1], "a"));
+    }
+
+    #[test]
+    fn pairs_by_natural_key_first() {
+        let d = doc("x = [{ name = a v = 1 } { name = b v = 2 }] y = [{ name = b v = 1 } { name = c v = 2 } { name = a v = 9 }]");
+        let xs: Vec<_> = d.root().get("x").unwrap().children().collect();
+        let ys: Vec<_> = d.root().get("y").unwrap().children().collect();
+        // By name even though b's value equals nothing and a's changed.
+        assert_eq!(pair(&xs, &ys, &["name".into()], None), [Some(2), Some(0)]);
+        // Without natural keys: by similarity (v = 1 equal for x0 and y0, names differ).
+        assert_eq!(pair(&xs, &ys, &[], None), [Some(0), Some(1)]);
+    }
+
+    #[test]
+    fn a_natural_key_must_be_present_and_unique() {
+        let d = doc("x = [{ name = a v = 1 w = 1 } { name = a v = 2 w = 2 }] y = [{ name = a v = 2 w = 2 } { name = a v = 1 w = 1 }]");
+        let xs: Vec<_> = d.root().get("x").unwrap().children().collect();
+        let ys: Vec<_> = d.root().get("y").unwrap().children().collect();
+        // `name` repeats: pairing falls back to equality.
+        assert_eq!(pair(&xs, &ys, &["name".into()], None), [Some(1), Some(0)]);
+        let d = doc("x = [{ name = a } { v = 1 }] y = [{ v = 1 } { name = a }]");
+        let xs: Vec<_> = d.root().get("x").unwrap().children().collect();
+        let ys: Vec<_> = d.root().get("y").unwrap().children().collect();
+        assert_eq!(pair(&xs, &ys, &["name".into()], None), [Some(1), Some(0)]);
+    }
+
+    #[test]
+    fn dissimilar_objects_stay_unpaired_and_each_is_used_once() {
+        let d = doc("x = [{ a = 1 b = 1 c = 1 } { a = 1 b = 1 c = 1 }] y = [{ a = 1 b = 1 c = 2 } { p = 1 }]");
+        let xs: Vec<_> = d.root().get("x").unwrap().children().collect();
+        let ys: Vec<_> = d.root().get("y").unwrap().children().collect();
+        // Both x resemble y0 (2 of 4 keys equal), only the first gets it.
+        assert_eq!(pair(&xs, &ys, &[], None), [Some(0), None]);
+        assert_eq!(pair(&xs, &[], &[], None), [None, None]);
+        assert!(pair(&[], &ys, &[], None).is_empty());
+    }
 }

@@ -189,3 +189,27 @@ fn theirs_item<'a>(v: Value<'a>, value: Out<'a>) -> OutItem<'a> {
         value,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn matches_follow_a_longest_common_subsequence() {
+        assert_eq!(
+            matches(&[1, 2, 3, 4], &[2, 3, 9, 4]),
+            [None, Some(0), Some(1), Some(3)]
+        );
+        assert_eq!(matches(&[], &[1]), Vec::<Option<usize>>::new());
+        assert_eq!(matches(&[1, 1], &[1]), [Some(0), None]);
+        assert_eq!(matches(&[5, 6], &[]), [None, None]);
+    }
+
+    #[test]
+    fn json_lists_are_compact() {
+        let d = sjson::Document::parse("l = [1 \"a\" { b = [2 3] }]", sjson::Dialect::Sjson).unwrap();
+        let vs: Vec<_> = d.root().get("l").unwrap().children().collect();
+        assert_eq!(json_list(&vs), r#"[1,"a",{"b":[2,3]}]"#);
+        assert_eq!(json_list(&[]), "[]");
+    }
+}

@@ -297,10 +297,7 @@ impl<'d> Value<'d> {
     pub fn descendants(&self) -> impl Iterator<Item = Value<'d>> + 'd {
         let doc = self.doc;
         let end = self.node().next;
-        (self.id.0..end).map(move |i| Value {
-            doc,
-            id: NodeId(i),
-        })
+        (self.id.0..end).map(move |i| Value { doc, id: NodeId(i) })
     }
 
     /// Whether `other` (of the same document) lies inside this value or is this value.
@@ -387,7 +384,7 @@ impl<'d> Value<'d> {
 
     /// A braceless root's text is the whole file, trivia included; compare it structurally.
     fn is_root_text_comparable(&self) -> bool {
-        !(self.id == NodeId::ROOT && !self.doc.root_braced)
+        self.id != NodeId::ROOT || self.doc.root_braced
     }
 
     /// Feeds the value (not its formatting) to a hasher, consistent with [`Value::same_value`].
@@ -476,9 +473,17 @@ mod tests {
     /// `same_value` both ways, and equal values hash alike.
     fn same(a: &Document, b: &Document) -> bool {
         let ab = a.root().same_value(&b.root());
-        assert_eq!(ab, b.root().same_value(&a.root()), "same_value is not symmetric");
+        assert_eq!(
+            ab,
+            b.root().same_value(&a.root()),
+            "same_value is not symmetric"
+        );
         if ab {
-            assert_eq!(hash(a.root()), hash(b.root()), "equal values hash differently");
+            assert_eq!(
+                hash(a.root()),
+                hash(b.root()),
+                "equal values hash differently"
+            );
         }
         ab
     }
@@ -552,7 +557,10 @@ mod tests {
         assert_eq!(one.as_str(), None);
         assert_eq!(one.quoting(), None);
         assert_eq!(b.as_number(), None);
-        assert_eq!(root.get("c").unwrap().get("d").unwrap().as_number_lexeme(), Some("2"));
+        assert_eq!(
+            root.get("c").unwrap().get("d").unwrap().as_number_lexeme(),
+            Some("2")
+        );
         assert_eq!(root.key(), None);
         assert_eq!(root.key_lexeme(), None);
         // Children skip over whole subtrees.

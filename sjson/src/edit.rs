@@ -14,6 +14,8 @@ use crate::render::{format, render_key, render_value, Style};
 pub enum Out<'a> {
     /// A value taken whole from a document (ours, base or theirs).
     Value(Value<'a>),
+    /// A new scalar, written as this lexeme (e.g. `"6f1c…"` or `12`).
+    Lexeme(Cow<'a, str>),
     /// A container rebuilt item by item.
     Container {
         /// Array or object.
@@ -73,6 +75,12 @@ fn is_ws(c: char) -> bool {
     matches!(c, ' ' | '\t' | '\r' | '\n')
 }
 
+/// Whether a lead begins a new line (its first non-blank character is a line break).
+fn starts_with_line_break(lead: &str) -> bool {
+    lead.trim_start_matches([' ', '\t'])
+        .starts_with(['\r', '\n'])
+}
+
 impl<'d> Printer<'d> {
     fn json(&self) -> bool {
         self.doc.dialect() == Dialect::Json
@@ -85,6 +93,7 @@ impl<'d> Printer<'d> {
     fn print_out(&mut self, out: &Out<'_>, indent: &str, in_place: bool) {
         match out {
             Out::Value(v) => self.copy_value(*v, indent, in_place),
+            Out::Lexeme(text) => self.out.push_str(text),
             Out::Container {
                 kind,
                 ours: Some(o),
@@ -112,6 +121,29 @@ impl<'d> Printer<'d> {
         self.out.push_str(indent);
     }
 
+    /// Starts a line at `indent`: after a line break, unless nothing precedes it in the
+    /// file (`at_file_start`, cleared here).
+    fn push_line(&mut self, indent: &str, at_file_start: &mut bool) {
+        if !std::mem::take(at_file_start) {
+            self.out.push_str(&self.style.newline);
+        }
+        self.out.push_str(indent);
+    }
+
+    /// Separates an item from the one printed before it on the same line: a comma if the
+    /// container writes them, then `gap` (the container's own spacing) after a comma, a
+    /// space after anything else but white space.
+    fn push_separator(&mut self, gap: &str, commas: bool) {
+        if commas && !self.out.ends_with(',') {
+            self.out.push(',');
+        }
+        if self.out.ends_with(',') {
+            self.out.push_str(gap);
+        } else if !self.out.ends_with(is_ws) {
+            self.out.push(' ');
+        }
+    }
+
     fn push_trivia(&mut self, trivia: &str) {
         if self.json() {
             self.out.extend(trivia.chars().filter(|&c| c != ','));
@@ -127,6 +159,7 @@ impl<'d> Printer<'d> {
         let braceless = o.id() == NodeId::ROOT && !doc.root_braced();
         let all_scalar = items.iter().all(|i| match &i.value {
             Out::Value(v) => !v.is_container(),
+            Out::Lexeme(_) => true,
             Out::Container { .. } => false,
         });
         let multiline = (braceless && layout.items.is_empty())
@@ -150,6 +183,17 @@ impl<'d> Printer<'d> {
                 .items
                 .first()
                 .is_some_and(|l| text[l.trailer.clone()].contains(','));
+        // The white space after the opening bracket, and between two items on one line.
+        let first_space = layout.items.first().map_or("", |l| {
+            let lead = &text[l.lead.clone()];
+            &lead[..lead.len() - lead.trim_start_matches(is_ws).len()]
+        });
+        let gap = layout
+            .items
+            .get(1)
+            .map(|l| &text[l.lead.clone()])
+            .filter(|g| g.chars().all(is_ws))
+            .unwrap_or(" ");
         if !braceless {
             self.out.push_str(&o.text()[..1]);
         }
@@ -171,10 +215,21 @@ impl<'d> Printer<'d> {
             match placed.map(|(_, l)| l) {
                 Some(l) => {
                     let lead = &text[l.lead.clone()];
-                    if multiline && i > 0 && !lead.contains('\n') && !follows_original {
+                    if follows_original {
+                        self.push_trivia(lead);
+                    } else if i == 0 {
+                        // Now first, after the bracket (or at the start of a braceless
+                        // root's file): the white space that stood there, then its own
+                        // comments.
+                        self.out.push_str(first_space);
+                        self.push_trivia(lead.trim_start_matches(is_ws));
+                    } else if multiline && !starts_with_line_break(lead) {
                         self.push_newline_indent(&child_indent);
                         self.push_trivia(lead.trim_start_matches(is_ws));
                     } else {
+                        if !multiline && !lead.starts_with(is_ws) {
+                            self.push_separator(gap, commas);
+                        }
                         self.push_trivia(lead);
                     }
                     let value = doc.value(l.node);
@@ -193,13 +248,19 @@ impl<'d> Printer<'d> {
                         (Some(v), false) if multiline => origin_comments(v, true),
                         _ => Vec::new(),
                     };
+                    // The first line of a braceless root has no line break before it.
+                    let mut at_file_start = braceless && i == 0;
                     if multiline {
                         for c in &lead_comments {
-                            self.push_newline_indent(&child_indent);
+                            self.push_line(&child_indent, &mut at_file_start);
                             self.out.push_str(c);
                         }
-                        self.push_newline_indent(&child_indent);
-                    } else if i > 0 || !layout.items.is_empty() || o.text().len() > 2 {
+                        self.push_line(&child_indent, &mut at_file_start);
+                    } else if i > 0 {
+                        self.push_separator(gap, commas);
+                    } else if !layout.items.is_empty() {
+                        self.out.push_str(first_space);
+                    } else if o.text().len() > 2 {
                         self.out.push(' ');
                     }
                     if let Some(key) = &item.key {
@@ -210,7 +271,8 @@ impl<'d> Printer<'d> {
                         self.out.push_str(&self.style.separator);
                     }
                     self.print_out(&item.value, &child_indent, false);
-                    if self.json() && i != last || commas {
+                    // On one line, commas go between items only.
+                    if self.json() && i != last || commas && (multiline || i != last) {
                         self.out.push(',');
                     }
                     if let (Some(v), Some(_), false, true) =

@@ -47,7 +47,8 @@ impl NumberValue {
         match self {
             NumberValue::Int(i) => Some(*i),
             NumberValue::Float(f) => {
-                if f.fract() == 0.0 && f.abs() < 1.7e38 {
+                // Every integral f64 in [-2^127, 2^127) converts to i128 exactly.
+                if f.fract() == 0.0 && (-TWO_127..TWO_127).contains(f) {
                     Some(*f as i128)
                 } else {
                     None
@@ -57,6 +58,9 @@ impl NumberValue {
         }
     }
 }
+
+/// 2^127: integral floats below it in magnitude are exact `i128`s.
+const TWO_127: f64 = 170141183460469231731687303715884105728.0;
 
 /// Compares two lexemes by exact value: `1`, `1.0` and `1e0` are equal.
 pub fn lexemes_equal(a: &str, b: &str) -> bool {
@@ -80,7 +84,10 @@ fn value_cmp(a: &NumberValue, b: &NumberValue) -> Option<Ordering> {
         (Big(_), _) | (_, Big(_)) => None,
         _ => match (a.as_exact_int(), b.as_exact_int()) {
             (Some(x), Some(y)) => Some(x.cmp(&y)),
-            _ => a.as_f64().partial_cmp(&b.as_f64()),
+            (None, None) => a.as_f64().partial_cmp(&b.as_f64()),
+            // An integer never equals a float with a fraction or beyond i128, even when
+            // rounding it to f64 would make them look equal.
+            _ => None,
         },
     }
 }
@@ -144,11 +151,20 @@ mod value_tests {
     #[test]
     fn lexemes_map_to_the_right_variant() {
         assert!(matches!(NumberValue::from_lexeme("0"), NumberValue::Int(0)));
-        assert!(matches!(NumberValue::from_lexeme("-0"), NumberValue::Int(0)));
+        assert!(matches!(
+            NumberValue::from_lexeme("-0"),
+            NumberValue::Int(0)
+        ));
         let max = i128::MAX.to_string();
         let min = i128::MIN.to_string();
-        assert!(matches!(NumberValue::from_lexeme(&max), NumberValue::Int(i128::MAX)));
-        assert!(matches!(NumberValue::from_lexeme(&min), NumberValue::Int(i128::MIN)));
+        assert!(matches!(
+            NumberValue::from_lexeme(&max),
+            NumberValue::Int(i128::MAX)
+        ));
+        assert!(matches!(
+            NumberValue::from_lexeme(&min),
+            NumberValue::Int(i128::MIN)
+        ));
         match NumberValue::from_lexeme("170141183460469231731687303715884105728") {
             NumberValue::Big(s) => assert_eq!(s, "170141183460469231731687303715884105728"),
             other => panic!("{other:?}"),
@@ -161,7 +177,9 @@ mod value_tests {
         assert!(
             matches!(NumberValue::from_lexeme("-0.0"), NumberValue::Float(f) if f.to_bits() == (-0.0f64).to_bits())
         );
-        assert!(matches!(NumberValue::from_lexeme("1e400"), NumberValue::Float(f) if f == f64::INFINITY));
+        assert!(
+            matches!(NumberValue::from_lexeme("1e400"), NumberValue::Float(f) if f == f64::INFINITY)
+        );
         assert!(matches!(NumberValue::from_lexeme("1e-400"), NumberValue::Float(f) if f == 0.0));
         assert!(
             matches!(NumberValue::from_lexeme("4.9406564584124654e-324"), NumberValue::Float(f) if f.to_bits() == 1)
@@ -175,7 +193,10 @@ mod value_tests {
         assert!(lexemes_equal("-0.0", "0"));
         assert!(lexemes_equal("1e400", "2e400"), "both are +inf");
         assert!(!lexemes_equal("1e400", "-1e400"));
-        assert!(lexemes_equal(&i128::MAX.to_string(), &i128::MAX.to_string()));
+        assert!(lexemes_equal(
+            &i128::MAX.to_string(),
+            &i128::MAX.to_string()
+        ));
         assert!(!lexemes_equal(
             "170141183460469231731687303715884105727",
             "170141183460469231731687303715884105726"
@@ -214,8 +235,37 @@ mod value_tests {
     }
 
     #[test]
+    fn integers_near_2_pow_127_compare_exactly() {
+        // Regression: integral floats at or above 1.7e38 compared with integers through
+        // f64 rounding (`i128::MAX` equal to 2^127) and hashed apart from equal integers.
+        let max = i128::MAX.to_string();
+        assert!(!lexemes_equal(&max, "1.7014118346046923e38"));
+        assert!(!lexemes_equal("1.7014118346046923e38", &max));
+        let f = NumberValue::from_lexeme("1.7e38");
+        let exact = format!("{}", 1.7e38f64 as i128);
+        let i = NumberValue::from_lexeme(&exact);
+        assert!(matches!(i, NumberValue::Int(_)));
+        assert_eq!(f, i);
+        assert_eq!(hash(&f), hash(&i));
+        let below = NumberValue::from_lexeme(&format!("{}", 1.7e38f64 as i128 - 1));
+        assert_ne!(f, below);
+        let min = NumberValue::from_lexeme(&i128::MIN.to_string());
+        let min_f = NumberValue::from_lexeme("-1.7014118346046923e38");
+        assert_eq!(min, min_f);
+        assert_eq!(hash(&min), hash(&min_f));
+        // Fractions never equal integers.
+        assert_ne!(
+            NumberValue::from_lexeme("1"),
+            NumberValue::from_lexeme("1.5")
+        );
+    }
+
+    #[test]
     fn as_f64_rounds_large_integers() {
-        assert_eq!(NumberValue::from_lexeme("9007199254740993").as_f64(), 9007199254740992.0);
+        assert_eq!(
+            NumberValue::from_lexeme("9007199254740993").as_f64(),
+            9007199254740992.0
+        );
         assert_eq!(
             NumberValue::from_lexeme("123456789012345678901234567890123456789012").as_f64(),
             1.2345678901234568e41

@@ -321,15 +321,13 @@ impl<'t> Scanner<'t> {
                 need_comma = true;
                 continue;
             }
-            if !self.sjson {
-                if need_comma {
-                    if c != Some(b',') {
-                        let what = if object { "',' or '}'" } else { "',' or ']'" };
-                        return Err(self.expected(what));
-                    }
-                    self.pos += 1;
-                    self.skip_trivia()?;
+            if !self.sjson && need_comma {
+                if c != Some(b',') {
+                    let what = if object { "',' or '}'" } else { "',' or ']'" };
+                    return Err(self.expected(what));
                 }
+                self.pos += 1;
+                self.skip_trivia()?;
             }
             let key = if object {
                 let key = self.key()?;
@@ -691,7 +689,13 @@ mod tests {
 
     #[test]
     fn empty_and_trivia_only_files_are_empty_objects() {
-        for text in ["", " ", "\n\n", "\t// only a comment", "/* a */ // b\n,,\r\n"] {
+        for text in [
+            "",
+            " ",
+            "\n\n",
+            "\t// only a comment",
+            "/* a */ // b\n,,\r\n",
+        ] {
             let doc = sjson(text);
             assert_eq!(doc.root().kind(), Kind::Object, "{text:?}");
             assert!(doc.root().is_empty(), "{text:?}");
@@ -821,10 +825,7 @@ mod tests {
 
     #[test]
     fn no_space_between_tokens() {
-        assert_eq!(
-            sj("a=[0.5[255 255 255]]"),
-            r#"{"a":[0.5,[255,255,255]]}"#
-        );
+        assert_eq!(sj("a=[0.5[255 255 255]]"), r#"{"a":[0.5,[255,255,255]]}"#);
         assert_eq!(sj("b={c=1}d=2"), r#"{"b":{"c":1},"d":2}"#);
         assert_eq!(sj(r#"a="x"b="y""#), r#"{"a":"x","b":"y"}"#);
         assert_eq!(
@@ -838,7 +839,13 @@ mod tests {
     #[test]
     fn bare_string_values() {
         let doc = sjson("categories = [ Tools ]\nmode = fast-ish\n");
-        let tools = doc.root().get("categories").unwrap().children().next().unwrap();
+        let tools = doc
+            .root()
+            .get("categories")
+            .unwrap()
+            .children()
+            .next()
+            .unwrap();
         assert_eq!(tools.kind(), Kind::String);
         assert_eq!(tools.quoting(), Some(Quoting::Bare));
         assert_eq!(tools.as_str().unwrap(), "Tools");
@@ -925,7 +932,12 @@ mod tests {
     #[test]
     fn json_byte_order_mark_only_first() {
         // Regression: the JSON grammar let white space come before the mark.
-        for text in [" \u{FEFF}1", "\n\u{FEFF}[]", "\u{FEFF}\u{FEFF}1", "[\u{FEFF}1]"] {
+        for text in [
+            " \u{FEFF}1",
+            "\n\u{FEFF}[]",
+            "\u{FEFF}\u{FEFF}1",
+            "[\u{FEFF}1]",
+        ] {
             fails(text, Dialect::Json);
         }
     }
@@ -947,7 +959,16 @@ mod tests {
 
     #[test]
     fn sjson_root_must_be_an_object() {
-        for text in ["[1]", "\"s\"", "1", "true", "a", "{a = 1} b = 2", "{a = 1}}", "a = 1}"] {
+        for text in [
+            "[1]",
+            "\"s\"",
+            "1",
+            "true",
+            "a",
+            "{a = 1} b = 2",
+            "{a = 1}}",
+            "a = 1}",
+        ] {
             fails(text, Dialect::Sjson);
         }
     }

@@ -139,7 +139,8 @@ fn is_inline_numbers(value: Value<'_>, style: &Style) -> bool {
     value.kind() == Kind::Array
         && value.len() <= style.inline_numbers
         && value.children().all(|c| c.kind() == Kind::Number)
-        && !value.text().contains('/')
+        // A comment (SJSON keeps them) needs a line of its own.
+        && !(style.dialect == Dialect::Sjson && value.text().contains('/'))
 }
 
 fn render_container(value: Value<'_>, style: &Style, indent: &str, out: &mut String) {
@@ -281,4 +282,311 @@ pub fn format(doc: &Document, style: &Style) -> String {
     render_value(root, style, "", &mut out);
     out.push_str(&style.newline);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str, dialect: Dialect) -> Document {
+        Document::parse(text, dialect).unwrap_or_else(|e| panic!("{text:?}: {e}"))
+    }
+
+    /// Formats `text` in the canonical style of `to`, checks the result reparses to the
+    /// same value and is a fixed point, and returns it.
+    fn fmt(text: &str, from: Dialect, to: Dialect) -> String {
+        let doc = parse(text, from);
+        let style = Style::canonical(to);
+        let once = format(&doc, &style);
+        let again = Document::parse(once.as_str(), to)
+            .unwrap_or_else(|e| panic!("{text:?} formatted as {to:?}: {e}\n{once}"));
+        assert!(
+            again.root().same_value(&doc.root()),
+            "value changed:\n{once}"
+        );
+        assert_eq!(format(&again, &style), once, "not idempotent");
+        if to == Dialect::Json {
+            serde_json::from_str::<serde_json::Value>(&once)
+                .unwrap_or_else(|e| panic!("serde_json rejects {once:?}: {e}"));
+        }
+        once
+    }
+
+    const MESSY: &str = "// head\n  a=1, b : [0.5 [255 255 255]] // t\n  s-k = \"\"\"raw \"q\" x\"\"\" bare = Tools /* x */\n  o = { /* empty */ }\n";
+
+    #[test]
+    fn canonical_sjson() {
+        assert_eq!(
+            fmt(MESSY, Dialect::Sjson, Dialect::Sjson),
+            "// head\na = 1\nb = [\n\t0.5\n\t[255 255 255]\n] // t\n\"s-k\" = \"\"\"raw \"q\" x\"\"\"\nbare = \"Tools\" /* x */\no = {\n\t/* empty */\n}\n"
+        );
+    }
+
+    #[test]
+    fn canonical_json() {
+        assert_eq!(
+            fmt(MESSY, Dialect::Sjson, Dialect::Json),
+            "{\n\t\"a\": 1,\n\t\"b\": [\n\t\t0.5,\n\t\t[255, 255, 255]\n\t],\n\t\"s-k\": \"raw \\\"q\\\" x\",\n\t\"bare\": \"Tools\",\n\t\"o\": {}\n}\n"
+        );
+        let text = "{\n    \"name\": \"x\",\n    \"tags\": [\"a\", \"b\"],\n    \"pos\": [1, 2.50, -0],\n    \"o\": {}, \"e\": [], \"n\": {\"k\": null}\n}";
+        assert_eq!(
+            fmt(text, Dialect::Json, Dialect::Json),
+            "{\n\t\"name\": \"x\",\n\t\"tags\": [\n\t\t\"a\",\n\t\t\"b\"\n\t],\n\t\"pos\": [1, 2.50, -0],\n\t\"o\": {},\n\t\"e\": [],\n\t\"n\": {\n\t\t\"k\": null\n\t}\n}\n"
+        );
+        assert_eq!(
+            fmt(text, Dialect::Json, Dialect::Sjson),
+            "name = \"x\"\ntags = [\n\t\"a\"\n\t\"b\"\n]\npos = [1 2.50 -0]\no = {}\ne = []\nn = {\n\tk = null\n}\n"
+        );
+    }
+
+    #[test]
+    fn json_roots_that_are_not_objects() {
+        assert_eq!(fmt("[1,2]", Dialect::Json, Dialect::Json), "[1, 2]\n");
+        assert_eq!(fmt(" \"s\" ", Dialect::Json, Dialect::Json), "\"s\"\n");
+        assert_eq!(fmt("[[]]", Dialect::Json, Dialect::Json), "[\n\t[]\n]\n");
+        assert_eq!(fmt("{}", Dialect::Json, Dialect::Json), "{}\n");
+    }
+
+    #[test]
+    fn empty_documents() {
+        assert_eq!(fmt("", Dialect::Sjson, Dialect::Sjson), "");
+        assert_eq!(fmt("{ }", Dialect::Sjson, Dialect::Sjson), "");
+        assert_eq!(fmt("", Dialect::Sjson, Dialect::Json), "{}\n");
+        assert_eq!(
+            fmt("// only\n", Dialect::Sjson, Dialect::Sjson),
+            "// only\n"
+        );
+    }
+
+    #[test]
+    fn short_number_arrays_stay_on_one_line() {
+        let sixteen = format!("a = [{}]", "1 ".repeat(16));
+        assert_eq!(
+            fmt(&sixteen, Dialect::Sjson, Dialect::Sjson),
+            format!("a = [{}]\n", ["1"; 16].join(" "))
+        );
+        let seventeen = format!("a = [{}]", "1 ".repeat(17));
+        assert_eq!(
+            fmt(&seventeen, Dialect::Sjson, Dialect::Sjson),
+            format!("a = [{}\n]\n", "\n\t1".repeat(17))
+        );
+        // Mixed arrays and arrays with comments are one item per line.
+        assert_eq!(
+            fmt("a = [1 \"x\"]", Dialect::Sjson, Dialect::Sjson),
+            "a = [\n\t1\n\t\"x\"\n]\n"
+        );
+        assert_eq!(
+            fmt("a = [1 /* c */ 2]", Dialect::Sjson, Dialect::Sjson),
+            "a = [\n\t1\n\t/* c */\n\t2\n]\n"
+        );
+    }
+
+    #[test]
+    fn number_arrays_with_comments_inline_in_json() {
+        // Regression: JSON drops comments, so the array is inline; it used to be written
+        // one number per line, and reformatting the JSON then put it on one line.
+        let text = "a = [ // c\n 1 2 /* d */ ]";
+        assert_eq!(
+            fmt(text, Dialect::Sjson, Dialect::Json),
+            "{\n\t\"a\": [1, 2]\n}\n"
+        );
+        assert_eq!(
+            fmt(text, Dialect::Sjson, Dialect::Sjson),
+            "a = [\n\t// c\n\t1\n\t2\n\t/* d */\n]\n"
+        );
+    }
+
+    #[test]
+    fn keys() {
+        assert_eq!(
+            fmt(
+                "\"plain_1\" = 1 \"with space\" = 2 source-templates = 3 \"\"\"raw\"\"\" = 4 \"\" = 5 \"\\u0041\" = 6 \"t\tab\" = 7",
+                Dialect::Sjson,
+                Dialect::Sjson
+            ),
+            "plain_1 = 1\n\"with space\" = 2\n\"source-templates\" = 3\nraw = 4\n\"\" = 5\nA = 6\n\"t\tab\" = 7\n"
+        );
+        assert_eq!(
+            fmt(
+                "\"t\tab\" = 7 \"q\\\"\" = 8 x = 9",
+                Dialect::Sjson,
+                Dialect::Json
+            ),
+            "{\n\t\"t\\tab\": 7,\n\t\"q\\\"\": 8,\n\t\"x\": 9\n}\n"
+        );
+        let doc = parse("a = 1 \"b\" = 2", Dialect::Sjson);
+        let mut style = Style::canonical(Dialect::Sjson);
+        style.quote_keys = true;
+        assert_eq!(format(&doc, &style), "\"a\" = 1\n\"b\" = 2\n");
+    }
+
+    #[test]
+    fn strings() {
+        // SJSON keeps quoted lexemes (raw control characters included) and raw strings;
+        // JSON escapes what it must.
+        let text = "a = \"x\ty\" b = \"\\u00e9\" c = \"\"\"l1\nl2\"\"\" d = bare";
+        assert_eq!(
+            fmt(text, Dialect::Sjson, Dialect::Sjson),
+            "a = \"x\ty\"\nb = \"\\u00e9\"\nc = \"\"\"l1\nl2\"\"\"\nd = \"bare\"\n"
+        );
+        assert_eq!(
+            fmt(text, Dialect::Sjson, Dialect::Json),
+            "{\n\t\"a\": \"x\\ty\",\n\t\"b\": \"\\u00e9\",\n\t\"c\": \"l1\\nl2\",\n\t\"d\": \"bare\"\n}\n"
+        );
+    }
+
+    #[test]
+    fn comments_are_kept_in_sjson() {
+        let text =
+            "a = { // after brace\n\t// lead\n\tb = /* between */ 1, // trail\n\t// close\n}\n";
+        assert_eq!(
+            fmt(text, Dialect::Sjson, Dialect::Sjson),
+            "a = {\n\t// after brace\n\t// lead\n\t/* between */\n\tb = 1 // trail\n\t// close\n}\n"
+        );
+        assert_eq!(
+            fmt(text, Dialect::Sjson, Dialect::Json),
+            "{\n\t\"a\": {\n\t\t\"b\": 1\n\t}\n}\n"
+        );
+    }
+
+    #[test]
+    fn comments_around_a_braced_root_are_kept() {
+        // Regression: comments before `{` and after `}` of a braced root were dropped.
+        assert_eq!(
+            fmt(
+                "// head\n{ a = 1 } // tail\n",
+                Dialect::Sjson,
+                Dialect::Sjson
+            ),
+            "// head\na = 1\n// tail\n"
+        );
+        assert_eq!(
+            fmt("/* h */ { } /* t */", Dialect::Sjson, Dialect::Sjson),
+            "/* h */\n/* t */\n"
+        );
+        assert_eq!(
+            fmt(
+                "\u{FEFF}// h\r\n{\r\n\ta = 1 // x\r\n}\r\n",
+                Dialect::Sjson,
+                Dialect::Sjson
+            ),
+            "\u{FEFF}// h\na = 1 // x\n"
+        );
+    }
+
+    #[test]
+    fn sort_keys_and_order() {
+        let doc = parse("b = 1 a = { d = 1 c = 2 } c = [z y]", Dialect::Sjson);
+        assert_eq!(
+            format(&doc, &Style::canonical(Dialect::Sjson)),
+            "b = 1\na = {\n\td = 1\n\tc = 2\n}\nc = [\n\t\"z\"\n\t\"y\"\n]\n"
+        );
+        let mut style = Style::canonical(Dialect::Sjson);
+        style.sort_keys = true;
+        assert_eq!(
+            format(&doc, &style),
+            "a = {\n\tc = 2\n\td = 1\n}\nb = 1\nc = [\n\t\"z\"\n\t\"y\"\n]\n"
+        );
+    }
+
+    #[test]
+    fn byte_order_mark_is_kept() {
+        assert_eq!(
+            fmt("\u{FEFF}a=1", Dialect::Sjson, Dialect::Sjson),
+            "\u{FEFF}a = 1\n"
+        );
+        let doc = parse("\u{FEFF}[1]", Dialect::Json);
+        assert_eq!(
+            format(&doc, &Style::canonical(Dialect::Json)),
+            "\u{FEFF}[1]\n"
+        );
+    }
+
+    #[test]
+    fn custom_styles() {
+        let doc = parse("a = { b = [1 2] c = \"x\" }", Dialect::Sjson);
+        let style = Style {
+            dialect: Dialect::Sjson,
+            indent: "  ".into(),
+            newline: "\r\n".into(),
+            separator: ": ".into(),
+            commas: true,
+            inline_numbers: 1,
+            quote_keys: false,
+            sort_keys: false,
+        };
+        let out = format(&doc, &style);
+        assert_eq!(
+            out,
+            "a: {\r\n  b: [\r\n    1,\r\n    2,\r\n  ],\r\n  c: \"x\",\r\n},\r\n"
+        );
+        let again = parse(&out, Dialect::Sjson);
+        assert!(again.root().same_value(&doc.root()));
+        assert_eq!(format(&again, &style), out);
+    }
+
+    #[test]
+    fn detect_style() {
+        let doc = parse(
+            "{\r\n    \"a\": 1,\r\n    \"b\": [\r\n        2\r\n    ]\r\n}\r\n",
+            Dialect::Json,
+        );
+        let s = Style::detect(&doc);
+        assert_eq!(s.indent, "    ");
+        assert_eq!(s.newline, "\r\n");
+        assert_eq!(s.separator, ": ");
+        assert!(s.quote_keys);
+        assert!(!s.commas, "JSON commas are not a style choice");
+
+        let doc = parse("a = 1,\nb = {\n  c = 2\n}\n", Dialect::Sjson);
+        let s = Style::detect(&doc);
+        assert_eq!(s.indent, "  ");
+        assert_eq!(s.newline, "\n");
+        assert_eq!(s.separator, " = ");
+        assert!(s.commas);
+        assert!(!s.quote_keys);
+
+        let doc = parse("x : [\n\t1\n\t2\n]\n", Dialect::Sjson);
+        let s = Style::detect(&doc);
+        assert_eq!(s.indent, "\t");
+        assert_eq!(s.separator, " : ");
+        assert!(!s.commas);
+
+        // Nothing to detect: the canonical style.
+        let doc = parse("", Dialect::Sjson);
+        assert_eq!(Style::detect(&doc), Style::canonical(Dialect::Sjson));
+    }
+
+    #[test]
+    fn render_value_and_items_at_an_indent() {
+        let doc = parse("a = { b = [1 x] }", Dialect::Sjson);
+        let a = doc.root().get("a").unwrap();
+        let style = Style::canonical(Dialect::Sjson);
+        let mut out = String::new();
+        render_value(a, &style, "\t", &mut out);
+        assert_eq!(out, "{\n\t\tb = [\n\t\t\t1\n\t\t\t\"x\"\n\t\t]\n\t}");
+        let mut out = String::new();
+        write_item(a, &style, "", &mut out);
+        assert!(out.starts_with("a = {\n\tb = ["), "{out}");
+        let mut out = String::new();
+        render_key(
+            "needs quotes",
+            None,
+            &Style::canonical(Dialect::Json),
+            &mut out,
+        );
+        render_key(
+            "k",
+            Some(("\"\\u006b\"", Quoting::Quoted)),
+            &Style::canonical(Dialect::Json),
+            &mut out,
+        );
+        render_key(
+            "k",
+            Some(("k", Quoting::Bare)),
+            &Style::canonical(Dialect::Json),
+            &mut out,
+        );
+        assert_eq!(out, "\"needs quotes\"\"\\u006b\"\"k\"");
+    }
 }

@@ -73,3 +73,65 @@ fn to_json(v: sjson::Value<'_>) -> serde_json::Value {
         ),
     }
 }
+
+/// Runs the `assetvc` binary in `dir` with the identity and isolation of [`git_output`]
+/// (`HOME` is `home`), and returns its output whatever the status.
+pub fn assetvc_output(dir: &Path, home: &Path, args: &[&str]) -> Output {
+    run(assetvc()
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_AUTHOR_NAME", "Test")
+        .env("GIT_AUTHOR_EMAIL", "test@example.com")
+        .env("GIT_COMMITTER_NAME", "Test")
+        .env("GIT_COMMITTER_EMAIL", "test@example.com")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("HOME", home)
+        .env_remove("GIT_DIR")
+        .env_remove("GIT_WORK_TREE"))
+}
+
+/// Runs `assetvc` like [`assetvc_output`] and panics unless it exits with `code`; returns
+/// stdout and stderr.
+pub fn assetvc_expect(dir: &Path, home: &Path, args: &[&str], code: i32) -> (String, String) {
+    let out = assetvc_output(dir, home, args);
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "assetvc {args:?} in {}:\nstdout:\n{stdout}\nstderr:\n{stderr}",
+        dir.display()
+    );
+    (stdout, stderr)
+}
+
+/// Runs `git` in `dir` like [`git`] but with `HOME` set to `home` (so that clones share a
+/// global configuration); panics unless it succeeds.
+pub fn git_home(dir: &Path, home: &Path, args: &[&str]) -> String {
+    let out = git_home_output(dir, home, args);
+    assert!(
+        out.status.success(),
+        "git {args:?} failed in {}:\n{}\n{}",
+        dir.display(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// [`git_home`] returning the output whatever the status.
+pub fn git_home_output(dir: &Path, home: &Path, args: &[&str]) -> Output {
+    run(Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_AUTHOR_NAME", "Test")
+        .env("GIT_AUTHOR_EMAIL", "test@example.com")
+        .env("GIT_COMMITTER_NAME", "Test")
+        .env("GIT_COMMITTER_EMAIL", "test@example.com")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("HOME", home)
+        .env_remove("GIT_DIR")
+        .env_remove("GIT_WORK_TREE"))
+}

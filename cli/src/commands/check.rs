@@ -1,13 +1,16 @@
-//! `assetvc check`: validates the assets of a worktree.
+//! `assetvc check`: runs the repository guards' checks (the hooks crate's, the same as
+//! `commit`, pre-commit and pre-receive) on the files of a worktree: assets parse, no
+//! conflict markers in any text file, unique ids in keyed arrays, `check.require_ids`
+//! (every array of objects counts as new here), Lua scripts parse, expressions compile,
+//! external checkers from trusted git config pass.
 
 use std::path::{Path, PathBuf};
 
 use clap::Args;
+use hooks::Problem;
 use serde::Serialize;
-use sjson::{Document, ParseOptions};
 
-use crate::config::Config;
-use crate::{files, report};
+use crate::report;
 
 /// Arguments of `assetvc check`.
 #[derive(Debug, Args)]
@@ -19,78 +22,35 @@ pub struct CheckArgs {
     pub paths: Vec<PathBuf>,
 }
 
-/// One problem found in a file.
-#[derive(Debug, Serialize)]
-pub struct Problem {
-    /// The file.
-    pub path: String,
-    /// 1-based line.
-    pub line: usize,
-    /// 1-based column.
-    pub col: usize,
-    /// What is wrong.
-    pub reason: String,
-    /// The offending source line.
-    pub source_line: String,
-}
-
 #[derive(Serialize)]
 struct JsonReport<'a> {
     files_checked: usize,
     problems: &'a [Problem],
 }
 
-/// Runs `assetvc check`: 0 all good, 1 problems found, 2 bad usage or missing path.
+/// Runs `assetvc check`: 0 all good, 1 problems found, 2 bad usage, a missing path or an
+/// invalid configuration.
 pub fn run(args: &CheckArgs) -> i32 {
     let roots = if args.paths.is_empty() {
         vec![PathBuf::from(".")]
     } else {
         args.paths.clone()
     };
-    let matcher = match Config::discover(Path::new(".")).and_then(|c| c.matcher()) {
-        Ok(m) => m,
-        Err(e) => {
-            report::error(e);
-            return 2;
-        }
-    };
-    let paths = match files::asset_files(&roots, &matcher) {
+    let policy = match hooks::worktree_policy(Path::new(".")) {
         Ok(p) => p,
         Err(e) => {
             report::error(e);
             return 2;
         }
     };
-    let mut problems = Vec::new();
-    for path in &paths {
-        let name = path.display().to_string();
-        let dialect = matcher
-            .dialect(path)
-            .unwrap_or_else(|| sjson::Dialect::for_path(&name));
-        let bytes = match std::fs::read(path) {
-            Ok(b) => b,
-            Err(e) => {
-                problems.push(Problem {
-                    path: name,
-                    line: 0,
-                    col: 0,
-                    reason: e.to_string(),
-                    source_line: String::new(),
-                });
-                continue;
-            }
-        };
-        let lossy = String::from_utf8_lossy(&bytes).into_owned();
-        if let Err(e) = Document::parse_bytes(bytes, ParseOptions::new(dialect)) {
-            problems.push(Problem {
-                path: name,
-                line: e.line,
-                col: e.col,
-                reason: e.kind.to_string(),
-                source_line: report::excerpt(sjson::source_line(&lossy, e.offset), e.col).0,
-            });
+    let paths = match all_files(&roots) {
+        Ok(p) => p,
+        Err(e) => {
+            report::error(e);
+            return 2;
         }
-    }
+    };
+    let problems = hooks::worktree::check_files(&paths, &policy);
     if args.json {
         let report = JsonReport {
             files_checked: paths.len(),
@@ -102,20 +62,45 @@ pub fn run(args: &CheckArgs) -> i32 {
         );
     } else {
         for p in &problems {
-            println!("{}:{}:{}: {}", p.path, p.line, p.col, p.reason);
-            if !p.source_line.is_empty() {
-                println!("    {}", p.source_line);
-            }
+            println!("{}", p.render());
         }
         if problems.is_empty() {
-            eprintln!("assetvc: {} assets checked, no problems", paths.len());
+            eprintln!("assetvc: {} files checked, no problems", paths.len());
         } else {
             eprintln!(
-                "assetvc: {} assets checked, {} problems",
+                "assetvc: {} files checked, {} problem{}",
                 paths.len(),
-                problems.len()
+                problems.len(),
+                if problems.len() == 1 { "" } else { "s" }
             );
         }
     }
     i32::from(!problems.is_empty())
+}
+
+/// The files under `paths`: files as given, directories walked (honouring `.gitignore`,
+/// skipping `.git`), sorted. A path that does not exist is an error.
+fn all_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    for p in paths {
+        if p.is_file() {
+            out.push(p.clone());
+        } else if p.is_dir() {
+            for entry in ignore::WalkBuilder::new(p)
+                .hidden(false)
+                .filter_entry(|e| e.file_name() != ".git")
+                .build()
+            {
+                let entry = entry?;
+                if entry.file_type().is_some_and(|t| t.is_file()) {
+                    out.push(entry.into_path());
+                }
+            }
+        } else {
+            anyhow::bail!("{}: no such file or directory", p.display());
+        }
+    }
+    out.sort();
+    out.dedup();
+    Ok(out)
 }

@@ -48,13 +48,14 @@ pub fn run(args: &MergeDriverArgs) -> i32 {
     };
     let dialect = merging::dialect_of(&config, Path::new(&args.path));
     let shown = |side: &str| format!("{} ({side})", args.path);
-    let docs = merging::load(&args.current, &shown("ours"), dialect).and_then(|o| {
-        Ok((
-            o,
-            merging::load(&args.base, &shown("base"), dialect)?,
-            merging::load(&args.other, &shown("theirs"), dialect)?,
-        ))
-    });
+    let docs = merging::load_three(
+        [
+            (args.current.as_path(), shown("ours")),
+            (args.base.as_path(), shown("base")),
+            (args.other.as_path(), shown("theirs")),
+        ],
+        dialect,
+    );
     let (ours, base, theirs) = match docs {
         Ok(d) => d,
         Err(message) => {
@@ -66,7 +67,7 @@ pub fn run(args: &MergeDriverArgs) -> i32 {
             return 2;
         }
     };
-    let outcome = match merging::merge_docs(&base, &ours, &theirs, &options) {
+    let outcome = match merging::merge_docs(base, ours, theirs, &options) {
         Ok(o) => o,
         Err(e) => {
             report::error(format!("{}: {e}", args.path));

@@ -56,8 +56,13 @@ pub fn run(args: &MergeFileArgs) -> i32 {
         }
     };
     let dialect = merging::dialect_of(&config, &args.current);
-    let load = |p: &Path| merging::load(p, &p.display().to_string(), dialect);
-    let docs = load(&args.current).and_then(|o| Ok((o, load(&args.base)?, load(&args.other)?)));
+    fn shown(p: &Path) -> (&Path, String) {
+        (p, p.display().to_string())
+    }
+    let docs = merging::load_three(
+        [shown(&args.current), shown(&args.base), shown(&args.other)],
+        dialect,
+    );
     let (ours, base, theirs) = match docs {
         Ok(d) => d,
         Err(message) => {
@@ -65,7 +70,7 @@ pub fn run(args: &MergeFileArgs) -> i32 {
             return 2;
         }
     };
-    let outcome = match merging::merge_docs(&base, &ours, &theirs, &options) {
+    let outcome = match merging::merge_docs(base, ours, theirs, &options) {
         Ok(o) => o,
         Err(e) => {
             report::error(e);

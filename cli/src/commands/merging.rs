@@ -38,22 +38,50 @@ pub fn load(path: &Path, shown_as: &str, dialect: Dialect) -> Result<Document, S
         return Err(format!("{shown_as}: is a directory"));
     }
     let bytes = std::fs::read(path).map_err(|e| format!("{shown_as}: {e}"))?;
-    let lossy = String::from_utf8_lossy(&bytes).into_owned();
-    Document::parse_bytes(bytes, ParseOptions::new(dialect))
-        .map_err(|e| report::parse_error(shown_as, &lossy, &e))
+    Document::parse_bytes(bytes, ParseOptions::new(dialect)).map_err(|e| {
+        // Errors are rare: read the file again for the offending line.
+        let text = std::fs::read(path).unwrap_or_default();
+        report::parse_error(shown_as, &String::from_utf8_lossy(&text), &e)
+    })
 }
 
-/// Merges three documents and checks the result parses.
+/// Reads and parses the three versions in parallel (ours, base, theirs); the first
+/// error, in that order, is returned as a ready-to-print diagnostic.
+pub fn load_three(
+    paths: [(&Path, String); 3],
+    dialect: Dialect,
+) -> Result<(Document, Document, Document), String> {
+    let [o, b, t] = paths;
+    let (ours, (base, theirs)) = std::thread::scope(|s| {
+        let base_theirs = s.spawn(|| {
+            (
+                load(b.0, &b.1, dialect),
+                load(t.0, &t.1, dialect),
+            )
+        });
+        let ours = load(o.0, &o.1, dialect);
+        (ours, base_theirs.join().unwrap_or_else(|_| {
+            (Err("internal error while reading".into()), Err(String::new()))
+        }))
+    });
+    Ok((ours?, base?, theirs?))
+}
+
+/// Merges three documents, frees them, and checks the result parses.
 pub fn merge_docs(
-    base: &Document,
-    ours: &Document,
-    theirs: &Document,
+    base: Document,
+    ours: Document,
+    theirs: Document,
     options: &MergeOptions,
 ) -> Result<MergeOutcome, String> {
-    let outcome = merge::merge(base, ours, theirs, options);
-    Document::parse_with(outcome.text.clone(), ParseOptions::new(ours.dialect())).map_err(|e| {
+    let dialect = ours.dialect();
+    let mut outcome = merge::merge(&base, &ours, &theirs, options);
+    drop((base, ours, theirs));
+    let text = std::mem::take(&mut outcome.text);
+    let checked = Document::parse_with(text, ParseOptions::new(dialect)).map_err(|e| {
         format!("internal error: the merged document does not parse ({e}); nothing was written")
     })?;
+    outcome.text = checked.into_text();
     Ok(outcome)
 }
 

@@ -1,0 +1,83 @@
+//! `assetvc hook pre-commit | pre-receive`: what the installed git hooks call.
+//!
+//! Both print their report on stderr (git shows a pre-commit hook's output to the
+//! committer and relays a pre-receive hook's to the pusher as `remote: …`) and exit 1
+//! to stop the commit or reject the push, 0 to let it through.
+
+use std::io::Read;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::{Path, PathBuf};
+
+use clap::{Args, Subcommand};
+
+/// Arguments of `assetvc hook`.
+#[derive(Debug, Args)]
+pub struct HookArgs {
+    /// The hook git is running.
+    #[command(subcommand)]
+    pub hook: HookKind,
+}
+
+/// The hooks.
+#[derive(Debug, Subcommand)]
+pub enum HookKind {
+    /// Check the staged files before git records a commit (client side).
+    PreCommit,
+    /// Check what a push brings in before git updates any ref (server side; reads
+    /// `old new ref` lines on stdin).
+    PreReceive,
+}
+
+/// Runs a hook: 0 let it through, 1 stop it.
+pub fn run(args: &HookArgs) -> i32 {
+    match args.hook {
+        HookKind::PreCommit => pre_commit(),
+        HookKind::PreReceive => pre_receive(),
+    }
+}
+
+fn pre_commit() -> i32 {
+    let report = hooks::pre_commit::run(Path::new("."));
+    let hint = "fix them and `git add` the files; `git commit --no-verify` skips this check";
+    if let Some(fatal) = &report.fatal {
+        eprintln!("assetvc: commit blocked: cannot check it: {fatal}");
+        eprintln!("assetvc: `git commit --no-verify` skips this check");
+        return 1;
+    }
+    if report.problems.is_empty() {
+        return 0;
+    }
+    for p in &report.problems {
+        eprintln!("{}", p.render());
+    }
+    let n = report.problems.len();
+    eprintln!(
+        "assetvc: commit blocked: {n} problem{} in staged files ({hint})",
+        if n == 1 { "" } else { "s" }
+    );
+    1
+}
+
+fn pre_receive() -> i32 {
+    let mut input = Vec::new();
+    if let Err(e) = std::io::stdin().read_to_end(&mut input) {
+        eprintln!("assetvc: push rejected: cannot read the hook's input: {e}");
+        return 1;
+    }
+    let input = String::from_utf8_lossy(&input);
+    let git_dir = std::env::var_os("GIT_DIR").map_or_else(|| PathBuf::from("."), PathBuf::from);
+    let quarantine = store::server::ObjectDirs::from_env();
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        hooks::pre_receive::run(&input, &git_dir, quarantine.as_ref())
+    }));
+    match result {
+        Ok(report) => {
+            eprint!("{}", report.render());
+            i32::from(!report.accepted())
+        }
+        Err(_) => {
+            eprintln!("assetvc: push rejected: internal error (a crash); please report it");
+            1
+        }
+    }
+}

@@ -1,0 +1,517 @@
+//! `assetvc install` sets a clone up so that plain git merges assets by structure:
+//!
+//! * `.gitattributes`: `<pattern> merge=assetvc diff=assetvc` for every asset pattern of
+//!   `assetvc.toml` (or the defaults), added once;
+//! * the clone's git config: `merge.assetvc.name`, `merge.assetvc.driver =
+//!   "<abs path> merge-driver %O %A %B %P"` and `diff.assetvc.command = "<abs path> diff-driver"`;
+//! * the client pre-commit hook: a script that runs `<abs path> hook pre-commit`, after the
+//!   hook that was there (renamed `pre-commit.local`), if any.
+//!
+//! It is idempotent. `assetvc install --check` (or `assetvc doctor`) reports each item and
+//! exits 1 when one is missing: a clone without the driver silently falls back to a line
+//! merge. Commands are only ever written to the local git config and hooks by this command,
+//! from the path of the running binary: nothing read from the repository names a command.
+
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+use serde::Serialize;
+use store::gix;
+
+use super::porcelain;
+use crate::config::Config;
+use crate::{files, report};
+
+/// Arguments of `assetvc install`.
+#[derive(Debug, Args)]
+pub struct InstallArgs {
+    /// Only report whether this clone is set up (exit 1 if anything is missing).
+    #[arg(long, conflicts_with = "server")]
+    pub check: bool,
+    /// With --check: print the report as JSON.
+    #[arg(long, requires = "check")]
+    pub json: bool,
+    /// Install the pre-receive hook into a bare repository instead.
+    #[arg(long, value_name = "BARE_REPO")]
+    pub server: Option<PathBuf>,
+}
+
+/// Arguments of `assetvc doctor` (`assetvc install --check`).
+#[derive(Debug, Args)]
+pub struct DoctorArgs {
+    /// Print the report as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The marker line that identifies our hook script.
+const HOOK_MARKER: &str = "# assetvc-hook: pre-commit";
+/// The attributes given to asset patterns.
+const ATTRIBUTES: &str = "merge=assetvc diff=assetvc";
+
+/// One item of the set-up.
+#[derive(Debug, Serialize)]
+pub struct Item {
+    /// `attributes`, `merge-driver`, `diff-driver`, `hook`.
+    pub name: &'static str,
+    /// Whether it is in place.
+    pub ok: bool,
+    /// What was found, or what is missing.
+    pub detail: String,
+}
+
+/// Runs `assetvc install` (or the check): 0 set up, 1 something missing (`--check`),
+/// 2 not a repository, bad configuration or a write failed.
+pub fn run(args: &InstallArgs) -> i32 {
+    if let Some(bare) = &args.server {
+        return super::install_server::run_server(bare);
+    }
+    if args.check {
+        return check(args.json);
+    }
+    let (repo, root) = match porcelain::open_worktree() {
+        Ok(r) => r,
+        Err(status) => return status,
+    };
+    let config = match Config::discover(&root) {
+        Ok(c) => c,
+        Err(e) => {
+            report::error(e);
+            return 2;
+        }
+    };
+    let exe = match current_exe() {
+        Ok(e) => e,
+        Err(status) => return status,
+    };
+    // 1. .gitattributes
+    let patterns = patterns(&config);
+    let attributes_path = root.join(".gitattributes");
+    let existing = std::fs::read_to_string(&attributes_path).unwrap_or_default();
+    let missing: Vec<&String> = patterns
+        .iter()
+        .filter(|p| !has_attributes(&existing, p))
+        .collect();
+    if !missing.is_empty() {
+        let newline = if existing.contains("\r\n") {
+            "\r\n"
+        } else {
+            "\n"
+        };
+        let mut text = existing.clone();
+        if !text.is_empty() && !text.ends_with('\n') {
+            text.push_str(newline);
+        }
+        if existing.is_empty() {
+            text.push_str("# Assets merged and diffed by structure (assetvc install)");
+            text.push_str(newline);
+        }
+        for p in &missing {
+            text.push_str(&format!("{p} {ATTRIBUTES}{newline}"));
+        }
+        if let Err(e) = files::write_atomic(&attributes_path, text.as_bytes()) {
+            report::error(format!("{}: {e}", attributes_path.display()));
+            return 2;
+        }
+        eprintln!(
+            "assetvc: .gitattributes: added {} pattern{} ({ATTRIBUTES}); commit it so every clone shares it",
+            missing.len(),
+            if missing.len() == 1 { "" } else { "s" }
+        );
+    }
+    // 2. git config
+    let exe_q = sh_quote(&exe.to_string_lossy());
+    let driver = format!("{exe_q} merge-driver %O %A %B %P");
+    let diff = format!("{exe_q} diff-driver");
+    let settings: [store::setup::Setting<'_>; 3] = [
+        (
+            "merge",
+            Some("assetvc"),
+            "name",
+            "assetvc structured merge of SJSON/JSON assets",
+        ),
+        ("merge", Some("assetvc"), "driver", &driver),
+        ("diff", Some("assetvc"), "command", &diff),
+    ];
+    match store::setup::set_local_config(&repo, &settings) {
+        Ok(changed) if !changed.is_empty() => {
+            eprintln!("assetvc: git config: set {}", changed.join(", "));
+        }
+        Ok(_) => {}
+        Err(e) => return porcelain::fail(&e),
+    }
+    // 3. the pre-commit hook
+    match install_hook(&repo, &exe) {
+        Ok(Some(message)) => eprintln!("assetvc: {message}"),
+        Ok(None) => {}
+        Err(e) => {
+            report::error(e);
+            return 2;
+        }
+    }
+    // The configuration just written is read again.
+    let repo = match store::repo::open(&root) {
+        Ok(r) => r,
+        Err(e) => return porcelain::fail(&e),
+    };
+    let items = inspect(&repo, &root, &config);
+    if items.iter().all(|i| i.ok) {
+        println!("assetvc: this clone is set up: git merges assets by structure");
+        0
+    } else {
+        for i in items.iter().filter(|i| !i.ok) {
+            report::error(format!("{}: {}", i.name, i.detail));
+        }
+        2
+    }
+}
+
+/// `install --check` / `doctor`.
+pub fn check(json: bool) -> i32 {
+    let (repo, root) = match porcelain::open_worktree() {
+        Ok(r) => r,
+        Err(status) => return status,
+    };
+    let config = match Config::discover(&root) {
+        Ok(c) => c,
+        Err(e) => {
+            report::error(e);
+            return 2;
+        }
+    };
+    let items = inspect(&repo, &root, &config);
+    let ok = items.iter().all(|i| i.ok);
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&serde_json::json!({"ok": ok, "items": items}))
+                .unwrap_or_default()
+        );
+    } else {
+        for i in &items {
+            println!(
+                "{:<8} {:<13} {}",
+                if i.ok { "ok" } else { "MISSING" },
+                i.name,
+                i.detail
+            );
+        }
+        if !ok {
+            eprintln!("assetvc: this clone is not fully set up; run `assetvc install`");
+        }
+    }
+    i32::from(!ok)
+}
+
+/// Runs `assetvc doctor`.
+pub fn doctor(args: &DoctorArgs) -> i32 {
+    check(args.json)
+}
+
+fn current_exe() -> Result<PathBuf, i32> {
+    std::env::current_exe()
+        .and_then(|p| p.canonicalize())
+        .map_err(|e| {
+            report::error(format!("cannot find the path of this program: {e}"));
+            2
+        })
+}
+
+/// The asset patterns usable in `.gitattributes` (patterns with white space cannot be).
+fn patterns(config: &Config) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for p in config.assets.sjson.iter().chain(&config.assets.json) {
+        if p.chars().any(char::is_whitespace) {
+            eprintln!(
+                "assetvc: warning: pattern {p:?} has white space; not added to .gitattributes"
+            );
+            continue;
+        }
+        if !out.contains(p) {
+            out.push(p.clone());
+        }
+    }
+    out
+}
+
+/// Whether `.gitattributes` text gives `pattern` both our attributes on one line.
+fn has_attributes(text: &str, pattern: &str) -> bool {
+    text.lines().any(|line| {
+        let mut words = line.split_whitespace();
+        words.next() == Some(pattern) && {
+            let rest: Vec<&str> = words.collect();
+            rest.contains(&"merge=assetvc") && rest.contains(&"diff=assetvc")
+        }
+    })
+}
+
+/// Quotes a path for the shell that git runs drivers and hooks with.
+fn sh_quote(s: &str) -> String {
+    if !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/._-+:@%".contains(c))
+    {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}
+
+/// Splits a shell command line into its program (first word, unquoted) and the rest.
+fn split_program(command: &str) -> (String, String) {
+    let command = command.trim_start();
+    let mut program = String::new();
+    let mut quote: Option<char> = None;
+    let mut chars = command.char_indices();
+    let mut end = command.len();
+    while let Some((i, c)) = chars.next() {
+        match (quote, c) {
+            (None, '\'') | (None, '"') => quote = Some(c),
+            (Some(q), c) if c == q => quote = None,
+            (None, '\\') | (Some('"'), '\\') => {
+                if let Some((_, n)) = chars.next() {
+                    program.push(n);
+                }
+            }
+            (None, c) if c.is_whitespace() => {
+                end = i;
+                break;
+            }
+            (_, c) => program.push(c),
+        }
+    }
+    let rest = command[end..]
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    (program, rest)
+}
+
+/// The program of a shell command line: its first word, unquoted.
+fn program_of(command: &str) -> String {
+    split_program(command).0
+}
+
+/// The words after the program in a shell command line.
+fn arguments_of(command: &str) -> String {
+    split_program(command).1
+}
+
+fn is_executable_file(path: &Path) -> bool {
+    let Ok(meta) = std::fs::metadata(path) else {
+        return false;
+    };
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        meta.is_file() && meta.permissions().mode() & 0o111 != 0
+    }
+    #[cfg(not(unix))]
+    {
+        meta.is_file()
+    }
+}
+
+/// The script of our pre-commit hook.
+fn hook_script(exe: &Path) -> String {
+    format!(
+        "#!/bin/sh\n\
+         {HOOK_MARKER}\n\
+         # Installed by `assetvc install`: checks the assets of every commit.\n\
+         # A hook that was here before is kept as pre-commit.local and runs first.\n\
+         hook_dir=$(dirname \"$0\")\n\
+         if [ -x \"$hook_dir/pre-commit.local\" ]; then\n\
+         \t\"$hook_dir/pre-commit.local\" \"$@\" || exit $?\n\
+         fi\n\
+         exec {} hook pre-commit \"$@\"\n",
+        sh_quote(&exe.to_string_lossy())
+    )
+}
+
+/// Installs (or refreshes) our pre-commit hook, chaining a foreign one. Returns what was
+/// done, `None` if it was already in place.
+fn install_hook(repo: &gix::Repository, exe: &Path) -> Result<Option<String>, String> {
+    let dir = store::setup::hooks_dir(repo);
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let hook = dir.join("pre-commit");
+    let local = dir.join("pre-commit.local");
+    let script = hook_script(exe);
+    let mut message = None;
+    match std::fs::read(&hook) {
+        Ok(current) if current == script.as_bytes() => {
+            if !is_executable_file(&hook) {
+                make_executable(&hook)?;
+            }
+            return Ok(None);
+        }
+        Ok(current) if String::from_utf8_lossy(&current).contains(HOOK_MARKER) => {
+            message = Some(format!("pre-commit hook updated ({})", hook.display()));
+        }
+        Ok(_) => {
+            if local.exists() {
+                return Err(format!(
+                    "{} exists and is not assetvc's, and {} exists too: merge them by hand, then run `assetvc install` again",
+                    hook.display(),
+                    local.display()
+                ));
+            }
+            std::fs::rename(&hook, &local).map_err(|e| format!("{}: {e}", hook.display()))?;
+            message = Some(format!(
+                "pre-commit hook installed ({}); the hook that was there is now pre-commit.local and still runs first",
+                hook.display()
+            ));
+        }
+        Err(_) => {}
+    }
+    files::write_atomic(&hook, script.as_bytes())
+        .map_err(|e| format!("{}: {e}", hook.display()))?;
+    make_executable(&hook)?;
+    Ok(Some(message.unwrap_or_else(|| {
+        format!("pre-commit hook installed ({})", hook.display())
+    })))
+}
+
+fn make_executable(path: &Path) -> Result<(), String> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755))
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    #[cfg(not(unix))]
+    let _ = path;
+    Ok(())
+}
+
+/// Reports each item of the set-up.
+pub fn inspect(repo: &gix::Repository, root: &Path, config: &Config) -> Vec<Item> {
+    let mut items = Vec::new();
+    // .gitattributes (committed or not; info/attributes counts too).
+    let mut text = std::fs::read_to_string(root.join(".gitattributes")).unwrap_or_default();
+    text.push('\n');
+    text.push_str(
+        &std::fs::read_to_string(repo.common_dir().join("info/attributes")).unwrap_or_default(),
+    );
+    let patterns = patterns(config);
+    let missing: Vec<&String> = patterns
+        .iter()
+        .filter(|p| !has_attributes(&text, p))
+        .collect();
+    items.push(Item {
+        name: "attributes",
+        ok: missing.is_empty(),
+        detail: if missing.is_empty() {
+            format!(
+                ".gitattributes: {} asset patterns have {ATTRIBUTES}",
+                patterns.len()
+            )
+        } else {
+            format!(
+                ".gitattributes: no {ATTRIBUTES} for {}",
+                missing
+                    .iter()
+                    .map(|s| s.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            )
+        },
+    });
+    // The merge driver.
+    items.push(match store::setup::config_value(repo, "merge.assetvc.driver") {
+        None => Item {
+            name: "merge-driver",
+            ok: false,
+            detail: "merge.assetvc.driver is not set: git merges assets line by line".into(),
+        },
+        Some(cmd) => {
+            let program = program_of(&cmd);
+            let args = arguments_of(&cmd);
+            let ok = is_executable_file(Path::new(&program))
+                && args == "merge-driver %O %A %B %P";
+            Item {
+                name: "merge-driver",
+                ok,
+                detail: if ok {
+                    format!("merge.assetvc.driver = {cmd}")
+                } else if !is_executable_file(Path::new(&program)) {
+                    format!("merge.assetvc.driver runs {program}, which is not an executable file")
+                } else {
+                    format!("merge.assetvc.driver = {cmd} (expected `<assetvc> merge-driver %O %A %B %P`)")
+                },
+            }
+        }
+    });
+    // The diff driver.
+    items.push(
+        match store::setup::config_value(repo, "diff.assetvc.command") {
+            None => Item {
+                name: "diff-driver",
+                ok: false,
+                detail: "diff.assetvc.command is not set".into(),
+            },
+            Some(cmd) => {
+                let program = program_of(&cmd);
+                let ok =
+                    is_executable_file(Path::new(&program)) && arguments_of(&cmd) == "diff-driver";
+                Item {
+                    name: "diff-driver",
+                    ok,
+                    detail: if ok {
+                        format!("diff.assetvc.command = {cmd}")
+                    } else {
+                        format!("diff.assetvc.command = {cmd} (expected `<assetvc> diff-driver`)")
+                    },
+                }
+            }
+        },
+    );
+    // The hook.
+    let hook = store::setup::hooks_dir(repo).join("pre-commit");
+    let text = std::fs::read_to_string(&hook).unwrap_or_default();
+    let exec_line = text
+        .lines()
+        .find(|l| l.starts_with("exec ") && l.contains(" hook pre-commit"));
+    let program = exec_line.map(|l| program_of(&l["exec ".len()..]));
+    let ok = text.contains(HOOK_MARKER)
+        && is_executable_file(&hook)
+        && program
+            .as_deref()
+            .is_some_and(|p| is_executable_file(Path::new(p)));
+    items.push(Item {
+        name: "hook",
+        ok,
+        detail: if ok {
+            format!("pre-commit hook: {}", hook.display())
+        } else if text.is_empty() {
+            format!("no pre-commit hook at {}", hook.display())
+        } else {
+            format!(
+                "{} is not assetvc's hook, or not executable, or its program is gone",
+                hook.display()
+            )
+        },
+    });
+    items
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quoting_round_trips() {
+        for p in ["/usr/bin/assetvc", "/home/a b/assetvc", "/tmp/it's/assetvc"] {
+            let cmd = format!("{} merge-driver %O %A %B %P", sh_quote(p));
+            assert_eq!(program_of(&cmd), p, "{cmd}");
+            assert_eq!(arguments_of(&cmd), "merge-driver %O %A %B %P");
+        }
+    }
+
+    #[test]
+    fn attribute_lines_are_recognised() {
+        let text = "*.level text\n*.level merge=assetvc diff=assetvc\n*.unit merge=assetvc\n";
+        assert!(has_attributes(text, "*.level"));
+        assert!(!has_attributes(text, "*.unit"));
+        assert!(!has_attributes(text, "*.json"));
+    }
+}

@@ -1,0 +1,143 @@
+//! `assetvc install --server BARE_REPO`: installs the pre-receive hook that runs
+//! `assetvc hook pre-receive` in a (bare) repository on a server.
+//!
+//! A pre-receive hook that was there before is renamed `pre-receive.local` and runs
+//! first, with the same input; if it rejects the push, so does ours. Running the command
+//! again refreshes our script (the binary may have moved) and changes nothing else.
+//! `core.hooksPath` is honoured.
+
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+
+use crate::report;
+
+/// The marker line that identifies our pre-receive script.
+const MARKER: &str = "# assetvc-hook: pre-receive";
+
+/// Arguments of the hidden `assetvc install-server BARE_REPO` (the same as
+/// `assetvc install --server BARE_REPO`).
+#[derive(Debug, Args)]
+pub struct InstallServerArgs {
+    /// The repository on the server (usually bare).
+    pub bare: PathBuf,
+}
+
+/// Runs `assetvc install-server`.
+pub fn run(args: &InstallServerArgs) -> i32 {
+    run_server(&args.bare)
+}
+
+/// Installs the pre-receive hook in the repository at `bare`: 0 done, 2 not a
+/// repository or a write failed.
+pub fn run_server(bare: &Path) -> i32 {
+    match install(bare) {
+        Ok(messages) => {
+            for m in messages {
+                eprintln!("assetvc: {m}");
+            }
+            0
+        }
+        Err(e) => {
+            report::error(e);
+            2
+        }
+    }
+}
+
+fn install(bare: &Path) -> Result<Vec<String>, String> {
+    let repo = store::gix::open(bare)
+        .map_err(|e| format!("{}: not a git repository: {e}", bare.display()))?;
+    let mut messages = Vec::new();
+    if !repo.is_bare() {
+        messages.push(format!(
+            "note: {} is not a bare repository; installing anyway",
+            bare.display()
+        ));
+    }
+    let exe = std::env::current_exe()
+        .and_then(|e| e.canonicalize())
+        .map_err(|e| format!("cannot find the assetvc executable: {e}"))?;
+    let dir = store::setup::hooks_dir(&repo);
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let hook = dir.join("pre-receive");
+    let local = dir.join("pre-receive.local");
+    let script = script(&exe);
+    match std::fs::read(&hook) {
+        Ok(old) if contains(&old, MARKER.as_bytes()) => {
+            if old == script.as_bytes() {
+                messages.push(format!(
+                    "the pre-receive hook is already installed in {}",
+                    dir.display()
+                ));
+            } else {
+                write_hook(&hook, &script)?;
+                messages.push(format!("updated the pre-receive hook in {}", dir.display()));
+            }
+        }
+        Ok(_) => {
+            if local.exists() {
+                return Err(format!(
+                    "{} is not assetvc's and {} exists too: merge them by hand",
+                    hook.display(),
+                    local.display()
+                ));
+            }
+            std::fs::rename(&hook, &local)
+                .map_err(|e| format!("cannot rename {}: {e}", hook.display()))?;
+            write_hook(&hook, &script)?;
+            messages.push(format!(
+                "installed the pre-receive hook in {}; the hook that was there is now {} and runs first",
+                dir.display(),
+                local.display()
+            ));
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            write_hook(&hook, &script)?;
+            messages.push(format!(
+                "installed the pre-receive hook in {}",
+                dir.display()
+            ));
+        }
+        Err(e) => return Err(format!("{}: {e}", hook.display())),
+    }
+    Ok(messages)
+}
+
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack.windows(needle.len()).any(|w| w == needle)
+}
+
+/// The hook script: the previous hook (if any) first with the same input, then ours.
+fn script(exe: &Path) -> String {
+    format!(
+        "#!/bin/sh\n\
+         {MARKER}\n\
+         # Installed by `assetvc install --server`: rejects pushes that bring in broken\n\
+         # assets. A hook that was here before is kept as pre-receive.local and runs\n\
+         # first with the same input.\n\
+         hook_dir=$(dirname \"$0\")\n\
+         input=$(cat)\n\
+         if [ -x \"$hook_dir/pre-receive.local\" ]; then\n\
+         \tprintf '%s\\n' \"$input\" | \"$hook_dir/pre-receive.local\" \"$@\" || exit $?\n\
+         fi\n\
+         printf '%s\\n' \"$input\" | {} hook pre-receive\n",
+        shell_quote(exe)
+    )
+}
+
+fn shell_quote(path: &Path) -> String {
+    format!("'{}'", path.to_string_lossy().replace('\'', "'\\''"))
+}
+
+fn write_hook(path: &Path, script: &str) -> Result<(), String> {
+    let tmp = path.with_extension("assetvc-tmp");
+    let fail = |e: std::io::Error| format!("{}: {e}", path.display());
+    std::fs::write(&tmp, script).map_err(fail)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&tmp, std::fs::Permissions::from_mode(0o755)).map_err(fail)?;
+    }
+    std::fs::rename(&tmp, path).map_err(fail)
+}

@@ -1,0 +1,182 @@
+//! `assetvc merge BRANCH`: merges a branch into HEAD in memory through gix — assets by
+//! structure, other text files with gix's line merge, binary files as conflicts — then
+//! updates the worktree and the index and writes the merge commit, whose message lists
+//! every conflict resolved by policy. Fast-forwards when it can.
+//!
+//! What a merge leaves for the user is left the way git leaves it: unmerged index entries
+//! (stages 1–3), `MERGE_HEAD` and `MERGE_MSG`, so `git status`, `git commit`,
+//! `git merge --abort` and `assetvc commit` all work on it. An asset with a side that does
+//! not parse is not merged: ours stays in the worktree, nothing is lost, exit status 1.
+
+use clap::Args;
+use merge::Policy;
+use store::gix;
+use store::gix::ObjectId;
+use store::treemerge::{self, AssetRules, MergeResult};
+
+use super::merge_file::parse_policy;
+use super::porcelain;
+use crate::report;
+
+/// Arguments of `assetvc merge`.
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// How true conflicts in assets are resolved: theirs (default from assetvc.toml), ours,
+    /// or fail (theirs, but the path is left conflicted).
+    #[arg(long, value_parser = parse_policy)]
+    pub policy: Option<Policy>,
+    /// Print the merge report as JSON on stdout.
+    #[arg(long)]
+    pub json: bool,
+    /// The branch (or any commit) to merge into HEAD.
+    pub branch: String,
+}
+
+/// Runs `assetvc merge`: 0 merged (or up to date, or fast-forwarded), 1 paths left for the
+/// user, 2 nothing done (unknown revision, local changes in the way, merge in progress…).
+pub fn run(args: &MergeArgs) -> i32 {
+    let (repo, _root) = match porcelain::open_worktree() {
+        Ok(r) => r,
+        Err(status) => return status,
+    };
+    let theirs = match store::repo::resolve_commit(&repo, &args.branch) {
+        Ok(id) => id,
+        Err(e) => return porcelain::fail(&e),
+    };
+    let title = merge_title(&repo, &args.branch);
+    merge_into_head(&repo, theirs, &args.branch, &title, args.policy, args.json)
+}
+
+/// git's title for merging `name`: `Merge branch 'b'`, `Merge remote-tracking branch
+/// 'origin/b'`, `Merge tag 'v1'`, `Merge commit 'abc'`, with ` into X` unless X is main or
+/// master.
+pub fn merge_title(repo: &gix::Repository, name: &str) -> String {
+    let exists = |r: String| repo.try_find_reference(r.as_str()).ok().flatten().is_some();
+    let what = if exists(format!("refs/heads/{name}")) {
+        format!("Merge branch '{name}'")
+    } else if exists(format!("refs/remotes/{name}")) {
+        format!("Merge remote-tracking branch '{name}'")
+    } else if exists(format!("refs/tags/{name}")) {
+        format!("Merge tag '{name}'")
+    } else {
+        format!("Merge commit '{name}'")
+    };
+    with_into(repo, what)
+}
+
+/// Appends ` into BRANCH` unless the current branch is `main` or `master` (as git does).
+pub fn with_into(repo: &gix::Repository, title: String) -> String {
+    match store::repo::current_branch(repo) {
+        Ok(Some(b)) if b != "main" && b != "master" => format!("{title} into {b}"),
+        _ => title,
+    }
+}
+
+/// Merges `theirs` into HEAD and reports; shared by `merge` and `pull`.
+pub fn merge_into_head(
+    repo: &gix::Repository,
+    theirs: ObjectId,
+    label: &str,
+    title: &str,
+    policy: Option<Policy>,
+    json: bool,
+) -> i32 {
+    let root = repo.workdir().unwrap_or(repo.git_dir()).to_path_buf();
+    let (options, config) = match porcelain::settings(&root, policy) {
+        Ok(s) => s,
+        Err(status) => return status,
+    };
+    let dialect_of = match porcelain::dialect_fn(&config) {
+        Ok(f) => f,
+        Err(status) => return status,
+    };
+    let policy = options.policy;
+    let rules = AssetRules {
+        dialect_of: &dialect_of,
+        options,
+    };
+    let report = match treemerge::merge_into_head(repo, theirs, label, title, &rules) {
+        Ok(r) => r,
+        Err(e) => return porcelain::fail(&e),
+    };
+    let key = format!(
+        "assetvc merge {} {}",
+        report.ours.map(|o| o.to_string()).unwrap_or_default(),
+        report.theirs
+    );
+    if report.result != MergeResult::UpToDate {
+        if let Err(e) =
+            porcelain::write_last_merge(repo, key, policy, &report.files, &report.unresolved)
+        {
+            eprintln!("assetvc: warning: could not write the conflict report: {e}");
+        }
+    }
+    if json {
+        println!("{}", json_report(&report, policy));
+    } else {
+        porcelain::print_merge(&report, policy);
+    }
+    let short = |id: &ObjectId| id.to_hex_with_len(7).to_string();
+    let line = match &report.result {
+        MergeResult::UpToDate => "Already up to date.".to_string(),
+        MergeResult::FastForward { from } => format!(
+            "Fast-forward {}..{}",
+            from.as_ref().map(short).unwrap_or_else(|| "(none)".into()),
+            short(&report.theirs)
+        ),
+        MergeResult::Merged { commit } => {
+            let n: usize = report.files.iter().map(|f| f.conflicts.len()).sum();
+            if n == 0 {
+                format!("Merge made: {}", short(commit))
+            } else {
+                format!(
+                    "Merge made: {}; {n} conflict{} resolved by policy (see `assetvc conflicts` or `git log`)",
+                    short(commit),
+                    if n == 1 { "" } else { "s" }
+                )
+            }
+        }
+        MergeResult::Conflicted => {
+            "Automatic merge failed; fix the conflicts, then commit the result \
+             (`git commit` or `assetvc commit`), or abort with `git merge --abort`."
+                .to_string()
+        }
+    };
+    if json {
+        eprintln!("assetvc: {line}");
+    } else if report.result == MergeResult::Conflicted {
+        report::error(line);
+    } else {
+        println!("{line}");
+    }
+    porcelain::merge_status(&report)
+}
+
+fn json_report(report: &treemerge::MergeReport, policy: Policy) -> String {
+    let result = match &report.result {
+        MergeResult::UpToDate => serde_json::json!({"status": "up-to-date"}),
+        MergeResult::FastForward { .. } => serde_json::json!({"status": "fast-forward"}),
+        MergeResult::Merged { commit } => {
+            serde_json::json!({"status": "merged", "commit": commit.to_string()})
+        }
+        MergeResult::Conflicted => serde_json::json!({"status": "conflicted"}),
+    };
+    let files: Vec<serde_json::Value> = report
+        .files
+        .iter()
+        .map(|f| {
+            serde_json::to_value(super::merging::file_report(&f.path, policy, &f.conflicts))
+                .unwrap_or_default()
+        })
+        .collect();
+    let unresolved: Vec<serde_json::Value> = report
+        .unresolved
+        .iter()
+        .map(|u| serde_json::json!({"path": u.path, "reason": u.kind.to_string()}))
+        .collect();
+    let mut value = result;
+    value["theirs"] = serde_json::Value::String(report.theirs.to_string());
+    value["files"] = serde_json::Value::Array(files);
+    value["unresolved"] = serde_json::Value::Array(unresolved);
+    serde_json::to_string_pretty(&value).unwrap_or_default()
+}

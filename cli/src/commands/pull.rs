@@ -1,0 +1,73 @@
+//! `assetvc pull [REMOTE [BRANCH]]`: fetches the branch (through gix for local, file, ssh
+//! and git remotes; through `git fetch` for https and remote helpers) and merges it into
+//! HEAD like `assetvc merge`.
+
+use clap::Args;
+use merge::Policy;
+
+use super::merge::{merge_into_head, with_into};
+use super::merge_file::parse_policy;
+use super::porcelain;
+use crate::report;
+
+/// Arguments of `assetvc pull`.
+#[derive(Debug, Args)]
+pub struct PullArgs {
+    /// How true conflicts in assets are resolved (default from assetvc.toml).
+    #[arg(long, value_parser = parse_policy)]
+    pub policy: Option<Policy>,
+    /// Print the merge report as JSON on stdout.
+    #[arg(long)]
+    pub json: bool,
+    /// The remote (a name or a URL); default: the branch's upstream remote, or `origin`.
+    pub remote: Option<String>,
+    /// The remote branch; default: the branch's upstream, or the current branch's name.
+    pub branch: Option<String>,
+}
+
+/// Runs `assetvc pull`: the exit statuses of `assetvc merge`.
+pub fn run(args: &PullArgs) -> i32 {
+    let (repo, _root) = match porcelain::open_worktree() {
+        Ok(r) => r,
+        Err(status) => return status,
+    };
+    let current = match store::repo::current_branch(&repo) {
+        Ok(b) => b,
+        Err(e) => return porcelain::fail(&e),
+    };
+    let upstream = current
+        .as_deref()
+        .and_then(|b| store::fetch::upstream(&repo, b));
+    let remote = args
+        .remote
+        .clone()
+        .or_else(|| upstream.as_ref().map(|u| u.0.clone()))
+        .unwrap_or_else(|| "origin".to_string());
+    let branch = match &args.branch {
+        Some(b) => b.clone(),
+        None => match (&upstream, &current) {
+            (Some((r, b)), _) if *r == remote => b.clone(),
+            (_, Some(c)) => c.clone(),
+            (_, None) => {
+                report::error(
+                    "HEAD is detached: name the branch to pull (assetvc pull REMOTE BRANCH)",
+                );
+                return 2;
+            }
+        },
+    };
+    let fetched = match store::fetch::fetch_branch(&repo, &remote, &branch) {
+        Ok(f) => f,
+        Err(e) => return porcelain::fail(&e),
+    };
+    if !args.json {
+        eprintln!("From {}", fetched.url);
+        eprintln!(
+            " * branch {branch} -> {}",
+            fetched.tracking_ref.as_deref().unwrap_or("FETCH_HEAD")
+        );
+    }
+    let label = format!("{remote}/{branch}");
+    let title = with_into(&repo, format!("Merge branch '{branch}' of {}", fetched.url));
+    merge_into_head(&repo, fetched.id, &label, &title, args.policy, args.json)
+}

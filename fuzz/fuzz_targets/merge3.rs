@@ -1,0 +1,74 @@
+//! Three-way merges of arbitrary documents.
+//!
+//! The input is split on 0xFF bytes (never valid UTF-8) into base, ours and theirs; the
+//! optional fourth part's first byte picks JSON instead of SJSON. Inputs that do not parse
+//! are skipped. For the rest it checks:
+//!
+//! - merging never panics, and the merged text parses (`merge_texts` re-parses it and
+//!   returns `MergeError::Invalid` otherwise);
+//! - merge(b, x, b) is x byte for byte, merge(b, x, x) is x byte for byte, and
+//!   merge(b, b, x) is x as a value, for x = ours and x = theirs;
+//! - each conflict names the side the policy took, and policy `fail` fails exactly when
+//!   there are conflicts.
+
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use merge::{merge_texts, MergeOptions, Policy, Side};
+use sjson::{Dialect, Document};
+
+fuzz_target!(|data: &[u8]| {
+    let mut parts = data.split(|&b| b == 0xFF);
+    let (Some(b), Some(o), Some(t)) = (parts.next(), parts.next(), parts.next()) else {
+        return;
+    };
+    let dialect = match parts.next().and_then(|p| p.first()) {
+        Some(x) if x & 1 == 1 => Dialect::Json,
+        _ => Dialect::Sjson,
+    };
+    let (Ok(b), Ok(o), Ok(t)) = (
+        std::str::from_utf8(b),
+        std::str::from_utf8(o),
+        std::str::from_utf8(t),
+    ) else {
+        return;
+    };
+    if [b, o, t]
+        .iter()
+        .any(|text| Document::parse(*text, dialect).is_err())
+    {
+        return;
+    }
+    let merged = |base: &str, ours: &str, theirs: &str, policy: Policy| {
+        let options = MergeOptions {
+            policy,
+            ..MergeOptions::default()
+        };
+        merge_texts(base, ours, theirs, dialect, &options)
+            .unwrap_or_else(|e| panic!("{e}\nbase: {base:?}\nours: {ours:?}\ntheirs: {theirs:?}"))
+    };
+    for policy in [Policy::Theirs, Policy::Ours, Policy::Fail] {
+        let out = merged(b, o, t, policy);
+        let side = if policy == Policy::Ours {
+            Side::Ours
+        } else {
+            Side::Theirs
+        };
+        assert!(out.conflicts.iter().all(|c| c.taken == side));
+        assert_eq!(
+            out.failed(policy),
+            policy == Policy::Fail && !out.conflicts.is_empty()
+        );
+    }
+    for x in [o, t] {
+        let out = merged(b, x, b, Policy::Theirs);
+        assert_eq!(out.text, x, "merge(b, x, b) != x");
+        assert!(out.conflicts.is_empty());
+        let out = merged(b, x, x, Policy::Theirs);
+        assert_eq!(out.text, x, "merge(b, x, x) != x");
+        let out = merged(b, b, x, Policy::Theirs);
+        let got = Document::parse(out.text, dialect).expect("checked by merge_texts");
+        let want = Document::parse(x, dialect).expect("parsed above");
+        assert!(got.root().same_value(&want.root()), "merge(b, b, x) != x");
+    }
+});

@@ -1,0 +1,277 @@
+//! The printed result: ours' bytes where ours' value was kept, new items in the
+//! neighbours' style, comments travelling with their key, valid commas, line endings.
+
+mod common;
+
+use common::*;
+
+#[test]
+fn ours_formatting_survives_byte_for_byte() {
+    let base = "// header\r\n".replace("\r\n", "\n")
+        + "a   =   1 // one\nb:2,\n\n\n/* block */\nc = [1,2,3]\nd = { x = 1.50, y = 1E-05 }\n";
+    let ours = base.replace("c = [1,2,3]", "c = [1,2,3]\ne = \"\"\"raw\"\"\"");
+    let theirs = base.replace("x = 1.50", "x = 2");
+    let out = sj(&base, &ours, &theirs);
+    assert_clean(&out);
+    assert_eq!(out.text, ours.replace("x = 1.50", "x = 2"));
+}
+
+#[test]
+fn merge_with_unchanged_theirs_is_ours_byte_for_byte() {
+    let base = "a = 1\nb = [1 2 3]\n";
+    let ours = "\u{FEFF}\n\n// c\na=2,b=[ 1, 2,3 ]  // d\n\n";
+    let out = sj(base, ours, base);
+    assert_eq!(out.text, ours);
+}
+
+#[test]
+fn crlf_documents_stay_crlf() {
+    let base = "a = 1\r\nb = {\r\n\tc = 1\r\n}\r\n";
+    let ours = "a = 2\r\nb = {\r\n\tc = 1\r\n}\r\n";
+    // Theirs was saved with LF line endings and adds nested values.
+    let theirs = "a = 1\nb = {\n\tc = 1\n\td = [\n\t\t{ x = 1 }\n\t]\n}\nnew = {\n\tk = 1\n}\n";
+    let out = sj(base, ours, theirs);
+    assert_clean(&out);
+    assert!(!out.text.replace("\r\n", "").contains('\n'), "{:?}", out.text);
+    assert_value(
+        Sjson,
+        &out.text,
+        "a = 2 b = { c = 1 d = [{ x = 1 }] } new = { k = 1 }",
+    );
+    assert!(out.text.starts_with("a = 2\r\nb = {\r\n\tc = 1\r\n"), "{:?}", out.text);
+}
+
+#[test]
+fn crlf_json_stays_crlf() {
+    let base = "{\r\n  \"a\": 1,\r\n  \"b\": 2\r\n}\r\n";
+    let ours = "{\r\n  \"a\": 5,\r\n  \"b\": 2\r\n}\r\n";
+    let theirs = "{\n  \"a\": 1,\n  \"b\": 2,\n  \"c\": {\n    \"d\": [1, 2]\n  }\n}\n";
+    let out = js(base, ours, theirs);
+    assert_clean(&out);
+    assert!(!out.text.replace("\r\n", "").contains('\n'), "{:?}", out.text);
+    assert_value(Json, &out.text, r#"{"a": 5, "b": 2, "c": {"d": [1, 2]}}"#);
+}
+
+#[test]
+fn comments_travel_with_a_new_key() {
+    let out = sj(
+        "a = 1\nb = 2\n",
+        "a = 5\nb = 2\n",
+        "a = 1\n// about n\nn = 3 // trailing\nb = 2\n",
+    );
+    assert_clean(&out);
+    assert_eq!(out.text, "a = 5\n// about n\nn = 3 // trailing\nb = 2\n");
+}
+
+#[test]
+fn comments_travel_with_a_new_nested_key() {
+    let base = "o = {\n\ta = 1\n\tb = 2\n}\nz = 1\n";
+    let ours = "o = {\n\ta = 1\n\tb = 3\n}\nz = 2\n";
+    let theirs = "o = {\n\ta = 1\n\t/* block */\n\t// line\n\tn = 4 // after\n\tb = 2\n}\nz = 1\n";
+    let out = sj(base, ours, theirs);
+    assert_clean(&out);
+    assert_eq!(
+        out.text,
+        "o = {\n\ta = 1\n\t/* block */\n\t// line\n\tn = 4 // after\n\tb = 3\n}\nz = 2\n"
+    );
+}
+
+#[test]
+fn comments_travel_with_a_new_keyed_element() {
+    let base = "l = [\n\t{ id = 1 }\n]\n";
+    let ours = "l = [\n\t{ id = 1 x = 1 }\n]\n";
+    let theirs = "l = [\n\t{ id = 1 }\n\t// the second\n\t{ id = 2 }\n]\n";
+    let out = sj(base, ours, theirs);
+    assert_clean(&out);
+    assert_eq!(
+        out.text,
+        "l = [\n\t{ id = 1 x = 1 }\n\t// the second\n\t{ id = 2 }\n]\n"
+    );
+}
+
+#[test]
+fn a_new_first_key_of_a_braceless_root() {
+    // Regression: the result started with an empty line.
+    let out = sj("a = 1\nb = 2\n", "a = 1\nb = 3\n", "y = 0\na = 1\nb = 2\n");
+    assert_eq!(out.text, "y = 0\na = 1\nb = 3\n");
+    // With comments: theirs' comment comes along, ours' header stays on its own line.
+    let out = sj(
+        "a = 1\nb = 2\n",
+        "// head\na = 1\nb = 3\n",
+        "// about y\ny = 0\na = 1\nb = 2\n",
+    );
+    assert_eq!(out.text, "// about y\ny = 0\n// head\na = 1\nb = 3\n");
+}
+
+#[test]
+fn deleting_the_first_key_of_a_braceless_root() {
+    // Regression: the result started with an empty line.
+    let out = sj("a = 1\nb = 2\n", "a = 1\nb = 3\n", "b = 2\n");
+    assert_eq!(out.text, "b = 3\n");
+    let out = sj(
+        "\n\nx = 1\nz = 1\n",
+        "\n\nx = 1\nz = 2\n",
+        "z = 1\n",
+    );
+    assert_eq!(out.text, "\n\nz = 2\n");
+}
+
+#[test]
+fn single_line_braceless_root_insertions() {
+    // Regression: `y = 1x = 1 z = 2` did not parse (internal error).
+    let out = sj("x = 1 z = 1", "x = 1 z = 2", "y = 1 x = 1 z = 1");
+    assert_clean(&out);
+    assert_eq!(out.text, "y = 1 x = 1 z = 2");
+    let out = sj("x = 1 z = 1", "z = 2", "x = 1 z = 1");
+    assert_eq!(out.text, "z = 2");
+}
+
+#[test]
+fn single_line_sjson_with_commas() {
+    let out = sj("a = [1,2] b = 1", "a = [1,2] b = 2", "a = [1,2,3] b = 1");
+    assert_eq!(out.text, "a = [1,2,3] b = 2");
+    // Both changed the list: rebuilt in place.
+    let out = sj("a = [1,2]", "a = [0,1,2]", "a = [1,2,3]");
+    assert_value(Sjson, &out.text, "a = [0 1 2 3]");
+    let out = sj("o = {a=1,b=2}", "o = {a=1,b=3}", "o = {x=0,a=1,b=2,y=4}");
+    assert_value(Sjson, &out.text, "o = {x=0 a=1 b=3 y=4}");
+}
+
+#[test]
+fn reordered_keyed_elements_on_one_line() {
+    let out = sj(
+        "a = [{id=1 x=1} {id=2 x=1}] b = 0",
+        "a = [{id=1 x=1} {id=2 x=2}] b = 1",
+        "a = [{id=2 x=1} {id=1 x=1}] b = 0",
+    );
+    assert_clean(&out);
+    assert_value(Sjson, &out.text, "a = [{id=2 x=2} {id=1 x=1}] b = 1");
+    let out = sj(
+        "a = [{id=1},{id=2},{id=3}] b = 0",
+        "a = [{id=1},{id=2},{id=3}] b = 1",
+        "a = [{id=3},{id=1},{id=2}] b = 0",
+    );
+    assert_value(Sjson, &out.text, "a = [{id=3} {id=1} {id=2}] b = 1");
+}
+
+/// Ours edits `z` so the object is rebuilt in place; theirs' edits are in `edit`.
+fn json_object_case(base: &str, theirs: &str) -> String {
+    let ours = base.replace("\"z\": 0", "\"z\": 1");
+    let out = js(base, &ours, theirs);
+    assert_clean(&out);
+    out.text
+}
+
+#[test]
+fn json_object_commas_after_insertions() {
+    let base = r#"{"a": 1, "b": 2, "z": 0}"#;
+    // At the start, the middle and the end.
+    let text = json_object_case(base, r#"{"x": 0, "a": 1, "y": 5, "b": 2, "z": 0, "w": 9}"#);
+    assert_eq!(text, r#"{"x": 0, "a": 1, "y": 5, "b": 2, "z": 1, "w": 9}"#);
+    let base = "{\n  \"a\": 1,\n  \"b\": 2,\n  \"z\": 0\n}\n";
+    let text = json_object_case(
+        base,
+        "{\n  \"x\": 0,\n  \"a\": 1,\n  \"y\": 5,\n  \"b\": 2,\n  \"z\": 0,\n  \"w\": 9\n}\n",
+    );
+    assert_eq!(
+        text,
+        "{\n  \"x\": 0,\n  \"a\": 1,\n  \"y\": 5,\n  \"b\": 2,\n  \"z\": 1,\n  \"w\": 9\n}\n"
+    );
+}
+
+#[test]
+fn json_object_commas_after_deletions() {
+    let base = "{\n  \"a\": 1,\n  \"b\": 2,\n  \"c\": 3,\n  \"z\": 0\n}\n";
+    for (theirs, expected) in [
+        // First, middle, last (after ours' last edit), everything but z.
+        (
+            "{\n  \"b\": 2,\n  \"c\": 3,\n  \"z\": 0\n}\n",
+            "{\n  \"b\": 2,\n  \"c\": 3,\n  \"z\": 1\n}\n",
+        ),
+        (
+            "{\n  \"a\": 1,\n  \"c\": 3,\n  \"z\": 0\n}\n",
+            "{\n  \"a\": 1,\n  \"c\": 3,\n  \"z\": 1\n}\n",
+        ),
+        ("{\n  \"z\": 0\n}\n", "{\n  \"z\": 1\n}\n"),
+    ] {
+        assert_eq!(json_object_case(base, theirs), expected);
+    }
+    // The last key deleted by theirs, ours edited the first.
+    let ours = base.replace("\"a\": 1", "\"a\": 5");
+    let out = js(base, &ours, "{\n  \"a\": 1,\n  \"b\": 2,\n  \"c\": 3\n}\n");
+    assert_eq!(out.text, "{\n  \"a\": 5,\n  \"b\": 2,\n  \"c\": 3\n}\n");
+    // Single line.
+    let base = r#"{"a": 1, "b": 2, "c": 3, "z": 0}"#;
+    assert_eq!(json_object_case(base, r#"{"b": 2, "c": 3, "z": 0}"#), r#"{"b": 2, "c": 3, "z": 1}"#);
+    assert_eq!(json_object_case(base, r#"{"a": 1, "b": 2, "z": 0}"#), r#"{"a": 1, "b": 2, "z": 1}"#);
+    let ours = r#"{"a": 5, "b": 2, "c": 3, "z": 0}"#;
+    let out = js(base, ours, r#"{"a": 1, "b": 2, "c": 3}"#);
+    assert_eq!(out.text, r#"{"a": 5, "b": 2, "c": 3}"#);
+}
+
+#[test]
+fn json_array_commas() {
+    let base = r#"{"l": [1, 2, 3], "k": 0}"#;
+    let cases = [
+        // ours' list, theirs' list, merged.
+        ("[0, 1, 2, 3]", "[1, 2, 3, 4]", "[0, 1, 2, 3, 4]"),
+        ("[2, 3]", "[1, 2]", "[2]"),
+        ("[1, 3]", "[1, 2, 3, 4]", "[1, 3, 4]"),
+        ("[1, 1.5, 2, 3]", "[1, 2, 2.5, 3]", "[1, 1.5, 2, 2.5, 3]"),
+        ("[9, 1, 2, 3]", "[1, 2, 3]", "[9, 1, 2, 3]"),
+    ];
+    for (ours_l, theirs_l, merged) in cases {
+        let ours = format!(r#"{{"l": {ours_l}, "k": 1}}"#);
+        let theirs = format!(r#"{{"l": {theirs_l}, "k": 0}}"#);
+        let out = js(base, &ours, &theirs);
+        assert_clean(&out);
+        assert_value(Json, &out.text, &format!(r#"{{"l": {merged}, "k": 1}}"#));
+    }
+    // Multi-line arrays.
+    let base = "{\"l\": [\n  1,\n  2,\n  3\n], \"k\": 0}";
+    let ours = "{\"l\": [\n  1,\n  3\n], \"k\": 1}";
+    let theirs = "{\"l\": [\n  7,\n  1,\n  2,\n  3,\n  8\n], \"k\": 0}";
+    let out = js(base, ours, theirs);
+    assert_clean(&out);
+    assert_eq!(out.text, "{\"l\": [\n  7,\n  1,\n  3,\n  8\n], \"k\": 1}");
+}
+
+#[test]
+fn json_keyed_array_commas() {
+    let base = r#"{"a":[{"id":1},{"id":2}],"k":0}"#;
+    let ours = r#"{"a":[{"id":1}],"k":1}"#;
+    let theirs = r#"{"a":[{"id":0},{"id":1},{"id":2},{"id":3}],"k":0}"#;
+    let out = js(base, ours, theirs);
+    assert_clean(&out);
+    assert_value(Json, &out.text, r#"{"a":[{"id":0},{"id":1},{"id":3}],"k":1}"#);
+    // Into empty containers.
+    let out = js(r#"{"a":[],"o":{},"k":0}"#, r#"{"a":[],"o":{},"k":1}"#, r#"{"a":[1],"o":{"x":1},"k":0}"#);
+    assert_value(Json, &out.text, r#"{"a":[1],"o":{"x":1},"k":1}"#);
+    let out = js(r#"{"a":[],"o":{}}"#, r#"{"a":[1,2],"o":{"p":1}}"#, r#"{"a":[3],"o":{"q":2}}"#);
+    assert_value(Json, &out.text, r#"{"a":[1,2,3],"o":{"p":1,"q":2}}"#);
+}
+
+#[test]
+fn sjson_values_from_theirs_are_rendered_as_json_in_json() {
+    // A JSON document never gets SJSON syntax, even in multi-line new values.
+    let base = "{\n  \"a\": 1\n}\n";
+    let ours = "{\n  \"a\": 2\n}\n";
+    let theirs = "{\n  \"a\": 1,\n  \"n\": {\n    \"x\": [1,\n      2],\n    \"s\": \"t\\u00e9\"\n  }\n}\n";
+    let out = js(base, ours, theirs);
+    assert_clean(&out);
+    assert_value(Json, &out.text, r#"{"a": 2, "n": {"x": [1, 2], "s": "té"}}"#);
+}
+
+#[test]
+fn new_values_use_ours_style() {
+    // Ours: four spaces, `:` separator, commas.
+    let base = "{\n    a: 1,\n    b: 2,\n}\n";
+    let ours = "{\n    a: 1,\n    b: 3,\n}\n";
+    let theirs = "a = 1\nb = 2\nc = {\n\td = 1\n\te = [\n\t\t{ f = 1 }\n\t]\n}\n";
+    let out = sj(base, ours, theirs);
+    assert_clean(&out);
+    assert_eq!(
+        out.text,
+        "{\n    a: 1,\n    b: 3,\n    c: {\n        d: 1,\n        e: [\n            {\n                f: 1,\n            },\n        ],\n    },\n}\n"
+    );
+}

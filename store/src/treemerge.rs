@@ -1,0 +1,798 @@
+//! Merging commits: gix's tree merge, with the structured merge for assets, then the
+//! worktree, the index and the merge commit (or the state git expects for a merge left
+//! for the user: `MERGE_HEAD`, `MERGE_MSG`, unmerged index entries).
+//!
+//! gix's `merge_trees`/`merge_commits` report every path both sides changed, with the blob
+//! the line merge produced. For assets that blob is replaced by the structured merge of the
+//! three versions — also when the line merge "merged cleanly" into invalid SJSON, and also
+//! when it left conflict markers. The configured `merge.assetvc` driver is disabled for the
+//! in-process merge (it would only run this same merge once per file in a subprocess).
+
+use std::collections::HashSet;
+
+use gix::bstr::{BString, ByteSlice};
+use gix::index::entry::Mode;
+use gix::merge::tree::{Resolution, ResolutionFailure, TreatAsUnresolved};
+use gix::ObjectId;
+use merge::{Conflict, MergeOptions};
+use sjson::{Dialect, Document, ParseError, ParseOptions};
+
+use crate::error::{Error, Result};
+use crate::repo;
+use crate::worktree;
+
+/// What assetvc knows about assets: which paths are assets, and how to merge them.
+pub struct AssetRules<'a> {
+    /// The dialect of an asset path (repository-relative, `/`-separated), `None` for files
+    /// that are not assets.
+    pub dialect_of: &'a dyn Fn(&str) -> Option<Dialect>,
+    /// Merge settings (policy, id keys…).
+    pub options: MergeOptions,
+}
+
+/// An asset merged by structure.
+#[derive(Debug, Clone)]
+pub struct MergedFile {
+    /// Repository-relative path.
+    pub path: String,
+    /// The true conflicts, each resolved by the policy.
+    pub conflicts: Vec<Conflict>,
+    /// Whether policy `fail` met a conflict: the path is left conflicted.
+    pub failed: bool,
+}
+
+/// Why a path is left for the user.
+#[derive(Debug, Clone)]
+pub enum UnresolvedKind {
+    /// A version of an asset does not parse: nothing was merged, ours is in the worktree.
+    Unparsable {
+        /// `base`, `ours` or `theirs`.
+        side: &'static str,
+        /// The parse error.
+        error: ParseError,
+        /// The text that failed to parse (lossy UTF-8), for diagnostics.
+        text: String,
+    },
+    /// Policy `fail` met a conflict; the worktree holds the result with theirs' values.
+    PolicyFail,
+    /// The structured merge produced a document that does not parse (a bug); ours is kept.
+    Internal(String),
+    /// A text file with conflict markers.
+    Text,
+    /// Binary files both changed; ours is kept.
+    Binary,
+    /// A conflict between trees (modify/delete, rename/rename…), as gix describes it.
+    Tree(String),
+}
+
+impl std::fmt::Display for UnresolvedKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            UnresolvedKind::Unparsable { side, error, .. } => {
+                write!(
+                    f,
+                    "{side} does not parse ({}:{}: {}); ours kept",
+                    error.line, error.col, error.kind
+                )
+            }
+            UnresolvedKind::PolicyFail => {
+                f.write_str("conflicts met with policy fail; theirs' values written")
+            }
+            UnresolvedKind::Internal(e) => write!(f, "{e}; ours kept"),
+            UnresolvedKind::Text => f.write_str("content conflict (conflict markers written)"),
+            UnresolvedKind::Binary => f.write_str("binary files both changed; ours kept"),
+            UnresolvedKind::Tree(what) => f.write_str(what),
+        }
+    }
+}
+
+/// A path left for the user.
+#[derive(Debug, Clone)]
+pub struct Unresolved {
+    /// Repository-relative path.
+    pub path: String,
+    /// Why.
+    pub kind: UnresolvedKind,
+}
+
+/// The in-memory merge of two commits.
+pub struct TreeMerge {
+    /// The merged tree (meaningful when nothing is unresolved).
+    pub tree: ObjectId,
+    /// What the worktree should hold: the merged tree, with ours (or the policy-`fail`
+    /// result) at unresolved asset paths and conflict markers in unresolved text files.
+    pub worktree_tree: ObjectId,
+    /// The index of `worktree_tree` with conflict stages at unresolved paths.
+    pub index: gix::index::File,
+    /// The merge base's tree.
+    pub base_tree: ObjectId,
+    /// Every asset both sides changed, merged by structure.
+    pub files: Vec<MergedFile>,
+    /// Paths left for the user.
+    pub unresolved: Vec<Unresolved>,
+}
+
+/// A clone of `repo` for merging in memory: the `merge.assetvc` driver is not configured
+/// (gix's tree merge would run it), and objects are written to memory, so that the line
+/// merges that the structured merge replaces never reach the object database.
+fn merge_repo(repo: &gix::Repository) -> gix::Repository {
+    let mut repo = repo.clone().with_object_memory();
+    {
+        let mut config = repo.config_snapshot_mut();
+        while config
+            .remove_section("merge", Some("assetvc".into()))
+            .is_some()
+        {}
+    }
+    repo
+}
+
+/// Writes the objects of `memory` that `roots` reach into `target`'s object database.
+fn persist(
+    target: &gix::Repository,
+    memory: &gix::odb::memory::Storage,
+    roots: &[ObjectId],
+) -> Result<()> {
+    use gix::objs::Write as _;
+    let mut stack: Vec<ObjectId> = roots.to_vec();
+    let mut seen = HashSet::new();
+    while let Some(id) = stack.pop() {
+        if !seen.insert(id) {
+            continue;
+        }
+        let Some((kind, data)) = memory.get(&id) else {
+            continue; // already in the object database, and so is everything it reaches
+        };
+        if *kind == gix::objs::Kind::Tree {
+            for entry in gix::objs::TreeRefIter::from_bytes(data, id.kind()) {
+                let entry = entry.map_err(Error::git)?;
+                stack.push(entry.oid.to_owned());
+            }
+        }
+        target.objects.write_buf(*kind, data)?;
+    }
+    Ok(())
+}
+
+/// Merges commits `ours` and `theirs` in memory (objects are written to the object
+/// database; nothing else changes). `labels` name ours and theirs in conflict markers.
+pub fn merge_commits(
+    repo: &gix::Repository,
+    ours: ObjectId,
+    theirs: ObjectId,
+    labels: (&str, &str),
+    rules: &AssetRules<'_>,
+) -> Result<TreeMerge> {
+    let target = repo;
+    let mut memory_repo = merge_repo(repo);
+    let repo = &memory_repo;
+    let options: gix::merge::commit::Options = repo.tree_merge_options()?.into();
+    let text_labels = gix::merge::blob::builtin_driver::text::Labels {
+        ancestor: Some("merged common ancestors".into()),
+        current: Some(labels.0.into()),
+        other: Some(labels.1.into()),
+    };
+    let outcome = repo.merge_commits(ours, theirs, text_labels, options)?;
+    let base_tree = outcome.merge_base_tree_id;
+    let mut tree_merge = outcome.tree_merge;
+    let merged_tree = tree_merge.tree.write()?.detach();
+    let how = TreatAsUnresolved::git();
+
+    let mut handled = HashSet::new();
+    let mut files = Vec::new();
+    let mut unresolved = Vec::new();
+    let mut commit_edits: Vec<(BString, gix::objs::tree::EntryKind, ObjectId)> = Vec::new();
+    let mut worktree_edits: Vec<(BString, gix::objs::tree::EntryKind, ObjectId)> = Vec::new();
+    let mut stages: Vec<(BString, worktree::Stages)> = Vec::new();
+    let tree = repo.find_tree(merged_tree)?;
+
+    for (i, c) in tree_merge.conflicts.iter().enumerate() {
+        let Some(content) = c.content_merge() else {
+            continue;
+        };
+        match &c.resolution {
+            Ok(Resolution::OursModifiedTheirsModifiedThenBlobContentMerge { .. })
+            | Ok(Resolution::OursModifiedTheirsRenamedAndChangedThenRename {
+                final_location: None,
+                ..
+            }) => {}
+            _ => continue,
+        }
+        // The path where the line merge's blob landed.
+        let mut location = None;
+        for candidate in [c.ours.location(), c.theirs.location()] {
+            let entry = tree.lookup_entry_by_path(repo::to_path(candidate))?;
+            if let Some(entry) = entry {
+                if entry.object_id() == content.merged_blob_id {
+                    location = Some((candidate.to_owned(), entry.mode()));
+                    break;
+                }
+            }
+        }
+        let Some((path, entry_mode)) = location else {
+            continue;
+        };
+        let path_str = path.to_str_lossy().into_owned();
+        let Some(dialect) = (rules.dialect_of)(&path_str) else {
+            continue;
+        };
+        handled.insert(i);
+        let (ours_mode, ours_id) = c.ours.entry_mode_and_id();
+        let (theirs_mode, theirs_id) = c.theirs.entry_mode_and_id();
+        let base = base_of(c);
+        let ours_entry = (
+            ours_id.to_owned(),
+            Mode::from_bits_truncate(ours_mode.value() as u32),
+        );
+        let theirs_entry = (
+            theirs_id.to_owned(),
+            Mode::from_bits_truncate(theirs_mode.value() as u32),
+        );
+        let conflict_stages = [
+            base.map(|(id, mode)| (id, Mode::from_bits_truncate(mode.value() as u32))),
+            Some(ours_entry),
+            Some(theirs_entry),
+        ];
+        let kind = entry_mode.kind();
+        match merge_asset(
+            repo,
+            base.map(|b| b.0),
+            ours_entry.0,
+            theirs_entry.0,
+            dialect,
+            &rules.options,
+        )? {
+            AssetMerge::Merged {
+                blob,
+                conflicts,
+                failed,
+            } => {
+                commit_edits.push((path.clone(), kind, blob));
+                worktree_edits.push((path.clone(), kind, blob));
+                if failed {
+                    stages.push((path.clone(), conflict_stages));
+                    unresolved.push(Unresolved {
+                        path: path_str.clone(),
+                        kind: UnresolvedKind::PolicyFail,
+                    });
+                }
+                files.push(MergedFile {
+                    path: path_str,
+                    conflicts,
+                    failed,
+                });
+            }
+            AssetMerge::Failed(kind_of_failure) => {
+                worktree_edits.push((path.clone(), ours_mode.kind(), ours_entry.0));
+                stages.push((path.clone(), conflict_stages));
+                unresolved.push(Unresolved {
+                    path: path_str,
+                    kind: kind_of_failure,
+                });
+            }
+        }
+    }
+
+    // What gix left unresolved outside the assets it merged by structure.
+    let gix_unresolved: Vec<gix::merge::tree::Conflict> = tree_merge
+        .conflicts
+        .iter()
+        .enumerate()
+        .filter(|(i, c)| !handled.contains(i) && c.is_unresolved(how))
+        .map(|(_, c)| c.clone())
+        .collect();
+    for c in &gix_unresolved {
+        unresolved.push(Unresolved {
+            path: c.ours.location().to_str_lossy().into_owned(),
+            kind: describe_gix_conflict(c),
+        });
+    }
+
+    let commit_tree = edit_tree(repo, merged_tree, &commit_edits)?;
+    let worktree_tree = edit_tree(repo, merged_tree, &worktree_edits)?;
+    // gix's conflict entries must be applied to the index of its own tree.
+    let mut index = repo.index_from_tree(&merged_tree)?;
+    gix::merge::tree::apply_index_entries(
+        &gix_unresolved,
+        how,
+        &mut index,
+        gix::merge::tree::apply_index_entries::RemovalMode::Prune,
+    );
+    // Our own edits: the structured results, and ours at unparsable paths.
+    for (path, kind, id) in &worktree_edits {
+        if let Some(e) = index
+            .entry_mut_by_path_and_stage(path.as_bstr(), gix::index::entry::Stage::Unconflicted)
+        {
+            e.id = *id;
+            e.mode =
+                Mode::from_bits_truncate(gix::objs::tree::EntryMode::from(*kind).value() as u32);
+        }
+    }
+    for (path, s) in &stages {
+        worktree::set_conflict_stages(&mut index, path.as_bstr(), *s);
+    }
+    drop(tree);
+    let memory = memory_repo.objects.take_object_memory().unwrap_or_default();
+    persist(target, &memory, &[commit_tree, worktree_tree])?;
+    unresolved.sort_by(|a, b| a.path.cmp(&b.path));
+    unresolved.dedup_by(|a, b| a.path == b.path);
+    files.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(TreeMerge {
+        tree: commit_tree,
+        worktree_tree,
+        index,
+        base_tree,
+        files,
+        unresolved,
+    })
+}
+
+/// The base version of a both-changed path, if it had one.
+fn base_of(c: &gix::merge::tree::Conflict) -> Option<(ObjectId, gix::objs::tree::EntryMode)> {
+    use gix::diff::tree_with_rewrites::Change;
+    for change in [&c.ours, &c.theirs] {
+        match change {
+            Change::Modification { .. } | Change::Rewrite { .. } => {
+                let (mode, id) = change.source_entry_mode_and_id();
+                if mode.is_blob() {
+                    return Some((id.to_owned(), mode));
+                }
+            }
+            Change::Addition { .. } | Change::Deletion { .. } => {}
+        }
+    }
+    None
+}
+
+fn describe_gix_conflict(c: &gix::merge::tree::Conflict) -> UnresolvedKind {
+    match &c.resolution {
+        Ok(_) => match c.content_merge() {
+            Some(m) => {
+                let (_, ours_id) = c.ours.entry_mode_and_id();
+                if m.merged_blob_id == ours_id {
+                    UnresolvedKind::Binary
+                } else {
+                    UnresolvedKind::Text
+                }
+            }
+            None => UnresolvedKind::Tree("conflict".into()),
+        },
+        Err(failure) => {
+            let (first, _) = c.changes_in_resolution();
+            let first_is_ours = std::ptr::eq(first, &c.ours);
+            let who = |ours_first: &str, theirs_first: &str| {
+                if first_is_ours {
+                    ours_first.to_string()
+                } else {
+                    theirs_first.to_string()
+                }
+            };
+            UnresolvedKind::Tree(match failure {
+                ResolutionFailure::OursModifiedTheirsDeleted => who(
+                    "modified by ours, deleted by theirs",
+                    "deleted by ours, modified by theirs",
+                ),
+                ResolutionFailure::OursDeletedTheirsRenamed => who(
+                    "deleted by ours, renamed by theirs",
+                    "renamed by ours, deleted by theirs",
+                ),
+                ResolutionFailure::OursRenamedTheirsRenamedDifferently { .. } => {
+                    "renamed differently by both sides".into()
+                }
+                ResolutionFailure::OursRenamedTheirsRenamedToSameLocation => {
+                    "both sides renamed different files to this path".into()
+                }
+                ResolutionFailure::OursAddedTheirsAddedTypeMismatch { .. } => {
+                    "added by both sides as different kinds of entry".into()
+                }
+                ResolutionFailure::SubmoduleMerge | ResolutionFailure::SubmoduleAddAdd => {
+                    "submodule changed by both sides".into()
+                }
+                other => format!("{other:?}"),
+            })
+        }
+    }
+}
+
+fn edit_tree(
+    repo: &gix::Repository,
+    tree: ObjectId,
+    edits: &[(BString, gix::objs::tree::EntryKind, ObjectId)],
+) -> Result<ObjectId> {
+    if edits.is_empty() {
+        return Ok(tree);
+    }
+    let mut editor = repo.edit_tree(tree)?;
+    for (path, kind, id) in edits {
+        editor.upsert(path.as_bstr(), *kind, *id)?;
+    }
+    Ok(editor.write()?.detach())
+}
+
+enum AssetMerge {
+    Merged {
+        blob: ObjectId,
+        conflicts: Vec<Conflict>,
+        failed: bool,
+    },
+    Failed(UnresolvedKind),
+}
+
+fn merge_asset(
+    repo: &gix::Repository,
+    base: Option<ObjectId>,
+    ours: ObjectId,
+    theirs: ObjectId,
+    dialect: Dialect,
+    options: &MergeOptions,
+) -> Result<AssetMerge> {
+    let read = |id: Option<ObjectId>| -> Result<Vec<u8>> {
+        match id {
+            Some(id) => Ok(repo.find_blob(id)?.take_data()),
+            None => Ok(match dialect {
+                Dialect::Json => b"{}".to_vec(),
+                _ => Vec::new(),
+            }),
+        }
+    };
+    let parse = |side: &'static str, data: Vec<u8>| {
+        let text = String::from_utf8_lossy(&data).into_owned();
+        Document::parse_bytes(data, ParseOptions::new(dialect))
+            .map_err(|error| UnresolvedKind::Unparsable { side, error, text })
+    };
+    let (ours_data, base_data, theirs_data) = (read(Some(ours))?, read(base)?, read(Some(theirs))?);
+    let docs = parse("ours", ours_data)
+        .and_then(|o| Ok((o, parse("base", base_data)?, parse("theirs", theirs_data)?)));
+    let (o, b, t) = match docs {
+        Ok(d) => d,
+        Err(kind) => return Ok(AssetMerge::Failed(kind)),
+    };
+    let outcome = merge::merge(&b, &o, &t, options);
+    if let Err(e) = Document::parse_with(outcome.text.clone(), ParseOptions::new(dialect)) {
+        return Ok(AssetMerge::Failed(UnresolvedKind::Internal(format!(
+            "internal error: the merged document does not parse ({e})"
+        ))));
+    }
+    let failed = outcome.failed(options.policy);
+    let blob = repo.write_blob(outcome.text.as_bytes())?.detach();
+    Ok(AssetMerge::Merged {
+        blob,
+        conflicts: outcome.conflicts,
+        failed,
+    })
+}
+
+/// How a merge into HEAD ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MergeResult {
+    /// Theirs is already contained in HEAD.
+    UpToDate,
+    /// HEAD moved forward to theirs; no commit was made.
+    FastForward {
+        /// The previous HEAD commit (`None` on an unborn branch).
+        from: Option<ObjectId>,
+    },
+    /// The merge commit was written.
+    Merged {
+        /// The merge commit.
+        commit: ObjectId,
+    },
+    /// Paths are left for the user: the worktree and index hold the merge in progress,
+    /// `MERGE_HEAD` and `MERGE_MSG` are written for `git commit` / `assetvc commit`.
+    Conflicted,
+}
+
+/// The outcome of [`merge_into_head`].
+#[derive(Debug, Clone)]
+pub struct MergeReport {
+    /// How it ended.
+    pub result: MergeResult,
+    /// HEAD before the merge.
+    pub ours: Option<ObjectId>,
+    /// The merged commit.
+    pub theirs: ObjectId,
+    /// Every asset merged by structure.
+    pub files: Vec<MergedFile>,
+    /// Paths left for the user.
+    pub unresolved: Vec<Unresolved>,
+    /// The merge commit's message (or `MERGE_MSG`'s).
+    pub message: String,
+}
+
+/// The lines of a merge message that list the conflicts resolved by policy:
+/// `level.sjson /entities/[id=f341]/position: both modified, took theirs`.
+pub fn conflict_lines(files: &[MergedFile]) -> Vec<String> {
+    files
+        .iter()
+        .flat_map(|f| f.conflicts.iter().map(move |c| format!("{} {c}", f.path)))
+        .collect()
+}
+
+fn merge_message(
+    title: &str,
+    files: &[MergedFile],
+    unresolved: &[Unresolved],
+    policy: &str,
+) -> String {
+    let mut message = format!("{title}\n");
+    let lines = conflict_lines(files);
+    if !lines.is_empty() {
+        let n = lines.len();
+        message.push_str(&format!(
+            "\nassetvc resolved {n} conflict{} by policy {policy}:\n",
+            if n == 1 { "" } else { "s" }
+        ));
+        for line in lines {
+            message.push_str(&line);
+            message.push('\n');
+        }
+    }
+    if !unresolved.is_empty() {
+        message.push_str("\n# Conflicts:\n");
+        for u in unresolved {
+            message.push_str(&format!("#\t{}\n", u.path));
+        }
+    }
+    message
+}
+
+/// Merges commit `theirs` into HEAD like `git merge`: up to date, fast-forward, or a merge
+/// in memory (structured for assets) whose result goes to the worktree and the index and,
+/// when nothing is left for the user, into a merge commit with two parents whose message
+/// (`title` followed by one line per conflict resolved by policy) lists every automatic
+/// choice. Refuses, changing nothing, when a merge or rebase is in progress, the index has
+/// staged changes, or a local change would be overwritten.
+pub fn merge_into_head(
+    repo: &gix::Repository,
+    theirs: ObjectId,
+    theirs_label: &str,
+    title: &str,
+    rules: &AssetRules<'_>,
+) -> Result<MergeReport> {
+    if let Some(state) = repo.state() {
+        use gix::state::InProgress;
+        let what = match state {
+            InProgress::Merge => "a merge",
+            InProgress::Rebase | InProgress::RebaseInteractive => "a rebase",
+            InProgress::CherryPick | InProgress::CherryPickSequence => "a cherry-pick",
+            InProgress::Revert | InProgress::RevertSequence => "a revert",
+            InProgress::Bisect => "a bisect",
+            InProgress::ApplyMailbox | InProgress::ApplyMailboxRebase => "git am",
+        };
+        return Err(Error::Refused {
+            message: format!(
+                "{what} is in progress: finish it (commit) or abort it before merging"
+            ),
+            paths: Vec::new(),
+        });
+    }
+    let ours = repo::head_commit(repo)?;
+    let policy = match rules.options.policy {
+        merge::Policy::Theirs => "theirs",
+        merge::Policy::Ours => "ours",
+        merge::Policy::Fail => "fail",
+    };
+    let mut report = MergeReport {
+        result: MergeResult::UpToDate,
+        ours,
+        theirs,
+        files: Vec::new(),
+        unresolved: Vec::new(),
+        message: String::new(),
+    };
+    let current = current_index(repo)?;
+    let head_index = repo.index_from_tree(&repo::tree_of(repo, ours)?)?;
+    let Some(ours_id) = ours else {
+        // An unborn branch: check theirs out.
+        let target = repo.index_from_tree(&repo::tree_of(repo, Some(theirs))?)?;
+        worktree::checkout(repo, &current, &head_index, &target.clone(), target)?;
+        update_head(
+            repo,
+            None,
+            theirs,
+            &format!("merge {theirs_label}: Fast-forward"),
+        )?;
+        report.result = MergeResult::FastForward { from: None };
+        return Ok(report);
+    };
+    let base = repo.merge_base(ours_id, theirs)?.map(|id| id.detach());
+    match base {
+        None => {
+            return Err(Error::Usage(format!(
+                "refusing to merge unrelated histories ({theirs_label} shares no commit with HEAD)"
+            )))
+        }
+        Some(b) if b == theirs => return Ok(report),
+        Some(b) if b == ours_id => {
+            let target = repo.index_from_tree(&repo::tree_of(repo, Some(theirs))?)?;
+            worktree::checkout(repo, &current, &head_index, &target.clone(), target)?;
+            update_head(
+                repo,
+                Some(ours_id),
+                theirs,
+                &format!("merge {theirs_label}: Fast-forward"),
+            )?;
+            write_orig_head(repo, ours_id)?;
+            report.result = MergeResult::FastForward {
+                from: Some(ours_id),
+            };
+            return Ok(report);
+        }
+        Some(_) => {}
+    }
+    let merged = merge_commits(repo, ours_id, theirs, ("HEAD", theirs_label), rules)?;
+    let message = merge_message(title, &merged.files, &merged.unresolved, policy);
+    let worktree_target = repo.index_from_tree(&merged.worktree_tree)?;
+    worktree::checkout(repo, &current, &head_index, &worktree_target, merged.index)?;
+    report.files = merged.files;
+    report.unresolved = merged.unresolved;
+    write_orig_head(repo, ours_id)?;
+    if report.unresolved.is_empty() {
+        let commit = repo.commit("HEAD", &message, merged.tree, [ours_id, theirs])?;
+        report.result = MergeResult::Merged {
+            commit: commit.detach(),
+        };
+    } else {
+        let git_dir = repo.git_dir();
+        let write = |name: &str, text: &str| {
+            std::fs::write(git_dir.join(name), text)
+                .map_err(|e| Error::io(git_dir.join(name).display().to_string(), e))
+        };
+        write("MERGE_HEAD", &format!("{theirs}\n"))?;
+        write("MERGE_MSG", &message)?;
+        write("MERGE_MODE", "")?;
+        report.result = MergeResult::Conflicted;
+    }
+    report.message = message;
+    Ok(report)
+}
+
+/// The index of the worktree, or an empty one if there is none yet.
+pub fn current_index(repo: &gix::Repository) -> Result<gix::index::File> {
+    if repo.index_path().exists() {
+        Ok(repo.open_index()?)
+    } else {
+        Ok(gix::index::File::from_state(
+            gix::index::State::new(repo.object_hash()),
+            repo.index_path(),
+        ))
+    }
+}
+
+fn write_orig_head(repo: &gix::Repository, id: ObjectId) -> Result<()> {
+    let path = repo.git_dir().join("ORIG_HEAD");
+    std::fs::write(&path, format!("{id}\n")).map_err(|e| Error::io(path.display().to_string(), e))
+}
+
+/// Points HEAD (or the branch it names) at `new`, expecting it at `old`.
+pub fn update_head(
+    repo: &gix::Repository,
+    old: Option<ObjectId>,
+    new: ObjectId,
+    reflog: &str,
+) -> Result<()> {
+    use gix::refs::transaction::{Change, LogChange, PreviousValue, RefEdit, RefLog};
+    use gix::refs::Target;
+    let expected = match old {
+        Some(id) => PreviousValue::MustExistAndMatch(Target::Object(id)),
+        None => PreviousValue::MustNotExist,
+    };
+    repo.edit_reference(RefEdit {
+        change: Change::Update {
+            log: LogChange {
+                mode: RefLog::AndReference,
+                force_create_reflog: false,
+                message: reflog.into(),
+            },
+            expected,
+            new: Target::Object(new),
+        },
+        name: "HEAD".try_into().map_err(Error::git)?,
+        deref: true,
+    })?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+    use std::process::Command;
+
+    fn git(dir: &Path, args: &[&str]) {
+        let out = Command::new("git")
+            .args(args)
+            .current_dir(dir)
+            .env("GIT_AUTHOR_NAME", "T")
+            .env("GIT_AUTHOR_EMAIL", "t@e")
+            .env("GIT_COMMITTER_NAME", "T")
+            .env("GIT_COMMITTER_EMAIL", "t@e")
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("HOME", dir)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
+    fn commit(dir: &Path, branch: &str, from: &str, name: &str, text: &str) {
+        if !from.is_empty() {
+            git(dir, &["checkout", "-q", "-B", branch, from]);
+        }
+        std::fs::write(dir.join(name), text).unwrap();
+        git(dir, &["add", name]);
+        git(dir, &["commit", "-q", "-m", branch]);
+    }
+
+    fn sjson_only(path: &str) -> Option<Dialect> {
+        path.ends_with(".sjson").then_some(Dialect::Sjson)
+    }
+
+    #[test]
+    fn assets_merge_by_structure_and_report_conflicts() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        git(dir, &["init", "-q", "-b", "main"]);
+        // A line merge would conflict here (adjacent lines); the structured merge does not.
+        commit(dir, "main", "", "a.sjson", "x = 1\ny = 1\nz = 1\n");
+        commit(dir, "ours", "main", "a.sjson", "x = 2\ny = 5\nz = 1\n");
+        commit(dir, "theirs", "main", "a.sjson", "x = 1\ny = 7\nz = 3\n");
+        // A broken side in another asset.
+        commit(dir, "ours", "ours", "b.sjson", "k = 1\n");
+        let repo = crate::repo::open(dir).unwrap();
+        let ours = crate::repo::resolve_commit(&repo, "ours").unwrap();
+        let theirs = crate::repo::resolve_commit(&repo, "theirs").unwrap();
+        let rules = AssetRules {
+            dialect_of: &sjson_only,
+            options: MergeOptions::default(),
+        };
+        let m = merge_commits(&repo, ours, theirs, ("ours", "theirs"), &rules).unwrap();
+        assert!(m.unresolved.is_empty(), "{:?}", m.unresolved);
+        assert_eq!(m.files.len(), 1);
+        assert_eq!(m.files[0].path, "a.sjson");
+        assert_eq!(m.files[0].conflicts.len(), 1);
+        assert_eq!(m.files[0].conflicts[0].path, "/y");
+        let tree = repo.find_tree(m.tree).unwrap();
+        let entry = tree.lookup_entry_by_path("a.sjson").unwrap().unwrap();
+        let blob = repo.find_blob(entry.object_id()).unwrap();
+        assert_eq!(blob.data.as_slice(), b"x = 2\ny = 7\nz = 3\n");
+        assert_eq!(m.tree, m.worktree_tree);
+        assert!(worktree::unmerged_paths(&m.index).is_empty());
+    }
+
+    #[test]
+    fn an_unparsable_side_is_left_with_stages() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        git(dir, &["init", "-q", "-b", "main"]);
+        commit(dir, "main", "", "a.sjson", "x = 1\n");
+        commit(dir, "ours", "main", "a.sjson", "x = 2\n");
+        commit(dir, "theirs", "main", "a.sjson", "x = {\n");
+        let repo = crate::repo::open(dir).unwrap();
+        let ours = crate::repo::resolve_commit(&repo, "ours").unwrap();
+        let theirs = crate::repo::resolve_commit(&repo, "theirs").unwrap();
+        let rules = AssetRules {
+            dialect_of: &sjson_only,
+            options: MergeOptions::default(),
+        };
+        let m = merge_commits(&repo, ours, theirs, ("ours", "theirs"), &rules).unwrap();
+        assert_eq!(m.unresolved.len(), 1);
+        assert!(matches!(
+            m.unresolved[0].kind,
+            UnresolvedKind::Unparsable { side: "theirs", .. }
+        ));
+        assert_eq!(
+            worktree::unmerged_paths(&m.index),
+            vec!["a.sjson".to_string()]
+        );
+        let tree = repo.find_tree(m.worktree_tree).unwrap();
+        let entry = tree.lookup_entry_by_path("a.sjson").unwrap().unwrap();
+        assert_eq!(
+            repo.find_blob(entry.object_id()).unwrap().data.as_slice(),
+            b"x = 2\n"
+        );
+    }
+}

@@ -1,0 +1,164 @@
+//! End to end: `assetvc install` is idempotent, chains an existing pre-commit hook instead
+//! of clobbering it, follows `assetvc.toml`'s patterns; `install --check` / `doctor` tell a
+//! clone that is set up from one that is not.
+
+mod common;
+
+use std::path::Path;
+
+use common::{assetvc_expect, git_home, run};
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_default()
+}
+
+fn snapshot(dir: &Path) -> (String, String, String, String) {
+    (
+        read(&dir.join(".gitattributes")),
+        read(&dir.join(".git/config")),
+        read(&dir.join(".git/hooks/pre-commit")),
+        read(&dir.join(".git/hooks/pre-commit.local")),
+    )
+}
+
+#[test]
+fn install_is_idempotent_and_chains_the_existing_hook() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    git_home(dir, dir, &["init", "-q", "-b", "main"]);
+    std::fs::write(dir.join(".gitattributes"), "*.png binary\n").unwrap();
+    let hook = dir.join(".git/hooks/pre-commit");
+    std::fs::create_dir_all(hook.parent().unwrap()).unwrap();
+    std::fs::write(&hook, "#!/bin/sh\necho ran > \"$(git rev-parse --git-dir)/local-hook-ran\"\nexit \"${LOCAL_HOOK_STATUS:-0}\"\n").unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&hook, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+
+    // Not set up yet.
+    let (stdout, _) = assetvc_expect(dir, dir, &["doctor"], 1);
+    assert!(stdout.contains("MISSING  merge-driver"), "{stdout}");
+    let (json, _) = assetvc_expect(dir, dir, &["install", "--check", "--json"], 1);
+    let json: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(json["ok"], false);
+
+    assetvc_expect(dir, dir, &["install"], 0);
+    let first = snapshot(dir);
+    let attributes = &first.0;
+    assert!(attributes.starts_with("*.png binary\n"), "{attributes}");
+    assert!(
+        attributes.contains("\n*.sjson merge=assetvc diff=assetvc\n"),
+        "{attributes}"
+    );
+    assert!(
+        attributes.contains("\n*.level merge=assetvc diff=assetvc\n"),
+        "{attributes}"
+    );
+    assert!(
+        attributes.contains("\n*.json merge=assetvc diff=assetvc\n"),
+        "{attributes}"
+    );
+    let exe = Path::new(env!("CARGO_BIN_EXE_assetvc"))
+        .canonicalize()
+        .unwrap();
+    let driver = git_home(dir, dir, &["config", "merge.assetvc.driver"]);
+    assert_eq!(
+        driver.trim(),
+        format!("{} merge-driver %O %A %B %P", exe.display())
+    );
+    let diff = git_home(dir, dir, &["config", "diff.assetvc.command"]);
+    assert_eq!(diff.trim(), format!("{} diff-driver", exe.display()));
+    assert!(
+        first.2.contains("# assetvc-hook: pre-commit"),
+        "{}",
+        first.2
+    );
+    assert!(first
+        .2
+        .contains(&format!("exec {} hook pre-commit", exe.display())));
+    assert!(
+        first.3.contains("local-hook-ran"),
+        "the old hook is kept as pre-commit.local"
+    );
+
+    // Again: nothing changes.
+    assetvc_expect(dir, dir, &["install"], 0);
+    assert_eq!(snapshot(dir), first);
+    let (stdout, _) = assetvc_expect(dir, dir, &["doctor"], 0);
+    assert_eq!(
+        stdout.lines().filter(|l| l.starts_with("ok ")).count(),
+        4,
+        "{stdout}"
+    );
+    let (json, _) = assetvc_expect(dir, dir, &["install", "--check", "--json"], 0);
+    let json: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(json["ok"], true);
+
+    // The hook runs the old hook first, and stops when it fails.
+    let status = run(std::process::Command::new(&hook)
+        .current_dir(dir)
+        .env("LOCAL_HOOK_STATUS", "3")
+        .env("HOME", dir));
+    assert_eq!(status.status.code(), Some(3));
+    assert!(dir.join(".git/local-hook-ran").exists());
+
+    // A driver that points at a binary that is gone is reported.
+    git_home(
+        dir,
+        dir,
+        &[
+            "config",
+            "merge.assetvc.driver",
+            "/nonexistent/assetvc merge-driver %O %A %B %P",
+        ],
+    );
+    let (stdout, _) = assetvc_expect(dir, dir, &["doctor"], 1);
+    assert!(stdout.contains("MISSING  merge-driver"), "{stdout}");
+    assetvc_expect(dir, dir, &["install"], 0);
+    assetvc_expect(dir, dir, &["doctor"], 0);
+}
+
+#[test]
+fn install_follows_the_configured_patterns() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    git_home(dir, dir, &["init", "-q", "-b", "main"]);
+    std::fs::write(
+        dir.join("assetvc.toml"),
+        "[assets]\nsjson = [\"*.lvl\", \"data/**/*.unit\"]\njson = []\n",
+    )
+    .unwrap();
+    assetvc_expect(dir, dir, &["install"], 0);
+    assert_eq!(
+        read(&dir.join(".gitattributes")),
+        "# Assets merged and diffed by structure (assetvc install)\n\
+         *.lvl merge=assetvc diff=assetvc\n\
+         data/**/*.unit merge=assetvc diff=assetvc\n"
+    );
+    // git agrees that the patterns select the driver.
+    let check = git_home(
+        dir,
+        dir,
+        &[
+            "check-attr",
+            "merge",
+            "--",
+            "a/b.lvl",
+            "data/x/y.unit",
+            "z.json",
+        ],
+    );
+    assert_eq!(
+        check,
+        "a/b.lvl: merge: assetvc\ndata/x/y.unit: merge: assetvc\nz.json: merge: unspecified\n"
+    );
+}
+
+#[test]
+fn install_outside_a_repository_exits_2() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (_, stderr) = assetvc_expect(tmp.path(), tmp.path(), &["install"], 2);
+    assert!(stderr.contains("not a git repository"), "{stderr}");
+    assetvc_expect(tmp.path(), tmp.path(), &["doctor"], 2);
+}
