@@ -162,3 +162,19 @@ fn install_outside_a_repository_exits_2() {
     assert!(stderr.contains("not a git repository"), "{stderr}");
     assetvc_expect(tmp.path(), tmp.path(), &["doctor"], 2);
 }
+
+#[test]
+fn the_installed_hook_guards_plain_git_commits() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    git_home(dir, dir, &["init", "-q", "-b", "main"]);
+    assetvc_expect(dir, dir, &["install"], 0);
+    std::fs::write(dir.join("bad.sjson"), "x = {\n").unwrap();
+    git_home(dir, dir, &["add", "bad.sjson"]);
+    let out = common::git_home_output(dir, dir, &["commit", "-q", "-m", "bad"]);
+    assert!(!out.status.success(), "the hook stops an unparsable asset");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("bad.sjson:2:1:"));
+    std::fs::write(dir.join("bad.sjson"), "x = 1\n").unwrap();
+    git_home(dir, dir, &["add", "bad.sjson"]);
+    git_home(dir, dir, &["commit", "-q", "-m", "good"]);
+}

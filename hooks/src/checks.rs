@@ -52,6 +52,32 @@ pub fn check_change(
     check_classified(path, bytes, base, &policy.classify(path), policy)
 }
 
+/// One file for [`check_many`]: path, content, and the previous content at the path.
+pub type FileVersion<'a> = (&'a str, &'a [u8], Option<&'a [u8]>);
+
+/// [`check_change`] on many files in parallel; problems in the order of `files`.
+pub fn check_many(files: &[FileVersion<'_>], policy: &Policy) -> Vec<Problem> {
+    use rayon::prelude::*;
+    crate::engine::in_pool(|| {
+        files
+            .par_iter()
+            .map(|&(path, bytes, base)| {
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    check_change(path, bytes, base, policy)
+                }))
+                .unwrap_or_else(|_| {
+                    vec![Problem::whole_file(
+                        path,
+                        Check::Internal,
+                        "a check crashed on this file; rejected to be safe",
+                    )]
+                })
+            })
+            .flatten()
+            .collect()
+    })
+}
+
 /// [`check_change`] with the class already known.
 pub fn check_classified(
     path: &str,
@@ -899,6 +925,19 @@ mod tests {
         assert_eq!(out[0].check, Check::Config);
         assert_eq!(out[0].line, 5, "{}", out[0]);
         assert!(check("assetvc.toml", "[check]\nrequire_ids = true\n", &p).is_empty());
+    }
+
+    #[test]
+    fn many_files_at_once_keep_their_order() {
+        let p = policy(|_| {});
+        let files: Vec<FileVersion<'_>> = vec![
+            ("a.level", b"a = [\n", None),
+            ("b.level", b"b = 1\n", None),
+            ("c.txt", b"<<<<<<< x\n", None),
+        ];
+        let out = check_many(&files, &p);
+        let paths: Vec<&str> = out.iter().map(|p| p.path.as_str()).collect();
+        assert_eq!(paths, ["a.level", "c.txt"]);
     }
 
     #[test]

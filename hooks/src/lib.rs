@@ -23,7 +23,7 @@ pub mod pre_receive;
 pub mod problem;
 pub mod worktree;
 
-pub use checks::{check_blob, check_change, is_binary};
+pub use checks::{check_blob, check_change, check_many, is_binary};
 pub use config::{AssetMatcher, Config, ConfigError};
 pub use external::{ExternalChecker, GitSettings};
 pub use policy::{FileClass, Policy};
@@ -33,7 +33,13 @@ pub use problem::{Check, Problem};
 /// repository root) and the external checkers of the git config of the repository
 /// containing `dir` (system, global and the repository's own; none outside a repository).
 pub fn worktree_policy(dir: &std::path::Path) -> Result<Policy, ConfigError> {
-    let config = Config::discover(dir)?;
+    policy_with_checkers(&Config::discover(dir)?, dir)
+}
+
+/// The policy of `config` with the external checkers of the trusted git config of the
+/// repository containing `dir` (what `assetvc commit` uses with the configuration it
+/// already read).
+pub fn policy_with_checkers(config: &Config, dir: &std::path::Path) -> Result<Policy, ConfigError> {
     let settings = GitSettings::from_entries(&store::staged::trusted_config(dir))?;
-    Ok(Policy::new(&config)?.with_checkers(settings.checkers))
+    Ok(Policy::new(config)?.with_checkers(settings.checkers))
 }

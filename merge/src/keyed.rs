@@ -73,12 +73,20 @@ impl<'a> Merger<'a> {
                 return self.merge_keyed(b, o, t, Some(bk), ok, tk, false)
             }
             // Ids on one side only (an unmigrated branch): align the others to it.
-            (Some(ok), None, bk) if !ok.ids.is_empty() && has_objects(t) && !matches!(bk, Some(Some(ref k)) if !k.ids.is_empty()) => {
+            (Some(ok), None, bk)
+                if !ok.ids.is_empty()
+                    && has_objects(t)
+                    && !matches!(bk, Some(Some(ref k)) if !k.ids.is_empty()) =>
+            {
                 let key = ok.key.clone().unwrap_or_default();
                 let (bk, tk) = self.align_unkeyed(b, t, o, &ok, &key);
                 return self.merge_keyed(b, o, t, bk, ok, tk, true);
             }
-            (None, Some(tk), bk) if !tk.ids.is_empty() && has_objects(o) && !matches!(bk, Some(Some(ref k)) if !k.ids.is_empty()) => {
+            (None, Some(tk), bk)
+                if !tk.ids.is_empty()
+                    && has_objects(o)
+                    && !matches!(bk, Some(Some(ref k)) if !k.ids.is_empty()) =>
+            {
                 let key = tk.key.clone().unwrap_or_default();
                 let (bk, ok) = self.align_unkeyed(b, o, t, &tk, &key);
                 return self.merge_keyed(b, o, t, bk, ok, tk, true);
@@ -105,7 +113,7 @@ impl<'a> Merger<'a> {
                 && v.len() <= self.opts.atomic_max
                 && v.children().all(|c| c.kind() == Kind::Number)
         };
-        o.len() > 0 && numbers(o) && numbers(t) && b.is_none_or(numbers)
+        !o.is_empty() && numbers(o) && numbers(t) && b.is_none_or(numbers)
     }
 
     /// Gives the elements of `unkeyed` (and of the base) the ids of the `keyed` side's
@@ -140,7 +148,12 @@ impl<'a> Merger<'a> {
         };
         let make = |ids: Vec<String>| Keyed {
             key: keyed_ids.key.clone(),
-            index: ids.iter().cloned().enumerate().map(|(i, s)| (s, i)).collect(),
+            index: ids
+                .iter()
+                .cloned()
+                .enumerate()
+                .map(|(i, s)| (s, i))
+                .collect(),
             ids,
         };
         (base.map(|(_, ids)| make(ids)), make(ids))
@@ -260,7 +273,11 @@ impl<'a> Merger<'a> {
                 && bk.is_none_or(|k| k.get(id).is_some())
         };
         let seq = |k: &'k Keyed<'a>| -> Vec<&'k str> {
-            k.ids.iter().map(String::as_str).filter(|id| common(id)).collect()
+            k.ids
+                .iter()
+                .map(String::as_str)
+                .filter(|id| common(id))
+                .collect()
         };
         let (o_seq, t_seq) = (seq(ok), seq(tk));
         let backbone = match bk {
@@ -372,7 +389,10 @@ fn align(
         let xs = &from[old.clone()];
         let ys: Vec<usize> = new.filter(|&j| !used[j]).collect();
         let yv: Vec<Value<'_>> = ys.iter().map(|&j| to[j]).collect();
-        for (i, p) in pair(xs, &yv, natural_keys, Some(id_key)).into_iter().enumerate() {
+        for (i, p) in pair(xs, &yv, natural_keys, Some(id_key))
+            .into_iter()
+            .enumerate()
+        {
             if let Some(p) = p {
                 ids[old.start + i] = Some(to_ids[ys[p]].clone());
                 used[ys[p]] = true;
@@ -403,8 +423,14 @@ mod tests {
 
     #[test]
     fn keyed_arrays_need_one_id_key_and_unique_ids() {
-        assert_eq!(ids("l = [{ id = a } { ID = b }]"), Some(vec!["a".into(), "b".into()]));
-        assert_eq!(ids("l = [{ guid = 1 } { guid = 2 }]"), Some(vec!["1".into(), "2".into()]));
+        assert_eq!(
+            ids("l = [{ id = a } { ID = b }]"),
+            Some(vec!["a".into(), "b".into()])
+        );
+        assert_eq!(
+            ids("l = [{ guid = 1 } { guid = 2 }]"),
+            Some(vec!["1".into(), "2".into()])
+        );
         assert_eq!(ids("l = []"), Some(vec![]));
         // Duplicates, mixed keys, elements without ids, non-objects: not keyed.
         assert_eq!(ids("l = [{ id = a } { id = a }]"), None);
@@ -413,7 +439,10 @@ mod tests {
         assert_eq!(ids("l = [{ id = a } 1]"), None);
         assert_eq!(ids("l = [1 2]"), None);
         // An integer id and a string id of the same digits are distinct.
-        assert_eq!(ids("l = [{ id = 1 } { id = \"1\" }]"), Some(vec!["1".into(), "1".into()]));
+        assert_eq!(
+            ids("l = [{ id = 1 } { id = \"1\" }]"),
+            Some(vec!["1".into(), "1".into()])
+        );
     }
 
     #[test]

@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 
 use rustc_hash::FxHashMap;
-use sjson::{Dialect, Document, Kind, Out, OutItem, Path, Segment, Style, Value};
+use sjson::{Dialect, Document, Kind, Out, OutItem, ParseOptions, Path, Segment, Style, Value};
 
 use crate::moves::Moves;
 use crate::{Conflict, ConflictKind, MergeOptions, MergeOutcome, Policy, Side};
@@ -108,7 +108,11 @@ impl<'a> Merger<'a> {
             path: Path::root(),
             conflicts: Vec::new(),
             moves: Moves::default(),
-            id_keys_lower: opts.id_keys.iter().map(|k| k.to_ascii_lowercase()).collect(),
+            id_keys_lower: opts
+                .id_keys
+                .iter()
+                .map(|k| k.to_ascii_lowercase())
+                .collect(),
         };
         m.moves = Moves::detect(&m);
         m
@@ -117,8 +121,23 @@ impl<'a> Merger<'a> {
     pub(crate) fn run(mut self) -> MergeOutcome {
         let (b, o, t) = (self.base.root(), self.ours.root(), self.theirs.root());
         let out = self.merge_value(Some(b), o, t);
+        let mut text = sjson::print(self.ours, &out);
+        // SJSON reads an unterminated `"""` as `""` and a string: text copied from such a
+        // source may read differently once the merge puts a `"""` after it. Then the
+        // result is rendered afresh instead.
+        let fragile = self.ours.dialect() == Dialect::Sjson
+            && [self.base, self.ours, self.theirs]
+                .iter()
+                .any(|d| d.text().contains("\"\"\""));
+        if fragile {
+            let mut options = ParseOptions::new(Dialect::Sjson);
+            options.max_depth = usize::MAX;
+            if Document::parse_with(text.clone(), options).is_err() {
+                text = sjson::print_rendered(self.ours, &out);
+            }
+        }
         MergeOutcome {
-            text: sjson::print(self.ours, &out),
+            text,
             conflicts: self.conflicts,
         }
     }
@@ -142,11 +161,7 @@ impl<'a> Merger<'a> {
             return Out::Value(o);
         }
         // Both sides moved one base value here: that is its base.
-        let b = b.or_else(|| {
-            self.moves
-                .common_origin(o, t)
-                .map(|id| self.base.value(id))
-        });
+        let b = b.or_else(|| self.moves.common_origin(o, t).map(|id| self.base.value(id)));
         if let Some(b) = b {
             // One side's value is taken whole, with the other side's edits to values
             // moved into it.
@@ -245,12 +260,7 @@ impl<'a> Merger<'a> {
     }
 
     /// Key-by-key merge of two objects (and their base, if any).
-    fn merge_objects(
-        &mut self,
-        b: Option<Value<'a>>,
-        o: Value<'a>,
-        t: Value<'a>,
-    ) -> Out<'a> {
+    fn merge_objects(&mut self, b: Option<Value<'a>>, o: Value<'a>, t: Value<'a>) -> Out<'a> {
         let bi = KeyIndex::new(b);
         let oi = KeyIndex::new(Some(o));
         let ti = KeyIndex::new(Some(t));
@@ -379,6 +389,10 @@ pub(crate) fn id_text(v: Value<'_>) -> Option<String> {
         Kind::Number => v.as_number().map(|n| match n {
             sjson::NumberValue::Int(i) => format!("\u{0}{i}"),
             sjson::NumberValue::Big(s) => format!("\u{0}{s}"),
+            // `7.0` is the id `7` (numbers are equal by value).
+            sjson::NumberValue::Float(f) if f.fract() == 0.0 && f.abs() < 1e38 => {
+                format!("\u{0}{}", f as i128)
+            }
             sjson::NumberValue::Float(f) => format!("\u{0}{f:?}"),
         }),
         _ => None,
@@ -414,13 +428,17 @@ mod tests {
 
     #[test]
     fn ids_of_numbers_and_strings_differ() {
-        let d = doc("l = [1 \"1\" 1.5 x true]");
+        let d = doc("l = [1 \"1\" 1.5 x true 1.0 -0.0 1E2]");
         let ids: Vec<_> = d.root().get("l").unwrap().children().map(id_text).collect();
         assert_eq!(ids[0].as_deref(), Some("\u{0}1"));
         assert_eq!(ids[1].as_deref(), Some("1"));
         assert_eq!(ids[2].as_deref(), Some("\u{0}1.5"));
         assert_eq!(ids[3].as_deref(), Some("x"));
         assert_eq!(ids[4], None);
+        // Numbers by value: `1.0` is `1`.
+        assert_eq!(ids[5], ids[0]);
+        assert_eq!(ids[6].as_deref(), Some("\u{0}0"));
+        assert_eq!(ids[7].as_deref(), Some("\u{0}100"));
         assert_eq!(id_display("\u{0}12"), "12");
         assert_eq!(id_display("ab"), "ab");
     }
@@ -467,7 +485,8 @@ mod tests {
 
     #[test]
     fn shared_keys_in_the_same_order() {
-        let d = doc("a = { x = 1 y = 2 z = 3 } b = { x = 1 n = 0 z = 3 } c = { z = 3 x = 1 } e = {}");
+        let d =
+            doc("a = { x = 1 y = 2 z = 3 } b = { x = 1 n = 0 z = 3 } c = { z = 3 x = 1 } e = {}");
         let v = |k: &str| d.root().get(k).unwrap();
         assert!(same_key_order(v("a"), v("b")));
         assert!(!same_key_order(v("a"), v("c")));

@@ -127,13 +127,9 @@ pub(crate) fn pair(
     result
 }
 
+/// The natural key's value as text: strings as they are, numbers by value (as ids).
 fn natural_value(v: Value<'_>, key: &str) -> Option<String> {
-    let n = v.get(key)?;
-    match n.kind() {
-        Kind::String => n.as_str().map(|s| s.into_owned()),
-        Kind::Number => Some(format!("\u{0}{}", n.text())),
-        _ => None,
-    }
+    crate::merger::id_text(v.get(key)?)
 }
 
 fn unique_natural_key(xs: &[Value<'_>], key: &str) -> bool {
@@ -171,7 +167,8 @@ mod tests {
 
     #[test]
     fn similarity_is_the_share_of_equal_members() {
-        let d = doc("l = [{ a = 1 b = 2 c = 3 d = 4 } { a = 1 b = 2 c = 0 } { x = 1 } {} {} 5 5.0 6]");
+        let d =
+            doc("l = [{ a = 1 b = 2 c = 3 d = 4 } { a = 1 b = 2 c = 0 } { x = 1 } {} {} 5 5.0 6]");
         let e = elements(&d);
         // Equal: a, b; union: a, b, c, d.
         assert_eq!(similarity(e[0], e[1], None), 0.5);
@@ -188,7 +185,8 @@ mod tests {
 
     #[test]
     fn same_ignoring_skips_one_member_only() {
-        let d = doc("l = [{ id = 1 a = 1 b = 2 } { a = 1 b = 2 } { a = 1 b = 3 } { b = 2 a = 1 } 4 4]");
+        let d =
+            doc("l = [{ id = 1 a = 1 b = 2 } { a = 1 b = 2 } { a = 1 b = 3 } { b = 2 a = 1 } 4 4]");
         let e = elements(&d);
         assert!(same_ignoring(e[0], e[1], "ID"));
         assert!(!same_ignoring(e[0], e[2], "id"));
@@ -206,6 +204,14 @@ mod tests {
         assert_eq!(pair(&xs, &ys, &["name".into()], None), [Some(2), Some(0)]);
         // Without natural keys: by similarity (v = 1 equal for x0 and y0, names differ).
         assert_eq!(pair(&xs, &ys, &[], None), [Some(0), Some(1)]);
+    }
+
+    #[test]
+    fn numeric_natural_keys_compare_by_value() {
+        let d = doc("x = [{ name = 1 v = 1 } { name = 2 v = 2 }] y = [{ name = 2.0 v = 0 } { name = 1.0 v = 0 }]");
+        let xs: Vec<_> = d.root().get("x").unwrap().children().collect();
+        let ys: Vec<_> = d.root().get("y").unwrap().children().collect();
+        assert_eq!(pair(&xs, &ys, &["name".into()], None), [Some(1), Some(0)]);
     }
 
     #[test]

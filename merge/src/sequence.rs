@@ -43,7 +43,8 @@ impl<'a> Merger<'a> {
         let bs: Vec<Value<'a>> = b.map(|b| b.children().collect()).unwrap_or_default();
         let os: Vec<Value<'a>> = o.children().collect();
         let ts: Vec<Value<'a>> = t.children().collect();
-        let hash = |vs: &[Value<'a>]| -> Vec<u64> { vs.iter().map(|v| value_hash(*v, None)).collect() };
+        let hash =
+            |vs: &[Value<'a>]| -> Vec<u64> { vs.iter().map(|v| value_hash(*v, None)).collect() };
         let (hb, ho, ht) = (hash(&bs), hash(&os), hash(&ts));
         let (om, tm) = (matches(&hb, &ho), matches(&hb, &ht));
         let mut items: Vec<OutItem<'a>> = Vec::with_capacity(os.len().max(ts.len()));
@@ -109,9 +110,7 @@ impl<'a> Merger<'a> {
             self.path.pop();
             match taken {
                 Side::Ours => items.extend(c.o.iter().map(|v| ours_item(*v, Out::Value(*v)))),
-                Side::Theirs => {
-                    items.extend(c.t.iter().map(|v| theirs_item(*v, Out::Value(*v))))
-                }
+                Side::Theirs => items.extend(c.t.iter().map(|v| theirs_item(*v, Out::Value(*v)))),
             }
         }
     }
@@ -207,7 +206,8 @@ mod tests {
 
     #[test]
     fn json_lists_are_compact() {
-        let d = sjson::Document::parse("l = [1 \"a\" { b = [2 3] }]", sjson::Dialect::Sjson).unwrap();
+        let d =
+            sjson::Document::parse("l = [1 \"a\" { b = [2 3] }]", sjson::Dialect::Sjson).unwrap();
         let vs: Vec<_> = d.root().get("l").unwrap().children().collect();
         assert_eq!(json_list(&vs), r#"[1,"a",{"b":[2,3]}]"#);
         assert_eq!(json_list(&[]), "[]");

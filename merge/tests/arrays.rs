@@ -8,7 +8,9 @@ use merge::{ConflictKind, MergeOptions, Policy, Side};
 fn units(ids: &[(&str, &str)]) -> String {
     let mut s = String::from("units = [\n");
     for (id, tint) in ids {
-        s.push_str(&format!("\t{{\n\t\tid = \"{id}\"\n\t\ttint = \"{tint}\"\n\t}}\n"));
+        s.push_str(&format!(
+            "\t{{\n\t\tid = \"{id}\"\n\t\ttint = \"{tint}\"\n\t}}\n"
+        ));
     }
     s.push_str("]\n");
     s
@@ -29,7 +31,9 @@ fn keyed_elements_merge_property_by_property() {
 
 #[test]
 fn id_keys_are_recognised_case_insensitively() {
-    for key in ["id", "_id", "guid", "_guid", "uuid", "Id", "ID", "GUID", "Uuid", "_Guid"] {
+    for key in [
+        "id", "_id", "guid", "_guid", "uuid", "Id", "ID", "GUID", "Uuid", "_Guid",
+    ] {
         let el = |id: &str, x: i32| format!("{{ {key} = \"{id}\" x = {x} }}");
         let base = format!("l = [{} {}]\n", el("p", 1), el("q", 1));
         // Ours reorders (a sequence merge would conflict), theirs edits q.
@@ -37,7 +41,11 @@ fn id_keys_are_recognised_case_insensitively() {
         let theirs = format!("l = [{} {}]\n", el("p", 1), el("q", 2));
         let out = sj(&base, &ours, &theirs);
         assert_clean(&out);
-        assert_value(Sjson, &out.text, &format!("l = [{} {}]", el("q", 2), el("p", 1)));
+        assert_value(
+            Sjson,
+            &out.text,
+            &format!("l = [{} {}]", el("q", 2), el("p", 1)),
+        );
     }
 }
 
@@ -76,7 +84,31 @@ fn integer_ids_merge_by_value() {
         "l = [{ id = 1 } { id = \"2\" }]\n",
     );
     assert_clean(&out);
-    assert_value(Sjson, &out.text, "l = [{ id = 1 } { id = 2 } { id = \"2\" }]");
+    assert_value(
+        Sjson,
+        &out.text,
+        "l = [{ id = 1 } { id = 2 } { id = \"2\" }]",
+    );
+}
+
+#[test]
+fn integer_ids_written_as_floats_are_the_same_ids() {
+    // Regression: a tool that writes `1.0` for `1` made every element look deleted and
+    // re-added: ours' edit of 1 was a modify-delete conflict (and with policy ours, 1
+    // and 1.0 were both in the result).
+    let base = "l = [{ id = 1 x = 0 } { id = 2 x = 0 }]\n";
+    let ours = "l = [{ id = 1 x = 1 } { id = 2 x = 0 }]\n";
+    let theirs = "l = [{ id = 1.0 x = 0 } { id = 2.0 x = 0 } { id = 3.0 x = 0 }]\n";
+    let out = sj(base, ours, theirs);
+    assert_clean(&out);
+    assert_value(
+        Sjson,
+        &out.text,
+        "l = [{ id = 1 x = 1 } { id = 2 x = 0 } { id = 3 x = 0 }]",
+    );
+    let out = sj_policy(Policy::Ours, base, ours, theirs);
+    assert_clean(&out);
+    assert_eq!(ids_at(Sjson, &out.text, "l").len(), 3);
 }
 
 #[test]
@@ -90,7 +122,11 @@ fn custom_id_keys() {
     let theirs = "l = [{ serial = 1 v = 1 } { serial = 2 v = 0 }]\n";
     let out = merge_with(Sjson, base, ours, theirs, &opts);
     assert_clean(&out);
-    assert_value(Sjson, &out.text, "l = [{ serial = 2 v = 0 } { serial = 1 v = 1 }]");
+    assert_value(
+        Sjson,
+        &out.text,
+        "l = [{ serial = 2 v = 0 } { serial = 1 v = 1 }]",
+    );
     // With the default keys, `id` is just another member here.
     let out = merge_with(
         Sjson,
@@ -110,7 +146,12 @@ fn keyed_conflicts_name_the_element_by_id() {
     let theirs = units(&[("u-1", "white"), ("f341", "blue")]);
     let out = sj(&base, &ours, &theirs);
     let c = one_conflict(&out);
-    assert_conflict(c, "/units/[id=f341]/tint", ConflictKind::BothModified, Side::Theirs);
+    assert_conflict(
+        c,
+        "/units/[id=f341]/tint",
+        ConflictKind::BothModified,
+        Side::Theirs,
+    );
     assert_eq!(c.base.as_deref(), Some("\"white\""));
     assert_eq!(c.ours.as_deref(), Some("\"red\""));
     assert_eq!(c.theirs.as_deref(), Some("\"blue\""));
@@ -152,7 +193,7 @@ fn keyed_delete_vs_modify() {
     let out = sj_policy(Policy::Ours, &base, &deleted, &edited);
     assert_eq!(out.text, deleted);
     // Deleted on one side, untouched on the other: deleted.
-    let out = sj(&base, &base.replace("white", "white"), &deleted);
+    let out = sj(&base, &base, &deleted);
     assert_eq!(ids_at(Sjson, &out.text, "units"), ["a", "c"]);
 }
 
@@ -271,7 +312,11 @@ fn keyed_both_add_the_same_id() {
     let theirs = "units = [\n\t{ id = \"a\" }\n\t{ id = \"n\" y = 2 }\n]\n";
     let out = sj("units = [\n\t{ id = \"a\" }\n]\n", ours, theirs);
     assert_clean(&out);
-    assert_value(Sjson, &out.text, "units = [{ id = \"a\" } { id = \"n\" x = 1 y = 2 }]");
+    assert_value(
+        Sjson,
+        &out.text,
+        "units = [{ id = \"a\" } { id = \"n\" x = 1 y = 2 }]",
+    );
     let ours = "units = [\n\t{ id = \"a\" }\n\t{ id = \"n\" x = 1 }\n]\n";
     let theirs = "units = [\n\t{ id = \"a\" }\n\t{ id = \"n\" x = 2 }\n]\n";
     let out = sj("units = [\n\t{ id = \"a\" }\n]\n", ours, theirs);
@@ -295,7 +340,11 @@ fn keyed_order_one_side_reorders() {
     let out = sj(&base, &edited, &reordered);
     assert_clean(&out);
     assert_eq!(ids_at(Sjson, &out.text, "units"), ["c", "a", "b"]);
-    assert_value(Sjson, &out.text, &units(&[("c", "w"), ("a", "w"), ("b", "x")]));
+    assert_value(
+        Sjson,
+        &out.text,
+        &units(&[("c", "w"), ("a", "w"), ("b", "x")]),
+    );
 }
 
 #[test]
@@ -306,10 +355,18 @@ fn keyed_order_both_reorder_differently_is_an_order_conflict() {
     let out = sj(&base, &ours, &theirs);
     let c = one_conflict(&out);
     assert_conflict(c, "/units", ConflictKind::Order, Side::Theirs);
-    assert!(c.base.as_deref().unwrap().starts_with("[{\"id\":\"a\""), "{c:?}");
+    assert!(
+        c.base.as_deref().unwrap().starts_with("[{\"id\":\"a\""),
+        "{c:?}"
+    );
     assert_eq!(ids_at(Sjson, &out.text, "units"), ["b", "a", "c"]);
     let out = sj_policy(Policy::Ours, &base, &ours, &theirs);
-    assert_conflict(one_conflict(&out), "/units", ConflictKind::Order, Side::Ours);
+    assert_conflict(
+        one_conflict(&out),
+        "/units",
+        ConflictKind::Order,
+        Side::Ours,
+    );
     assert_eq!(ids_at(Sjson, &out.text, "units"), ["c", "a", "b"]);
     // Both reordered the same way: no conflict.
     let out = sj(&base, &ours, &ours);
@@ -380,11 +437,21 @@ fn atomic_tuples_conflict_as_a_whole() {
         (Some("[1,2,3]"), Some("[9,2,3]"), Some("[1,2,8]"))
     );
     assert_eq!(out.text, "pos = [1 2 8]\n");
-    let out = sj_policy(Policy::Ours, "pos = [1 2 3]\n", "pos = [9 2 3]\n", "pos = [1 2 8]\n");
+    let out = sj_policy(
+        Policy::Ours,
+        "pos = [1 2 3]\n",
+        "pos = [9 2 3]\n",
+        "pos = [1 2 8]\n",
+    );
     assert_eq!(out.text, "pos = [9 2 3]\n");
     // The seed: `[1,2,3]` → `[1,2,4]` / `[1,2,5]`: a conflict, theirs.
     let out = js("[1,2,3]", "[1,2,4]", "[1,2,5]");
-    assert_conflict(one_conflict(&out), "", ConflictKind::BothModified, Side::Theirs);
+    assert_conflict(
+        one_conflict(&out),
+        "",
+        ConflictKind::BothModified,
+        Side::Theirs,
+    );
     assert_eq!(out.text, "[1,2,5]");
     // Weights, from the shared cases.
     let out = sj(
@@ -392,7 +459,12 @@ fn atomic_tuples_conflict_as_a_whole() {
         "weights = [0.5 0.5 0.0]\n",
         "weights = [0.6 0.2 0.2]\n",
     );
-    assert_conflict(one_conflict(&out), "/weights", ConflictKind::BothModified, Side::Theirs);
+    assert_conflict(
+        one_conflict(&out),
+        "/weights",
+        ConflictKind::BothModified,
+        Side::Theirs,
+    );
     assert_eq!(out.text, "weights = [0.6 0.2 0.2]\n");
 }
 
@@ -489,7 +561,12 @@ fn sequences_overlapping_scalar_changes_conflict() {
     );
     assert_value(Sjson, &out.text, theirs);
     let out = sj_policy(Policy::Ours, base, ours, theirs);
-    assert_conflict(one_conflict(&out), "/l/1", ConflictKind::BothModified, Side::Ours);
+    assert_conflict(
+        one_conflict(&out),
+        "/l/1",
+        ConflictKind::BothModified,
+        Side::Ours,
+    );
     assert_eq!(out.text, ours);
     // Edit against delete of the same element.
     let out = sj(base, "l = [a x c]\n", "l = [a c]\n");
@@ -580,7 +657,12 @@ fn unpairable_objects_in_overlapping_changes() {
 fn arrays_added_on_both_sides_merge_as_sequences() {
     let out = sj("", "l = [1 2 3]\n", "l = [1 2 4]\n");
     // Equal length all-number arrays added on both sides: atomic, both added.
-    assert_conflict(one_conflict(&out), "/l", ConflictKind::BothAdded, Side::Theirs);
+    assert_conflict(
+        one_conflict(&out),
+        "/l",
+        ConflictKind::BothAdded,
+        Side::Theirs,
+    );
     assert_value(Sjson, &out.text, "l = [1 2 4]");
     let out = sj("", "l = [{ id = 1 }]\n", "l = [{ id = 2 }]\n");
     assert_clean(&out);

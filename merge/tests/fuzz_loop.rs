@@ -23,9 +23,31 @@ const SEEDS: &[&str] = &[
 
 /// Pieces spliced into documents: tokens that open, close, separate, comment.
 const PIECES: &[&str] = &[
-    "{", "}", "[", "]", " = ", ":", ",", "\n", "\r\n", "\t", " ", "// c\n", "/* b */", "id = 7 ",
-    "\"id\": \"x\", ", "x = [1 2 3]\n", "{ id = 2 }", "name = \"n\" ", "null", "1.5", "\"s\"",
-    "guid = 9 ", "\u{FEFF}", "é", "q = { id = 1 }\n",
+    "{",
+    "}",
+    "[",
+    "]",
+    " = ",
+    ":",
+    ",",
+    "\n",
+    "\r\n",
+    "\t",
+    " ",
+    "// c\n",
+    "/* b */",
+    "id = 7 ",
+    "\"id\": \"x\", ",
+    "x = [1 2 3]\n",
+    "{ id = 2 }",
+    "name = \"n\" ",
+    "null",
+    "1.5",
+    "\"s\"",
+    "guid = 9 ",
+    "\u{FEFF}",
+    "é",
+    "q = { id = 1 }\n",
 ];
 
 /// A mutation of `text`: pieces inserted, stretches deleted or duplicated, at char
@@ -60,7 +82,10 @@ fn mutate(text: &str, choices: &[(u8, u16, u16)]) -> String {
 }
 
 fn check(dialect: Dialect, b: &str, o: &str, t: &str) {
-    if [b, o, t].iter().any(|x| Document::parse(*x, dialect).is_err()) {
+    if [b, o, t]
+        .iter()
+        .any(|x| Document::parse(*x, dialect).is_err())
+    {
         return;
     }
     for policy in [Policy::Theirs, Policy::Ours, Policy::Fail] {
@@ -71,7 +96,11 @@ fn check(dialect: Dialect, b: &str, o: &str, t: &str) {
         let out = merge_texts(b, o, t, dialect, &opts).unwrap_or_else(|e| {
             panic!("{e}\n--- base:\n{b:?}\n--- ours:\n{o:?}\n--- theirs:\n{t:?}")
         });
-        let side = if policy == Policy::Ours { Side::Ours } else { Side::Theirs };
+        let side = if policy == Policy::Ours {
+            Side::Ours
+        } else {
+            Side::Theirs
+        };
         assert!(out.conflicts.iter().all(|c| c.taken == side));
     }
     let opts = MergeOptions::default();

@@ -34,8 +34,10 @@ fn reparented_by_theirs_edited_by_ours() {
 #[test]
 fn reparented_when_both_sides_changed_both_arrays() {
     // Ours moves 2 from a to b and adds 3 to a; theirs edits 2 and adds 10 to b.
-    let ours = "a = [\n\t{ id = 1 x = 0 }\n\t{ id = 3 }\n]\nb = [\n\t{ id = 9 }\n\t{ id = 2 x = 0 }\n]\n";
-    let theirs = "a = [\n\t{ id = 1 x = 0 }\n\t{ id = 2 x = 5 }\n]\nb = [\n\t{ id = 9 }\n\t{ id = 10 }\n]\n";
+    let ours =
+        "a = [\n\t{ id = 1 x = 0 }\n\t{ id = 3 }\n]\nb = [\n\t{ id = 9 }\n\t{ id = 2 x = 0 }\n]\n";
+    let theirs =
+        "a = [\n\t{ id = 1 x = 0 }\n\t{ id = 2 x = 5 }\n]\nb = [\n\t{ id = 9 }\n\t{ id = 10 }\n]\n";
     let out = sj(TREE, ours, theirs);
     assert_clean(&out);
     assert_value(
@@ -47,10 +49,14 @@ fn reparented_when_both_sides_changed_both_arrays() {
 
 #[test]
 fn reparented_in_a_hierarchy() {
-    let base = "e = [\n\t{ id = 1 children = [ { id = 2 x = 0 } ] }\n\t{ id = 3 children = [] }\n]\n";
-    let ours = "e = [\n\t{ id = 1 children = [] }\n\t{ id = 3 children = [ { id = 2 x = 0 } ] }\n]\n";
-    let theirs = "e = [\n\t{ id = 1 children = [ { id = 2 x = 7 } ] }\n\t{ id = 3 children = [] }\n]\n";
-    let expected = "e = [\n\t{ id = 1 children = [] }\n\t{ id = 3 children = [ { id = 2 x = 7 } ] }\n]\n";
+    let base =
+        "e = [\n\t{ id = 1 children = [ { id = 2 x = 0 } ] }\n\t{ id = 3 children = [] }\n]\n";
+    let ours =
+        "e = [\n\t{ id = 1 children = [] }\n\t{ id = 3 children = [ { id = 2 x = 0 } ] }\n]\n";
+    let theirs =
+        "e = [\n\t{ id = 1 children = [ { id = 2 x = 7 } ] }\n\t{ id = 3 children = [] }\n]\n";
+    let expected =
+        "e = [\n\t{ id = 1 children = [] }\n\t{ id = 3 children = [ { id = 2 x = 7 } ] }\n]\n";
     let out = sj(base, ours, theirs);
     assert_clean(&out);
     assert_eq!(out.text, expected);
@@ -104,7 +110,11 @@ fn both_move_one_entity_to_different_places() {
     let c = one_conflict(&out);
     assert_conflict(c, "/c/[id=2]", ConflictKind::BothModified, Side::Theirs);
     assert_eq!(c.ours.as_deref(), Some(r#"{"id":2,"x":0,"y":1}"#));
-    assert_value(Sjson, &out.text, "a = [{id=1}]\nb = []\nc = [{id=2 x=1 y=1}]");
+    assert_value(
+        Sjson,
+        &out.text,
+        "a = [{id=1}]\nb = []\nc = [{id=2 x=1 y=1}]",
+    );
     let out = sj_policy(Policy::Ours, base, ours, theirs);
     assert_conflict(
         one_conflict(&out),
@@ -112,7 +122,11 @@ fn both_move_one_entity_to_different_places() {
         ConflictKind::BothModified,
         Side::Ours,
     );
-    assert_value(Sjson, &out.text, "a = [{id=1}]\nb = [{id=2 x=1 y=1}]\nc = []");
+    assert_value(
+        Sjson,
+        &out.text,
+        "a = [{id=1}]\nb = [{id=2 x=1 y=1}]\nc = []",
+    );
 }
 
 #[test]
@@ -142,7 +156,8 @@ fn moved_against_deleted_is_a_conflict() {
 }
 
 const PLAIN: &str = "hello = {\n\ta = 1\n\tb = 2\n\tc = 3\n}\nz = 0\n";
-const WRAPPED: &str = "container = {\n\thello = {\n\t\ta = 1\n\t\tb = 2\n\t\tc = 3\n\t}\n}\nz = 0\n";
+const WRAPPED: &str =
+    "container = {\n\thello = {\n\t\ta = 1\n\t\tb = 2\n\t\tc = 3\n\t}\n}\nz = 0\n";
 
 #[test]
 fn wrapped_by_ours_edited_by_theirs() {
@@ -170,7 +185,9 @@ fn wrapped_nearly_equal_and_edited_on_both_sides() {
     assert_clean(&out);
     assert_eq!(
         out.text,
-        WRAPPED.replace("a = 1", "a = 10").replace("c = 3", "c = 30")
+        WRAPPED
+            .replace("a = 1", "a = 10")
+            .replace("c = 3", "c = 30")
     );
 }
 
@@ -223,9 +240,11 @@ fn unmigrated_ours_against_migrated_theirs() {
 
 #[test]
 fn unmigrated_without_natural_keys_aligns_by_similarity() {
-    let base = "l = [\n\t{ a = 1 b = 1 c = 1 }\n\t{ a = 2 b = 2 c = 2 }\n\t{ a = 3 b = 3 c = 3 }\n]\n";
+    let base =
+        "l = [\n\t{ a = 1 b = 1 c = 1 }\n\t{ a = 2 b = 2 c = 2 }\n\t{ a = 3 b = 3 c = 3 }\n]\n";
     let keyed = "l = [\n\t{ id = 1 a = 1 b = 1 c = 1 }\n\t{ id = 2 a = 2 b = 2 c = 2 }\n\t{ id = 3 a = 3 b = 3 c = 3 }\n]\n";
-    let edited = "l = [\n\t{ a = 1 b = 1 c = 9 }\n\t{ a = 3 b = 3 c = 3 }\n\t{ a = 7 b = 7 c = 7 }\n]\n";
+    let edited =
+        "l = [\n\t{ a = 1 b = 1 c = 9 }\n\t{ a = 3 b = 3 c = 3 }\n\t{ a = 7 b = 7 c = 7 }\n]\n";
     let out = sj(base, keyed, edited);
     assert_clean(&out);
     assert_eq!(

@@ -140,7 +140,11 @@ fn key_deleted_on_one_side() {
     let out = sj("a = 1\nb = 2\n", "a = 1\n", "a = 1\nb = 2\n");
     assert_clean(&out);
     assert_eq!(out.text, "a = 1\n");
-    let out = sj("a = 1\nb = 2\nc = 3\n", "a = 1\nb = 2\nc = 3\n", "a = 1\nc = 3\n");
+    let out = sj(
+        "a = 1\nb = 2\nc = 3\n",
+        "a = 1\nb = 2\nc = 3\n",
+        "a = 1\nc = 3\n",
+    );
     assert_clean(&out);
     assert_eq!(out.text, "a = 1\nc = 3\n");
 }
@@ -263,7 +267,12 @@ fn null_is_a_value_not_a_deletion() {
     assert_eq!(out.text, "a = 1\n");
     // null against another value: both modified.
     let out = sj("a = 1\n", "a = null\n", "a = 2\n");
-    assert_conflict(one_conflict(&out), "/a", ConflictKind::BothModified, Side::Theirs);
+    assert_conflict(
+        one_conflict(&out),
+        "/a",
+        ConflictKind::BothModified,
+        Side::Theirs,
+    );
     // Adding null on one side is an addition.
     let out = sj("a = 1\n", "a = 1\n", "a = 1\nn = null\n");
     assert_clean(&out);
@@ -345,9 +354,17 @@ fn root_replaced_whole_by_one_side() {
 #[test]
 fn json_scalar_roots_conflict() {
     let out = js("1", "2", "3");
-    assert_conflict(one_conflict(&out), "", ConflictKind::BothModified, Side::Theirs);
+    assert_conflict(
+        one_conflict(&out),
+        "",
+        ConflictKind::BothModified,
+        Side::Theirs,
+    );
     assert_eq!(out.text, "3");
-    assert_eq!(out.conflicts[0].to_string(), "/: both modified, took theirs");
+    assert_eq!(
+        out.conflicts[0].to_string(),
+        "/: both modified, took theirs"
+    );
 }
 
 #[test]
@@ -379,4 +396,27 @@ fn parse_errors_name_the_side() {
     assert!(e.to_string().starts_with("base: "), "{e}");
     let e = merge::merge_texts("{}", "{}", "a = 1", Json, &opts).unwrap_err();
     assert!(e.to_string().starts_with("theirs: "), "{e}");
+}
+
+#[test]
+fn deeply_nested_documents_merge() {
+    // Near the parser's default depth limit, on a test thread's stack.
+    let n = 500;
+    let nest = |v: &str| format!("a = {}{v}{}\n", "{ a = ".repeat(n), " }".repeat(n));
+    let out = sj(&nest("1"), &(nest("2") + "x = 1\n"), &(nest("1") + "y = 1\n"));
+    assert_clean(&out);
+    assert_eq!(out.text, nest("2") + "x = 1\ny = 1\n");
+    let out = sj(&nest("1"), &(nest("2") + "x = 1\n"), &(nest("3") + "y = 1\n"));
+    assert_eq!(out.conflicts.len(), 1);
+    assert_eq!(out.conflicts[0].path, "/a".repeat(n + 1));
+    let arr = |v: &str| format!("a = {}{v}{}\n", "[".repeat(n), "]".repeat(n));
+    let out = sj(&arr("1 2"), &(arr("1 3") + "x = 1\n"), &(arr("1 2") + "y = 1\n"));
+    assert_clean(&out);
+    assert_eq!(out.text, arr("1 3") + "x = 1\ny = 1\n");
+    // Both changed the innermost list: nested lists are not paired (one conflict at the
+    // outermost overlapping element).
+    let out = sj(&arr("1 2"), &(arr("1 3") + "x = 1\n"), &(arr("0 1 2") + "y = 1\n"));
+    assert_eq!(out.conflicts.len(), 1);
+    assert_eq!(out.conflicts[0].path, "/a/0");
+    assert_value(Sjson, &out.text, &(arr("0 1 2") + "x = 1\ny = 1\n"));
 }

@@ -32,13 +32,21 @@ fn crlf_documents_stay_crlf() {
     let theirs = "a = 1\nb = {\n\tc = 1\n\td = [\n\t\t{ x = 1 }\n\t]\n}\nnew = {\n\tk = 1\n}\n";
     let out = sj(base, ours, theirs);
     assert_clean(&out);
-    assert!(!out.text.replace("\r\n", "").contains('\n'), "{:?}", out.text);
+    assert!(
+        !out.text.replace("\r\n", "").contains('\n'),
+        "{:?}",
+        out.text
+    );
     assert_value(
         Sjson,
         &out.text,
         "a = 2 b = { c = 1 d = [{ x = 1 }] } new = { k = 1 }",
     );
-    assert!(out.text.starts_with("a = 2\r\nb = {\r\n\tc = 1\r\n"), "{:?}", out.text);
+    assert!(
+        out.text.starts_with("a = 2\r\nb = {\r\n\tc = 1\r\n"),
+        "{:?}",
+        out.text
+    );
 }
 
 #[test]
@@ -48,7 +56,11 @@ fn crlf_json_stays_crlf() {
     let theirs = "{\n  \"a\": 1,\n  \"b\": 2,\n  \"c\": {\n    \"d\": [1, 2]\n  }\n}\n";
     let out = js(base, ours, theirs);
     assert_clean(&out);
-    assert!(!out.text.replace("\r\n", "").contains('\n'), "{:?}", out.text);
+    assert!(
+        !out.text.replace("\r\n", "").contains('\n'),
+        "{:?}",
+        out.text
+    );
     assert_value(Json, &out.text, r#"{"a": 5, "b": 2, "c": {"d": [1, 2]}}"#);
 }
 
@@ -108,11 +120,7 @@ fn deleting_the_first_key_of_a_braceless_root() {
     // Regression: the result started with an empty line.
     let out = sj("a = 1\nb = 2\n", "a = 1\nb = 3\n", "b = 2\n");
     assert_eq!(out.text, "b = 3\n");
-    let out = sj(
-        "\n\nx = 1\nz = 1\n",
-        "\n\nx = 1\nz = 2\n",
-        "z = 1\n",
-    );
+    let out = sj("\n\nx = 1\nz = 1\n", "\n\nx = 1\nz = 2\n", "z = 1\n");
     assert_eq!(out.text, "\n\nz = 2\n");
 }
 
@@ -202,8 +210,14 @@ fn json_object_commas_after_deletions() {
     assert_eq!(out.text, "{\n  \"a\": 5,\n  \"b\": 2,\n  \"c\": 3\n}\n");
     // Single line.
     let base = r#"{"a": 1, "b": 2, "c": 3, "z": 0}"#;
-    assert_eq!(json_object_case(base, r#"{"b": 2, "c": 3, "z": 0}"#), r#"{"b": 2, "c": 3, "z": 1}"#);
-    assert_eq!(json_object_case(base, r#"{"a": 1, "b": 2, "z": 0}"#), r#"{"a": 1, "b": 2, "z": 1}"#);
+    assert_eq!(
+        json_object_case(base, r#"{"b": 2, "c": 3, "z": 0}"#),
+        r#"{"b": 2, "c": 3, "z": 1}"#
+    );
+    assert_eq!(
+        json_object_case(base, r#"{"a": 1, "b": 2, "z": 0}"#),
+        r#"{"a": 1, "b": 2, "z": 1}"#
+    );
     let ours = r#"{"a": 5, "b": 2, "c": 3, "z": 0}"#;
     let out = js(base, ours, r#"{"a": 1, "b": 2, "c": 3}"#);
     assert_eq!(out.text, r#"{"a": 5, "b": 2, "c": 3}"#);
@@ -243,11 +257,23 @@ fn json_keyed_array_commas() {
     let theirs = r#"{"a":[{"id":0},{"id":1},{"id":2},{"id":3}],"k":0}"#;
     let out = js(base, ours, theirs);
     assert_clean(&out);
-    assert_value(Json, &out.text, r#"{"a":[{"id":0},{"id":1},{"id":3}],"k":1}"#);
+    assert_value(
+        Json,
+        &out.text,
+        r#"{"a":[{"id":0},{"id":1},{"id":3}],"k":1}"#,
+    );
     // Into empty containers.
-    let out = js(r#"{"a":[],"o":{},"k":0}"#, r#"{"a":[],"o":{},"k":1}"#, r#"{"a":[1],"o":{"x":1},"k":0}"#);
+    let out = js(
+        r#"{"a":[],"o":{},"k":0}"#,
+        r#"{"a":[],"o":{},"k":1}"#,
+        r#"{"a":[1],"o":{"x":1},"k":0}"#,
+    );
     assert_value(Json, &out.text, r#"{"a":[1],"o":{"x":1},"k":1}"#);
-    let out = js(r#"{"a":[],"o":{}}"#, r#"{"a":[1,2],"o":{"p":1}}"#, r#"{"a":[3],"o":{"q":2}}"#);
+    let out = js(
+        r#"{"a":[],"o":{}}"#,
+        r#"{"a":[1,2],"o":{"p":1}}"#,
+        r#"{"a":[3],"o":{"q":2}}"#,
+    );
     assert_value(Json, &out.text, r#"{"a":[1,2,3],"o":{"p":1,"q":2}}"#);
 }
 
@@ -256,10 +282,15 @@ fn sjson_values_from_theirs_are_rendered_as_json_in_json() {
     // A JSON document never gets SJSON syntax, even in multi-line new values.
     let base = "{\n  \"a\": 1\n}\n";
     let ours = "{\n  \"a\": 2\n}\n";
-    let theirs = "{\n  \"a\": 1,\n  \"n\": {\n    \"x\": [1,\n      2],\n    \"s\": \"t\\u00e9\"\n  }\n}\n";
+    let theirs =
+        "{\n  \"a\": 1,\n  \"n\": {\n    \"x\": [1,\n      2],\n    \"s\": \"t\\u00e9\"\n  }\n}\n";
     let out = js(base, ours, theirs);
     assert_clean(&out);
-    assert_value(Json, &out.text, r#"{"a": 2, "n": {"x": [1, 2], "s": "té"}}"#);
+    assert_value(
+        Json,
+        &out.text,
+        r#"{"a": 2, "n": {"x": [1, 2], "s": "té"}}"#,
+    );
 }
 
 #[test]
@@ -274,4 +305,70 @@ fn new_values_use_ours_style() {
         out.text,
         "{\n    a: 1,\n    b: 3,\n    c: {\n        d: 1,\n        e: [\n            {\n                f: 1,\n            },\n        ],\n    },\n}\n"
     );
+}
+
+#[test]
+fn text_that_reads_differently_after_a_merge_is_rendered_afresh() {
+    // Regression (found by the merge3 fuzz target): SJSON reads an unterminated `"""`
+    // as `""` and a string, so ours' `"""x"` (two strings) turned into the start of a raw
+    // string once theirs' raw string came after it: the merged text did not parse.
+    let base = "w = [1]\n";
+    let ours = "w = [\"\"\"x\" 1]\n";
+    let theirs = "w = [1 \"\"\"raw\"\"\"]\n";
+    let out = sj(base, ours, theirs);
+    assert_clean(&out);
+    assert_value(Sjson, &out.text, "w = [\"\" \"x\" 1 \"\"\"raw\"\"\"]");
+    // The fuzzer's input.
+    let q = |n: usize| "\"".repeat(n);
+    let ours = format!("\0eiPghts = [{}.\"0.25]\n", q(35));
+    let theirs = format!(
+        "\0eiPghts = [{}.\"0.6 0.2 0.2jj\"white\"jjjjjjjjjjj0.0]\n",
+        q(35)
+    );
+    let out = sj("weights = [0.5 0.25 0.25]\n", &ours, &theirs);
+    assert_eq!(parse(Sjson, &out.text).root().len(), 1);
+}
+
+#[test]
+fn new_values_do_not_run_into_comments() {
+    // Regression (found by the merge3 fuzz target): a bare string `s/` printed right
+    // before ours' comment `// l}` read as `s` and the comment `/// l}`.
+    let out = sj("// l}\n", "// l}\n", "// li1ghtinu\nambie =s/");
+    assert_value(Sjson, &out.text, "ambie = \"s/\"");
+    assert_eq!(out.text, "// li1ghtinu\nambie = s/\n// l}\n");
+    // Ours' value replaced in place, its comment right after it.
+    let out = sj(
+        "a = 1// c\nb = 1\n",
+        "a = 1// c\nb = 2\n",
+        "a = s/\nb = 1\n",
+    );
+    assert_value(Sjson, &out.text, "a = \"s/\" b = 2");
+    assert_eq!(out.text, "a = s/ // c\nb = 2\n");
+    // New items in containers that hold only a comment.
+    let out = sj(
+        "a = [1] b = {}",
+        "a = [/* c */] b = {// d\n}",
+        "a = [1 s/] b = { x = y/ }",
+    );
+    // (Ours emptied `a`, theirs appended to it: a conflict, theirs taken.)
+    assert_value(Sjson, &out.text, "a = [1 \"s/\"] b = { x = \"y/\" }");
+}
+
+#[test]
+fn a_replaced_value_does_not_run_into_the_next_item() {
+    // Regression (found by the merge3 fuzz target): ours wrote `"u-94"color` with no
+    // space; theirs' `0.02` in place of `"u-94"` made `0.02color`, which does not parse.
+    let base = "fog = { density = 1.02, color = [0.5 0.5 0.6] }\n";
+    let ours = "fog = { density = \"u-94\"color = [0.5 0.5 0.6] }\n";
+    let theirs = "fog = { density = 0.02, color = [0.5 0.5 0.7] }\n";
+    let out = sj(base, ours, theirs);
+    assert_value(Sjson, &out.text, "fog = { density = 0.02 color = [0.5 0.5 0.7] }");
+    assert_eq!(out.text, "fog = { density = 0.02 color = [0.5 0.5 0.7] }\n");
+    // A bare string for a quoted one.
+    let out = sj(
+        "o = { a = \"s\"b = 1 }",
+        "o = { a = \"s\"b = 2 }",
+        "o = { a = t b = 1 }",
+    );
+    assert_eq!(out.text, "o = { a = t b = 2 }");
 }

@@ -55,6 +55,7 @@ pub fn print(doc: &Document, out: &Out<'_>) -> String {
         text: doc.text(),
         style: Style::detect(doc),
         out: String::with_capacity(doc.text().len() + doc.text().len() / 16),
+        copy: true,
     };
     let root = doc.root();
     let span = root.span();
@@ -64,11 +65,40 @@ pub fn print(doc: &Document, out: &Out<'_>) -> String {
     p.out
 }
 
+/// Prints `out` rendered afresh in `doc`'s style: no source text is copied but scalar
+/// lexemes, keys and comments, every item on its own line. A fallback for sources whose
+/// text is only valid in its own context: SJSON reads an unterminated `"""` as `""`
+/// followed by a string, so ours' `"""x"` changes meaning once a merge adds a raw string
+/// after it.
+pub fn print_rendered(doc: &Document, out: &Out<'_>) -> String {
+    let style = Style::detect(doc);
+    if let Out::Value(v) = out {
+        if v.id() == NodeId::ROOT {
+            return format(v.doc(), &style);
+        }
+    }
+    let mut p = Printer {
+        doc,
+        text: doc.text(),
+        style,
+        out: String::with_capacity(doc.text().len() + doc.text().len() / 4),
+        copy: false,
+    };
+    if doc.text().starts_with('\u{FEFF}') {
+        p.out.push('\u{FEFF}');
+    }
+    p.print_out(out, "", false);
+    p.out.push_str(&p.style.newline);
+    p.out
+}
+
 struct Printer<'d> {
     doc: &'d Document,
     text: &'d str,
     style: Style,
     out: String,
+    /// Whether source text may be copied (else everything is rendered).
+    copy: bool,
 }
 
 fn is_ws(c: char) -> bool {
@@ -107,7 +137,8 @@ impl<'d> Printer<'d> {
         let text = v.text();
         let compatible = v.doc().dialect() == self.doc.dialect()
             || (v.doc().dialect() == Dialect::Json && !self.json());
-        if (self.owns(&v) && in_place || !text.contains('\n') && compatible)
+        if self.copy
+            && (self.owns(&v) && in_place || !text.contains('\n') && compatible)
             && v.id() != NodeId::ROOT
         {
             self.out.push_str(text);
@@ -198,8 +229,10 @@ impl<'d> Printer<'d> {
             self.out.push_str(&o.text()[..1]);
         }
         let last = items.len().saturating_sub(1);
-        // The layout position of the item printed just before, if it was ours' in place.
+        // The layout position of the item printed just before, if it was ours' in place,
+        // and whether its value was replaced.
         let mut previous: Option<usize> = None;
+        let mut previous_replaced = false;
         for (i, item) in items.iter().enumerate() {
             let placed = item
                 .ours
@@ -216,6 +249,14 @@ impl<'d> Printer<'d> {
                 Some(l) => {
                     let lead = &text[l.lead.clone()];
                     if follows_original {
+                        // After a replaced value, ours' `a = "s"b = 1` needs a space
+                        // (with `0.5` for `"s"`, `0.5b` would be one bare string).
+                        if previous_replaced
+                            && !lead.starts_with(is_ws)
+                            && !self.out.ends_with(|c: char| is_ws(c) || c == ',')
+                        {
+                            self.out.push(' ');
+                        }
                         self.push_trivia(lead);
                     } else if i == 0 {
                         // Now first, after the bracket (or at the start of a braceless
@@ -240,7 +281,15 @@ impl<'d> Printer<'d> {
                     if self.json() && i != last {
                         self.out.push(',');
                     }
+                    // A new value must not run into the comment after the old one
+                    // (`a = 1// c` holding a bare string `s` is `s// c`: one string).
+                    let replaced =
+                        !matches!(&item.value, Out::Value(v) if v.id() == l.node && self.owns(v));
+                    if replaced && trailer.starts_with(|c: char| !is_ws(c) && c != ',') {
+                        self.out.push(' ');
+                    }
                     self.push_trivia(trailer);
+                    previous_replaced = replaced;
                 }
                 None => {
                     let origin_text = item.origin.map(|v| v.doc().text());
@@ -293,6 +342,18 @@ impl<'d> Printer<'d> {
         } else if !multiline && !items.is_empty() && layout.items.is_empty() && close.is_empty() {
             self.out.push(' ');
         } else {
+            // The close of an empty container may start with a comment: not right
+            // after a new value (`s/` and `// c` would read as `s/// c`).
+            if !items.is_empty()
+                && close.starts_with(|c: char| !is_ws(c))
+                && !self.out.ends_with(is_ws)
+            {
+                if multiline {
+                    self.push_newline_indent(indent);
+                } else {
+                    self.out.push(' ');
+                }
+            }
             self.push_trivia(close);
         }
         if !braceless {
@@ -324,7 +385,7 @@ impl<'d> Printer<'d> {
                     self.out.push_str(if self.json() { ", " } else { " " });
                 }
             } else {
-                if let (Some(v), false) = (item.origin, self.json()) {
+                if let (Some(v), false) = (item.origin.or(item.ours), self.json()) {
                     for c in origin_comments(v, true) {
                         self.push_newline_indent(&child_indent);
                         self.out.push_str(&c);

@@ -154,8 +154,9 @@ fn persist(
     Ok(())
 }
 
-/// Merges commits `ours` and `theirs` in memory (objects are written to the object
-/// database; nothing else changes). `labels` name ours and theirs in conflict markers.
+/// Merges commits `ours` and `theirs` in memory; only the objects of the result (its trees,
+/// the merged blobs, the blobs of conflict stages) are written to the object database, and
+/// nothing else changes. `labels` name ours and theirs in conflict markers.
 pub fn merge_commits(
     repo: &gix::Repository,
     ours: ObjectId,
@@ -174,6 +175,10 @@ pub fn merge_commits(
     };
     let outcome = repo.merge_commits(ours, theirs, text_labels, options)?;
     let base_tree = outcome.merge_base_tree_id;
+    let first_base_tree = match (&outcome.merge_bases, outcome.virtual_merge_bases.is_empty()) {
+        (Some(bases), false) => Some(repo::tree_of(repo, Some(*bases.first()))?),
+        _ => None,
+    };
     let mut tree_merge = outcome.tree_merge;
     let merged_tree = tree_merge.tree.write()?.detach();
     let how = TreatAsUnresolved::git();
@@ -229,14 +234,25 @@ pub fn merge_commits(
             Mode::from_bits_truncate(theirs_mode.value() as u32),
         );
         let conflict_stages = [
-            base.map(|(id, mode)| (id, Mode::from_bits_truncate(mode.value() as u32))),
+            base.as_ref()
+                .map(|(id, mode, _)| (*id, Mode::from_bits_truncate(mode.value() as u32))),
             Some(ours_entry),
             Some(theirs_entry),
         ];
         let kind = entry_mode.kind();
+        // With several merge bases gix merges them into a virtual one, line by line; when
+        // that left the asset unparsable, the first real merge base's version serves.
+        let fallback_base = match (&first_base_tree, &base) {
+            (Some(tree), Some((_, _, base_path))) => repo
+                .find_tree(*tree)?
+                .lookup_entry_by_path(repo::to_path(base_path.as_bstr()))?
+                .filter(|e| e.mode().is_blob())
+                .map(|e| e.object_id()),
+            _ => None,
+        };
         match merge_asset(
             repo,
-            base.map(|b| b.0),
+            (base.as_ref().map(|b| b.0), fallback_base),
             ours_entry.0,
             theirs_entry.0,
             dialect,
@@ -312,8 +328,18 @@ pub fn merge_commits(
         worktree::set_conflict_stages(&mut index, path.as_bstr(), *s);
     }
     drop(tree);
+    // Keep what the trees and the conflict stages refer to (a stage may hold a blob of a
+    // virtual merge base, which exists only in memory); drop the rest.
+    let mut roots = vec![commit_tree, worktree_tree];
+    roots.extend(
+        index
+            .entries()
+            .iter()
+            .filter(|e| e.stage() != gix::index::entry::Stage::Unconflicted)
+            .map(|e| e.id),
+    );
     let memory = memory_repo.objects.take_object_memory().unwrap_or_default();
-    persist(target, &memory, &[commit_tree, worktree_tree])?;
+    persist(target, &memory, &roots)?;
     unresolved.sort_by(|a, b| a.path.cmp(&b.path));
     unresolved.dedup_by(|a, b| a.path == b.path);
     files.sort_by(|a, b| a.path.cmp(&b.path));
@@ -328,14 +354,16 @@ pub fn merge_commits(
 }
 
 /// The base version of a both-changed path, if it had one.
-fn base_of(c: &gix::merge::tree::Conflict) -> Option<(ObjectId, gix::objs::tree::EntryMode)> {
+fn base_of(
+    c: &gix::merge::tree::Conflict,
+) -> Option<(ObjectId, gix::objs::tree::EntryMode, BString)> {
     use gix::diff::tree_with_rewrites::Change;
     for change in [&c.ours, &c.theirs] {
         match change {
             Change::Modification { .. } | Change::Rewrite { .. } => {
                 let (mode, id) = change.source_entry_mode_and_id();
                 if mode.is_blob() {
-                    return Some((id.to_owned(), mode));
+                    return Some((id.to_owned(), mode, change.source_location().to_owned()));
                 }
             }
             Change::Addition { .. } | Change::Deletion { .. } => {}
@@ -420,38 +448,68 @@ enum AssetMerge {
 
 fn merge_asset(
     repo: &gix::Repository,
-    base: Option<ObjectId>,
+    (base, fallback_base): (Option<ObjectId>, Option<ObjectId>),
     ours: ObjectId,
     theirs: ObjectId,
     dialect: Dialect,
     options: &MergeOptions,
 ) -> Result<AssetMerge> {
-    let read = |id: Option<ObjectId>| -> Result<Vec<u8>> {
-        match id {
-            Some(id) => Ok(repo.find_blob(id)?.take_data()),
-            None => Ok(match dialect {
-                Dialect::Json => b"{}".to_vec(),
-                _ => Vec::new(),
-            }),
-        }
-    };
-    let parse = |side: &'static str, data: Vec<u8>| {
-        let text = String::from_utf8_lossy(&data).into_owned();
-        Document::parse_bytes(data, ParseOptions::new(dialect))
-            .map_err(|error| UnresolvedKind::Unparsable { side, error, text })
-    };
-    let (ours_data, base_data, theirs_data) = (read(Some(ours))?, read(base)?, read(Some(theirs))?);
-    let docs = parse("ours", ours_data)
-        .and_then(|o| Ok((o, parse("base", base_data)?, parse("theirs", theirs_data)?)));
-    let (o, b, t) = match docs {
+    // Parses a version; `Ok(Err(_))` is a parse failure, with the text for diagnostics
+    // (read again: failures are rare, and the first read's buffer went to the parser).
+    let parse =
+        |side: &'static str, id: Option<ObjectId>| -> Result<Result<Document, UnresolvedKind>> {
+            let data = match id {
+                Some(id) => repo.find_blob(id)?.take_data(),
+                None => match dialect {
+                    Dialect::Json => b"{}".to_vec(),
+                    _ => Vec::new(),
+                },
+            };
+            Ok(
+                match Document::parse_bytes(data, ParseOptions::new(dialect)) {
+                    Ok(doc) => Ok(doc),
+                    Err(error) => {
+                        let data = match id {
+                            Some(id) => repo.find_blob(id)?.take_data(),
+                            None => Vec::new(),
+                        };
+                        let text = String::from_utf8_lossy(&data).into_owned();
+                        Err(UnresolvedKind::Unparsable { side, error, text })
+                    }
+                },
+            )
+        };
+    let o = match parse("ours", Some(ours))? {
         Ok(d) => d,
         Err(kind) => return Ok(AssetMerge::Failed(kind)),
     };
-    let outcome = merge::merge(&b, &o, &t, options);
-    if let Err(e) = Document::parse_with(outcome.text.clone(), ParseOptions::new(dialect)) {
-        return Ok(AssetMerge::Failed(UnresolvedKind::Internal(format!(
-            "internal error: the merged document does not parse ({e})"
-        ))));
+    let b = match parse("base", base)? {
+        Ok(d) => d,
+        Err(kind) => match fallback_base {
+            Some(id) => match parse("base", Some(id))? {
+                Ok(d) => d,
+                Err(_) => return Ok(AssetMerge::Failed(kind)),
+            },
+            None => return Ok(AssetMerge::Failed(kind)),
+        },
+    };
+    let t = match parse("theirs", Some(theirs))? {
+        Ok(d) => d,
+        Err(kind) => return Ok(AssetMerge::Failed(kind)),
+    };
+    let mut outcome = merge::merge(&b, &o, &t, options);
+    drop((b, o, t));
+    // The result must parse: it is checked before anything is written.
+    match Document::parse_with(
+        std::mem::take(&mut outcome.text),
+        ParseOptions::new(dialect),
+    ) {
+        Ok(doc) => outcome.text = doc.into_text(),
+        Err(e) => {
+            return Ok(AssetMerge::Failed(UnresolvedKind::Internal(format!(
+                "internal error: the merged document does not parse ({e})"
+            ))))
+        }
     }
     let failed = outcome.failed(options.policy);
     let blob = repo.write_blob(outcome.text.as_bytes())?.detach();
@@ -794,5 +852,50 @@ mod tests {
             repo.find_blob(entry.object_id()).unwrap().data.as_slice(),
             b"x = 2\n"
         );
+    }
+
+    #[test]
+    fn an_unparsable_virtual_base_falls_back_to_a_real_one() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        git(dir, &["init", "-q", "-b", "main"]);
+        let repo = crate::repo::open(dir).unwrap();
+        let blob = |t: &str| repo.write_blob(t.as_bytes()).unwrap().detach();
+        let (virtual_base, real_base) = (blob("<<<<<<< a\nx = 1\n"), blob("x = 1\ny = 1\n"));
+        let (ours, theirs) = (blob("x = 2\ny = 1\n"), blob("x = 1\ny = 2\n"));
+        let options = MergeOptions::default();
+        let merged = merge_asset(
+            &repo,
+            (Some(virtual_base), Some(real_base)),
+            ours,
+            theirs,
+            Dialect::Sjson,
+            &options,
+        )
+        .unwrap();
+        let AssetMerge::Merged {
+            blob, conflicts, ..
+        } = merged
+        else {
+            panic!("not merged");
+        };
+        assert!(conflicts.is_empty());
+        assert_eq!(
+            repo.find_blob(blob).unwrap().data.as_slice(),
+            b"x = 2\ny = 2\n"
+        );
+        let failed = merge_asset(
+            &repo,
+            (Some(virtual_base), None),
+            ours,
+            theirs,
+            Dialect::Sjson,
+            &options,
+        )
+        .unwrap();
+        assert!(matches!(
+            failed,
+            AssetMerge::Failed(UnresolvedKind::Unparsable { side: "base", .. })
+        ));
     }
 }
