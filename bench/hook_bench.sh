@@ -48,7 +48,7 @@ setup() {
   local name=$1
   git init -q --bare -b main "$WORK/$name.git"
   printf '[[expressions]]\nkeys = ["*_expr"]\nvariables = ["t"]\n' > "$WORK/$name.git/assetvc.toml"
-  "$ASSETVC" install-server "$WORK/$name.git" 2> /dev/null
+  "$ASSETVC" install --server "$WORK/$name.git" 2> /dev/null
   git init -q -b main "$WORK/$name"
   git -C "$WORK/$name" remote add origin "file://$WORK/$name.git"
   level_commit 1 0 $((FILES - 1)) "" base | git -C "$WORK/$name" fast-import --quiet

@@ -26,17 +26,41 @@ fn cases() -> Vec<(&'static str, Input, &'static str)> {
     // Valid lines, then a syntax error at the very end.
     big.extend_from_slice(b"broken = {\n");
     vec![
-        ("unparsable", Input::Bytes(b"a = {\n".to_vec()), "expected key, found end of file"),
+        (
+            "unparsable",
+            Input::Bytes(b"a = {\n".to_vec()),
+            "expected key, found end of file",
+        ),
         (
             "conflict markers",
             Input::Bytes(b"a = 1\n<<<<<<< HEAD\nb = 2\n=======\nb = 3\n>>>>>>> other\n".to_vec()),
             "expected",
         ),
-        ("200,000-deep nesting", Input::Bytes(deep), "nesting deeper than 512 levels"),
-        ("invalid UTF-8", Input::Bytes(b"a = \"\xff\xfe\"\n".to_vec()), "invalid UTF-8"),
-        ("duplicate keys", Input::Bytes(b"a = 1\nb = 2\na = 3\n".to_vec()), "duplicate key \"a\""),
-        ("binary", Input::Bytes(vec![0, 159, 146, 150, 0, 1, 2, 255]), "invalid UTF-8"),
-        ("100 MB", Input::Bytes(big), "expected key, found end of file"),
+        (
+            "200,000-deep nesting",
+            Input::Bytes(deep),
+            "nesting deeper than 512 levels",
+        ),
+        (
+            "invalid UTF-8",
+            Input::Bytes(b"a = \"\xff\xfe\"\n".to_vec()),
+            "invalid UTF-8",
+        ),
+        (
+            "duplicate keys",
+            Input::Bytes(b"a = 1\nb = 2\na = 3\n".to_vec()),
+            "duplicate key \"a\"",
+        ),
+        (
+            "binary",
+            Input::Bytes(vec![0, 159, 146, 150, 0, 1, 2, 255]),
+            "invalid UTF-8",
+        ),
+        (
+            "100 MB",
+            Input::Bytes(big),
+            "expected key, found end of file",
+        ),
         ("directory", Input::Directory, "is a directory"),
         ("missing", Input::Missing, "No such file"),
     ]
@@ -102,14 +126,22 @@ fn every_command_fails_cleanly_on_every_bad_input() {
                     if *s == side {
                         place(tmp.path(), &format!("{s}.sjson"), &input)
                     } else {
-                        place(tmp.path(), &format!("{s}.sjson"), &Input::Bytes(GOOD.to_vec()))
+                        place(
+                            tmp.path(),
+                            &format!("{s}.sjson"),
+                            &Input::Bytes(GOOD.to_vec()),
+                        )
                     }
                 })
                 .collect();
             let before = snapshot(tmp.path());
             let out = run(assetvc().arg("merge-file").args(&paths));
             assert_clean_failure(&format!("merge-file, {name} {side}"), &out, 2, message);
-            assert_eq!(snapshot(tmp.path()), before, "merge-file, {name} {side}: files changed");
+            assert_eq!(
+                snapshot(tmp.path()),
+                before,
+                "merge-file, {name} {side}: files changed"
+            );
             let out = run(assetvc()
                 .current_dir(tmp.path())
                 .args(["merge-driver"])
@@ -118,7 +150,11 @@ fn every_command_fails_cleanly_on_every_bad_input() {
                 .arg(&paths[2])
                 .arg("level.sjson"));
             assert_clean_failure(&format!("merge-driver, {name} {side}"), &out, 2, message);
-            assert_eq!(snapshot(tmp.path()), before, "merge-driver, {name} {side}: files changed");
+            assert_eq!(
+                snapshot(tmp.path()),
+                before,
+                "merge-driver, {name} {side}: files changed"
+            );
         }
         // fmt in place and fmt --check.
         let tmp = tempfile::tempdir().unwrap();
@@ -132,11 +168,19 @@ fn every_command_fails_cleanly_on_every_bad_input() {
             } else {
                 assert_clean_failure(&format!("{args:?}, {name}"), &out, 2, message);
             }
-            assert_eq!(snapshot(tmp.path()), before, "{args:?}, {name}: files changed");
+            assert_eq!(
+                snapshot(tmp.path()),
+                before,
+                "{args:?}, {name}: files changed"
+            );
         }
         // check: a broken asset is a problem found (1); a missing path is bad usage (2).
         let out = run(assetvc().arg("check").arg(&p));
-        let status = if matches!(input, Input::Missing) { 2 } else { 1 };
+        let status = if matches!(input, Input::Missing) {
+            2
+        } else {
+            1
+        };
         let message = match input {
             Input::Missing => "no such file",
             Input::Directory => "0 assets checked",
@@ -145,7 +189,10 @@ fn every_command_fails_cleanly_on_every_bad_input() {
         if !matches!(input, Input::Directory) {
             assert_clean_failure(&format!("check, {name}"), &out, status, message);
         } else {
-            assert!(out.status.code() == Some(0), "check of an empty directory passes");
+            assert!(
+                out.status.code() == Some(0),
+                "check of an empty directory passes"
+            );
         }
         assert_eq!(snapshot(tmp.path()), before, "check, {name}: files changed");
     }
@@ -182,12 +229,18 @@ fn empty_inputs_are_empty_objects_in_sjson_and_errors_in_json() {
         std::fs::write(tmp.path().join(format!("{s}.sjson")), "").unwrap();
         std::fs::write(tmp.path().join(format!("{s}.json")), "").unwrap();
     }
-    let paths = |ext: &str| ["ours", "base", "theirs"].map(|s| tmp.path().join(format!("{s}.{ext}")));
+    let paths =
+        |ext: &str| ["ours", "base", "theirs"].map(|s| tmp.path().join(format!("{s}.{ext}")));
     let out = run(assetvc().args(["merge-file", "-p"]).args(paths("sjson")));
     assert_eq!(out.status.code(), Some(0));
     assert!(out.stdout.is_empty());
     let out = run(assetvc().args(["merge-file", "-p"]).args(paths("json")));
-    assert_clean_failure("merge-file of empty JSON", &out, 2, "expected value, found end of file");
+    assert_clean_failure(
+        "merge-file of empty JSON",
+        &out,
+        2,
+        "expected value, found end of file",
+    );
 }
 
 #[test]
@@ -197,8 +250,15 @@ fn duplicate_ids_merge_as_a_sequence_and_check_reports_them() {
     std::fs::write(p("base"), "e = [ {id = 1 v = 1} {id = 1 v = 2} ]\n").unwrap();
     std::fs::write(p("ours"), "e = [ {id = 1 v = 1} {id = 1 v = 3} ]\n").unwrap();
     std::fs::write(p("theirs"), "e = [ {id = 1 v = 0} {id = 1 v = 2} ]\n").unwrap();
-    let out = run(assetvc().args(["merge-file", "-p"]).args([p("ours"), p("base"), p("theirs")]));
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = run(assetvc()
+        .args(["merge-file", "-p"])
+        .args([p("ours"), p("base"), p("theirs")]));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert_eq!(
         String::from_utf8_lossy(&out.stdout),
         "e = [ {id = 1 v = 0} {id = 1 v = 3} ]\n"

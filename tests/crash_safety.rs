@@ -62,7 +62,10 @@ fn fmt_killed_mid_write_leaves_old_or_new_content() {
         full,
     );
     let now = std::fs::read_to_string(&path).unwrap();
-    assert!(now == old || now == new, "mixed content after {kills} kills");
+    assert!(
+        now == old || now == new,
+        "mixed content after {kills} kills"
+    );
 }
 
 #[test]
@@ -76,20 +79,31 @@ fn merge_file_killed_mid_write_leaves_old_or_new_content() {
     std::fs::write(p("theirs"), &theirs).unwrap();
     std::fs::write(p("reference"), &ours).unwrap();
     let start = Instant::now();
-    let out = run(assetvc().arg("merge-file").args([p("reference"), p("base"), p("theirs")]));
+    let out = run(assetvc()
+        .arg("merge-file")
+        .args([p("reference"), p("base"), p("theirs")]));
     let full = start.elapsed();
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let new = std::fs::read_to_string(p("reference")).unwrap();
     assert!(new.contains("renamed") && new.contains("pos = [9.5,"));
     std::fs::write(p("ours"), &ours).unwrap();
     let kills = kill_at_random_points(
         || {
             let mut c = assetvc();
-            c.arg("merge-file").args([p("ours"), p("base"), p("theirs")]);
+            c.arg("merge-file")
+                .args([p("ours"), p("base"), p("theirs")]);
             c
         },
         full,
     );
     let now = std::fs::read_to_string(p("ours")).unwrap();
-    assert!(now == ours || now == new, "mixed content after {kills} kills");
+    assert!(
+        now == ours || now == new,
+        "mixed content after {kills} kills"
+    );
 }

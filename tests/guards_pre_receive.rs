@@ -1,4 +1,4 @@
-//! End to end: a bare repository with `assetvc install-server` (what
+//! End to end: a bare repository with `assetvc install --server` (what
 //! `assetvc install --server` runs), and real `git push`es over file:// that the
 //! pre-receive hook accepts or rejects.
 
@@ -38,7 +38,7 @@ impl Server {
         );
         prepare(&bare);
         let out = run(assetvc()
-            .arg("install-server")
+            .args(["install", "--server"])
             .arg(&bare)
             .env("HOME", &root)
             .env("GIT_CONFIG_NOSYSTEM", "1"));
@@ -459,7 +459,7 @@ fn an_existing_pre_receive_hook_is_chained_and_install_is_idempotent() {
     assert!(lines.trim_end().ends_with(" refs/heads/main"), "{lines:?}");
     // Installing again changes nothing.
     let out = run(assetvc()
-        .arg("install-server")
+        .args(["install", "--server"])
         .arg(&s.bare)
         .env("HOME", &s.root)
         .env("GIT_CONFIG_NOSYSTEM", "1"));

@@ -51,9 +51,6 @@ enum Command {
     Demo(commands::demo::DemoArgs),
     /// What the installed git hooks call: `assetvc hook pre-commit | pre-receive`.
     Hook(commands::hook::HookArgs),
-    /// `install --server BARE_REPO` until install.rs forwards to it.
-    #[command(hide = true)]
-    InstallServer(commands::install_server::InstallServerArgs),
 }
 
 fn main() -> ExitCode {
@@ -75,7 +72,6 @@ fn main() -> ExitCode {
         Command::DiffDriver(args) => commands::diff::run_driver(args),
         Command::Demo(args) => commands::demo::run(args),
         Command::Hook(args) => commands::hook::run(args),
-        Command::InstallServer(args) => commands::install_server::run(args),
     };
     ExitCode::from(status.clamp(0, 255) as u8)
 }

@@ -3,6 +3,7 @@
 //! same key in another (wrapping `hello` into `container.hello`). The other side's edits
 //! follow the moved value to its new place, and the old place is dropped silently.
 
+use std::cell::RefCell;
 use std::rc::Rc;
 
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -43,6 +44,10 @@ impl SideMoves {
 #[derive(Debug, Default, Clone)]
 pub(crate) struct Moves {
     sides: Rc<[SideMoves; 2]>,
+    /// For `resolve`: the children of containers by key or id, built on first use
+    /// (keyed by document address and container), so that following the base paths of
+    /// many moved values costs no scan of a large array each.
+    children: Rc<RefCell<FxHashMap<(usize, NodeId), FxHashMap<String, NodeId>>>>,
 }
 
 fn slot(side: Side) -> usize {
@@ -59,6 +64,7 @@ impl Moves {
         let theirs = detect_side(m, m.theirs);
         Moves {
             sides: Rc::new([ours, theirs]),
+            children: Rc::default(),
         }
     }
 
@@ -111,7 +117,8 @@ impl Moves {
             .any(|t| {
                 let (base_id, path) = &mine.into[t];
                 other.from.contains_key(base_id)
-                    || resolve(m, m.doc(side.other()), path)
+                    || self
+                        .resolve(m, m.doc(side.other()), path)
                         .is_none_or(|o| !o.same_value(&m.base.value(*base_id)))
             })
     }
@@ -184,7 +191,7 @@ impl Moves {
             m.record_conflict(ConflictKind::BothModified, Some(b), Some(o), Some(t), taken);
             return Some(m.merge_value(Some(b), o, t));
         }
-        match resolve(m, other_doc, path) {
+        match self.resolve(m, other_doc, path) {
             Some(other) => {
                 let (o, t) = ours_of(v, other);
                 Some(m.merge_value(Some(b), o, t))
@@ -203,18 +210,38 @@ impl Moves {
     }
 }
 
-/// Follows a base path in another version.
-fn resolve<'a>(m: &Merger<'a>, doc: &'a Document, path: &[Step]) -> Option<Value<'a>> {
-    let mut v = doc.root();
-    for step in path {
-        v = match step {
-            Step::Key(k) => v.get(k)?,
-            Step::Id(id) => v
-                .children()
-                .find(|c| m.id_of(*c).is_some_and(|(_, cid)| &cid == id))?,
-        };
+impl Moves {
+    /// Follows a base path in another version.
+    fn resolve<'a>(&self, m: &Merger<'a>, doc: &'a Document, path: &[Step]) -> Option<Value<'a>> {
+        let mut v = doc.root();
+        let mut cache = self.children.borrow_mut();
+        for step in path {
+            let index = cache
+                .entry((doc as *const Document as usize, v.id()))
+                .or_insert_with(|| {
+                    let mut index = FxHashMap::default();
+                    for c in v.children() {
+                        let name = match v.kind() {
+                            Kind::Object => c.key().map(|k| k.into_owned()),
+                            _ => m.id_of(c).map(|(_, id)| id),
+                        };
+                        if let Some(name) = name {
+                            // The first of equal ids, as a scan would find.
+                            index.entry(name).or_insert(c.id());
+                        }
+                    }
+                    index
+                });
+            let (Step::Key(name) | Step::Id(name)) = step;
+            let child = doc.value(*index.get(name)?);
+            // A key step never resolves in an array, nor an id step in an object.
+            match (step, v.kind()) {
+                (Step::Key(_), Kind::Object) | (Step::Id(_), Kind::Array) => v = child,
+                _ => return None,
+            }
+        }
+        Some(v)
     }
-    Some(v)
 }
 
 struct Walk {
@@ -378,6 +405,31 @@ mod tests {
         assert!(moves.holds_move(Side::Ours, o.root().get("w").unwrap()));
         assert!(!moves.holds_move(Side::Ours, o.root().get("a").unwrap()));
         assert!(!moves.holds_move(Side::Theirs, t.root()));
+    }
+
+    #[test]
+    fn resolves_base_paths_by_key_and_id() {
+        let [b, o, t] = docs(
+            "a = [{ id = 1 } { id = 2 x = 0 }] h = { p = { q = 1 } }",
+            "a = [{ id = 2 x = 5 } { id = 1 }] h = { p = { q = 1 } } l = [{ id = 3 } { id = 3 v = 1 }]",
+            "",
+        );
+        let opts = MergeOptions::default();
+        let m = Merger::new(&b, &o, &t, &opts);
+        let text = |path: Vec<Step>| m.moves.resolve(&m, &o, &path).map(|v| v.text());
+        let id = |i: u32| Step::Id(format!("\u{0}{i}"));
+        let key = |k: &str| Step::Key(k.into());
+        assert_eq!(text(vec![key("a"), id(2)]), Some("{ id = 2 x = 5 }"));
+        assert_eq!(text(vec![key("a"), id(1)]), Some("{ id = 1 }"));
+        // Again, from the cache.
+        assert_eq!(text(vec![key("a"), id(2)]), Some("{ id = 2 x = 5 }"));
+        assert_eq!(text(vec![key("h"), key("p"), key("q")]), Some("1"));
+        assert_eq!(text(vec![key("a"), id(9)]), None);
+        assert_eq!(text(vec![key("h"), id(1)]), None);
+        assert_eq!(text(vec![key("z")]), None);
+        // The first of equal ids.
+        assert_eq!(text(vec![key("l"), id(3)]), Some("{ id = 3 }"));
+        assert_eq!(text(vec![]), Some(o.text()));
     }
 
     #[test]

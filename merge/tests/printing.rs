@@ -327,6 +327,17 @@ fn text_that_reads_differently_after_a_merge_is_rendered_afresh() {
     );
     let out = sj("weights = [0.5 0.25 0.25]\n", &ours, &theirs);
     assert_eq!(parse(Sjson, &out.text).root().len(), 1);
+    // The result may also parse, as another value: merge(b, b, x) was not x.
+    let base = "weights : [0.5 0\"\"\"\"\"\u{2}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\"1e5 0.25]\n";
+    let x = "weights = [\u{0}\u{0}52\"\"\"\"\"\u{c}\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"05 ..\"\"\"\"6\"\"\"\"\"\"\"\"\"\"-\"2\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\".\"\"\"\"\"\"\"\"\"\"\"\"\"a\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"1e5 0.25]\n";
+    let out = sj(base, base, x);
+    assert!(
+        parse(Sjson, &out.text)
+            .root()
+            .same_value(&parse(Sjson, x).root()),
+        "{}",
+        out.text
+    );
 }
 
 #[test]
@@ -362,7 +373,11 @@ fn a_replaced_value_does_not_run_into_the_next_item() {
     let ours = "fog = { density = \"u-94\"color = [0.5 0.5 0.6] }\n";
     let theirs = "fog = { density = 0.02, color = [0.5 0.5 0.7] }\n";
     let out = sj(base, ours, theirs);
-    assert_value(Sjson, &out.text, "fog = { density = 0.02 color = [0.5 0.5 0.7] }");
+    assert_value(
+        Sjson,
+        &out.text,
+        "fog = { density = 0.02 color = [0.5 0.5 0.7] }",
+    );
     assert_eq!(out.text, "fog = { density = 0.02 color = [0.5 0.5 0.7] }\n");
     // A bare string for a quoted one.
     let out = sj(

@@ -35,31 +35,27 @@ pub struct StagedBlob {
     pub path: String,
     /// The blob's bytes.
     pub data: Vec<u8>,
+    /// The content at the same path in HEAD, if any (for `check.require_ids`).
+    pub base: Option<Vec<u8>>,
 }
 
-/// The asset checks a commit runs on what it commits; each problem is one
-/// `path:line:col: reason` diagnostic. For now: every asset parses, in the dialect its
-/// pattern in `assetvc.toml` gives it.
-// The hooks crate's full check set (conflict markers, unique ids, code assets) replaces
-// this function's body once it exists; the signature is what `commit` needs.
-pub fn check_blobs(blobs: &[StagedBlob], config: &Config) -> Result<Vec<String>, String> {
-    let matcher = config.matcher().map_err(|e| e.to_string())?;
-    let mut problems = Vec::new();
-    for blob in blobs {
-        let Some(dialect) = matcher.dialect(std::path::Path::new(&blob.path)) else {
-            continue;
-        };
-        if let Err(e) =
-            sjson::Document::parse_bytes(blob.data.clone(), sjson::ParseOptions::new(dialect))
-        {
-            problems.push(report::parse_error(
-                &blob.path,
-                &String::from_utf8_lossy(&blob.data),
-                &e,
-            ));
-        }
-    }
-    Ok(problems)
+/// The asset checks a commit runs on what it commits (the hooks crate's full set: parse,
+/// conflict markers, unique ids, code assets, trusted external checkers); each problem is
+/// one rendered `path:line:col: reason` diagnostic.
+pub fn check_blobs(
+    blobs: &[StagedBlob],
+    config: &Config,
+    root: &std::path::Path,
+) -> Result<Vec<String>, String> {
+    let policy = hooks::policy_with_checkers(config, root).map_err(|e| e.to_string())?;
+    let files: Vec<hooks::checks::FileVersion<'_>> = blobs
+        .iter()
+        .map(|b| (b.path.as_str(), b.data.as_slice(), b.base.as_deref()))
+        .collect();
+    Ok(hooks::check_many(&files, &policy)
+        .iter()
+        .map(|p| p.render())
+        .collect())
 }
 
 /// Runs `assetvc commit`: 0 committed, 1 checks failed or nothing to commit (nothing is
@@ -120,15 +116,23 @@ pub fn run(args: &CommitArgs) -> i32 {
         if mode == store::gix::index::entry::Mode::COMMIT {
             continue;
         }
+        let base = match change.old {
+            Some((old_id, _)) => match staging.blob(&old_id) {
+                Ok(data) => Some(data),
+                Err(e) => return porcelain::fail(&e),
+            },
+            None => None,
+        };
         match staging.blob(&id) {
             Ok(data) => blobs.push(StagedBlob {
                 path: change.path.to_str_lossy().into_owned(),
                 data,
+                base,
             }),
             Err(e) => return porcelain::fail(&e),
         }
     }
-    match check_blobs(&blobs, &config) {
+    match check_blobs(&blobs, &config, &root) {
         Ok(problems) if !problems.is_empty() => {
             if args.json {
                 println!(

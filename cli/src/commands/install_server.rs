@@ -6,27 +6,12 @@
 //! again refreshes our script (the binary may have moved) and changes nothing else.
 //! `core.hooksPath` is honoured.
 
-use std::path::{Path, PathBuf};
-
-use clap::Args;
+use std::path::Path;
 
 use crate::report;
 
 /// The marker line that identifies our pre-receive script.
 const MARKER: &str = "# assetvc-hook: pre-receive";
-
-/// Arguments of the hidden `assetvc install-server BARE_REPO` (the same as
-/// `assetvc install --server BARE_REPO`).
-#[derive(Debug, Args)]
-pub struct InstallServerArgs {
-    /// The repository on the server (usually bare).
-    pub bare: PathBuf,
-}
-
-/// Runs `assetvc install-server`.
-pub fn run(args: &InstallServerArgs) -> i32 {
-    run_server(&args.bare)
-}
 
 /// Installs the pre-receive hook in the repository at `bare`: 0 done, 2 not a
 /// repository or a write failed.

@@ -53,16 +53,17 @@ pub fn load_three(
 ) -> Result<(Document, Document, Document), String> {
     let [o, b, t] = paths;
     let (ours, (base, theirs)) = std::thread::scope(|s| {
-        let base_theirs = s.spawn(|| {
-            (
-                load(b.0, &b.1, dialect),
-                load(t.0, &t.1, dialect),
-            )
-        });
+        let base_theirs = s.spawn(|| (load(b.0, &b.1, dialect), load(t.0, &t.1, dialect)));
         let ours = load(o.0, &o.1, dialect);
-        (ours, base_theirs.join().unwrap_or_else(|_| {
-            (Err("internal error while reading".into()), Err(String::new()))
-        }))
+        (
+            ours,
+            base_theirs.join().unwrap_or_else(|_| {
+                (
+                    Err("internal error while reading".into()),
+                    Err(String::new()),
+                )
+            }),
+        )
     });
     Ok((ours?, base?, theirs?))
 }
