@@ -21,7 +21,7 @@ struct Cli {
 enum Command {
     /// Write assets in the canonical style (in place; stdin to stdout without PATH).
     Fmt(commands::fmt::FmtArgs),
-    /// Validate assets: every file parses.
+    /// Validate assets: parse, conflict markers, unique ids, Lua and expressions.
     Check(commands::check::CheckArgs),
     /// Merge three versions of an asset by structure, like `git merge-file`.
     MergeFile(commands::merge_file::MergeFileArgs),
@@ -51,6 +51,8 @@ enum Command {
     Demo(commands::demo::DemoArgs),
     /// What the installed git hooks call: `assetvc hook pre-commit | pre-receive`.
     Hook(commands::hook::HookArgs),
+    /// One-shot: ids into every array of objects that has none, in one commit.
+    Migrate(commands::migrate::MigrateArgs),
 }
 
 fn main() -> ExitCode {
@@ -72,6 +74,7 @@ fn main() -> ExitCode {
         Command::DiffDriver(args) => commands::diff::run_driver(args),
         Command::Demo(args) => commands::demo::run(args),
         Command::Hook(args) => commands::hook::run(args),
+        Command::Migrate(args) => commands::migrate::run(args),
     };
     ExitCode::from(status.clamp(0, 255) as u8)
 }

@@ -7,7 +7,8 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use sjson::{Kind, Out, OutItem, Segment, Value};
 
 use crate::merger::{id_display, Merger};
-use crate::pairing::{pair, same_ignoring, value_hash};
+use crate::pairing::{pair, value_hash};
+use crate::sequence::matches;
 use crate::{ConflictKind, Policy, Side};
 
 /// The ids of a keyed array: every element an object with an id under the same id key,
@@ -117,8 +118,14 @@ impl<'a> Merger<'a> {
     }
 
     /// Gives the elements of `unkeyed` (and of the base) the ids of the `keyed` side's
-    /// elements they correspond to, aligning by value (ids ignored) and then by position
-    /// and similarity. Elements without a counterpart get ids of their own.
+    /// elements they correspond to. Elements without a counterpart get ids of their own.
+    ///
+    /// The keyed side is typically the unkeyed history plus the ids a migration added, at
+    /// any depth (the arrays of objects inside its elements got ids too). So a version
+    /// without ids is aligned to it by values with every id member left out, at any depth:
+    /// equal elements by a diff of those values, then, within each changed stretch, pairs
+    /// by a natural key or by similarity (the share of members equal, ids left out). The
+    /// unkeyed side is aligned to the base (neither has the ids) by value and similarity.
     fn align_unkeyed(
         &self,
         b: Option<Value<'a>>,
@@ -127,21 +134,202 @@ impl<'a> Merger<'a> {
         keyed_ids: &Keyed<'a>,
         id_key: &str,
     ) -> (Option<Keyed<'a>>, Keyed<'a>) {
+        use std::hash::{Hash, Hasher};
+
+        type IsId<'f> = &'f dyn Fn(&str) -> bool;
+
+        /// A value's hash with every id member left out (at any depth), and for an
+        /// object its members' (sorted by key; ids left out).
+        struct Print {
+            whole: u64,
+            members: Option<Vec<(String, u64)>>,
+        }
+
+        fn bare_hash(v: Value<'_>, is_id: IsId<'_>, h: &mut rustc_hash::FxHasher) {
+            match v.kind() {
+                Kind::Object => {
+                    6u8.hash(h);
+                    for (k, c) in v.members().filter(|(k, _)| !is_id(k)) {
+                        k.hash(h);
+                        bare_hash(c, is_id, h);
+                    }
+                }
+                Kind::Array => {
+                    5u8.hash(h);
+                    v.len().hash(h);
+                    for c in v.children() {
+                        bare_hash(c, is_id, h);
+                    }
+                }
+                _ => v.hash_value(h),
+            }
+        }
+
+        fn print(v: Value<'_>, is_id: IsId<'_>) -> Print {
+            let hash = |v: Value<'_>| {
+                let mut h = rustc_hash::FxHasher::default();
+                bare_hash(v, is_id, &mut h);
+                h.finish()
+            };
+            if v.kind() != Kind::Object {
+                return Print {
+                    whole: hash(v),
+                    members: None,
+                };
+            }
+            let mut h = rustc_hash::FxHasher::default();
+            6u8.hash(&mut h);
+            let mut members = Vec::with_capacity(v.len());
+            for (k, c) in v.members().filter(|(k, _)| !is_id(k)) {
+                let ch = hash(c);
+                k.hash(&mut h);
+                ch.hash(&mut h);
+                members.push((k.into_owned(), ch));
+            }
+            members.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+            Print {
+                whole: h.finish(),
+                members: Some(members),
+            }
+        }
+
+        /// The share of members (of both) with equal values; for other values 1 if equal.
+        fn similarity(a: &Print, b: &Print) -> f64 {
+            let (Some(xs), Some(ys)) = (&a.members, &b.members) else {
+                return if a.whole == b.whole { 1.0 } else { 0.0 };
+            };
+            let (mut i, mut j, mut common, mut equal) = (0, 0, 0usize, 0usize);
+            while i < xs.len() && j < ys.len() {
+                match xs[i].0.cmp(&ys[j].0) {
+                    std::cmp::Ordering::Less => i += 1,
+                    std::cmp::Ordering::Greater => j += 1,
+                    std::cmp::Ordering::Equal => {
+                        common += 1;
+                        equal += usize::from(xs[i].1 == ys[j].1);
+                        i += 1;
+                        j += 1;
+                    }
+                }
+            }
+            let union = xs.len() + ys.len() - common;
+            if union == 0 {
+                1.0
+            } else {
+                equal as f64 / union as f64
+            }
+        }
+
+        /// Ids for `from` by their counterparts in `to`, ids left out of the comparison.
+        fn align_deep(
+            from: &[Value<'_>],
+            to: &[Value<'_>],
+            to_ids: &[String],
+            is_id: IsId<'_>,
+            natural_keys: &[String],
+            tag: &str,
+        ) -> Vec<String> {
+            let pf: Vec<Print> = from.iter().map(|v| print(*v, is_id)).collect();
+            let pt: Vec<Print> = to.iter().map(|v| print(*v, is_id)).collect();
+            let hf: Vec<u64> = pf.iter().map(|p| p.whole).collect();
+            let ht: Vec<u64> = pt.iter().map(|p| p.whole).collect();
+            let mut ids: Vec<Option<String>> = vec![None; from.len()];
+            let mut used = vec![false; to.len()];
+            let mut hunks: Vec<(std::ops::Range<usize>, std::ops::Range<usize>)> = Vec::new();
+            let (mut i0, mut j0) = (0, 0);
+            for (i, m) in matches(&hf, &ht).into_iter().enumerate() {
+                let Some(j) = m else { continue };
+                ids[i] = Some(to_ids[j].clone());
+                used[j] = true;
+                if i0 < i || j0 < j {
+                    hunks.push((i0..i, j0..j));
+                }
+                (i0, j0) = (i + 1, j + 1);
+            }
+            if i0 < from.len() || j0 < to.len() {
+                hunks.push((i0..from.len(), j0..to.len()));
+            }
+            for (old, new) in hunks {
+                let xs: Vec<usize> = old.collect();
+                let ys: Vec<usize> = new.filter(|&j| !used[j]).collect();
+                if xs.is_empty() || ys.is_empty() {
+                    continue;
+                }
+                // A natural key present and unique in every element of the stretch, both
+                // versions: pairs by its value only.
+                let values = |els: &[Value<'_>], at: &[usize], key: &str| -> Option<Vec<String>> {
+                    let vs: Option<Vec<String>> = at
+                        .iter()
+                        .map(|&i| crate::merger::id_text(els[i].get(key)?))
+                        .collect();
+                    let vs = vs?;
+                    let unique: FxHashSet<&str> = vs.iter().map(String::as_str).collect();
+                    (unique.len() == vs.len()).then_some(vs)
+                };
+                let natural = natural_keys
+                    .iter()
+                    .find_map(|k| Some((values(from, &xs, k)?, values(to, &ys, k)?)));
+                if let Some((xv, yv)) = natural {
+                    let index: FxHashMap<&str, usize> =
+                        yv.iter().zip(&ys).map(|(v, &j)| (v.as_str(), j)).collect();
+                    for (v, &i) in xv.iter().zip(&xs) {
+                        if let Some(&j) = index.get(v.as_str()) {
+                            ids[i] = Some(to_ids[j].clone());
+                            used[j] = true;
+                        }
+                    }
+                    continue;
+                }
+                // Similarity: greedily in order, the best unused counterpart; in long
+                // stretches only those near the same relative position (never quadratic).
+                let full = xs.len().saturating_mul(ys.len()) <= 1 << 16;
+                for (n, &i) in xs.iter().enumerate() {
+                    let range = if full {
+                        0..ys.len()
+                    } else {
+                        let center = n * ys.len() / xs.len();
+                        center.saturating_sub(32)..(center + 33).min(ys.len())
+                    };
+                    let best = range
+                        .map(|m| ys[m])
+                        .filter(|&j| !used[j])
+                        .map(|j| (j, similarity(&pf[i], &pt[j])))
+                        .filter(|&(_, s)| s >= crate::pairing::PAIRING_THRESHOLD)
+                        .fold(None, |best: Option<(usize, f64)>, (j, s)| match best {
+                            Some((_, bs)) if bs >= s => best,
+                            _ => Some((j, s)),
+                        });
+                    if let Some((j, _)) = best {
+                        ids[i] = Some(to_ids[j].clone());
+                        used[j] = true;
+                    }
+                }
+            }
+            ids.into_iter()
+                .enumerate()
+                .map(|(i, id)| id.unwrap_or_else(|| format!("\u{1}{tag}{i}")))
+                .collect()
+        }
+
+        let is_id = |k: &str| {
+            k.eq_ignore_ascii_case(id_key)
+                || self.opts.id_keys.iter().any(|i| k.eq_ignore_ascii_case(i))
+        };
         let keyed_els: Vec<_> = keyed.children().collect();
         let natural = &self.opts.natural_keys;
         let base = b.map(|b| {
             let els: Vec<_> = b.children().collect();
-            let ids = align(&els, &keyed_els, &keyed_ids.ids, id_key, natural, "base");
+            let ids = align_deep(&els, &keyed_els, &keyed_ids.ids, &is_id, natural, "base");
             (els, ids)
         });
         let unkeyed_els: Vec<_> = unkeyed.children().collect();
         let ids = match &base {
+            // Neither has the ids: by value and similarity, the id member ignored.
             Some((els, ids)) => align(&unkeyed_els, els, ids, id_key, natural, "side"),
-            None => align(
+            None => align_deep(
                 &unkeyed_els,
                 &keyed_els,
                 &keyed_ids.ids,
-                id_key,
+                &is_id,
                 natural,
                 "side",
             ),
@@ -183,6 +371,11 @@ impl<'a> Merger<'a> {
             .unwrap_or(Cow::Borrowed("id"))
             .into_owned();
         let b_get = |id: &str| bk.as_ref().and_then(|k| k.get(id)).map(|i| bs[i]);
+        // A base element that one side only gave ids (nested arrays too) is unchanged.
+        let is_id = |k: &str| {
+            k.eq_ignore_ascii_case(&id_key)
+                || self.opts.id_keys.iter().any(|i| k.eq_ignore_ascii_case(i))
+        };
         let mut items: FxHashMap<&str, OutItem<'a>> = FxHashMap::default();
         for (i, id) in ok.ids.iter().enumerate() {
             let oe = os[i];
@@ -193,7 +386,7 @@ impl<'a> Merger<'a> {
             });
             let value = match (be, tk.get(id)) {
                 (_, Some(j)) => Some(self.merge_value(be, oe, ts[j])),
-                (Some(be), None) if unmigrated && same_ignoring(be, oe, &id_key) => None,
+                (Some(be), None) if unmigrated && same_without_ids(be, oe, &is_id) => None,
                 (Some(be), None) => self.one_side_deleted(Side::Theirs, be, oe),
                 (None, None) => self.added(Side::Ours, oe),
             };
@@ -220,7 +413,7 @@ impl<'a> Merger<'a> {
                 value: id_display(id),
             });
             let value = match b_get(id) {
-                Some(be) if unmigrated && same_ignoring(be, te, &id_key) => None,
+                Some(be) if unmigrated && same_without_ids(be, te, &is_id) => None,
                 Some(be) => self.one_side_deleted(Side::Ours, be, te),
                 None => self.added(Side::Theirs, te),
             };
@@ -349,6 +542,32 @@ impl<'a> Merger<'a> {
     }
 }
 
+/// Whether two values are equal with every id member (by `is_id`) left out, at any
+/// depth: a base element and its version that a migration gave ids, nested arrays too.
+fn same_without_ids(a: Value<'_>, b: Value<'_>, is_id: &dyn Fn(&str) -> bool) -> bool {
+    match (a.kind(), b.kind()) {
+        (Kind::Object, Kind::Object) => {
+            let mut xs = a.members().filter(|(k, _)| !is_id(k));
+            let mut ys = b.members().filter(|(k, _)| !is_id(k));
+            loop {
+                match (xs.next(), ys.next()) {
+                    (None, None) => return true,
+                    (Some((ka, va)), Some((kb, vb)))
+                        if ka == kb && same_without_ids(va, vb, is_id) => {}
+                    _ => return false,
+                }
+            }
+        }
+        (Kind::Array, Kind::Array) => {
+            a.len() == b.len()
+                && a.children()
+                    .zip(b.children())
+                    .all(|(x, y)| same_without_ids(x, y, is_id))
+        }
+        _ => a.same_value(&b),
+    }
+}
+
 /// Ids for `from` by their counterparts in `to` (whose ids are `to_ids`): equal values
 /// (the id member ignored) by a diff, then pairs within each changed stretch. Elements
 /// without a counterpart get an id of their own made from `tag` and their position.
@@ -364,25 +583,20 @@ fn align(
     let ht: Vec<u64> = to.iter().map(|v| value_hash(*v, Some(id_key))).collect();
     let mut ids: Vec<Option<String>> = vec![None; from.len()];
     let mut used = vec![false; to.len()];
-    let ops = similar::capture_diff_slices(similar::Algorithm::Myers, &hf, &ht);
+    // Equal elements by a diff; the stretches between them changed.
     let mut hunks: Vec<(std::ops::Range<usize>, std::ops::Range<usize>)> = Vec::new();
-    for op in ops {
-        match op {
-            similar::DiffOp::Equal {
-                old_index,
-                new_index,
-                len,
-            } => {
-                for k in 0..len {
-                    ids[old_index + k] = Some(to_ids[new_index + k].clone());
-                    used[new_index + k] = true;
-                }
-            }
-            other => {
-                let (_, old, new) = other.as_tag_tuple();
-                hunks.push((old, new));
-            }
+    let (mut i0, mut j0) = (0, 0);
+    for (i, m) in matches(&hf, &ht).into_iter().enumerate() {
+        let Some(j) = m else { continue };
+        ids[i] = Some(to_ids[j].clone());
+        used[j] = true;
+        if i0 < i || j0 < j {
+            hunks.push((i0..i, j0..j));
         }
+        (i0, j0) = (i + 1, j + 1);
+    }
+    if i0 < from.len() || j0 < to.len() {
+        hunks.push((i0..from.len(), j0..to.len()));
     }
     // Pair what changed, stretch by stretch, then anything left over anywhere.
     for (old, new) in hunks {

@@ -487,7 +487,9 @@ mod tests {
     #[test]
     fn finds_unterminated_raw_string_openings() {
         assert!(quote_fallback(&doc("a = [\"\"\"x\"]")));
-        assert!(!quote_fallback(&doc("a = \"\"\"raw\"\"\" b = \"\" c = \"x\"")));
+        assert!(!quote_fallback(&doc(
+            "a = \"\"\"raw\"\"\" b = \"\" c = \"x\""
+        )));
         assert!(!quote_fallback(&doc("a = \"\" // \"\"\"")));
         assert!(!quote_fallback(&doc("a = [\"\" \"x\"]")));
         let json = Document::parse("[\"\", \"\\\"\\\"\\\"\"]", Dialect::Json).unwrap();

@@ -91,6 +91,20 @@ impl Migrator<'_> {
         })
     }
 
+    /// The id key some elements of `arr` already carry, as written there.
+    fn sibling_id_key(&self, arr: Value<'_>) -> Option<String> {
+        arr.children().find_map(|c| {
+            c.members().find_map(|(k, _)| {
+                self.options
+                    .id_keys
+                    .iter()
+                    .chain(std::iter::once(&self.options.id_key))
+                    .any(|id| k.eq_ignore_ascii_case(id))
+                    .then(|| k.into_owned())
+            })
+        })
+    }
+
     /// The rewritten value, or `None` if nothing inside it changes.
     fn rewrite<'a>(&mut self, v: Value<'a>) -> Option<Out<'a>> {
         if !v.is_container() {
@@ -101,6 +115,13 @@ impl Migrator<'_> {
             self.arrays += 1;
         }
         let mut changed = needs;
+        // Elements that lack an id get the key their siblings already use, if any.
+        let key = if needs {
+            self.sibling_id_key(v)
+                .unwrap_or_else(|| self.options.id_key.clone())
+        } else {
+            String::new()
+        };
         let mut items = Vec::with_capacity(v.len());
         for child in v.children() {
             // The element's own id is made before those of arrays inside it.
@@ -108,7 +129,7 @@ impl Migrator<'_> {
             let mut value = self.rewrite(child);
             if let Some(id) = id {
                 self.elements += 1;
-                value = Some(with_id(&self.options.id_key, child, value, &id));
+                value = Some(with_id(&key, child, value, &id));
             }
             changed |= value.is_some();
             items.push(OutItem {
@@ -126,7 +147,9 @@ impl Migrator<'_> {
     }
 }
 
-/// `element` (already rewritten inside as `inner`) with the member `key = id` put first.
+/// `element` (already rewritten inside as `inner`) with the member `key = id` on a line
+/// of its own: first when the first member starts a line, else last when the closing
+/// brace starts one (so the edit only adds a line), else first on the object's line.
 fn with_id<'a>(key: &str, element: Value<'a>, inner: Option<Out<'a>>, id: &str) -> Out<'a> {
     let mut quoted = String::new();
     sjson::string::write_quoted(&mut quoted, id);
@@ -148,7 +171,19 @@ fn with_id<'a>(key: &str, element: Value<'a>, inner: Option<Out<'a>>, id: &str) 
             })
             .collect(),
     };
-    items.insert(0, id_item);
+    let doc = element.doc();
+    let layout = doc.layout(element.id());
+    let text = doc.text();
+    let first_on_own_line = layout
+        .items
+        .first()
+        .is_none_or(|l| text[l.lead.clone()].contains('\n'));
+    let close_on_own_line = text[layout.close.clone()].contains('\n');
+    if !first_on_own_line && close_on_own_line {
+        items.push(id_item);
+    } else {
+        items.insert(0, id_item);
+    }
     Out::Container {
         kind: Kind::Object,
         ours: Some(element),
@@ -191,6 +226,18 @@ mod tests {
         // Idempotent: the migrated document needs nothing more.
         let again = Document::parse(m.text, Dialect::Sjson).unwrap();
         assert_eq!(add_ids(&again, &options(), &mut counter()), None);
+    }
+
+    #[test]
+    fn puts_the_id_where_it_only_adds_a_line_and_reuses_the_siblings_key() {
+        let text = "a = [\n\t{ x = 1\n\t\ty = 2\n\t}\n\t{ guid = \"g\"\n\t\tx = 3\n\t}\n]\n";
+        let doc = Document::parse(text, Dialect::Sjson).unwrap();
+        let m = add_ids(&doc, &options(), &mut counter()).unwrap();
+        assert_eq!(
+            m.text,
+            "a = [\n\t{ x = 1\n\t\ty = 2\n\t\tguid = \"id-1\"\n\t}\n\t{ guid = \"g\"\n\t\tx = 3\n\t}\n]\n"
+        );
+        assert_eq!((m.arrays, m.elements), (1, 1));
     }
 
     #[test]

@@ -47,8 +47,11 @@ pub(crate) struct Moves {
     /// For `resolve`: the children of containers by key or id, built on first use
     /// (keyed by document address and container), so that following the base paths of
     /// many moved values costs no scan of a large array each.
-    children: Rc<RefCell<FxHashMap<(usize, NodeId), FxHashMap<String, NodeId>>>>,
+    children: Rc<RefCell<ChildIndex>>,
 }
+
+/// Containers (document address, node) → their children by key or id.
+type ChildIndex = FxHashMap<(usize, NodeId), FxHashMap<String, NodeId>>;
 
 fn slot(side: Side) -> usize {
     match side {

@@ -2,6 +2,7 @@
 //! linear-space diff from the `similar` crate), with objects in overlapping changes paired
 //! and merged recursively.
 
+use rustc_hash::FxHashSet;
 use sjson::{Kind, Out, OutItem, Segment, Value};
 
 use crate::merger::{compact_json, Merger};
@@ -10,9 +11,23 @@ use crate::{ConflictKind, Policy, Side};
 
 /// For each element of `old`, the element of `new` it is equal to in a longest common
 /// subsequence.
-fn matches(old: &[u64], new: &[u64]) -> Vec<Option<usize>> {
+///
+/// Elements found on one side only are never part of one, so they are left out of the
+/// diff: Myers' O((N+M)·D) then counts only the shared elements, and a list whose every
+/// element was rewritten costs linear time, not quadratic.
+pub(crate) fn matches(old: &[u64], new: &[u64]) -> Vec<Option<usize>> {
     let mut m = vec![None; old.len()];
-    for op in similar::capture_diff_slices(similar::Algorithm::Myers, old, new) {
+    let in_old: FxHashSet<u64> = old.iter().copied().collect();
+    let in_new: FxHashSet<u64> = new.iter().copied().collect();
+    let oi: Vec<usize> = (0..old.len())
+        .filter(|&i| in_new.contains(&old[i]))
+        .collect();
+    let ni: Vec<usize> = (0..new.len())
+        .filter(|&j| in_old.contains(&new[j]))
+        .collect();
+    let ov: Vec<u64> = oi.iter().map(|&i| old[i]).collect();
+    let nv: Vec<u64> = ni.iter().map(|&j| new[j]).collect();
+    for op in similar::capture_diff_slices(similar::Algorithm::Myers, &ov, &nv) {
         if let similar::DiffOp::Equal {
             old_index,
             new_index,
@@ -20,7 +35,7 @@ fn matches(old: &[u64], new: &[u64]) -> Vec<Option<usize>> {
         } = op
         {
             for k in 0..len {
-                m[old_index + k] = Some(new_index + k);
+                m[oi[old_index + k]] = Some(ni[new_index + k]);
             }
         }
     }
@@ -199,6 +214,12 @@ mod tests {
             matches(&[1, 2, 3, 4], &[2, 3, 9, 4]),
             [None, Some(0), Some(1), Some(3)]
         );
+        // Elements of one side only are skipped over.
+        assert_eq!(
+            matches(&[7, 1, 8, 2, 9], &[1, 5, 6, 2, 3]),
+            [None, Some(0), None, Some(3), None]
+        );
+        assert_eq!(matches(&[1, 2, 3], &[3, 2, 1]).iter().flatten().count(), 1);
         assert_eq!(matches(&[], &[1]), Vec::<Option<usize>>::new());
         assert_eq!(matches(&[1, 1], &[1]), [Some(0), None]);
         assert_eq!(matches(&[5, 6], &[]), [None, None]);

@@ -679,3 +679,21 @@ fn no_id_is_duplicated_when_both_sides_add_it() {
     let ids = ids_at(Sjson, &out.text, "units");
     assert_eq!(ids.len(), 2, "{ids:?}");
 }
+
+#[test]
+fn long_lists_of_unkeyed_objects_all_edited() {
+    // Theirs edits every element, ours one: all pair by similarity (near their own
+    // position: long lists are not searched pair by pair) and merge cleanly. A rewrite of
+    // every element used to take quadratic time in the diff and the pairing.
+    let n = 600;
+    let el =
+        |i: usize, a: usize, b: usize| format!("\t{{ k = {i} a = {a} b = {b} c = \"x{i}\" }}\n");
+    let list =
+        |f: &dyn Fn(usize) -> String| format!("l = [\n{}]\n", (0..n).map(f).collect::<String>());
+    let base = list(&|i| el(i, 0, 0));
+    let ours = list(&|i| el(i, usize::from(i == 17), 0));
+    let theirs = list(&|i| el(i, 0, 1));
+    let out = sj(&base, &ours, &theirs);
+    assert_clean(&out);
+    assert_eq!(out.text, list(&|i| el(i, usize::from(i == 17), 1)));
+}

@@ -19,6 +19,10 @@ const SEEDS: &[&str] = &[
     "a = [{id=1} {id=2 x=0 y=0}]\nb = []\nc = [{id=2 x=1}]\n",
     "{\r\n    a: 1,\r\n    b: \"\"\"raw // text\"\"\",\r\n    c: [ {name = \"n\" v = 1}, {name = \"m\"} ]\r\n}\r\n",
     "[1, {\"a\": [true, null, \"x\"]}, 3]",
+    // Shapes behind bugs the merge3 fuzz target found.
+    "w = [\"\"\"x\" 1]\nr = \"\"\"raw\"\"\"\n",
+    "// l}\nambie =s/",
+    "fog = { density = \"u-94\"color = [0.5 0.5 0.6] }\n",
 ];
 
 /// Pieces spliced into documents: tokens that open, close, separate, comment.

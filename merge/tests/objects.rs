@@ -403,19 +403,35 @@ fn deeply_nested_documents_merge() {
     // Near the parser's default depth limit, on a test thread's stack.
     let n = 500;
     let nest = |v: &str| format!("a = {}{v}{}\n", "{ a = ".repeat(n), " }".repeat(n));
-    let out = sj(&nest("1"), &(nest("2") + "x = 1\n"), &(nest("1") + "y = 1\n"));
+    let out = sj(
+        &nest("1"),
+        &(nest("2") + "x = 1\n"),
+        &(nest("1") + "y = 1\n"),
+    );
     assert_clean(&out);
     assert_eq!(out.text, nest("2") + "x = 1\ny = 1\n");
-    let out = sj(&nest("1"), &(nest("2") + "x = 1\n"), &(nest("3") + "y = 1\n"));
+    let out = sj(
+        &nest("1"),
+        &(nest("2") + "x = 1\n"),
+        &(nest("3") + "y = 1\n"),
+    );
     assert_eq!(out.conflicts.len(), 1);
     assert_eq!(out.conflicts[0].path, "/a".repeat(n + 1));
     let arr = |v: &str| format!("a = {}{v}{}\n", "[".repeat(n), "]".repeat(n));
-    let out = sj(&arr("1 2"), &(arr("1 3") + "x = 1\n"), &(arr("1 2") + "y = 1\n"));
+    let out = sj(
+        &arr("1 2"),
+        &(arr("1 3") + "x = 1\n"),
+        &(arr("1 2") + "y = 1\n"),
+    );
     assert_clean(&out);
     assert_eq!(out.text, arr("1 3") + "x = 1\ny = 1\n");
     // Both changed the innermost list: nested lists are not paired (one conflict at the
     // outermost overlapping element).
-    let out = sj(&arr("1 2"), &(arr("1 3") + "x = 1\n"), &(arr("0 1 2") + "y = 1\n"));
+    let out = sj(
+        &arr("1 2"),
+        &(arr("1 3") + "x = 1\n"),
+        &(arr("0 1 2") + "y = 1\n"),
+    );
     assert_eq!(out.conflicts.len(), 1);
     assert_eq!(out.conflicts[0].path, "/a/0");
     assert_value(Sjson, &out.text, &(arr("0 1 2") + "x = 1\ny = 1\n"));

@@ -14,6 +14,7 @@ pub mod merge;
 pub mod merge_driver;
 pub mod merge_file;
 mod merging;
+pub mod migrate;
 mod porcelain;
 pub mod pull;
 pub mod push;
