@@ -49,7 +49,10 @@ impl MergeInputs {
             i.min(n - 1)
         };
         let mut used = std::collections::HashSet::new();
-        for (edits, class, tag) in [(&mut ours_edits, 0, 1_000_000u64), (&mut theirs_edits, 1, 2_000_000)] {
+        for (edits, class, tag) in [
+            (&mut ours_edits, 0, 1_000_000u64),
+            (&mut theirs_edits, 1, 2_000_000),
+        ] {
             for k in 0..per_side {
                 let i = pick(&mut rng, class);
                 if !used.insert(i) {
@@ -99,7 +102,11 @@ impl MergeInputs {
                     }
                 }
                 Edit::Add(after, ent) => {
-                    let i = level.entities.iter().position(|x| &x.id == after).map_or(0, |i| i + 1);
+                    let i = level
+                        .entities
+                        .iter()
+                        .position(|x| &x.id == after)
+                        .map_or(0, |i| i + 1);
                     level.entities.insert(i, ent.clone());
                 }
                 Edit::Delete(id) => level.entities.retain(|x| &x.id != id),
@@ -128,10 +135,17 @@ pub fn verify(inputs: &MergeInputs, merged: &str) -> Vec<String> {
     let mut found: HashMap<String, Found> = HashMap::new();
     if let Some(entities) = doc.root().get("entities") {
         for e in entities.children() {
-            let Some(id) = e.get("id").and_then(|v| v.as_str()) else { continue };
+            let Some(id) = e.get("id").and_then(|v| v.as_str()) else {
+                continue;
+            };
             let pos = e
                 .get("pos")
-                .map(|p| p.children().filter_map(|c| c.as_number()).map(|n| n.as_f64()).collect())
+                .map(|p| {
+                    p.children()
+                        .filter_map(|c| c.as_number())
+                        .map(|n| n.as_f64())
+                        .collect()
+                })
                 .unwrap_or_default();
             found
                 .entry(id.into_owned())
@@ -145,7 +159,10 @@ pub fn verify(inputs: &MergeInputs, merged: &str) -> Vec<String> {
             problems.push(format!("{id}: {} copies", f.count));
         }
     }
-    for (side, edits) in [("ours", &inputs.ours_edits), ("theirs", &inputs.theirs_edits)] {
+    for (side, edits) in [
+        ("ours", &inputs.ours_edits),
+        ("theirs", &inputs.theirs_edits),
+    ] {
         for e in edits {
             match e {
                 Edit::Move(id, pos) if !inputs.conflicts.contains(id) => match found.get(id) {

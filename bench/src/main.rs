@@ -22,14 +22,25 @@ fn main() -> ExitCode {
     match args.first().map(String::as_str) {
         Some("level") => {
             let level = levelgen::Level::random(n(1), SEED);
-            print!("{}", if json { level.to_json() } else { level.to_sjson() });
+            print!(
+                "{}",
+                if json {
+                    level.to_json()
+                } else {
+                    level.to_sjson()
+                }
+            );
         }
         Some("merge-inputs") => {
             let inputs = MergeInputs::generate(n(1), SEED, CONFLICTS);
             let dir = std::path::Path::new(&args[2]);
             let ext = if json { "json" } else { "sjson" };
             let write = |name: &str, level: &levelgen::Level| {
-                let text = if json { level.to_json() } else { level.to_sjson() };
+                let text = if json {
+                    level.to_json()
+                } else {
+                    level.to_sjson()
+                };
                 std::fs::write(dir.join(format!("{name}.{ext}")), text).expect("write");
             };
             write("base", &inputs.base);

@@ -9,8 +9,8 @@
 
 pub mod diff;
 mod keyed;
-pub mod migrate;
 mod merger;
+pub mod migrate;
 mod moves;
 mod pairing;
 mod sequence;
@@ -132,7 +132,11 @@ pub struct Conflict {
 
 impl fmt::Display for Conflict {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let path = if self.path.is_empty() { "/" } else { &self.path };
+        let path = if self.path.is_empty() {
+            "/"
+        } else {
+            &self.path
+        };
         write!(
             f,
             "{path}: {}, took {}",
@@ -223,7 +227,11 @@ pub fn merge_texts(
         Document::parse_with(text.to_string(), ParseOptions::new(dialect))
             .map_err(|error| MergeError::Parse { side, error })
     };
-    let (b, o, t) = (parse("base", base)?, parse("ours", ours)?, parse("theirs", theirs)?);
+    let (b, o, t) = (
+        parse("base", base)?,
+        parse("ours", ours)?,
+        parse("theirs", theirs)?,
+    );
     let outcome = merge(&b, &o, &t, options);
     Document::parse_with(outcome.text.clone(), ParseOptions::new(dialect))
         .map_err(MergeError::Invalid)?;

@@ -199,7 +199,9 @@ mod tests {
     fn options() -> MigrateOptions {
         MigrateOptions {
             id_key: "id".into(),
-            id_keys: ["id", "_id", "guid", "_guid", "uuid"].map(String::from).to_vec(),
+            id_keys: ["id", "_id", "guid", "_guid", "uuid"]
+                .map(String::from)
+                .to_vec(),
             natural_keys: vec!["name".into()],
             all: false,
         }
@@ -265,7 +267,13 @@ mod tests {
         assert_eq!(v["lines"][0]["id"], "id-1");
         assert_eq!(v["lines"][0]["parts"][1]["id"], "id-3");
         assert_eq!(v["lines"][0]["parts"][0]["id"], "id-2");
-        assert!(m.text.starts_with("{\n  \"lines\": [\n    {\n      \"id\": \"id-1\",\n      \"en\": \"Play\","), "{}", m.text);
+        assert!(
+            m.text.starts_with(
+                "{\n  \"lines\": [\n    {\n      \"id\": \"id-1\",\n      \"en\": \"Play\","
+            ),
+            "{}",
+            m.text
+        );
         assert_eq!((m.arrays, m.elements), (2, 3));
     }
 }

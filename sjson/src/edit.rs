@@ -194,7 +194,10 @@ impl<'d> Printer<'d> {
             Out::Container { .. } => false,
         });
         let multiline = (braceless && layout.items.is_empty())
-            || layout.items.iter().any(|l| text[l.lead.clone()].contains('\n'))
+            || layout
+                .items
+                .iter()
+                .any(|l| text[l.lead.clone()].contains('\n'))
             || text[layout.close.clone()].contains('\n')
             || (layout.items.is_empty() && !(o.kind() == Kind::Array && all_scalar));
         let child_indent: String = layout
