@@ -632,7 +632,7 @@ impl<'o, 'a> Walker<'o, 'a> {
         for wanted in &self.id_keys_lower {
             for (key, value) in v.members() {
                 if key.eq_ignore_ascii_case(wanted) {
-                    return id_text(value).map(|id| (key, id));
+                    return id_text(value).map(|id| (key, id.into_owned()));
                 }
             }
         }

@@ -2,14 +2,15 @@
 //! merge of the id sequences), atomic number tuples, and the dispatch to sequences.
 
 use std::borrow::Cow;
+use std::rc::Rc;
 
 use rustc_hash::{FxHashMap, FxHashSet};
-use sjson::{Kind, Out, OutItem, Segment, Value};
+use sjson::{Document, Kind, Out, OutItem, Segment, Value};
 
 use crate::merger::{id_display, Merger};
 use crate::pairing::{pair, value_hash};
 use crate::sequence::matches;
-use crate::{ConflictKind, Policy, Side};
+use crate::{ConflictKind, Side};
 
 /// The ids of a keyed array: every element an object with an id under the same id key,
 /// ids unique.
@@ -17,9 +18,9 @@ pub(crate) struct Keyed<'a> {
     /// The id key as written in the first element (`None` for an empty array).
     pub key: Option<Cow<'a, str>>,
     /// The id of each element, in order.
-    pub ids: Vec<String>,
+    pub ids: Vec<Cow<'a, str>>,
     /// Position of each id.
-    pub index: FxHashMap<String, usize>,
+    pub index: FxHashMap<Cow<'a, str>, usize>,
 }
 
 impl Keyed<'_> {
@@ -29,8 +30,18 @@ impl Keyed<'_> {
 }
 
 impl<'a> Merger<'a> {
-    /// The ids of `arr` if it is a keyed array.
-    pub(crate) fn keyed(&self, arr: Value<'a>) -> Option<Keyed<'a>> {
+    /// The ids of `arr` if it is a keyed array (computed once per array and merge).
+    pub(crate) fn keyed(&self, arr: Value<'a>) -> Option<Rc<Keyed<'a>>> {
+        let slot = (arr.doc() as *const Document as usize, arr.id());
+        if let Some(cached) = self.keyed_cache.borrow().get(&slot) {
+            return cached.clone();
+        }
+        let keyed = self.compute_keyed(arr).map(Rc::new);
+        self.keyed_cache.borrow_mut().insert(slot, keyed.clone());
+        keyed
+    }
+
+    fn compute_keyed(&self, arr: Value<'a>) -> Option<Keyed<'a>> {
         let mut key: Option<Cow<'a, str>> = None;
         let mut ids = Vec::with_capacity(arr.len());
         let mut index = FxHashMap::default();
@@ -81,7 +92,7 @@ impl<'a> Merger<'a> {
             {
                 let key = ok.key.clone().unwrap_or_default();
                 let (bk, tk) = self.align_unkeyed(b, t, o, &ok, &key);
-                return self.merge_keyed(b, o, t, bk, ok, tk, true);
+                return self.merge_keyed(b, o, t, bk.map(Rc::new), ok, Rc::new(tk), true);
             }
             (None, Some(tk), bk)
                 if !tk.ids.is_empty()
@@ -90,7 +101,7 @@ impl<'a> Merger<'a> {
             {
                 let key = tk.key.clone().unwrap_or_default();
                 let (bk, ok) = self.align_unkeyed(b, o, t, &tk, &key);
-                return self.merge_keyed(b, o, t, bk, ok, tk, true);
+                return self.merge_keyed(b, o, t, bk.map(Rc::new), Rc::new(ok), tk, true);
             }
             _ => {}
         }
@@ -259,10 +270,10 @@ impl<'a> Merger<'a> {
                 let values = |els: &[Value<'_>], at: &[usize], key: &str| -> Option<Vec<String>> {
                     let vs: Option<Vec<String>> = at
                         .iter()
-                        .map(|&i| crate::merger::id_text(els[i].get(key)?))
+                        .map(|&i| crate::merger::id_text(els[i].get(key)?).map(Cow::into_owned))
                         .collect();
                     let vs = vs?;
-                    let unique: FxHashSet<&str> = vs.iter().map(String::as_str).collect();
+                    let unique: FxHashSet<&str> = vs.iter().map(|s| s.as_ref()).collect();
                     (unique.len() == vs.len()).then_some(vs)
                 };
                 let natural = natural_keys
@@ -316,9 +327,10 @@ impl<'a> Merger<'a> {
         };
         let keyed_els: Vec<_> = keyed.children().collect();
         let natural = &self.opts.natural_keys;
+        let keyed_id_list: Vec<String> = keyed_ids.ids.iter().map(|s| s.to_string()).collect();
         let base = b.map(|b| {
             let els: Vec<_> = b.children().collect();
-            let ids = align_deep(&els, &keyed_els, &keyed_ids.ids, &is_id, natural, "base");
+            let ids = align_deep(&els, &keyed_els, &keyed_id_list, &is_id, natural, "base");
             (els, ids)
         });
         let unkeyed_els: Vec<_> = unkeyed.children().collect();
@@ -328,21 +340,24 @@ impl<'a> Merger<'a> {
             None => align_deep(
                 &unkeyed_els,
                 &keyed_els,
-                &keyed_ids.ids,
+                &keyed_id_list,
                 &is_id,
                 natural,
                 "side",
             ),
         };
-        let make = |ids: Vec<String>| Keyed {
-            key: keyed_ids.key.clone(),
-            index: ids
-                .iter()
-                .cloned()
-                .enumerate()
-                .map(|(i, s)| (s, i))
-                .collect(),
-            ids,
+        let make = |ids: Vec<String>| {
+            let ids: Vec<Cow<'a, str>> = ids.into_iter().map(Cow::Owned).collect();
+            Keyed {
+                key: keyed_ids.key.clone(),
+                index: ids
+                    .iter()
+                    .cloned()
+                    .enumerate()
+                    .map(|(i, s)| (s, i))
+                    .collect(),
+                ids,
+            }
         };
         (base.map(|(_, ids)| make(ids)), make(ids))
     }
@@ -356,9 +371,9 @@ impl<'a> Merger<'a> {
         b: Option<Value<'a>>,
         o: Value<'a>,
         t: Value<'a>,
-        bk: Option<Keyed<'a>>,
-        ok: Keyed<'a>,
-        tk: Keyed<'a>,
+        bk: Option<Rc<Keyed<'a>>>,
+        ok: Rc<Keyed<'a>>,
+        tk: Rc<Keyed<'a>>,
         unmigrated: bool,
     ) -> Out<'a> {
         let bs: Vec<Value<'a>> = b.map(|b| b.children().collect()).unwrap_or_default();
@@ -430,7 +445,7 @@ impl<'a> Merger<'a> {
                 );
             }
         }
-        let order = self.merged_order(bk.as_ref(), &ok, &tk, &items, b, o, t);
+        let order = self.merged_order(bk.as_deref(), &ok, &tk, &items);
         let mut out = Vec::with_capacity(order.len());
         for id in order {
             if let Some(item) = items.remove(id) {
@@ -447,16 +462,12 @@ impl<'a> Merger<'a> {
     /// The order of the merged ids: the side that reordered the common elements gives
     /// the backbone (theirs when both did: an order conflict); the other side's elements
     /// go after their predecessor there, ours' first where both inserted at one place.
-    #[allow(clippy::too_many_arguments)]
     fn merged_order<'k>(
         &mut self,
         bk: Option<&'k Keyed<'a>>,
         ok: &'k Keyed<'a>,
         tk: &'k Keyed<'a>,
         items: &FxHashMap<&'k str, OutItem<'a>>,
-        b: Option<Value<'a>>,
-        o: Value<'a>,
-        t: Value<'a>,
     ) -> Vec<&'k str> {
         let in_result = |id: &str| items.contains_key(id);
         let common = |id: &str| {
@@ -468,7 +479,7 @@ impl<'a> Merger<'a> {
         let seq = |k: &'k Keyed<'a>| -> Vec<&'k str> {
             k.ids
                 .iter()
-                .map(String::as_str)
+                .map(|s| s.as_ref())
                 .filter(|id| common(id))
                 .collect()
         };
@@ -482,13 +493,28 @@ impl<'a> Merger<'a> {
                 } else if t_seq == b_seq || o_seq == t_seq {
                     Side::Ours
                 } else {
-                    let taken = self.conflict(ConflictKind::Order, b, Some(o), Some(t));
-                    drop(taken);
-                    if self.opts.policy == Policy::Ours {
-                        Side::Ours
-                    } else {
-                        Side::Theirs
-                    }
+                    // The report names the order of the common ids, not whole arrays.
+                    let ids = |seq: &[&str]| {
+                        let list: Vec<String> = seq
+                            .iter()
+                            .map(|id| {
+                                let mut q = String::new();
+                                sjson::string::write_quoted(&mut q, &id_display(id));
+                                q
+                            })
+                            .collect();
+                        Some(format!("[{}]", list.join(",")))
+                    };
+                    let taken = self.policy_side();
+                    self.conflicts.push(crate::Conflict {
+                        path: self.path.to_string(),
+                        kind: ConflictKind::Order,
+                        base: ids(&b_seq),
+                        ours: ids(&o_seq),
+                        theirs: ids(&t_seq),
+                        taken,
+                    });
+                    taken
                 }
             }
         };
@@ -499,7 +525,7 @@ impl<'a> Merger<'a> {
         let spine: Vec<&'k str> = main
             .ids
             .iter()
-            .map(String::as_str)
+            .map(|s| s.as_ref())
             .filter(|id| in_result(id))
             .collect();
         let spine_set: FxHashSet<&str> = spine.iter().copied().collect();
@@ -523,7 +549,7 @@ impl<'a> Merger<'a> {
         };
         let mut buckets: FxHashMap<Option<&'k str>, Vec<&'k str>> = FxHashMap::default();
         let mut anchor: Option<&'k str> = None;
-        for id in other.ids.iter().map(String::as_str) {
+        for id in other.ids.iter().map(|s| s.as_ref()) {
             if spine_set.contains(id) {
                 anchor = Some(id);
             } else if in_result(id) {

@@ -38,7 +38,13 @@ pub(crate) struct Merger<'a> {
     pub(crate) conflicts: Vec<Conflict>,
     pub(crate) moves: Moves,
     id_keys_lower: Vec<String>,
+    /// [`Merger::keyed`] of each array seen, by (document address, node).
+    pub(crate) keyed_cache: KeyedCache<'a>,
 }
+
+/// The keyed-array ids of arrays by (document address, node).
+pub(crate) type KeyedCache<'a> =
+    std::cell::RefCell<FxHashMap<(usize, sjson::NodeId), Option<std::rc::Rc<crate::keyed::Keyed<'a>>>>>;
 
 /// Members of an object by key: a linear scan for small objects, a hash map for large.
 pub(crate) struct KeyIndex<'a> {
@@ -113,6 +119,7 @@ impl<'a> Merger<'a> {
                 .iter()
                 .map(|k| k.to_ascii_lowercase())
                 .collect(),
+            keyed_cache: Default::default(),
         };
         m.moves = Moves::detect(&m);
         m
@@ -365,7 +372,7 @@ impl<'a> Merger<'a> {
     }
 
     /// The id key and id of an object, by the configured id keys (case-insensitive).
-    pub(crate) fn id_of(&self, v: Value<'a>) -> Option<(Cow<'a, str>, String)> {
+    pub(crate) fn id_of(&self, v: Value<'a>) -> Option<(Cow<'a, str>, Cow<'a, str>)> {
         if v.kind() != Kind::Object {
             return None;
         }
@@ -399,10 +406,10 @@ fn quote_fallback(doc: &Document) -> bool {
 }
 
 /// An id's identity text: strings as they are, numbers by exact value.
-pub(crate) fn id_text(v: Value<'_>) -> Option<String> {
+pub(crate) fn id_text(v: Value<'_>) -> Option<Cow<'_, str>> {
     match v.kind() {
-        Kind::String => v.as_str().map(|s| s.into_owned()),
-        Kind::Number => v.as_number().map(|n| match n {
+        Kind::String => v.as_str(),
+        Kind::Number => v.as_number().map(|n| Cow::Owned(match n {
             sjson::NumberValue::Int(i) => format!("\u{0}{i}"),
             sjson::NumberValue::Big(s) => format!("\u{0}{s}"),
             // `7.0` is the id `7` (numbers are equal by value).
@@ -410,7 +417,7 @@ pub(crate) fn id_text(v: Value<'_>) -> Option<String> {
                 format!("\u{0}{}", f as i128)
             }
             sjson::NumberValue::Float(f) => format!("\u{0}{f:?}"),
-        }),
+        })),
         _ => None,
     }
 }

@@ -226,7 +226,7 @@ impl Moves {
                     for c in v.children() {
                         let name = match v.kind() {
                             Kind::Object => c.key().map(|k| k.into_owned()),
-                            _ => m.id_of(c).map(|(_, id)| id),
+                            _ => m.id_of(c).map(|(_, id)| id.into_owned()),
                         };
                         if let Some(name) = name {
                             // The first of equal ids, as a scan would find.
@@ -255,7 +255,7 @@ struct Walk {
 
 /// Walks base and one side in parallel through objects (by key) and keyed arrays (by
 /// id), skipping identical text, and matches what the side deleted with what it added.
-fn detect_side(m: &Merger<'_>, side_doc: &Document) -> SideMoves {
+fn detect_side<'a>(m: &Merger<'a>, side_doc: &'a Document) -> SideMoves {
     let mut w = Walk {
         deleted: Vec::new(),
         added: Vec::new(),
@@ -275,7 +275,7 @@ fn detect_side(m: &Merger<'_>, side_doc: &Document) -> SideMoves {
                 continue;
             }
             if let Some((_, id)) = m.id_of(n) {
-                by_id.entry(id).or_insert(n.id());
+                by_id.entry(id.into_owned()).or_insert(n.id());
             }
             if let Some(k) = n.key() {
                 by_key.entry(k.into_owned()).or_default().push(n.id());
@@ -287,7 +287,7 @@ fn detect_side(m: &Merger<'_>, side_doc: &Document) -> SideMoves {
         let target = match m.id_of(dv) {
             // (Ids are unique within a document; if not, one base node per target.)
             Some((_, id)) => by_id
-                .get(&id)
+                .get(id.as_ref())
                 .copied()
                 .filter(|n| !moves.into.contains_key(n)),
             None => dv.key().and_then(|k| {
@@ -316,7 +316,7 @@ fn detect_side(m: &Merger<'_>, side_doc: &Document) -> SideMoves {
     moves
 }
 
-fn walk(m: &Merger<'_>, b: Value<'_>, s: Value<'_>, w: &mut Walk) {
+fn walk<'a>(m: &Merger<'a>, b: Value<'a>, s: Value<'a>, w: &mut Walk) {
     if b.text() == s.text() && b.id() != NodeId::ROOT {
         return;
     }
@@ -354,13 +354,13 @@ fn walk(m: &Merger<'_>, b: Value<'_>, s: Value<'_>, w: &mut Walk) {
             for (i, id) in bk.ids.iter().enumerate() {
                 match sk.index.get(id) {
                     Some(&j) => {
-                        w.path.push(Step::Id(id.clone()));
+                        w.path.push(Step::Id(id.to_string()));
                         walk(m, bs[i], ss[j], w);
                         w.path.pop();
                     }
                     None => {
                         let mut path = w.path.clone();
-                        path.push(Step::Id(id.clone()));
+                        path.push(Step::Id(id.to_string()));
                         w.deleted.push((bs[i].id(), path));
                     }
                 }

@@ -142,7 +142,7 @@ pub(crate) fn pair(
 
 /// The natural key's value as text: strings as they are, numbers by value (as ids).
 fn natural_value(v: Value<'_>, key: &str) -> Option<String> {
-    crate::merger::id_text(v.get(key)?)
+    crate::merger::id_text(v.get(key)?).map(std::borrow::Cow::into_owned)
 }
 
 fn unique_natural_key(xs: &[Value<'_>], key: &str) -> bool {
