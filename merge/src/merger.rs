@@ -40,7 +40,13 @@ pub(crate) struct Merger<'a> {
     id_keys_lower: Vec<String>,
     /// [`Merger::keyed`] of each array seen, by (document address, node).
     pub(crate) keyed_cache: KeyedCache<'a>,
+    /// How deep `merge_value` calls are nested (a guard against runaway recursion).
+    depth: usize,
 }
+
+/// Deeper than any document nesting allows (512) plus moves: past it, the policy's side
+/// is taken whole instead of recursing further.
+const MAX_MERGE_DEPTH: usize = 1024;
 
 /// The keyed-array ids of arrays by (document address, node).
 pub(crate) type KeyedCache<'a> =
@@ -120,6 +126,7 @@ impl<'a> Merger<'a> {
                 .map(|k| k.to_ascii_lowercase())
                 .collect(),
             keyed_cache: Default::default(),
+            depth: 0,
         };
         m.moves = Moves::detect(&m);
         m
@@ -162,11 +169,41 @@ impl<'a> Merger<'a> {
         o: Value<'a>,
         t: Value<'a>,
     ) -> Out<'a> {
+        if self.depth >= MAX_MERGE_DEPTH {
+            return self
+                .conflict(ConflictKind::BothModified, b, Some(o), Some(t))
+                .unwrap_or(Out::Value(t));
+        }
+        self.depth += 1;
+        let out = self.merge_value_at_depth(b, o, t);
+        self.depth -= 1;
+        out
+    }
+
+    fn merge_value_at_depth(
+        &mut self,
+        b: Option<Value<'a>>,
+        o: Value<'a>,
+        t: Value<'a>,
+    ) -> Out<'a> {
         if o.same_value(&t) {
             return Out::Value(o);
         }
-        // Both sides moved one base value here: that is its base.
-        let b = b.or_else(|| self.moves.common_origin(o, t).map(|id| self.base.value(id)));
+        // Both sides moved one base value here: that is its base, and both sides' edits
+        // to it are here already (nothing to carry from elsewhere).
+        let common = match b {
+            None => self.moves.common_origin(o, t).map(|id| self.base.value(id)),
+            Some(_) => None,
+        };
+        if let Some(c) = common {
+            if c.same_value(&t) {
+                return Out::Value(o);
+            }
+            if c.same_value(&o) {
+                return Out::Value(t);
+            }
+        }
+        let b = b.or(common);
         if let Some(b) = b {
             // One side's value is taken whole, with the other side's edits to values
             // moved into it.

@@ -274,3 +274,26 @@ fn unmigrated_nothing_duplicated_when_both_edit_the_same_element() {
         KEYED.replace("name = \"d\" x = 4", "name = \"d\" x = 40 y = 1")
     );
 }
+
+/// Found by the merge3 fuzz target: both sides wrap `hello` into `container.hello` (the
+/// same move to the same place) and ours edits it. Under policy `ours` this recursed
+/// without end; now every policy merges cleanly and keeps ours' edit.
+#[test]
+fn both_moved_to_the_same_place_with_an_edit_merges_cleanly_under_every_policy() {
+    let base = "{\n  \"hello\": {\n    \"bar\": 1,\n    \"foo\": 2\n  }\n}\n";
+    let ours = "{\n \"container\": {\n    \"hello\": {\n      \"bar\": 0,\n      \"foo\": 2\n    }\n  }\n}\n";
+    let theirs = "{\n  \n \"container\": {\n    \"hello\": {\n      \"bar\": 1,\n      \"foo\": 2\n    }\n  }\n}\n";
+    for policy in [Policy::Theirs, Policy::Ours, Policy::Fail] {
+        let opts = merge::MergeOptions {
+            policy,
+            ..merge::MergeOptions::default()
+        };
+        let out = merge_with(sjson::Dialect::Json, base, ours, theirs, &opts);
+        assert_clean(&out);
+        assert_value(
+            sjson::Dialect::Json,
+            &out.text,
+            r#"{"container": {"hello": {"bar": 0, "foo": 2}}}"#,
+        );
+    }
+}
