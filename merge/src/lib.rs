@@ -7,6 +7,7 @@
 //! by a [`Policy`] and every one is reported as a [`Conflict`]. The result is printed as
 //! an edit of ours: ours' text wherever ours' value was kept. No I/O happens here.
 
+mod align;
 pub mod diff;
 mod keyed;
 mod merger;

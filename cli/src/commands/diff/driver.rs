@@ -1,0 +1,79 @@
+//! `assetvc diff-driver`: the external diff command git calls for assets.
+
+use std::path::Path;
+
+use super::{dialect, header, is_binary, print_out, render_asset, settings};
+use super::{DiffDriverArgs, Format, Paint, Status};
+use crate::report;
+
+/// Runs `assetvc diff-driver path old-file old-hex old-mode new-file new-hex new-mode`:
+/// prints `diff --assetvc a/path b/path` and the changes. 0 on success, 2 if a side
+/// does not parse (`path:line:col: reason` on stderr).
+pub fn run_driver(args: &DiffDriverArgs) -> i32 {
+    let paint = Paint::for_git();
+    let path = args.path.as_str();
+    if args.rest.len() < 6 {
+        // git calls an external diff with the path alone for an unmerged path.
+        return print_out(&format!(
+            "{}\n{}\n",
+            header(paint, path, path),
+            paint.yellow("unmerged")
+        ));
+    }
+    let new_path = args.rest.get(6).map_or(path, String::as_str);
+    let read = |f: &str| -> Result<Option<Vec<u8>>, String> {
+        if f == "/dev/null" {
+            return Ok(None);
+        }
+        std::fs::read(f).map(Some).map_err(|e| format!("{f}: {e}"))
+    };
+    let sides = read(&args.rest[0]).and_then(|o| Ok((o, read(&args.rest[3])?)));
+    let (old, new) = match sides {
+        Ok(s) => s,
+        Err(e) => {
+            report::error(e);
+            return 2;
+        }
+    };
+    let (options, matcher) = match settings(Path::new(".")) {
+        Ok(s) => s,
+        Err(e) => {
+            report::error(e);
+            return 2;
+        }
+    };
+    let mut text = header(paint, path, new_path);
+    text.push('\n');
+    let binary = old.as_deref().is_some_and(is_binary) || new.as_deref().is_some_and(is_binary);
+    if binary {
+        text.push_str(&paint.dim(&format!(
+            "binary file {}",
+            Status::of(old.as_deref(), new.as_deref()).name()
+        )));
+        text.push('\n');
+        return print_out(&text);
+    }
+    let rendered = render_asset(
+        old.as_deref(),
+        new.as_deref(),
+        path,
+        new_path,
+        dialect(&matcher, new_path),
+        &options,
+        Format::Text,
+        paint,
+    );
+    match rendered {
+        Ok(r) => {
+            for l in r.lines {
+                text.push_str(&l);
+                text.push('\n');
+            }
+            print_out(&text)
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            2
+        }
+    }
+}

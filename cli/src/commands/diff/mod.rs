@@ -1,0 +1,298 @@
+//! `assetvc diff`: object-level diffs of assets, between two files or between revisions
+//! (`HEAD` against the worktree by default), as text, an RFC 6902 JSON Patch or a list of
+//! change records; and `assetvc diff-driver`, the external diff command git calls
+//! (`diff.assetvc.command = <assetvc> diff-driver`) so that `git diff` and `git log -p
+//! --ext-diff` show the same object-level diff.
+//!
+//! Exit status: 0 whether or not there are differences (like `git diff` without
+//! `--exit-code`), 2 on bad input (an unparsable asset, an unknown revision).
+//!
+//! Here: the arguments, the helpers both modes share, and the two-file mode; `revisions`
+//! holds the revision mode, `driver` the diff driver, `paint` the colors.
+
+mod driver;
+mod paint;
+mod revisions;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use clap::{Args, ValueEnum};
+use merge::diff::{diff, Change, Diff, DiffOptions, PatchOp};
+use sjson::{Dialect, Document, Kind, ParseOptions, Path as DocPath};
+
+use super::merging;
+use crate::config::AssetMatcher;
+use crate::report;
+
+pub use driver::run_driver;
+pub(crate) use paint::Paint;
+use revisions::run_revisions;
+
+/// How differences are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// One line per change: `entities[id=f341].position: [0 0 0] → [1 0 0]`.
+    Text,
+    /// An RFC 6902 JSON Patch (array indices in paths).
+    JsonPatch,
+    /// A JSON list of change records (keyed elements named by id in paths).
+    Changes,
+}
+
+/// Arguments of `assetvc diff`.
+#[derive(Debug, Args)]
+pub struct DiffArgs {
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// The same as `--format changes`.
+    #[arg(long)]
+    pub json: bool,
+    /// Two files A B; or no, one or two revisions (default: HEAD against the worktree;
+    /// one: REV against the worktree; two: REV against REV).
+    #[arg(value_name = "A B | REV")]
+    pub args: Vec<String>,
+    /// Only these paths (given after `--`).
+    #[arg(last = true, value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+}
+
+/// Arguments of `assetvc diff-driver`, as git passes them to an external diff command.
+#[derive(Debug, Args)]
+pub struct DiffDriverArgs {
+    /// The path of the file in the repository.
+    pub path: String,
+    /// old-file old-hex old-mode new-file new-hex new-mode [new-path rename-info]
+    /// (`/dev/null` for a missing side; nothing for an unmerged path).
+    #[arg(allow_hyphen_values = true, value_name = "ARG")]
+    pub rest: Vec<String>,
+}
+/// The diff settings of the repository holding `dir` (`assetvc.toml`), with its asset
+/// matcher.
+fn settings(dir: &Path) -> Result<(DiffOptions, AssetMatcher), String> {
+    let (options, config) = merging::options(dir, None)?;
+    let matcher = config.matcher().map_err(|e| e.to_string())?;
+    Ok((DiffOptions::from(&options), matcher))
+}
+
+fn dialect(matcher: &AssetMatcher, path: &str) -> Dialect {
+    matcher
+        .dialect(Path::new(path))
+        .unwrap_or_else(|| Dialect::for_path(path))
+}
+
+/// Parses one side; the error is a ready-to-print diagnostic naming `shown`.
+fn parse(bytes: &[u8], shown: &str, dialect: Dialect) -> Result<Document, String> {
+    Document::parse_bytes(bytes.to_vec(), ParseOptions::new(dialect))
+        .map_err(|e| report::parse_error(shown, &String::from_utf8_lossy(bytes), &e))
+}
+
+/// An empty container like `doc`'s root (`{}` or `[]`), to diff an added or deleted
+/// document against; `None` for a scalar root.
+fn empty_like(doc: &Document) -> Option<Document> {
+    let text = match doc.root().kind() {
+        Kind::Object => "{}",
+        Kind::Array => "[]",
+        _ => return None,
+    };
+    Document::parse(text, doc.dialect()).ok()
+}
+
+/// The diff of two optional documents (a missing side is an added or deleted file).
+fn diff_docs<'a>(
+    old: Option<&'a Document>,
+    new: Option<&'a Document>,
+    empty_old: Option<&'a Document>,
+    empty_new: Option<&'a Document>,
+    options: &DiffOptions,
+) -> Diff<'a> {
+    match (old, new) {
+        (Some(o), Some(n)) => diff(o.root(), n.root(), options),
+        (None, Some(n)) => match empty_old {
+            Some(e) => diff(e.root(), n.root(), options),
+            None => Diff {
+                changes: vec![Change::Added {
+                    path: DocPath::root(),
+                    value: n.root(),
+                }],
+                patch: vec![PatchOp::Replace {
+                    path: DocPath::root(),
+                    value: n.root(),
+                }],
+            },
+        },
+        (Some(o), None) => match empty_new {
+            Some(e) => diff(o.root(), e.root(), options),
+            None => Diff {
+                changes: vec![Change::Removed {
+                    path: DocPath::root(),
+                    value: o.root(),
+                }],
+                patch: Vec::new(),
+            },
+        },
+        (None, None) => Diff::default(),
+    }
+}
+
+/// What became of a file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Status {
+    Added,
+    Deleted,
+    Modified,
+}
+
+impl Status {
+    fn of(old: Option<&[u8]>, new: Option<&[u8]>) -> Status {
+        match (old, new) {
+            (None, _) => Status::Added,
+            (_, None) => Status::Deleted,
+            _ => Status::Modified,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Status::Added => "added",
+            Status::Deleted => "deleted",
+            Status::Modified => "modified",
+        }
+    }
+}
+
+/// One file's difference, rendered.
+struct Rendered {
+    /// Text lines (for `Format::Text`), without the header.
+    lines: Vec<String>,
+    /// The JSON array (for the JSON formats).
+    json: String,
+}
+
+/// Diffs one asset given the bytes of both sides. `shown_old`/`shown_new` name the
+/// sides in diagnostics.
+#[allow(clippy::too_many_arguments)]
+fn render_asset(
+    old: Option<&[u8]>,
+    new: Option<&[u8]>,
+    shown_old: &str,
+    shown_new: &str,
+    dialect: Dialect,
+    options: &DiffOptions,
+    format: Format,
+    paint: Paint,
+) -> Result<Rendered, String> {
+    let od = old.map(|b| parse(b, shown_old, dialect)).transpose()?;
+    let nd = new.map(|b| parse(b, shown_new, dialect)).transpose()?;
+    let eo = nd.as_ref().and_then(empty_like);
+    let en = od.as_ref().and_then(empty_like);
+    let d = diff_docs(od.as_ref(), nd.as_ref(), eo.as_ref(), en.as_ref(), options);
+    let mut lines = Vec::new();
+    let json = match format {
+        Format::Text => {
+            match Status::of(old, new) {
+                Status::Added => lines.push(paint.bold("new file")),
+                Status::Deleted => lines.push(paint.bold("deleted file")),
+                Status::Modified if d.changes.is_empty() => {
+                    lines.push(paint.dim("formatting changed, no value changed"))
+                }
+                Status::Modified => {}
+            }
+            lines.extend(d.changes.iter().map(|c| paint.change(c)));
+            String::new()
+        }
+        Format::JsonPatch => d.patch_json(),
+        Format::Changes => d.changes_json(),
+    };
+    Ok(Rendered { lines, json })
+}
+
+fn is_binary(bytes: &[u8]) -> bool {
+    bytes.iter().take(8000).any(|&b| b == 0)
+}
+
+fn header(paint: Paint, a: &str, b: &str) -> String {
+    paint.bold(&format!("diff --assetvc a/{a} b/{b}"))
+}
+
+fn print_out(text: &str) -> i32 {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+        Ok(()) => 0,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
+        Err(e) => {
+            report::error(e);
+            2
+        }
+    }
+}
+
+/// Runs `assetvc diff`.
+pub fn run(args: &DiffArgs) -> i32 {
+    let format = if args.json {
+        Format::Changes
+    } else {
+        args.format
+    };
+    if args.args.len() == 2
+        && args.paths.is_empty()
+        && args.args.iter().all(|a| Path::new(a).is_file())
+    {
+        return run_files(Path::new(&args.args[0]), Path::new(&args.args[1]), format);
+    }
+    run_revisions(args, format)
+}
+
+/// `assetvc diff A B`: two files.
+fn run_files(a: &Path, b: &Path, format: Format) -> i32 {
+    let dir = a
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let (options, matcher) = match settings(dir) {
+        Ok(s) => s,
+        Err(e) => {
+            report::error(e);
+            return 2;
+        }
+    };
+    let read = |p: &Path| std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()));
+    let (ba, bb) = match read(a).and_then(|x| Ok((x, read(b)?))) {
+        Ok(x) => x,
+        Err(e) => {
+            report::error(e);
+            return 2;
+        }
+    };
+    let (sa, sb) = (a.display().to_string(), b.display().to_string());
+    // Both files in the dialect of A (by the asset patterns, else by extension), unless
+    // B's name says otherwise.
+    let (da, db) = (dialect(&matcher, &sa), dialect(&matcher, &sb));
+    let od = match parse(&ba, &sa, da) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("{e}");
+            return 2;
+        }
+    };
+    let nd = match parse(&bb, &sb, db) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("{e}");
+            return 2;
+        }
+    };
+    let d = diff(od.root(), nd.root(), &options);
+    let paint = Paint::stdout();
+    let text = match format {
+        Format::Text => d
+            .changes
+            .iter()
+            .map(|c| format!("{}\n", paint.change(c)))
+            .collect(),
+        Format::JsonPatch => format!("{}\n", d.patch_json()),
+        Format::Changes => format!("{}\n", d.changes_json()),
+    };
+    print_out(&text)
+}

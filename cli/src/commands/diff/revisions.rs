@@ -1,0 +1,248 @@
+//! `assetvc diff [REV [REV]] [-- PATH...]`: the revision mode, `HEAD` against the worktree
+//! by default.
+
+use std::path::{Component, Path, PathBuf};
+
+use serde::Serialize;
+use serde_json::value::RawValue;
+
+use super::{header, is_binary, print_out, render_asset, settings};
+use super::{DiffArgs, Format, Paint, Status};
+use crate::report;
+
+/// One file's record in the JSON output of the revision mode.
+#[derive(Serialize)]
+struct FileRecord {
+    path: String,
+    status: &'static str,
+    asset: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    binary: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    changes: Option<Box<RawValue>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    patch: Option<Box<RawValue>>,
+}
+
+/// Lexically normalizes a path (`.` and `..` resolved without the file system).
+fn normalize(p: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in p.components() {
+        match c {
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// `assetvc diff [REV [REV]] [-- PATH...]`.
+pub(super) fn run_revisions(args: &DiffArgs, format: Format) -> i32 {
+    let cwd = match std::env::current_dir().and_then(|d| d.canonicalize()) {
+        Ok(d) => d,
+        Err(e) => {
+            report::error(e);
+            return 2;
+        }
+    };
+    let repo = match store::read::open(&cwd) {
+        Ok(r) => r,
+        Err(e) => {
+            report::error(e);
+            return 2;
+        }
+    };
+    // Arguments: revisions first, then (as git allows without `--`) existing paths.
+    let mut revs: Vec<&str> = Vec::new();
+    let mut filters: Vec<PathBuf> = args.paths.clone();
+    for a in &args.args {
+        if filters.len() == args.paths.len() && revs.len() < 2 && repo.is_revision(a) {
+            revs.push(a);
+        } else if cwd.join(a).exists() {
+            filters.push(PathBuf::from(a));
+        } else {
+            report::error(format!("unknown revision or path not in the worktree: {a}"));
+            return 2;
+        }
+    }
+    let rev_a = revs.first().copied().unwrap_or("HEAD");
+    let rev_b = revs.get(1).copied();
+    let root = match repo.workdir() {
+        Some(w) => w.canonicalize().unwrap_or_else(|_| w.to_path_buf()),
+        None if rev_b.is_some() => cwd.clone(),
+        None => {
+            report::error("the repository has no worktree: give two revisions");
+            return 2;
+        }
+    };
+    let mut prefixes: Vec<String> = Vec::new();
+    for f in &filters {
+        let abs = normalize(&cwd.join(f));
+        match abs.strip_prefix(&root) {
+            Ok(rel) => prefixes.push(
+                rel.components()
+                    .map(|c| c.as_os_str().to_string_lossy())
+                    .collect::<Vec<_>>()
+                    .join("/"),
+            ),
+            Err(_) => {
+                report::error(format!("{}: outside the repository", f.display()));
+                return 2;
+            }
+        }
+    }
+    let (options, matcher) = match settings(&root) {
+        Ok(s) => s,
+        Err(e) => {
+            report::error(e);
+            return 2;
+        }
+    };
+    let tree_a = match repo.tree(rev_a) {
+        Ok(t) => t,
+        Err(e) => {
+            report::error(e);
+            return 2;
+        }
+    };
+    let tree_b = match rev_b.map(|b| repo.tree(b)).transpose() {
+        Ok(t) => t,
+        Err(e) => {
+            report::error(e);
+            return 2;
+        }
+    };
+    let paths = match tree_b {
+        Some(tb) => repo.changed_between(tree_a, tb),
+        None => repo.changed_in_worktree(tree_a),
+    };
+    let paths = match paths {
+        Ok(p) => p,
+        Err(e) => {
+            report::error(e);
+            return 2;
+        }
+    };
+    let wanted = |p: &str| {
+        prefixes.is_empty()
+            || prefixes.iter().any(|f| {
+                f.is_empty()
+                    || p == f
+                    || p.strip_prefix(f.as_str())
+                        .is_some_and(|r| r.starts_with('/'))
+            })
+    };
+    let paint = Paint::stdout();
+    let mut status = 0;
+    let mut text = String::new();
+    let mut records: Vec<FileRecord> = Vec::new();
+    for path in paths.iter().filter(|p| wanted(p)) {
+        let old = match repo.blob_in(tree_a, path) {
+            Ok(b) => b,
+            Err(e) => {
+                report::error(e);
+                status = 2;
+                continue;
+            }
+        };
+        let new = match tree_b {
+            Some(tb) => repo.blob_in(tb, path),
+            None => repo.worktree_file(path),
+        };
+        let new = match new {
+            Ok(b) => b,
+            Err(e) => {
+                report::error(e);
+                status = 2;
+                continue;
+            }
+        };
+        if old == new {
+            continue;
+        }
+        let file_status = Status::of(old.as_deref(), new.as_deref());
+        let Some(asset_dialect) = matcher.dialect(Path::new(path)) else {
+            let binary =
+                old.as_deref().is_some_and(is_binary) || new.as_deref().is_some_and(is_binary);
+            let kind = if binary { "binary" } else { "text" };
+            match format {
+                Format::Text => {
+                    text.push_str(&header(paint, path, path));
+                    text.push('\n');
+                    text.push_str(&paint.dim(&format!("{kind} file {}", file_status.name())));
+                    text.push('\n');
+                }
+                _ => records.push(FileRecord {
+                    path: path.clone(),
+                    status: file_status.name(),
+                    asset: false,
+                    binary: Some(binary),
+                    changes: None,
+                    patch: None,
+                }),
+            }
+            continue;
+        };
+        let shown_old = format!("{rev_a}:{path}");
+        let shown_new = match rev_b {
+            Some(b) => format!("{b}:{path}"),
+            None => path.clone(),
+        };
+        let rendered = render_asset(
+            old.as_deref(),
+            new.as_deref(),
+            &shown_old,
+            &shown_new,
+            asset_dialect,
+            &options,
+            format,
+            paint,
+        );
+        match rendered {
+            Ok(r) => match format {
+                Format::Text => {
+                    text.push_str(&header(paint, path, path));
+                    text.push('\n');
+                    for l in r.lines {
+                        text.push_str(&l);
+                        text.push('\n');
+                    }
+                }
+                _ => {
+                    let raw = RawValue::from_string(r.json).ok();
+                    let (changes, patch) = if format == Format::Changes {
+                        (raw, None)
+                    } else {
+                        (None, raw)
+                    };
+                    records.push(FileRecord {
+                        path: path.clone(),
+                        status: file_status.name(),
+                        asset: true,
+                        binary: None,
+                        changes,
+                        patch,
+                    });
+                }
+            },
+            Err(e) => {
+                eprintln!("{e}");
+                status = 2;
+            }
+        }
+    }
+    if format != Format::Text {
+        text = match serde_json::to_string_pretty(&records) {
+            Ok(j) => format!("{j}\n"),
+            Err(e) => {
+                report::error(e);
+                return 2;
+            }
+        };
+    }
+    let printed = print_out(&text);
+    status.max(printed)
+}

@@ -1,0 +1,279 @@
+//! Asset checks: the file parses, ids are unique within keyed arrays, arrays of objects
+//! carry ids (with `check.require_ids`), expression-valued properties compile.
+
+use std::collections::HashMap;
+
+use sjson::{Document, Kind, ParseOptions, Quoting, Value};
+
+use crate::policy::Policy;
+use crate::problem::{Check, Problem};
+
+pub(super) fn check_asset(
+    path: &str,
+    bytes: &[u8],
+    base: Option<&[u8]>,
+    dialect: sjson::Dialect,
+    policy: &Policy,
+    out: &mut Vec<Problem>,
+) {
+    let doc = match Document::parse_bytes(bytes.to_vec(), ParseOptions::new(dialect)) {
+        Ok(doc) => doc,
+        Err(e) => {
+            let text = String::from_utf8_lossy(bytes);
+            let mut p = Problem::at(path, &text, e.offset, Check::Parse, e.kind.to_string());
+            (p.line, p.col) = (e.line, e.col);
+            out.push(p);
+            return;
+        }
+    };
+    let ids = Ids {
+        keys: &policy.id_keys,
+    };
+    duplicate_ids(path, &doc, &ids, out);
+    if policy.require_ids {
+        let base_doc =
+            base.and_then(|b| Document::parse_bytes(b.to_vec(), ParseOptions::new(dialect)).ok());
+        missing_ids(path, &doc, base_doc.as_ref(), &ids, out);
+    }
+    if !policy.expressions.is_empty() {
+        expressions(path, &doc, policy, out);
+    }
+}
+
+/// Finds ids as the merge does.
+struct Ids<'p> {
+    keys: &'p [String],
+}
+
+impl Ids<'_> {
+    /// The id member's value and the id's identity text, if `v` is an object with an id.
+    fn of<'d>(&self, v: Value<'d>) -> Option<(Value<'d>, String)> {
+        if v.kind() != Kind::Object {
+            return None;
+        }
+        for wanted in self.keys {
+            for (key, value) in v.members() {
+                if key.eq_ignore_ascii_case(wanted) {
+                    return id_text(value).map(|id| (value, id));
+                }
+            }
+        }
+        None
+    }
+
+    /// Each element's id if `arr` is a non-empty array whose elements all carry one.
+    fn keyed<'d>(&self, arr: Value<'d>) -> Option<Vec<(Value<'d>, String)>> {
+        if arr.kind() != Kind::Array || arr.is_empty() {
+            return None;
+        }
+        arr.children().map(|c| self.of(c)).collect()
+    }
+}
+
+/// An id's identity: strings as they are, numbers by exact value (as the merge has it).
+fn id_text(v: Value<'_>) -> Option<String> {
+    match v.kind() {
+        Kind::String => v.as_str().map(|s| s.into_owned()),
+        Kind::Number => v.as_number().map(|n| match n {
+            sjson::NumberValue::Int(i) => format!("\u{0}{i}"),
+            sjson::NumberValue::Big(s) => format!("\u{0}{s}"),
+            sjson::NumberValue::Float(f) => format!("\u{0}{f:?}"),
+        }),
+        _ => None,
+    }
+}
+
+fn id_display(id: &str) -> String {
+    match id.strip_prefix('\u{0}') {
+        Some(number) => number.to_string(),
+        None => format!("{id:?}"),
+    }
+}
+
+fn duplicate_ids(path: &str, doc: &Document, ids: &Ids<'_>, out: &mut Vec<Problem>) {
+    for arr in doc.root().descendants() {
+        let Some(keyed) = ids.keyed(arr) else {
+            continue;
+        };
+        let mut first: HashMap<&str, Value<'_>> = HashMap::with_capacity(keyed.len());
+        for (value, id) in &keyed {
+            if let Some(prev) = first.get(id.as_str()) {
+                let (line, _) = sjson::line_col(doc.text(), prev.item_start());
+                out.push(Problem::at(
+                    path,
+                    doc.text(),
+                    value.item_start(),
+                    Check::DuplicateId,
+                    format!(
+                        "duplicate id {} in this array (first at line {line})",
+                        id_display(id)
+                    ),
+                ));
+            } else {
+                first.insert(id, *value);
+            }
+        }
+    }
+}
+
+/// Calls `f` with every value and its place: object keys, and array elements by id when
+/// they have one, else by index.
+fn walk<'d>(v: Value<'d>, place: &mut String, ids: &Ids<'_>, f: &mut dyn FnMut(Value<'d>, &str)) {
+    f(v, place);
+    let len = place.len();
+    match v.kind() {
+        Kind::Object => {
+            for (key, child) in v.members() {
+                place.push('/');
+                place.push_str(&key.replace('~', "~0").replace('/', "~1"));
+                walk(child, place, ids, f);
+                place.truncate(len);
+            }
+        }
+        Kind::Array => {
+            for (i, child) in v.children().enumerate() {
+                match ids.of(child) {
+                    Some((_, id)) => {
+                        place.push_str("/[id=");
+                        place.push_str(&id);
+                        place.push(']');
+                    }
+                    None => {
+                        place.push('/');
+                        place.push_str(&i.to_string());
+                    }
+                }
+                walk(child, place, ids, f);
+                place.truncate(len);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn is_array_of_objects(v: Value<'_>) -> bool {
+    v.kind() == Kind::Array && !v.is_empty() && v.children().all(|c| c.kind() == Kind::Object)
+}
+
+fn missing_ids(
+    path: &str,
+    doc: &Document,
+    base: Option<&Document>,
+    ids: &Ids<'_>,
+    out: &mut Vec<Problem>,
+) {
+    // Places where the base had an array of objects without ids on every element.
+    let mut legacy: std::collections::HashSet<String> = Default::default();
+    if let Some(base) = base {
+        walk(base.root(), &mut String::new(), ids, &mut |v, place| {
+            if is_array_of_objects(v) && ids.keyed(v).is_none() {
+                legacy.insert(place.to_string());
+            }
+        });
+    }
+    walk(doc.root(), &mut String::new(), ids, &mut |v, place| {
+        if !is_array_of_objects(v) || legacy.contains(place) {
+            return;
+        }
+        let missing: Vec<Value<'_>> = v.children().filter(|c| ids.of(*c).is_none()).collect();
+        if let Some(first) = missing.first() {
+            out.push(Problem::at(
+                path,
+                doc.text(),
+                first.span().start,
+                Check::MissingId,
+                format!(
+                    "{} of the {} objects in this array have no id (check.require_ids; id keys: {})",
+                    missing.len(),
+                    v.len(),
+                    ids.keys.join(", ")
+                ),
+            ));
+        }
+    });
+}
+
+fn expressions(path: &str, doc: &Document, policy: &Policy, out: &mut Vec<Problem>) {
+    for v in doc.root().descendants() {
+        let Some(key) = v.key() else {
+            continue;
+        };
+        let Some(rule) = policy.expressions.iter().find(|r| r.keys.is_match(&*key)) else {
+            continue;
+        };
+        let variables: Vec<&str> = rule.variables.iter().map(String::as_str).collect();
+        let strings: Vec<Value<'_>> = match v.kind() {
+            Kind::String => vec![v],
+            Kind::Array => v.children().filter(|c| c.kind() == Kind::String).collect(),
+            _ => continue,
+        };
+        for s in strings {
+            let (Some(source), Some(quoting)) = (s.as_str(), s.quoting()) else {
+                continue;
+            };
+            if let Err(e) = expr::compile(&source, &variables) {
+                let offset = s.span().start + source_offset(s.text(), quoting, e.position);
+                out.push(Problem::at(
+                    path,
+                    doc.text(),
+                    offset,
+                    Check::Expression,
+                    format!("expression in `{key}` does not compile: {}", e.kind),
+                ));
+            }
+        }
+    }
+}
+
+/// The byte offset within a string lexeme of byte `pos` of its decoded text.
+fn source_offset(lexeme: &str, quoting: Quoting, pos: usize) -> usize {
+    match quoting {
+        Quoting::Bare => pos.min(lexeme.len()),
+        Quoting::Raw => (3 + pos).min(lexeme.len().saturating_sub(3)),
+        Quoting::Quoted => {
+            let inner = &lexeme.as_bytes()[1..lexeme.len().saturating_sub(1).max(1)];
+            let hex = |at: usize| {
+                std::str::from_utf8(inner.get(at..at + 4)?)
+                    .ok()
+                    .and_then(|h| u32::from_str_radix(h, 16).ok())
+            };
+            let (mut i, mut decoded) = (0, 0);
+            while i < inner.len() && decoded < pos {
+                if inner[i] == b'\\' {
+                    if inner.get(i + 1) == Some(&b'u') {
+                        let hi = hex(i + 2).unwrap_or(0);
+                        if (0xD800..0xDC00).contains(&hi) && inner.get(i + 6) == Some(&b'\\') {
+                            i += 12;
+                            decoded += 4;
+                        } else {
+                            i += 6;
+                            decoded += char::from_u32(hi).map_or(3, char::len_utf8);
+                        }
+                    } else {
+                        i += 2;
+                        decoded += 1;
+                    }
+                } else {
+                    i += 1;
+                    decoded += 1;
+                }
+            }
+            1 + i.min(inner.len())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn byte_offsets_in_quoted_strings() {
+        assert_eq!(source_offset("\"abc\"", Quoting::Quoted, 2), 3);
+        assert_eq!(source_offset("\"\\n\\nx\"", Quoting::Quoted, 2), 5);
+        assert_eq!(source_offset("\"\\ud83d\\ude00x\"", Quoting::Quoted, 4), 13);
+        assert_eq!(source_offset("\"ab\"", Quoting::Quoted, 2), 3);
+        assert_eq!(source_offset("\"\"\"ab\"\"\"", Quoting::Raw, 1), 4);
+        assert_eq!(source_offset("ab", Quoting::Bare, 1), 1);
+    }
+}

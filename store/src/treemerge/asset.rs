@@ -1,0 +1,92 @@
+//! The structured merge of one asset that both sides changed, replacing the blob of
+//! gix's line merge.
+
+use gix::ObjectId;
+use merge::{Conflict, MergeOptions};
+use sjson::{Dialect, Document, ParseOptions};
+
+use super::UnresolvedKind;
+use crate::error::Result;
+
+pub(super) enum AssetMerge {
+    Merged {
+        blob: ObjectId,
+        conflicts: Vec<Conflict>,
+        failed: bool,
+    },
+    Failed(UnresolvedKind),
+}
+
+pub(super) fn merge_asset(
+    repo: &gix::Repository,
+    (base, fallback_base): (Option<ObjectId>, Option<ObjectId>),
+    ours: ObjectId,
+    theirs: ObjectId,
+    dialect: Dialect,
+    options: &MergeOptions,
+) -> Result<AssetMerge> {
+    // Parses a version; `Ok(Err(_))` is a parse failure, with the text for diagnostics
+    // (read again: failures are rare, and the first read's buffer went to the parser).
+    let parse =
+        |side: &'static str, id: Option<ObjectId>| -> Result<Result<Document, UnresolvedKind>> {
+            let data = match id {
+                Some(id) => repo.find_blob(id)?.take_data(),
+                None => match dialect {
+                    Dialect::Json => b"{}".to_vec(),
+                    _ => Vec::new(),
+                },
+            };
+            Ok(
+                match Document::parse_bytes(data, ParseOptions::new(dialect)) {
+                    Ok(doc) => Ok(doc),
+                    Err(error) => {
+                        let data = match id {
+                            Some(id) => repo.find_blob(id)?.take_data(),
+                            None => Vec::new(),
+                        };
+                        let text = String::from_utf8_lossy(&data).into_owned();
+                        Err(UnresolvedKind::Unparsable { side, error, text })
+                    }
+                },
+            )
+        };
+    let o = match parse("ours", Some(ours))? {
+        Ok(d) => d,
+        Err(kind) => return Ok(AssetMerge::Failed(kind)),
+    };
+    let b = match parse("base", base)? {
+        Ok(d) => d,
+        Err(kind) => match fallback_base {
+            Some(id) => match parse("base", Some(id))? {
+                Ok(d) => d,
+                Err(_) => return Ok(AssetMerge::Failed(kind)),
+            },
+            None => return Ok(AssetMerge::Failed(kind)),
+        },
+    };
+    let t = match parse("theirs", Some(theirs))? {
+        Ok(d) => d,
+        Err(kind) => return Ok(AssetMerge::Failed(kind)),
+    };
+    let mut outcome = merge::merge(&b, &o, &t, options);
+    drop((b, o, t));
+    // The result must parse: it is checked before anything is written.
+    match Document::parse_with(
+        std::mem::take(&mut outcome.text),
+        ParseOptions::new(dialect),
+    ) {
+        Ok(doc) => outcome.text = doc.into_text(),
+        Err(e) => {
+            return Ok(AssetMerge::Failed(UnresolvedKind::Internal(format!(
+                "internal error: the merged document does not parse ({e})"
+            ))))
+        }
+    }
+    let failed = outcome.failed(options.policy);
+    let blob = repo.write_blob(outcome.text.as_bytes())?.detach();
+    Ok(AssetMerge::Merged {
+        blob,
+        conflicts: outcome.conflicts,
+        failed,
+    })
+}

@@ -1,0 +1,177 @@
+//! Moving the worktree and the index from one tree to another without losing local
+//! changes.
+
+use std::path::Path;
+
+use super::{diff_indexes, unmerged_paths, write_index, OnDisk, Worktree};
+use crate::error::{Error, Result};
+use gix::bstr::{BStr, ByteSlice};
+use gix::index::entry::{Mode, Stage};
+
+/// Moves the worktree and the index from `head` (the index of HEAD's tree) to `target` (the
+/// index of the tree to check out, possibly with conflict stages), refusing — before anything
+/// is written — when that would lose a local change:
+///
+/// * the current index must match `head` (no staged changes, no unmerged paths);
+/// * every path that changes must hold HEAD's content on disk (or be gone when the target
+///   deletes it), or hold nothing, or hold exactly the content about to be written;
+/// * no untracked file may stand where a directory is needed.
+///
+/// `worktree_content` names, for conflicted paths, what to write to disk when it is not the
+/// stage-0 entry of `target` (which has none for them). The new index is `target` with stat
+/// data: fresh for written files, kept from the current index for untouched ones.
+pub fn checkout(
+    repo: &gix::Repository,
+    current: &gix::index::File,
+    head: &gix::index::State,
+    worktree_target: &gix::index::State,
+    mut target: gix::index::File,
+) -> Result<()> {
+    let mut wt = Worktree::new(repo)?;
+    // 1. The index must be HEAD's.
+    let unmerged = unmerged_paths(current);
+    if !unmerged.is_empty() {
+        return Err(Error::Refused {
+            message: "you have unmerged paths; resolve them and commit first".into(),
+            paths: unmerged,
+        });
+    }
+    let staged: Vec<String> = diff_indexes(head, current)
+        .into_iter()
+        .map(|c| c.path.to_str_lossy().into_owned())
+        .collect();
+    if !staged.is_empty() {
+        return Err(Error::Refused {
+            message: "your staged changes would be lost; commit them first".into(),
+            paths: staged,
+        });
+    }
+    // 2. Every changed path must be safe to overwrite.
+    let changes = diff_indexes(head, worktree_target);
+    let deleted: std::collections::HashSet<&BStr> = changes
+        .iter()
+        .filter(|c| c.old.is_some())
+        .map(|c| c.path.as_bstr())
+        .collect();
+    let mut in_the_way = Vec::new();
+    let mut skip_write = std::collections::HashSet::new();
+    for change in &changes {
+        let rela = change.path.as_bstr();
+        let safe = match change.old {
+            Some((id, mode)) => {
+                let entry = current.entry_by_path(rela);
+                let unchanged = match entry {
+                    Some(e) => wt.is_unchanged(rela, e, current)?,
+                    None => wt.probe(rela, current)?.is(&id, mode, wt.exec_bit),
+                };
+                unchanged || {
+                    let on_disk = wt.probe(rela, current)?;
+                    on_disk == OnDisk::Missing && change.new.is_none()
+                        || change
+                            .new
+                            .is_some_and(|(nid, nmode)| on_disk.is(&nid, nmode, wt.exec_bit))
+                }
+            }
+            None => {
+                let on_disk = wt.probe(rela, current)?;
+                match (on_disk, change.new) {
+                    (OnDisk::Missing, _) => true,
+                    (OnDisk::Dir, Some((_, mode))) if mode != Mode::COMMIT => {
+                        is_empty_dir(&wt.path(rela))
+                    }
+                    (d, Some((nid, nmode))) => {
+                        let same = d.is(&nid, nmode, wt.exec_bit);
+                        if same {
+                            skip_write.insert(change.path.clone());
+                        }
+                        same
+                    }
+                    (_, None) => true,
+                }
+            }
+        };
+        // An untracked file where the new path needs a directory.
+        let blocked = change.new.is_some()
+            && ancestors(rela).any(|dir| {
+                !deleted.contains(dir)
+                    && std::fs::symlink_metadata(wt.path(dir)).is_ok_and(|m| !m.is_dir())
+            });
+        if !safe || blocked {
+            in_the_way.push(change.path.to_str_lossy().into_owned());
+        }
+    }
+    if !in_the_way.is_empty() {
+        return Err(Error::Refused {
+            message:
+                "your local changes to these files would be overwritten; commit or stash them first"
+                    .into(),
+            paths: in_the_way,
+        });
+    }
+    // 3. Write: deletions first (a file may give way to a directory), then the rest.
+    for change in changes.iter().filter(|c| c.new.is_none()) {
+        wt.remove(change.path.as_bstr())?;
+    }
+    let mut written = std::collections::HashMap::new();
+    for change in &changes {
+        if let Some((id, mode)) = change.new {
+            if skip_write.contains(&change.path) {
+                written.insert(change.path.clone(), wt.stat_of(change.path.as_bstr())?);
+                continue;
+            }
+            if let Some((_, old_mode)) = change.old {
+                if (old_mode == Mode::SYMLINK) != (mode == Mode::SYMLINK) {
+                    wt.remove(change.path.as_bstr())?;
+                }
+            }
+            let stat = wt.write(change.path.as_bstr(), &id, mode)?;
+            written.insert(change.path.clone(), stat);
+        }
+    }
+    // 4. The index: stat data for what was written, kept for what was not.
+    {
+        let (entries, backing) = target.entries_mut_and_pathbacking();
+        for e in entries.iter_mut() {
+            let path = e.path_in(backing);
+            if let Some(stat) = written.get(path) {
+                if e.stage() == Stage::Unconflicted {
+                    e.stat = *stat;
+                }
+            } else if e.stage() == Stage::Unconflicted {
+                if let Some(old) = current.entry_by_path(path) {
+                    if old.id == e.id && old.mode == e.mode {
+                        e.stat = old.stat;
+                    }
+                }
+            }
+        }
+    }
+    write_index(&mut target)?;
+    Ok(())
+}
+
+fn is_empty_dir(path: &Path) -> bool {
+    std::fs::read_dir(path).is_ok_and(|mut d| d.next().is_none())
+}
+
+/// The proper ancestors of a `/`-separated path, nearest first.
+fn ancestors(path: &BStr) -> impl Iterator<Item = &BStr> {
+    let mut end = path.len();
+    std::iter::from_fn(move || {
+        let slash = path[..end].rfind_byte(b'/')?;
+        end = slash;
+        Some(path[..slash].as_bstr())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ancestors_nearest_first() {
+        let a: Vec<_> = ancestors(b"a/b/c.txt".as_bstr()).collect();
+        assert_eq!(a, vec![b"a/b".as_bstr(), b"a".as_bstr()]);
+        assert_eq!(ancestors(b"top".as_bstr()).count(), 0);
+    }
+}

@@ -1,0 +1,54 @@
+//! Platform file helpers: removing what stands at a path, symlinks, the executable bit.
+
+use std::path::Path;
+
+use crate::error::{Error, Result};
+
+pub(super) fn remove_existing(path: &Path) -> Result<()> {
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if m.is_dir() => {
+            std::fs::remove_dir(path).map_err(|e| Error::io(path.display().to_string(), e))
+        }
+        Ok(_) => std::fs::remove_file(path).map_err(|e| Error::io(path.display().to_string(), e)),
+        Err(_) => Ok(()),
+    }
+}
+
+#[cfg(unix)]
+pub(super) fn make_symlink(target: &Path, path: &Path) -> std::io::Result<()> {
+    std::os::unix::fs::symlink(target, path)
+}
+
+#[cfg(windows)]
+pub(super) fn make_symlink(target: &Path, path: &Path) -> std::io::Result<()> {
+    std::os::windows::fs::symlink_file(target, path)
+}
+
+#[cfg(not(any(unix, windows)))]
+pub(super) fn make_symlink(target: &Path, path: &Path) -> std::io::Result<()> {
+    std::fs::write(path, target.to_string_lossy().as_bytes())
+}
+
+#[cfg(unix)]
+pub(super) fn is_executable(meta: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    meta.permissions().mode() & 0o111 != 0
+}
+
+#[cfg(not(unix))]
+pub(super) fn is_executable(_meta: &std::fs::Metadata) -> bool {
+    false
+}
+
+#[cfg(unix)]
+pub(super) fn set_executable(file: &std::fs::File, executable: bool) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    let umask_default = 0o644;
+    let mode = if executable { 0o755 } else { umask_default };
+    file.set_permissions(std::fs::Permissions::from_mode(mode))
+}
+
+#[cfg(not(unix))]
+pub(super) fn set_executable(_file: &std::fs::File, _executable: bool) -> std::io::Result<()> {
+    Ok(())
+}
