@@ -62,6 +62,10 @@ pub(crate) enum Tag {
 }
 
 impl Tag {
+    pub(crate) fn is_container(self) -> bool {
+        matches!(self, Tag::Array | Tag::Object)
+    }
+
     pub(crate) fn quoting(self) -> Option<Quoting> {
         match self {
             Tag::Quoted => Some(Quoting::Quoted),
@@ -72,22 +76,207 @@ impl Tag {
     }
 }
 
-/// One value in the preorder table. Spans are byte offsets into the text.
+/// One value in the preorder table: 12 bytes. Spans are byte offsets into the text.
+///
+/// `meta` packs, from the low bits up: the key's quoting (2 bits: none, quoted, raw,
+/// bare), the [`Tag`] (4 bits), a flag (1 bit) and 25 bits of payload. With the flag
+/// clear, the node is a scalar whose subtree ends right after it, with no children, and
+/// the payload is the distance from its key's start to its own start (0 without a key).
+/// With the flag set, the payload indexes an [`Extra`] entry holding the subtree end,
+/// child count and key start: every container has one, and so has the rare scalar whose
+/// key lies too far before it. The key's end is not stored: [`crate::parse::key_end`]
+/// finds it by scanning the key lexeme.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Node {
     /// Span of the value's own text (brackets included for containers).
-    pub start: u32,
-    pub end: u32,
-    /// Span of the key lexeme when this node is an object member.
-    pub key_start: u32,
-    pub key_end: u32,
+    start: u32,
+    end: u32,
+    meta: u32,
+}
+
+const _: () = assert!(std::mem::size_of::<Node>() == 12);
+
+const KEY_MASK: u32 = 0b11;
+const TAG_SHIFT: u32 = 2;
+const TAG_MASK: u32 = 0b1111;
+const EXTRA_BIT: u32 = 1 << 6;
+const PAYLOAD_SHIFT: u32 = 7;
+
+/// The most [`Extra`] entries a document may hold (one per container, mostly).
+pub(crate) const MAX_EXTRAS: usize = 1 << (32 - PAYLOAD_SHIFT);
+/// The largest key-to-value distance a scalar stores inline. Unit tests lower it so that
+/// short documents take the far-key path too.
+#[cfg(not(test))]
+const MAX_KEY_DELTA: u32 = (1 << (32 - PAYLOAD_SHIFT)) - 1;
+#[cfg(test)]
+const MAX_KEY_DELTA: u32 = 6;
+
+/// Tags by their code (codes 9 to 15 are unused).
+const TAGS: [Tag; 16] = [
+    Tag::Null,
+    Tag::True,
+    Tag::False,
+    Tag::Number,
+    Tag::Quoted,
+    Tag::Raw,
+    Tag::Bare,
+    Tag::Array,
+    Tag::Object,
+    Tag::Null,
+    Tag::Null,
+    Tag::Null,
+    Tag::Null,
+    Tag::Null,
+    Tag::Null,
+    Tag::Null,
+];
+
+/// What a node does not keep inline: the subtree end, child count and key start of a
+/// container (or of a scalar whose key lies far before it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Extra {
     /// Index one past the last node of this subtree.
-    pub next: u32,
-    /// Number of children (containers only).
-    pub len: u32,
-    pub tag: Tag,
-    /// Quoting of the key; `None` when the node is not an object member.
-    pub key: Option<Quoting>,
+    next: u32,
+    /// Number of children.
+    len: u32,
+    /// Start of the key lexeme (0 when the node is not an object member).
+    key_start: u32,
+}
+
+/// There are more containers than a node can index.
+#[derive(Debug)]
+pub(crate) struct TooManyContainers;
+
+/// Appends a node for a value spanning `start..end` whose key, if it is an object member,
+/// starts at `key.0`. Returns the index of its [`Extra`] entry, if it has one: for a
+/// container, [`close`] must complete the entry once its children are in.
+#[inline]
+pub(crate) fn push_node(
+    nodes: &mut Vec<Node>,
+    extras: &mut Vec<Extra>,
+    start: u32,
+    end: u32,
+    tag: Tag,
+    key: Option<(u32, Quoting)>,
+) -> Result<Option<usize>, TooManyContainers> {
+    let (key_start, q) = match key {
+        None => (start, 0),
+        Some((s, Quoting::Quoted)) => (s, 1),
+        Some((s, Quoting::Raw)) => (s, 2),
+        Some((s, Quoting::Bare)) => (s, 3),
+    };
+    let delta = start - key_start;
+    let meta = q | ((tag as u32) << TAG_SHIFT);
+    if !tag.is_container() && delta <= MAX_KEY_DELTA {
+        nodes.push(Node {
+            start,
+            end,
+            meta: meta | (delta << PAYLOAD_SHIFT),
+        });
+        return Ok(None);
+    }
+    let index = extras.len();
+    if index >= MAX_EXTRAS {
+        return Err(TooManyContainers);
+    }
+    extras.push(Extra {
+        // A scalar's entry is complete now; a container's is completed by `close`.
+        next: nodes.len() as u32 + 1,
+        len: 0,
+        key_start: if key.is_some() { key_start } else { 0 },
+    });
+    nodes.push(Node {
+        start,
+        end,
+        meta: meta | EXTRA_BIT | ((index as u32) << PAYLOAD_SHIFT),
+    });
+    Ok(Some(index))
+}
+
+/// Completes container `node` (with extra entry `extra`) once its children are in: its
+/// span ends at `end` and it has `len` children.
+#[inline]
+pub(crate) fn close(
+    nodes: &mut [Node],
+    extras: &mut [Extra],
+    node: usize,
+    extra: usize,
+    end: u32,
+    len: u32,
+) {
+    let next = nodes.len() as u32;
+    nodes[node].end = end;
+    extras[extra].next = next;
+    extras[extra].len = len;
+}
+
+impl Node {
+    #[inline]
+    pub(crate) fn tag(&self) -> Tag {
+        TAGS[((self.meta >> TAG_SHIFT) & TAG_MASK) as usize]
+    }
+
+    /// The index of the extra entry, if the node has one.
+    #[inline]
+    fn extra(&self) -> Option<usize> {
+        (self.meta & EXTRA_BIT != 0).then_some((self.meta >> PAYLOAD_SHIFT) as usize)
+    }
+
+    /// How the key is written; `None` when the node is not an object member.
+    #[inline]
+    pub(crate) fn key_quoting(&self) -> Option<Quoting> {
+        match self.meta & KEY_MASK {
+            0 => None,
+            1 => Some(Quoting::Quoted),
+            2 => Some(Quoting::Raw),
+            _ => Some(Quoting::Bare),
+        }
+    }
+
+    #[inline]
+    pub(crate) fn start(&self) -> u32 {
+        self.start
+    }
+
+    #[inline]
+    pub(crate) fn end(&self) -> u32 {
+        self.end
+    }
+
+    /// The start of the key lexeme (meaningful for object members only).
+    #[inline]
+    pub(crate) fn key_start(&self, extras: &[Extra]) -> u32 {
+        match self.extra() {
+            Some(e) => extras[e].key_start,
+            None => self.start - (self.meta >> PAYLOAD_SHIFT),
+        }
+    }
+
+    /// Index one past the last node of the subtree of this node, which is node `index`.
+    #[inline]
+    pub(crate) fn next(&self, index: usize, extras: &[Extra]) -> usize {
+        match self.extra() {
+            Some(e) => extras[e].next as usize,
+            None => index + 1,
+        }
+    }
+
+    /// Number of children (0 for scalars).
+    #[inline]
+    pub(crate) fn len(&self, extras: &[Extra]) -> u32 {
+        match self.extra() {
+            Some(e) => extras[e].len,
+            None => 0,
+        }
+    }
+
+    /// The byte range of the key lexeme in `text`, for an object member.
+    #[inline]
+    pub(crate) fn key_range(&self, text: &str, extras: &[Extra]) -> Option<Range<usize>> {
+        let q = self.key_quoting()?;
+        let start = self.key_start(extras) as usize;
+        Some(start..crate::parse::key_end(text.as_bytes(), start, q))
+    }
 }
 
 /// Identifies a node within its document.
@@ -109,6 +298,8 @@ impl NodeId {
 pub struct Document {
     pub(crate) text: String,
     pub(crate) nodes: Vec<Node>,
+    /// The nodes' [`Extra`] entries (containers' mostly), in preorder.
+    pub(crate) extras: Vec<Extra>,
     pub(crate) dialect: Dialect,
     /// Whether the root object is written with braces (always true for JSON containers).
     pub(crate) root_braced: bool,
@@ -164,19 +355,58 @@ impl Document {
         self.dialect == other.dialect
             && self.root_braced == other.root_braced
             && self.nodes == other.nodes
+            && self.extras == other.extras
     }
 
+    #[inline]
     pub(crate) fn node(&self, id: NodeId) -> &Node {
         &self.nodes[id.index()]
     }
 
+    /// The syntactic form of node `id`.
+    #[inline]
+    pub(crate) fn tag(&self, id: NodeId) -> Tag {
+        self.node(id).tag()
+    }
+
+    /// Index one past the last node of the subtree of `id`.
+    #[inline]
+    pub(crate) fn next(&self, id: NodeId) -> u32 {
+        self.node(id).next(id.index(), &self.extras) as u32
+    }
+
+    /// Number of children of `id` (0 for scalars).
+    #[inline]
+    pub(crate) fn len(&self, id: NodeId) -> u32 {
+        self.node(id).len(&self.extras)
+    }
+
+    /// The byte range of the value of `id` (brackets included).
+    #[inline]
+    pub(crate) fn span(&self, id: NodeId) -> Range<usize> {
+        let n = self.node(id);
+        n.start() as usize..n.end() as usize
+    }
+
+    /// The byte range of the key lexeme of `id`, when it is an object member.
+    #[inline]
+    pub(crate) fn key_range(&self, id: NodeId) -> Option<Range<usize>> {
+        self.node(id).key_range(&self.text, &self.extras)
+    }
+
+    /// Releases the spare capacity of the tables (after parsing).
+    pub(crate) fn shrink_tables(&mut self) {
+        self.nodes.shrink_to_fit();
+        self.extras.shrink_to_fit();
+    }
+
     /// The byte range between a container's brackets (its inside).
     pub(crate) fn inner_range(&self, id: NodeId) -> Range<usize> {
-        let n = self.node(id);
+        let span = self.span(id);
         if id == NodeId::ROOT && !self.root_braced {
-            n.start as usize..n.end as usize
+            span
         } else {
-            n.start as usize + 1..n.end as usize - 1
+            span.start + 1..span.end - 1
         }
     }
 }
@@ -211,7 +441,7 @@ impl<'d> Value<'d> {
 
     /// The kind of value.
     pub fn kind(&self) -> Kind {
-        match self.node().tag {
+        match self.node().tag() {
             Tag::Null => Kind::Null,
             Tag::True | Tag::False => Kind::Bool,
             Tag::Number => Kind::Number,
@@ -223,24 +453,22 @@ impl<'d> Value<'d> {
 
     /// Whether this is an array or an object.
     pub fn is_container(&self) -> bool {
-        matches!(self.node().tag, Tag::Array | Tag::Object)
+        self.node().tag().is_container()
     }
 
     /// The source text of the value (brackets included; the whole text for a braceless root).
     pub fn text(&self) -> &'d str {
-        let n = self.node();
-        &self.doc.text[n.start as usize..n.end as usize]
+        &self.doc.text[self.span()]
     }
 
     /// The byte range of the value in the source text.
     pub fn span(&self) -> Range<usize> {
-        let n = self.node();
-        n.start as usize..n.end as usize
+        self.doc.span(self.id)
     }
 
     /// The boolean, if this is one.
     pub fn as_bool(&self) -> Option<bool> {
-        match self.node().tag {
+        match self.node().tag() {
             Tag::True => Some(true),
             Tag::False => Some(false),
             _ => None,
@@ -249,7 +477,7 @@ impl<'d> Value<'d> {
 
     /// The number lexeme, if this is a number.
     pub fn as_number_lexeme(&self) -> Option<&'d str> {
-        (self.node().tag == Tag::Number).then(|| self.text())
+        (self.node().tag() == Tag::Number).then(|| self.text())
     }
 
     /// The exact numeric value, if this is a number.
@@ -259,19 +487,19 @@ impl<'d> Value<'d> {
 
     /// The decoded string, if this is a string.
     pub fn as_str(&self) -> Option<Cow<'d, str>> {
-        let q = self.node().tag.quoting()?;
+        let q = self.node().tag().quoting()?;
         // Escapes were validated when parsing.
         string::decode(self.text(), q)
     }
 
     /// How the string is written, if this is a string.
     pub fn quoting(&self) -> Option<Quoting> {
-        self.node().tag.quoting()
+        self.node().tag().quoting()
     }
 
     /// The number of elements or members (0 for scalars).
     pub fn len(&self) -> usize {
-        self.node().len as usize
+        self.doc.len(self.id) as usize
     }
 
     /// Whether a container is empty (always true for scalars).
@@ -281,33 +509,28 @@ impl<'d> Value<'d> {
 
     /// The children (array elements or object member values) in order.
     pub fn children(&self) -> Children<'d> {
-        let n = self.node();
         Children {
             doc: self.doc,
             next: self.id.0 + 1,
-            remaining: if matches!(n.tag, Tag::Array | Tag::Object) {
-                n.len
-            } else {
-                0
-            },
+            remaining: self.doc.len(self.id),
         }
     }
 
     /// This value and everything inside it, in document order.
     pub fn descendants(&self) -> impl Iterator<Item = Value<'d>> + 'd {
         let doc = self.doc;
-        let end = self.node().next;
+        let end = self.doc.next(self.id);
         (self.id.0..end).map(move |i| Value { doc, id: NodeId(i) })
     }
 
     /// Whether `other` (of the same document) lies inside this value or is this value.
     pub fn contains(&self, other: NodeId) -> bool {
-        self.id <= other && other.0 < self.node().next
+        self.id <= other && other.0 < self.doc.next(self.id)
     }
 
     /// The members of an object as (key, value); empty for other kinds.
     pub fn members(&self) -> impl Iterator<Item = (Cow<'d, str>, Value<'d>)> + 'd {
-        let is_object = self.node().tag == Tag::Object;
+        let is_object = self.node().tag() == Tag::Object;
         self.children()
             .filter(move |_| is_object)
             .map(|v| (v.key().unwrap_or(Cow::Borrowed("")), v))
@@ -315,7 +538,7 @@ impl<'d> Value<'d> {
 
     /// The value under `key` in an object.
     pub fn get(&self, key: &str) -> Option<Value<'d>> {
-        if self.node().tag != Tag::Object {
+        if self.node().tag() != Tag::Object {
             return None;
         }
         self.children().find(|v| v.key().as_deref() == Some(key))
@@ -324,29 +547,28 @@ impl<'d> Value<'d> {
     /// The decoded key, when this value is an object member.
     pub fn key(&self) -> Option<Cow<'d, str>> {
         let n = self.node();
-        let q = n.key?;
-        string::decode(&self.doc.text[n.key_start as usize..n.key_end as usize], q)
+        let q = n.key_quoting()?;
+        let range = n.key_range(&self.doc.text, &self.doc.extras)?;
+        string::decode(&self.doc.text[range], q)
     }
 
     /// The key as written (quotes included), when this value is an object member.
     pub fn key_lexeme(&self) -> Option<&'d str> {
-        let n = self.node();
-        n.key?;
-        Some(&self.doc.text[n.key_start as usize..n.key_end as usize])
+        Some(&self.doc.text[self.doc.key_range(self.id)?])
     }
 
     /// How the key is written, when this value is an object member.
     pub fn key_quoting(&self) -> Option<Quoting> {
-        self.node().key
+        self.node().key_quoting()
     }
 
     /// The byte offset where this value's key (or the value itself) starts.
     pub fn item_start(&self) -> usize {
         let n = self.node();
-        if n.key.is_some() {
-            n.key_start as usize
+        if n.key_quoting().is_some() {
+            n.key_start(&self.doc.extras) as usize
         } else {
-            n.start as usize
+            n.start() as usize
         }
     }
 
@@ -389,7 +611,7 @@ impl<'d> Value<'d> {
 
     /// Feeds the value (not its formatting) to a hasher, consistent with [`Value::same_value`].
     pub fn hash_value<H: Hasher>(&self, h: &mut H) {
-        match self.node().tag {
+        match self.node().tag() {
             Tag::Null => 0u8.hash(h),
             Tag::True => 1u8.hash(h),
             Tag::False => 2u8.hash(h),
@@ -439,7 +661,7 @@ impl<'d> Iterator for Children<'d> {
         }
         self.remaining -= 1;
         let id = NodeId(self.next);
-        self.next = self.doc.nodes[id.index()].next;
+        self.next = self.doc.next(id);
         Some(Value { doc: self.doc, id })
     }
 
@@ -568,6 +790,25 @@ mod tests {
         assert_eq!(ids, [1, 2, 6]);
         assert_eq!(doc.value(NodeId(5)).as_str().unwrap(), "s");
         assert_eq!(format!("{:?}", doc.value(NodeId(1))), "Value(NodeId(1): 1)");
+    }
+
+    #[test]
+    fn far_keys_and_containers_have_extra_entries() {
+        // Unit tests store key distances up to 6 inline (MAX_KEY_DELTA).
+        let doc = sjson("a = 1\nb /* far */ = x\n\"k\" = [1]");
+        assert_eq!(doc.nodes.len(), 5);
+        assert_eq!(doc.extras.len(), 3, "root, b (far key) and k's array");
+        let b = doc.root().get("b").unwrap();
+        assert_eq!(b.key_lexeme(), Some("b"));
+        assert_eq!(b.item_start(), 6);
+        assert_eq!(b.as_str().unwrap(), "x");
+        assert!(b.is_empty());
+        assert_eq!(b.descendants().count(), 1);
+        let k = doc.root().get("k").unwrap();
+        assert_eq!(k.key_lexeme(), Some("\"k\""));
+        assert_eq!(k.len(), 1);
+        assert_eq!(doc.root().len(), 3);
+        assert_eq!(doc.root().get("a").unwrap().key_lexeme(), Some("a"));
     }
 
     #[test]

@@ -461,11 +461,11 @@ fn may_have_comments(v: Value<'_>, lead: bool) -> bool {
         let gap_start = match v.id().index().checked_sub(1) {
             None => 0,
             Some(prev) => {
-                let p = doc.node(NodeId(prev as u32));
-                if (p.start as usize) < start && start < p.end as usize {
-                    p.start as usize
+                let p = doc.span(NodeId(prev as u32));
+                if p.start < start && start < p.end {
+                    p.start
                 } else {
-                    p.end as usize
+                    p.end
                 }
             }
         };
@@ -486,7 +486,7 @@ fn parent_of(doc: &Document, id: NodeId) -> Option<NodeId> {
     loop {
         let child = current
             .children()
-            .find(|c| c.id() <= id && id.index() < doc.node(c.id()).next as usize)?;
+            .find(|c| c.id() <= id && id.index() < doc.next(c.id()) as usize)?;
         if child.id() == id {
             return Some(current.id());
         }

@@ -8,7 +8,7 @@
 
 use std::ops::Range;
 
-use crate::doc::{Document, NodeId, Tag};
+use crate::doc::{Document, NodeId};
 use crate::parse::find;
 
 /// The extent of one item (object member or array element) of a container.
@@ -39,9 +39,8 @@ impl Document {
     /// The layout of container `id` (empty for scalars).
     pub fn layout(&self, id: NodeId) -> ContainerLayout {
         let inner = self.inner_range(id);
-        let node = self.node(id);
-        let mut items = Vec::with_capacity(node.len as usize);
-        if !matches!(node.tag, Tag::Array | Tag::Object) {
+        let mut items = Vec::with_capacity(self.len(id) as usize);
+        if !self.tag(id).is_container() {
             return ContainerLayout {
                 items,
                 close: inner.clone(),

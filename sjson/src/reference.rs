@@ -7,7 +7,7 @@ use pest::iterators::Pair;
 use pest::Parser as _;
 use pest::RuleType;
 
-use crate::doc::{Dialect, Document, Node, Tag};
+use crate::doc::{self, Dialect, Document, Extra, Node, Tag};
 use crate::error::{ErrorKind, ParseError};
 use crate::parse::ParseOptions;
 use crate::string::Quoting;
@@ -31,16 +31,19 @@ use sjson_grammar::{Rule as SRule, SjsonParser};
 /// first, as the production parser does, so the recursive grammar never sees it.
 pub fn parse_reference(text: &str, options: ParseOptions) -> Result<Document, ParseError> {
     crate::parse::check_depth(text, options)?;
-    let (nodes, root_braced) = match options.dialect {
+    let (b, root_braced) = match options.dialect {
         Dialect::Sjson => build_sjson(text)?,
         Dialect::Json => (build_json(text)?, true),
     };
-    Ok(Document {
+    let mut doc = Document {
         text: text.to_string(),
-        nodes,
+        nodes: b.nodes,
+        extras: b.extras,
         dialect: options.dialect,
         root_braced,
-    })
+    };
+    doc.shrink_tables();
+    Ok(doc)
 }
 
 /// What a grammar's rule means for the node table.
@@ -133,6 +136,7 @@ fn syntax_error<R: GrammarRule>(text: &str, e: pest::error::Error<R>) -> ParseEr
 struct Builder<'t> {
     text: &'t str,
     nodes: Vec<Node>,
+    extras: Vec<Extra>,
 }
 
 impl<'t> Builder<'t> {
@@ -141,32 +145,20 @@ impl<'t> Builder<'t> {
         Builder {
             text,
             nodes: Vec::with_capacity(text.len() / 12 + 1),
+            extras: Vec::new(),
         }
     }
 
     fn push_value<R: GrammarRule>(
         &mut self,
         pair: Pair<'t, R>,
-        key: Option<(u32, u32, Quoting)>,
+        key: Option<(u32, Quoting)>,
     ) -> Result<(), ParseError> {
         let rule = pair.as_rule();
         let tag = rule.tag().unwrap_or(Tag::Null);
         let span = pair.as_span();
-        let index = self.nodes.len();
-        let (key_start, key_end, key_q) = match key {
-            Some((s, e, q)) => (s, e, Some(q)),
-            None => (0, 0, None),
-        };
-        self.nodes.push(Node {
-            start: span.start() as u32,
-            end: span.end() as u32,
-            key_start,
-            key_end,
-            next: 0,
-            len: 0,
-            tag,
-            key: key_q,
-        });
+        let node = self.nodes.len();
+        let extra = self.push_node(span.start(), span.end(), tag, key)?;
         let len = match tag {
             Tag::Array => {
                 let mut n = 0;
@@ -183,11 +175,25 @@ impl<'t> Builder<'t> {
             }
             _ => 0,
         };
-        let next = self.nodes.len() as u32;
-        let node = &mut self.nodes[index];
-        node.next = next;
-        node.len = len;
+        if tag.is_container() {
+            let extra = extra.expect("containers have an extra entry");
+            let end = span.end() as u32;
+            doc::close(&mut self.nodes, &mut self.extras, node, extra, end, len);
+        }
         Ok(())
+    }
+
+    /// Pushes a node (and a container entry for a container, whose index it returns).
+    fn push_node(
+        &mut self,
+        start: usize,
+        end: usize,
+        tag: Tag,
+        key: Option<(u32, Quoting)>,
+    ) -> Result<Option<usize>, ParseError> {
+        let (start32, end32) = (start as u32, end as u32);
+        doc::push_node(&mut self.nodes, &mut self.extras, start32, end32, tag, key)
+            .map_err(|_| ParseError::at(ErrorKind::TooLarge, self.text, start))
     }
 
     /// Pushes the members among `pairs` and checks their keys are unique.
@@ -208,10 +214,15 @@ impl<'t> Builder<'t> {
                 _ => Quoting::Quoted,
             };
             let ks = key.as_span();
+            debug_assert_eq!(
+                crate::parse::key_end(self.text.as_bytes(), ks.start(), q),
+                ks.end(),
+                "the key's end is recomputed as the grammar reads it"
+            );
             if q == Quoting::Quoted {
                 self.check_escapes(ks.as_str(), ks.start())?;
             }
-            self.push_value(value, Some((ks.start() as u32, ks.end() as u32, q)))?;
+            self.push_value(value, Some((ks.start() as u32, q)))?;
             n += 1;
         }
         if n > 1 {
@@ -225,11 +236,11 @@ impl<'t> Builder<'t> {
     }
 
     fn check_duplicates(&self, first: usize, count: u32) -> Result<(), ParseError> {
-        crate::parse::check_duplicates(self.text, &self.nodes, first, count)
+        crate::parse::check_duplicates(self.text, &self.nodes, &self.extras, first, count)
     }
 }
 
-fn build_sjson(text: &str) -> Result<(Vec<Node>, bool), ParseError> {
+fn build_sjson(text: &str) -> Result<(Builder<'_>, bool), ParseError> {
     let mut pairs = SjsonParser::parse(SRule::document, text).map_err(|e| syntax_error(text, e))?;
     let document = pairs.next().expect("the grammar yields one document pair");
     let mut b = Builder::new(text);
@@ -237,27 +248,17 @@ fn build_sjson(text: &str) -> Result<(Vec<Node>, bool), ParseError> {
     if inner.peek().map(|p| p.as_rule()) == Some(SRule::root_braced) {
         let root = inner.next().expect("peeked");
         b.push_value(root, None)?;
-        return Ok((b.nodes, true));
+        return Ok((b, true));
     }
     let start = if text.starts_with('\u{FEFF}') { 3 } else { 0 };
-    b.nodes.push(Node {
-        start,
-        end: text.len() as u32,
-        key_start: 0,
-        key_end: 0,
-        next: 0,
-        len: 0,
-        tag: Tag::Object,
-        key: None,
-    });
+    b.push_node(start, text.len(), Tag::Object, None)?;
     let len = b.push_members(inner)?;
-    let next = b.nodes.len() as u32;
-    b.nodes[0].len = len;
-    b.nodes[0].next = next;
-    Ok((b.nodes, false))
+    let end = text.len() as u32;
+    doc::close(&mut b.nodes, &mut b.extras, 0, 0, end, len);
+    Ok((b, false))
 }
 
-fn build_json(text: &str) -> Result<Vec<Node>, ParseError> {
+fn build_json(text: &str) -> Result<Builder<'_>, ParseError> {
     let mut pairs = JsonParser::parse(JRule::document, text).map_err(|e| syntax_error(text, e))?;
     let document = pairs.next().expect("the grammar yields one document pair");
     let mut b = Builder::new(text);
@@ -266,5 +267,5 @@ fn build_json(text: &str) -> Result<Vec<Node>, ParseError> {
         .find(|p| p.as_rule() != JRule::EOI)
         .expect("the grammar requires a value");
     b.push_value(value, None)?;
-    Ok(b.nodes)
+    Ok(b)
 }

@@ -59,8 +59,8 @@ impl Style {
             if i == 1 {
                 if let Some(q) = v.key_quoting() {
                     style.quote_keys = q == Quoting::Quoted;
-                    let n = doc.node(id);
-                    let sep = &text[n.key_end as usize..n.start as usize];
+                    let key_end = doc.key_range(id).map_or(0, |k| k.end);
+                    let sep = &text[key_end..v.span().start];
                     if !sep.contains(['\n', '/']) && sep.trim().len() == 1 {
                         style.separator = sep.to_string();
                     }
@@ -202,8 +202,8 @@ fn render_items(value: Value<'_>, style: &Style, child_indent: &str, out: &mut S
         let child = doc.value(item.node);
         if keep_comments {
             let inner_gap = if object {
-                let n = doc.node(item.node);
-                n.key_end as usize..n.start as usize
+                let value_start = child.span().start;
+                doc.key_range(item.node).map_or(value_start, |k| k.end)..value_start
             } else {
                 0..0
             };
