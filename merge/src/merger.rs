@@ -49,8 +49,9 @@ pub(crate) struct Merger<'a> {
 const MAX_MERGE_DEPTH: usize = 1024;
 
 /// The keyed-array ids of arrays by (document address, node).
-pub(crate) type KeyedCache<'a> =
-    std::cell::RefCell<FxHashMap<(usize, sjson::NodeId), Option<std::rc::Rc<crate::keyed::Keyed<'a>>>>>;
+pub(crate) type KeyedCache<'a> = std::cell::RefCell<
+    FxHashMap<(usize, sjson::NodeId), Option<std::rc::Rc<crate::keyed::Keyed<'a>>>>,
+>;
 
 /// Members of an object by key: a linear scan for small objects, a hash map for large.
 pub(crate) struct KeyIndex<'a> {
@@ -446,15 +447,17 @@ fn quote_fallback(doc: &Document) -> bool {
 pub(crate) fn id_text(v: Value<'_>) -> Option<Cow<'_, str>> {
     match v.kind() {
         Kind::String => v.as_str(),
-        Kind::Number => v.as_number().map(|n| Cow::Owned(match n {
-            sjson::NumberValue::Int(i) => format!("\u{0}{i}"),
-            sjson::NumberValue::Big(s) => format!("\u{0}{s}"),
-            // `7.0` is the id `7` (numbers are equal by value).
-            sjson::NumberValue::Float(f) if f.fract() == 0.0 && f.abs() < 1e38 => {
-                format!("\u{0}{}", f as i128)
-            }
-            sjson::NumberValue::Float(f) => format!("\u{0}{f:?}"),
-        })),
+        Kind::Number => v.as_number().map(|n| {
+            Cow::Owned(match n {
+                sjson::NumberValue::Int(i) => format!("\u{0}{i}"),
+                sjson::NumberValue::Big(s) => format!("\u{0}{s}"),
+                // `7.0` is the id `7` (numbers are equal by value).
+                sjson::NumberValue::Float(f) if f.fract() == 0.0 && f.abs() < 1e38 => {
+                    format!("\u{0}{}", f as i128)
+                }
+                sjson::NumberValue::Float(f) => format!("\u{0}{f:?}"),
+            })
+        }),
         _ => None,
     }
 }
