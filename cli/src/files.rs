@@ -30,6 +30,16 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> std::io::Result<()> {
 /// honouring `.gitignore`, for files the matcher knows), sorted. A path that does not
 /// exist is an error.
 pub fn asset_files(paths: &[PathBuf], matcher: &AssetMatcher) -> anyhow::Result<Vec<PathBuf>> {
+    files_under(paths, |p| matcher.dialect(p).is_some())
+}
+
+/// The files under `paths`: files as given, directories walked (honouring `.gitignore`,
+/// skipping `.git`) for the files `keep` accepts; sorted, without duplicates. A path that
+/// does not exist is an error.
+pub fn files_under(
+    paths: &[PathBuf],
+    keep: impl Fn(&Path) -> bool,
+) -> anyhow::Result<Vec<PathBuf>> {
     let mut out = Vec::new();
     for p in paths {
         if p.is_file() {
@@ -41,9 +51,7 @@ pub fn asset_files(paths: &[PathBuf], matcher: &AssetMatcher) -> anyhow::Result<
                 .build()
             {
                 let entry = entry?;
-                if entry.file_type().is_some_and(|t| t.is_file())
-                    && matcher.dialect(entry.path()).is_some()
-                {
+                if entry.file_type().is_some_and(|t| t.is_file()) && keep(entry.path()) {
                     out.push(entry.into_path());
                 }
             }

@@ -1,34 +1,10 @@
 //! Diagnostics for people: `path:line:col: reason` followed by the offending line.
 
+use hooks::problem::excerpt;
 use sjson::ParseError;
 
-/// The widest source excerpt shown under a diagnostic, in characters.
-const EXCERPT_WIDTH: usize = 100;
-
-/// The part of `line` around 1-based character column `col` that fits the excerpt
-/// width, with `…` where it was cut, and the caret column within the excerpt.
-pub fn excerpt(line: &str, col: usize) -> (String, usize) {
-    let chars: Vec<char> = line.chars().collect();
-    if chars.len() <= EXCERPT_WIDTH {
-        return (line.to_string(), col);
-    }
-    let at = col.saturating_sub(1).min(chars.len());
-    let start = at.saturating_sub(EXCERPT_WIDTH / 2);
-    let end = (start + EXCERPT_WIDTH).min(chars.len());
-    let mut out = String::new();
-    let mut caret = at - start + 1;
-    if start > 0 {
-        out.push('…');
-        caret += 1;
-    }
-    out.extend(&chars[start..end]);
-    if end < chars.len() {
-        out.push('…');
-    }
-    (out, caret)
-}
-
-/// Formats a parse error in `text` of the file `path` with its source line and a caret.
+/// Formats a parse error in `text` of the file `path` with its source line (cut around
+/// the column when long) and a caret.
 pub fn parse_error(path: &str, text: &str, e: &ParseError) -> String {
     let (line, col) = excerpt(sjson::source_line(text, e.offset), e.col);
     let caret: String = line
@@ -52,11 +28,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn long_lines_are_cut_around_the_column() {
-        let line = "[".repeat(10_000);
-        let (ex, caret) = excerpt(&line, 5_000);
-        assert!(ex.chars().count() <= EXCERPT_WIDTH + 2);
-        assert_eq!(ex.chars().nth(caret - 1), Some('['));
-        assert_eq!(excerpt("short", 3), ("short".to_string(), 3));
+    fn parse_errors_show_the_line_and_a_caret() {
+        let text = "a = 1\nb = {\n";
+        let e = sjson::Document::parse(text, sjson::Dialect::Sjson).unwrap_err();
+        assert_eq!(
+            parse_error("x.sjson", text, &e),
+            "x.sjson:3:1: expected key, found end of file\n    \n    ^"
+        );
     }
 }

@@ -43,7 +43,7 @@ pub fn run(args: &CheckArgs) -> i32 {
             return 2;
         }
     };
-    let paths = match all_files(&roots) {
+    let paths = match crate::files::files_under(&roots, |_| true) {
         Ok(p) => p,
         Err(e) => {
             report::error(e);
@@ -76,31 +76,4 @@ pub fn run(args: &CheckArgs) -> i32 {
         }
     }
     i32::from(!problems.is_empty())
-}
-
-/// The files under `paths`: files as given, directories walked (honouring `.gitignore`,
-/// skipping `.git`), sorted. A path that does not exist is an error.
-fn all_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
-    let mut out = Vec::new();
-    for p in paths {
-        if p.is_file() {
-            out.push(p.clone());
-        } else if p.is_dir() {
-            for entry in ignore::WalkBuilder::new(p)
-                .hidden(false)
-                .filter_entry(|e| e.file_name() != ".git")
-                .build()
-            {
-                let entry = entry?;
-                if entry.file_type().is_some_and(|t| t.is_file()) {
-                    out.push(entry.into_path());
-                }
-            }
-        } else {
-            anyhow::bail!("{}: no such file or directory", p.display());
-        }
-    }
-    out.sort();
-    out.dedup();
-    Ok(out)
 }
