@@ -25,8 +25,13 @@ measure() {
   local name=$1; shift
   : > "$OUT/$name.times"
   for _ in $(seq "$RUNS"); do
-    /usr/bin/time -f "%e %M" -o "$OUT/time.txt" "$@" > "$OUT/$name.out" 2> "$OUT/$name.err" || true
-    cat "$OUT/time.txt" >> "$OUT/$name.times"
+    local start=$EPOCHREALTIME
+    /usr/bin/time -f "%M" -o "$OUT/time.txt" "$@" > "$OUT/$name.out" 2> "$OUT/$name.err" || true
+    local end=$EPOCHREALTIME
+    # Wall time to the microsecond (time's %e has 10 ms steps); peak RSS from GNU time,
+    # which also writes "Command exited with non-zero status N" for git merge-file's
+    # conflict count: keep the number only.
+    echo "$(awk -v a="$start" -v b="$end" 'BEGIN {printf "%.4f", b - a}') $(grep -E '^[0-9]+$' "$OUT/time.txt")" >> "$OUT/$name.times"
   done
   WALL=$(cut -d' ' -f1 "$OUT/$name.times" | median)
   RSS=$(cut -d' ' -f2 "$OUT/$name.times" | median | awk '{printf "%.0f", $1/1024}')
@@ -48,7 +53,7 @@ for n in $SIZES; do
   markers=$(grep -c '^<<<<<<<' "$OUT/git_merge.out" || true)
   measure assetvc_merge "$BIN/assetvc" merge-file -p "$dir/ours.sjson" "$dir/base.sjson" "$dir/theirs.sjson"
   if "$BIN/levelgen" verify "$n" "$dir" "$OUT/assetvc_merge.out" 2> "$OUT/verify.err"; then ok=yes; else ok="NO: $(tail -1 "$OUT/verify.err")"; fi
-  ratio=$(awk -v a="$WALL" -v b="$git_wall" 'BEGIN {printf "%.2f", (b > 0 ? a / b : 0)}')
+  ratio=$(awk -v a="$WALL" -v b="$git_wall" 'BEGIN {printf "%.2f", a / b}')
   echo "| $n | $size_h | merge (SJSON) | ${WALL} s | git merge-file | ${git_wall} s | $ratio | $RSS | $git_rss | $ok (git: $markers conflict hunks) |"
 
   "$BIN/levelgen" level "$n" --json > "$dir/level.json"
@@ -56,7 +61,7 @@ for n in $SIZES; do
   serde_wall=$WALL; serde_rss=$RSS
   measure fmt_json sh -c "\"$BIN/assetvc\" fmt --to json < \"$dir/level.json\""
   if python3 -c "import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); sys.exit(a!=b)" "$OUT/fmt_json.out" "$dir/level.json"; then ok=yes; else ok=NO; fi
-  ratio=$(awk -v a="$WALL" -v b="$serde_wall" 'BEGIN {printf "%.2f", (b > 0 ? a / b : 0)}')
+  ratio=$(awk -v a="$WALL" -v b="$serde_wall" 'BEGIN {printf "%.2f", a / b}')
   echo "| $n | $(ls -l "$dir/level.json" | awk '{printf "%.1f MB", $5/1048576}') | fmt --to json (parse + print) | ${WALL} s | serde_json round trip | ${serde_wall} s | $ratio | $RSS | $serde_rss | $ok |"
 
   if command -v mergiraf > /dev/null; then
@@ -64,7 +69,7 @@ for n in $SIZES; do
     measure mergiraf mergiraf merge "$dir/base.json" "$dir/ours.json" "$dir/theirs.json"
     m_wall=$WALL; m_rss=$RSS
     measure assetvc_json "$BIN/assetvc" merge-file -p "$dir/ours.json" "$dir/base.json" "$dir/theirs.json"
-    ratio=$(awk -v a="$WALL" -v b="$m_wall" 'BEGIN {printf "%.2f", (b > 0 ? a / b : 0)}')
+    ratio=$(awk -v a="$WALL" -v b="$m_wall" 'BEGIN {printf "%.2f", a / b}')
     echo "| $n | | merge (JSON) | ${WALL} s | mergiraf | ${m_wall} s | $ratio | $RSS | $m_rss | |"
   fi
   : "$size"
