@@ -136,19 +136,7 @@ impl<'a> Merger<'a> {
     pub(crate) fn run(mut self) -> MergeOutcome {
         let (b, o, t) = (self.base.root(), self.ours.root(), self.theirs.root());
         let out = self.merge_value(Some(b), o, t);
-        // SJSON reads an unterminated `"""` as `""` and a string: text copied from a
-        // document written so may read differently once the merge puts a `"""` after
-        // it. Such merges are rendered afresh (a whole document taken as it is stays).
-        let whole = matches!(&out, Out::Value(v) if v.id() == sjson::NodeId::ROOT);
-        let text = if !whole
-            && [self.base, self.ours, self.theirs]
-                .into_iter()
-                .any(quote_fallback)
-        {
-            sjson::print_rendered(self.ours, &out)
-        } else {
-            sjson::print(self.ours, &out)
-        };
+        let text = sjson::print(self.ours, &out);
         MergeOutcome {
             text,
             conflicts: self.conflicts,
@@ -425,24 +413,6 @@ impl<'a> Merger<'a> {
     }
 }
 
-/// Whether the parser read an unterminated `"""` in `doc` as `""` followed by a string
-/// (an empty quoted string, or key, right before a `"`).
-fn quote_fallback(doc: &Document) -> bool {
-    let text = doc.text();
-    if doc.dialect() != Dialect::Sjson || !text.contains("\"\"\"") {
-        return false;
-    }
-    let quote_after = |lexeme: &str| {
-        let end = lexeme.as_ptr() as usize - text.as_ptr() as usize + lexeme.len();
-        lexeme == "\"\"" && text.as_bytes().get(end) == Some(&b'"')
-    };
-    doc.root().descendants().any(|v| {
-        v.quoting() == Some(sjson::Quoting::Quoted) && quote_after(v.text())
-            || v.key_quoting() == Some(sjson::Quoting::Quoted)
-                && v.key_lexeme().is_some_and(quote_after)
-    })
-}
-
 /// An id's identity text: strings as they are, numbers by exact value.
 pub(crate) fn id_text(v: Value<'_>) -> Option<Cow<'_, str>> {
     match v.kind() {
@@ -529,18 +499,6 @@ mod tests {
                 None,
             ]
         );
-    }
-
-    #[test]
-    fn finds_unterminated_raw_string_openings() {
-        assert!(quote_fallback(&doc("a = [\"\"\"x\"]")));
-        assert!(!quote_fallback(&doc(
-            "a = \"\"\"raw\"\"\" b = \"\" c = \"x\""
-        )));
-        assert!(!quote_fallback(&doc("a = \"\" // \"\"\"")));
-        assert!(!quote_fallback(&doc("a = [\"\" \"x\"]")));
-        let json = Document::parse("[\"\", \"\\\"\\\"\\\"\"]", Dialect::Json).unwrap();
-        assert!(!quote_fallback(&json));
     }
 
     #[test]

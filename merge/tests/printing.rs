@@ -308,36 +308,63 @@ fn new_values_use_ours_style() {
 }
 
 #[test]
-fn text_that_reads_differently_after_a_merge_is_rendered_afresh() {
-    // Regression (found by the merge3 fuzz target): SJSON reads an unterminated `"""`
-    // as `""` and a string, so ours' `"""x"` (two strings) turned into the start of a raw
-    // string once theirs' raw string came after it: the merged text did not parse.
+fn three_quotes_always_open_a_raw_string() {
+    // Regression (found by the merge3 fuzz target): SJSON used to read an unterminated
+    // `"""` as `""` and a string, so ours' `"""x"` (two strings) turned into the start of
+    // a raw string once theirs' raw string came after it. Three quotes now always open a
+    // raw string, so that input is rejected and nothing can change meaning in a merge.
     let base = "w = [1]\n";
     let ours = "w = [\"\"\"x\" 1]\n";
     let theirs = "w = [1 \"\"\"raw\"\"\"]\n";
-    let out = sj(base, ours, theirs);
+    let err =
+        merge::merge_texts(base, ours, theirs, Sjson, &merge::MergeOptions::default()).unwrap_err();
+    assert!(
+        matches!(err, merge::MergeError::Parse { side: "ours", .. }),
+        "{err}"
+    );
+    let out = sj(base, "w = [\"\" \"x\" 1]\n", theirs);
     assert_clean(&out);
     assert_value(Sjson, &out.text, "w = [\"\" \"x\" 1 \"\"\"raw\"\"\"]");
-    // The fuzzer's input.
+    // The fuzzer's inputs: whatever parses merges into text that parses, and
+    // merge(b, b, x) is x.
     let q = |n: usize| "\"".repeat(n);
-    let ours = format!("\0eiPghts = [{}.\"0.25]\n", q(35));
-    let theirs = format!(
-        "\0eiPghts = [{}.\"0.6 0.2 0.2jj\"white\"jjjjjjjjjjj0.0]\n",
-        q(35)
-    );
-    let out = sj("weights = [0.5 0.25 0.25]\n", &ours, &theirs);
-    assert_eq!(parse(Sjson, &out.text).root().len(), 1);
-    // The result may also parse, as another value: merge(b, b, x) was not x.
-    let base = "weights : [0.5 0\"\"\"\"\"\u{2}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\"1e5 0.25]\n";
-    let x = "weights = [\u{0}\u{0}52\"\"\"\"\"\u{c}\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"05 ..\"\"\"\"6\"\"\"\"\"\"\"\"\"\"-\"2\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\".\"\"\"\"\"\"\"\"\"\"\"\"\"a\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"1e5 0.25]\n";
-    let out = sj(base, base, x);
-    assert!(
-        parse(Sjson, &out.text)
-            .root()
-            .same_value(&parse(Sjson, x).root()),
-        "{}",
-        out.text
-    );
+    let fuzzed = [
+        (
+            "weights = [0.5 0.25 0.25]\n".to_string(),
+            format!("\0eiPghts = [{}.\"0.25]\n", q(35)),
+            format!(
+                "\0eiPghts = [{}.\"0.6 0.2 0.2jj\"white\"jjjjjjjjjjj0.0]\n",
+                q(35)
+            ),
+        ),
+        (
+            "weights : [0.5 0\"\"\"\"\"\u{2}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\"1e5 0.25]\n"
+                .to_string(),
+            "weights : [0.5 0\"\"\"\"\"\u{2}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\"1e5 0.25]\n"
+                .to_string(),
+            format!(
+                "weights = [\u{0}\u{0}52{}\u{c}{}05 ..{}6{}-\"2{}.{}a{}1e5 0.25]\n",
+                q(5),
+                q(39),
+                q(4),
+                q(10),
+                q(36),
+                q(13),
+                q(17)
+            ),
+        ),
+    ];
+    for (b, o, t) in &fuzzed {
+        let options = merge::MergeOptions::default();
+        if let Ok(out) = merge::merge_texts(b, o, t, Sjson, &options) {
+            parse(Sjson, &out.text);
+        }
+        if let Ok(out) = merge::merge_texts(b, b, t, Sjson, &options) {
+            assert!(parse(Sjson, &out.text)
+                .root()
+                .same_value(&parse(Sjson, t).root()));
+        }
+    }
 }
 
 #[test]

@@ -55,7 +55,6 @@ pub fn print(doc: &Document, out: &Out<'_>) -> String {
         text: doc.text(),
         style: Style::detect(doc),
         out: String::with_capacity(doc.text().len() + doc.text().len() / 16),
-        copy: true,
     };
     let root = doc.root();
     let span = root.span();
@@ -65,40 +64,11 @@ pub fn print(doc: &Document, out: &Out<'_>) -> String {
     p.out
 }
 
-/// Prints `out` rendered afresh in `doc`'s style: no source text is copied but scalar
-/// lexemes, keys and comments, every item on its own line. A fallback for sources whose
-/// text is only valid in its own context: SJSON reads an unterminated `"""` as `""`
-/// followed by a string, so ours' `"""x"` changes meaning once a merge adds a raw string
-/// after it.
-pub fn print_rendered(doc: &Document, out: &Out<'_>) -> String {
-    let style = Style::detect(doc);
-    if let Out::Value(v) = out {
-        if v.id() == NodeId::ROOT {
-            return format(v.doc(), &style);
-        }
-    }
-    let mut p = Printer {
-        doc,
-        text: doc.text(),
-        style,
-        out: String::with_capacity(doc.text().len() + doc.text().len() / 4),
-        copy: false,
-    };
-    if doc.text().starts_with('\u{FEFF}') {
-        p.out.push('\u{FEFF}');
-    }
-    p.print_out(out, "", false);
-    p.out.push_str(&p.style.newline);
-    p.out
-}
-
 struct Printer<'d> {
     doc: &'d Document,
     text: &'d str,
     style: Style,
     out: String,
-    /// Whether source text may be copied (else everything is rendered).
-    copy: bool,
 }
 
 fn is_ws(c: char) -> bool {
@@ -137,8 +107,7 @@ impl<'d> Printer<'d> {
         let text = v.text();
         let compatible = v.doc().dialect() == self.doc.dialect()
             || (v.doc().dialect() == Dialect::Json && !self.json());
-        if self.copy
-            && (self.owns(&v) && in_place || !text.contains('\n') && compatible)
+        if (self.owns(&v) && in_place || !text.contains('\n') && compatible)
             && v.id() != NodeId::ROOT
         {
             self.out.push_str(text);

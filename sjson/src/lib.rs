@@ -26,5 +26,5 @@ pub use render::{format, render_key, render_value, write_item, Style};
 mod edit;
 mod path;
 
-pub use edit::{print, print_rendered, Out, OutItem};
+pub use edit::{print, Out, OutItem};
 pub use path::{Path, Segment};

@@ -107,9 +107,8 @@ pub(crate) fn check_depth(text: &str, options: ParseOptions) -> Result<(), Parse
                         i += 3 + end + 3;
                         continue;
                     }
-                    // An unterminated raw string reads as `""` followed by a string.
-                    i += 2;
-                    continue;
+                    // An unterminated raw string: the parser rejects the text there.
+                    return Ok(());
                 }
                 i += 1;
                 while i < b.len() && b[i] != b'"' {
@@ -467,10 +466,13 @@ impl<'t> Scanner<'t> {
         let b = self.b;
         let start = self.pos;
         if self.sjson && b[start..].starts_with(b"\"\"\"") {
-            if let Some(end) = find(&b[start + 3..], b"\"\"\"") {
-                self.pos = start + 3 + end + 3;
-                return Ok(Quoting::Raw);
-            }
+            return match find(&b[start + 3..], b"\"\"\"") {
+                Some(end) => {
+                    self.pos = start + 3 + end + 3;
+                    Ok(Quoting::Raw)
+                }
+                None => Err(self.error(start, "unterminated raw string")),
+            };
         }
         let mut i = start + 1;
         let mut escaped = false;
@@ -836,8 +838,12 @@ mod tests {
         assert_eq!(sj(r#"a = """""""#), r#"{"a":r""}"#);
         // The first `"""` ends a raw string.
         assert_eq!(sj(r#"a = [""""x""" ""]"#), r#"{"a":[r"\"x",""]}"#);
-        // An unterminated `"""` reads as `""` and a string.
-        assert_eq!(sj(r#"a = ["""x"]"#), r#"{"a":["","x"]}"#);
+        // Three quotes always open a raw string: an unterminated one is an error.
+        let e = Document::parse(r#"a = ["""x"]"#, Dialect::Sjson).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Syntax("unterminated raw string".into()));
+        assert_eq!((e.line, e.col), (1, 6));
+        assert!(parse_reference(r#"a = ["""x"]"#, ParseOptions::new(Dialect::Sjson)).is_err());
+        assert_eq!(sj(r#"a = ["" "x"]"#), r#"{"a":["","x"]}"#);
         // No escapes in raw strings.
         assert_eq!(sj(r#"a = """\u0041\""""#), r#"{"a":r"\\u0041\\"}"#);
     }
