@@ -399,18 +399,27 @@ impl<'a> Merger<'a> {
 
     /// The id key and id of an object, by the configured id keys (case-insensitive).
     pub(crate) fn id_of(&self, v: Value<'a>) -> Option<(Cow<'a, str>, Cow<'a, str>)> {
-        if v.kind() != Kind::Object {
-            return None;
-        }
-        for wanted in &self.id_keys_lower {
-            for (key, value) in v.members() {
-                if key.eq_ignore_ascii_case(wanted) {
-                    return id_text(value).map(|id| (key, id));
-                }
+        id_of(&self.id_keys_lower, v)
+    }
+}
+
+/// The id key (as written) and identity text of object `v`: the first of `id_keys_lower`
+/// present, matched case-insensitively.
+pub(crate) fn id_of<'a>(
+    id_keys_lower: &[String],
+    v: Value<'a>,
+) -> Option<(Cow<'a, str>, Cow<'a, str>)> {
+    if v.kind() != Kind::Object {
+        return None;
+    }
+    for wanted in id_keys_lower {
+        for (key, value) in v.members() {
+            if key.eq_ignore_ascii_case(wanted) {
+                return id_text(value).map(|id| (key, id));
             }
         }
-        None
     }
+    None
 }
 
 /// An id's identity text: strings as they are, numbers by exact value.

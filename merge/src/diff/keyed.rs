@@ -5,11 +5,11 @@ use std::borrow::Cow;
 use std::time::Instant;
 
 use rustc_hash::FxHashMap;
-use sjson::{Kind, Segment, Value};
+use sjson::{Segment, Value};
 
 use super::walk::Walker;
 use super::{Change, PatchOp, SEQUENCE_DEADLINE};
-use crate::merger::{id_display, id_text};
+use crate::merger::id_display;
 
 /// The ids of a keyed array.
 pub(super) struct Keyed<'a> {
@@ -36,17 +36,7 @@ pub(super) struct KeyedOut {
 impl<'a> Walker<'_, 'a> {
     /// The id key and id of an object, by the configured id keys (case-insensitive).
     fn id_of(&self, v: Value<'a>) -> Option<(Cow<'a, str>, String)> {
-        if v.kind() != Kind::Object {
-            return None;
-        }
-        for wanted in &self.id_keys_lower {
-            for (key, value) in v.members() {
-                if key.eq_ignore_ascii_case(wanted) {
-                    return id_text(value).map(|id| (key, id.into_owned()));
-                }
-            }
-        }
-        None
+        crate::merger::id_of(&self.id_keys_lower, v).map(|(k, id)| (k, id.into_owned()))
     }
 
     /// The ids of `arr` if every element is an object with an id under the same id key
