@@ -61,7 +61,7 @@ pub fn run(args: &ConflictsArgs) -> i32 {
         Ok(r) => r,
         Err(e) => return porcelain::fail(&e),
     };
-    let path = porcelain::state_dir(&repo).join("last-merge.json");
+    let path = porcelain::state_dir(&repo).join(porcelain::LAST_MERGE);
     let bytes = match std::fs::read(&path) {
         Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use serde::{Deserialize, Serialize};
 
-use super::merging;
+use super::{merging, porcelain};
 use crate::{files, report};
 
 /// Arguments of `assetvc merge-driver`.
@@ -103,18 +103,17 @@ fn merge_key() -> String {
 }
 
 fn append_report(file_report: &merging::FileReport<'_>) -> anyhow::Result<()> {
-    let Some(git_dir) = merging::git_dir(Path::new(".")) else {
+    // Outside a repository (a driver run by hand) there is nowhere to keep the report.
+    let Ok(repo) = store::repo::open(Path::new(".")) else {
         return Ok(());
     };
-    let dir = git_dir.join("assetvc");
-    std::fs::create_dir_all(&dir)?;
-    let path = dir.join("last-merge.json");
+    let path = porcelain::last_merge_path(&repo)?;
     let key = merge_key();
     let mut last: LastMerge = std::fs::read(&path)
         .ok()
         .and_then(|b| serde_json::from_slice(&b).ok())
         .unwrap_or_default();
-    if last.merge != key || key.is_empty() && last.files.is_empty() {
+    if last.merge != key {
         last = LastMerge {
             merge: key,
             files: Vec::new(),

@@ -1,7 +1,7 @@
 //! What `merge-file` and `merge-driver` share: settings, reading and parsing the three
 //! versions with diagnostics, and the conflict report.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use merge::{Conflict, MergeOptions, MergeOutcome, Policy};
 use serde::Serialize;
@@ -171,26 +171,4 @@ pub fn dialect_of(config: &Config, path: &Path) -> Dialect {
         .ok()
         .and_then(|m| m.dialect(path))
         .unwrap_or_else(|| Dialect::for_path(&path.to_string_lossy()))
-}
-
-/// The `.git` directory of the repository holding `dir`, if any.
-pub fn git_dir(dir: &Path) -> Option<PathBuf> {
-    if let Some(d) = std::env::var_os("GIT_DIR") {
-        return Some(PathBuf::from(d));
-    }
-    let mut dir = dir.canonicalize().ok()?;
-    loop {
-        let dotgit = dir.join(".git");
-        if dotgit.is_dir() {
-            return Some(dotgit);
-        }
-        if dotgit.is_file() {
-            let text = std::fs::read_to_string(&dotgit).ok()?;
-            let target = text.strip_prefix("gitdir:")?.trim();
-            return Some(dir.join(target));
-        }
-        if !dir.pop() {
-            return None;
-        }
-    }
 }

@@ -55,6 +55,16 @@ pub fn state_dir(repo: &gix::Repository) -> PathBuf {
     repo.git_dir().join("assetvc")
 }
 
+/// The file name of the last merge's report in [`state_dir`].
+pub const LAST_MERGE: &str = "last-merge.json";
+
+/// `.git/assetvc/last-merge.json`, the report of the last merge (its directory created).
+pub fn last_merge_path(repo: &gix::Repository) -> std::io::Result<PathBuf> {
+    let dir = state_dir(repo);
+    std::fs::create_dir_all(&dir)?;
+    Ok(dir.join(LAST_MERGE))
+}
+
 /// Writes the report of a porcelain merge to `.git/assetvc/last-merge.json`, in the format
 /// the merge driver uses; unresolved paths carry an `unresolved` reason.
 pub fn write_last_merge(
@@ -83,10 +93,8 @@ pub fn write_last_merge(
         value["unresolved"] = serde_json::Value::String(u.kind.to_string());
         last.files.push(value);
     }
-    let dir = state_dir(repo);
-    std::fs::create_dir_all(&dir)?;
     files::write_atomic(
-        &dir.join("last-merge.json"),
+        &last_merge_path(repo)?,
         format!("{}\n", serde_json::to_string_pretty(&last)?).as_bytes(),
     )?;
     Ok(())
