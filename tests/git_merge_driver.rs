@@ -8,25 +8,7 @@ use std::path::Path;
 use common::{data, git, git_output};
 use sjson::Dialect;
 
-const BASE: &str = "// test level
-entities = [
-	{
-		id = \"e1\"
-		name = \"crate\"
-		position = [0 0 0]
-		tint = \"white\"
-	}
-	{
-		id = \"e2\"
-		name = \"barrel\"
-		position = [5 0 0]
-		tint = \"white\"
-	}
-]
-settings = {
-	fog = 0.1
-}
-";
+const BASE: &str = common::TEST_LEVEL;
 
 fn setup(dir: &Path) {
     git(dir, &["init", "-q", "-b", "main"]);

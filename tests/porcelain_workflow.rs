@@ -10,25 +10,7 @@ use std::path::Path;
 use common::{assetvc_expect, data, git_home, git_home_output};
 use sjson::Dialect;
 
-const BASE: &str = "// test level
-entities = [
-	{
-		id = \"e1\"
-		name = \"crate\"
-		position = [0 0 0]
-		tint = \"white\"
-	}
-	{
-		id = \"e2\"
-		name = \"barrel\"
-		position = [5 0 0]
-		tint = \"white\"
-	}
-]
-settings = {
-	fog = 0.1
-}
-";
+const BASE: &str = common::TEST_LEVEL;
 
 /// User A: moves e1, recolours e2, changes the fog.
 fn edit_a(text: &str) -> String {

@@ -135,3 +135,24 @@ pub fn git_home_output(dir: &Path, home: &Path, args: &[&str]) -> Output {
         .env_remove("GIT_DIR")
         .env_remove("GIT_WORK_TREE"))
 }
+
+/// A small level with two id'd entities and a setting, used by the git end-to-end tests.
+pub const TEST_LEVEL: &str = "// test level
+entities = [
+	{
+		id = \"e1\"
+		name = \"crate\"
+		position = [0 0 0]
+		tint = \"white\"
+	}
+	{
+		id = \"e2\"
+		name = \"barrel\"
+		position = [5 0 0]
+		tint = \"white\"
+	}
+]
+settings = {
+	fog = 0.1
+}
+";
