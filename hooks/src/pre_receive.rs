@@ -30,7 +30,7 @@ use crate::config::{Config, ConfigError, FILE_NAME};
 use crate::engine::{check_jobs, Job, STACK_SIZE};
 use crate::external::GitSettings;
 use crate::policy::Policy;
-use crate::problem::Problem;
+use crate::problem::{Check, Problem};
 
 /// The most problems printed in a report; the rest are counted.
 const MAX_SHOWN: usize = 200;
@@ -256,6 +256,7 @@ fn check_updates(
     let mut job_site: Vec<usize> = Vec::new();
     let mut sites: Vec<Site> = Vec::new();
     let mut seen_commits: HashSet<ObjectId> = HashSet::new();
+    let mut checked_trees: HashSet<ObjectId> = HashSet::new();
     for update in updates {
         let Some(new) = update.new else {
             continue; // deleted: nothing comes in
@@ -295,6 +296,8 @@ fn check_updates(
                     continue;
                 }
                 let info = repo.commit(commit)?;
+                let unsafe_paths = repo.unsafe_entries(info.tree, &mut checked_trees)?;
+                report_unsafe(&mut report, &update.name, &info, unsafe_paths);
                 let changes = repo.introduced(&info)?;
                 add(
                     Site {
@@ -311,6 +314,8 @@ fn check_updates(
                 None => branch_point(repo, tip, tips)?,
             };
             let info = repo.commit(tip)?;
+            let unsafe_paths = repo.unsafe_entries(info.tree, &mut checked_trees)?;
+            report_unsafe(&mut report, &update.name, &info, unsafe_paths);
             let base_tree = match base {
                 Some(b) => Some(repo.commit(b)?.tree),
                 None => None,
@@ -343,6 +348,24 @@ fn check_updates(
         }
     }
     Ok(report)
+}
+
+/// Adds a problem for each tree entry of `info` that git would refuse to check out: such a
+/// tree can plant files outside the worktree or in `.git` of whoever checks it out.
+fn report_unsafe(
+    report: &mut Report,
+    refname: &str,
+    info: &store::server::CommitInfo,
+    entries: Vec<store::server::UnsafeEntry>,
+) {
+    for entry in entries {
+        report.problems.push(Located {
+            refname: refname.to_string(),
+            commit: info.id,
+            summary: info.summary.clone(),
+            problem: Problem::whole_file(&entry.path, Check::UnsafePath, entry.reason),
+        });
+    }
 }
 
 /// The first commit on `tip`'s first-parent chain that an existing ref reaches.

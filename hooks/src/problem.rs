@@ -28,6 +28,8 @@ pub enum Check {
     Read,
     /// A check crashed; the file is rejected to be safe.
     Internal,
+    /// A tree holds a path that git refuses to check out (`git fsck` flags it).
+    UnsafePath,
 }
 
 /// The widest source excerpt kept with a problem, in characters.

@@ -10,12 +10,13 @@ use gix::ObjectId;
 
 use crate::error::{Error, Result};
 use crate::repo;
-use crate::treemerge::current_index;
-use crate::worktree::{self, PathChange, Worktree};
+use crate::worktree::{self, IndexLock, PathChange, Worktree};
 
-/// The index being prepared for a commit.
+/// The index being prepared for a commit, under the repository's index lock from
+/// [`Staging::open`] until the commit is written or the staging is dropped.
 pub struct Staging<'r> {
     repo: &'r gix::Repository,
+    lock: IndexLock,
     wt: Worktree<'r>,
     index: gix::index::File,
     head: Option<ObjectId>,
@@ -39,14 +40,17 @@ pub struct Committed {
 }
 
 impl<'r> Staging<'r> {
-    /// The index of `repo`'s worktree and HEAD's tree.
+    /// Takes the index lock, then reads the index of `repo`'s worktree and HEAD's tree under
+    /// it (git's order: a concurrent commit either waits for us or is refused).
     pub fn open(repo: &'r gix::Repository) -> Result<Self> {
         let wt = Worktree::new(repo)?;
-        let index = current_index(repo)?;
+        let lock = IndexLock::acquire(repo)?;
+        let index = lock.index().clone();
         let head = repo::head_commit(repo)?;
         let head_index = repo.index_from_tree(&repo::tree_of(repo, head)?)?;
         Ok(Staging {
             repo,
+            lock,
             wt,
             index,
             head,
@@ -210,8 +214,11 @@ impl<'r> Staging<'r> {
         Ok(parents)
     }
 
-    /// Writes the tree, the commit and HEAD's ref, then the index. `Ok(None)` when there is
-    /// nothing to commit. Refuses while the index has unmerged paths.
+    /// Writes the tree and the commit, the new index into the lock file, moves HEAD's ref
+    /// from the HEAD read under the lock (refusing if it moved since), then replaces the
+    /// index: git's order, so that a failure at any step leaves HEAD and the index as they
+    /// were. `Ok(None)` when there is nothing to commit. Refuses while the index has unmerged
+    /// paths.
     pub fn commit(mut self, message: &str) -> Result<Option<Committed>> {
         self.flush();
         let unmerged = worktree::unmerged_paths(&self.index);
@@ -256,11 +263,12 @@ impl<'r> Staging<'r> {
         } else {
             format!("{message}\n")
         };
+        self.lock.stage(&mut self.index)?;
         let id = self
             .repo
             .commit("HEAD", &message, tree, parents.iter().copied())?
             .detach();
-        worktree::write_index(&mut self.index)?;
+        self.lock.commit()?;
         for name in ["MERGE_HEAD", "MERGE_MSG", "MERGE_MODE"] {
             let _ = std::fs::remove_file(self.repo.git_dir().join(name));
         }

@@ -24,6 +24,24 @@ pub enum Error {
         /// The paths concerned, repository-relative.
         paths: Vec<String>,
     },
+    /// Another process holds the index lock; nothing was changed.
+    #[error(
+        "another git process seems to be running in this repository ({} exists); \
+         if not, remove that file and try again",
+        lock.display()
+    )]
+    Locked {
+        /// The lock file.
+        lock: PathBuf,
+    },
+    /// A tree that git would refuse to check out (`git fsck` flags it): nothing was written.
+    #[error("refusing to check out {path:?}: {reason}")]
+    UnsafePath {
+        /// The repository-relative path, as it appears in the tree.
+        path: String,
+        /// Why it is unsafe.
+        reason: String,
+    },
     /// Bad input from the caller (a path outside the worktree, a missing identity…).
     #[error("{0}")]
     Usage(String),
@@ -63,7 +81,10 @@ impl Error {
     /// Whether the error is the caller's (bad input, state that prevents the operation) rather
     /// than a failure of the repository or the system: the command line maps both to exit 2.
     pub fn is_refusal(&self) -> bool {
-        matches!(self, Error::Refused { .. })
+        matches!(
+            self,
+            Error::Refused { .. } | Error::Locked { .. } | Error::UnsafePath { .. }
+        )
     }
 }
 

@@ -273,11 +273,12 @@ pub fn migrate(
     );
     match &outcome.destination {
         Destination::Worktree => {
-            let current = treemerge::current_index(repo)?;
+            let mut lock = worktree::IndexLock::acquire(repo)?;
             let head_index = repo.index_from_tree(&plan.tree)?;
             let target = repo.index_from_tree(&new_tree)?;
-            worktree::checkout(repo, &current, &head_index, &target.clone(), target)?;
+            worktree::checkout(repo, &mut lock, &head_index, &target.clone(), target)?;
             move_ref(repo, "HEAD", commit, new_commit, &reflog)?;
+            lock.commit()?;
         }
         Destination::Ref(name) => move_ref(repo, name, commit, new_commit, &reflog)?,
         Destination::Nothing => {}

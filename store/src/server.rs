@@ -266,6 +266,15 @@ impl BlobReader {
     }
 }
 
+/// A tree entry that git would refuse to check out.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnsafeEntry {
+    /// Its path from the root tree.
+    pub path: String,
+    /// Why it is refused.
+    pub reason: String,
+}
+
 /// The repository a pre-receive hook runs in, with the pushed objects readable.
 pub struct ServerRepo {
     shared: gix::ThreadSafeRepository,
@@ -467,6 +476,55 @@ impl ServerRepo {
                     base: previous_entry_mode.is_blob().then_some(previous_oid),
                 }),
                 _ => {}
+            }
+        }
+        Ok(out)
+    }
+
+    /// The entries of tree `root` and its subtrees that git would refuse to check out (`git
+    /// fsck` flags them): a `.git` component in any spelling, `.`/`..`, a name given twice
+    /// in one tree (a symlink and a folder of one name lead writes through the link). Each
+    /// tree object is examined once; `checked` holds the ids already examined.
+    pub fn unsafe_entries(
+        &self,
+        root: ObjectId,
+        checked: &mut std::collections::HashSet<ObjectId>,
+    ) -> Result<Vec<UnsafeEntry>, Error> {
+        let mut out = Vec::new();
+        let mut stack = vec![(root, String::new())];
+        while let Some((id, prefix)) = stack.pop() {
+            if !checked.insert(id) {
+                continue;
+            }
+            let object = self.repo.find_object(id).map_err(|e| object_error(id, e))?;
+            if object.kind != gix::object::Kind::Tree {
+                return Err(object_error(id, format!("a {}, not a tree", object.kind)));
+            }
+            let tree = gix::objs::TreeRef::from_bytes(&object.data, self.repo.object_hash())
+                .map_err(|e| object_error(id, e))?;
+            let mut names = std::collections::HashSet::new();
+            for entry in &tree.entries {
+                let path = format!("{prefix}{}", entry.filename.to_str_lossy());
+                let mode = if entry.mode.is_link() {
+                    gix::index::entry::Mode::SYMLINK
+                } else {
+                    gix::index::entry::Mode::FILE
+                };
+                if let Some(reason) = crate::worktree::path_problem(entry.filename, mode) {
+                    out.push(UnsafeEntry { path, reason });
+                    continue;
+                }
+                if !names.insert(entry.filename) {
+                    out.push(UnsafeEntry {
+                        path,
+                        reason: "the tree holds this name twice (git fsck: duplicateEntries)"
+                            .into(),
+                    });
+                    continue;
+                }
+                if entry.mode.is_tree() {
+                    stack.push((entry.oid.to_owned(), format!("{path}/")));
+                }
             }
         }
         Ok(out)

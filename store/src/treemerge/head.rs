@@ -113,6 +113,8 @@ pub fn merge_into_head(
             paths: Vec::new(),
         });
     }
+    // git's discipline: the index lock first, then the index and HEAD read under it.
+    let mut lock = worktree::IndexLock::acquire(repo)?;
     let ours = repo::head_commit(repo)?;
     let policy = match rules.options.policy {
         merge::Policy::Theirs => "theirs",
@@ -127,18 +129,18 @@ pub fn merge_into_head(
         unresolved: Vec::new(),
         message: String::new(),
     };
-    let current = current_index(repo)?;
     let head_index = repo.index_from_tree(&repo::tree_of(repo, ours)?)?;
     let Some(ours_id) = ours else {
         // An unborn branch: check theirs out.
         let target = repo.index_from_tree(&repo::tree_of(repo, Some(theirs))?)?;
-        worktree::checkout(repo, &current, &head_index, &target.clone(), target)?;
+        worktree::checkout(repo, &mut lock, &head_index, &target.clone(), target)?;
         update_head(
             repo,
             None,
             theirs,
             &format!("merge {theirs_label}: Fast-forward"),
         )?;
+        lock.commit()?;
         report.result = MergeResult::FastForward { from: None };
         return Ok(report);
     };
@@ -152,13 +154,14 @@ pub fn merge_into_head(
         Some(b) if b == theirs => return Ok(report),
         Some(b) if b == ours_id => {
             let target = repo.index_from_tree(&repo::tree_of(repo, Some(theirs))?)?;
-            worktree::checkout(repo, &current, &head_index, &target.clone(), target)?;
+            worktree::checkout(repo, &mut lock, &head_index, &target.clone(), target)?;
             update_head(
                 repo,
                 Some(ours_id),
                 theirs,
                 &format!("merge {theirs_label}: Fast-forward"),
             )?;
+            lock.commit()?;
             write_orig_head(repo, ours_id)?;
             report.result = MergeResult::FastForward {
                 from: Some(ours_id),
@@ -170,12 +173,13 @@ pub fn merge_into_head(
     let merged = merge_commits(repo, ours_id, theirs, ("HEAD", theirs_label), rules)?;
     let message = merge_message(title, &merged.files, &merged.unresolved, policy);
     let worktree_target = repo.index_from_tree(&merged.worktree_tree)?;
-    worktree::checkout(repo, &current, &head_index, &worktree_target, merged.index)?;
+    worktree::checkout(repo, &mut lock, &head_index, &worktree_target, merged.index)?;
     report.files = merged.files;
     report.unresolved = merged.unresolved;
     write_orig_head(repo, ours_id)?;
     if report.unresolved.is_empty() {
         let commit = repo.commit("HEAD", &message, merged.tree, [ours_id, theirs])?;
+        lock.commit()?;
         report.result = MergeResult::Merged {
             commit: commit.detach(),
         };
@@ -188,6 +192,7 @@ pub fn merge_into_head(
         write("MERGE_HEAD", &format!("{theirs}\n"))?;
         write("MERGE_MSG", &message)?;
         write("MERGE_MODE", "")?;
+        lock.commit()?;
         report.result = MergeResult::Conflicted;
     }
     report.message = message;

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use super::{diff_indexes, unmerged_paths, write_index, OnDisk, Worktree};
+use super::{diff_indexes, unmerged_paths, validate_index, IndexLock, OnDisk, Worktree};
 use crate::error::{Error, Result};
 use gix::bstr::{BStr, ByteSlice};
 use gix::index::entry::{Mode, Stage};
@@ -19,14 +19,22 @@ use gix::index::entry::{Mode, Stage};
 ///
 /// `worktree_content` names, for conflicted paths, what to write to disk when it is not the
 /// stage-0 entry of `target` (which has none for them). The new index is `target` with stat
-/// data: fresh for written files, kept from the current index for untouched ones.
+/// data: fresh for written files, kept from the current index for untouched ones; it is
+/// written into `lock`, whose caller moves the ref and then commits the lock.
+///
+/// Trees that git would refuse to check out (see [`validate_index`]) are refused before
+/// anything is written, and no file is written through a symbolic link.
 pub fn checkout(
     repo: &gix::Repository,
-    current: &gix::index::File,
+    lock: &mut IndexLock,
     head: &gix::index::State,
     worktree_target: &gix::index::State,
     mut target: gix::index::File,
 ) -> Result<()> {
+    validate_index(worktree_target)?;
+    validate_index(&target)?;
+    let current = lock.index().clone();
+    let current = &current;
     let mut wt = Worktree::new(repo)?;
     // 1. The index must be HEAD's.
     let unmerged = unmerged_paths(current);
@@ -146,7 +154,7 @@ pub fn checkout(
             }
         }
     }
-    write_index(&mut target)?;
+    lock.stage(&mut target)?;
     Ok(())
 }
 

@@ -14,6 +14,8 @@
 mod checkout;
 mod fs;
 mod index;
+mod lock;
+mod safety;
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -30,6 +32,8 @@ use fs::{is_executable, make_symlink, remove_existing, set_executable};
 pub use index::{
     diff_indexes, set_conflict_stages, unmerged_paths, write_index, PathChange, Stages,
 };
+pub use lock::IndexLock;
+pub use safety::{path_problem, validate_index};
 
 /// What is on disk at a path, hashed as git would store it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -255,11 +259,14 @@ impl<'r> Worktree<'r> {
     /// Writes blob `id` to `rela` with `mode` through the to-worktree filters, replacing what
     /// is there, and returns the new stat data.
     pub fn write(&mut self, rela: &BStr, id: &ObjectId, mode: Mode) -> Result<Stat> {
-        let path = self.path(rela);
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent)
-                .map_err(|e| Error::io(parent.display().to_string(), e))?;
+        if let Some(reason) = path_problem(rela, mode) {
+            return Err(Error::UnsafePath {
+                path: rela.to_str_lossy().into_owned(),
+                reason,
+            });
         }
+        safety::prepare_leading_dirs(&self.root, rela, true)?;
+        let path = self.path(rela);
         if mode == Mode::COMMIT {
             // A submodule: like git, leave an empty directory for it.
             std::fs::create_dir_all(&path).map_err(|e| Error::io(path.display().to_string(), e))?;
@@ -319,6 +326,7 @@ impl<'r> Worktree<'r> {
 
     /// Removes the file at `rela` (if any) and the directories it leaves empty.
     pub fn remove(&mut self, rela: &BStr) -> Result<()> {
+        safety::prepare_leading_dirs(&self.root, rela, false)?;
         let path = self.path(rela);
         match std::fs::symlink_metadata(&path) {
             Ok(m) if m.is_dir() => {
