@@ -38,6 +38,82 @@ fn kill_at_random_points(make: impl Fn() -> std::process::Command, full: Duratio
     kills
 }
 
+/// Starts `make()`, watches `dir` until a file appears that is not in `known` (the
+/// temporary file being written), and kills the process at that moment. Returns whether
+/// the kill landed while that file existed, i.e. mid-write.
+fn kill_while_writing(
+    make: impl Fn() -> std::process::Command,
+    dir: &std::path::Path,
+    known: &[&str],
+) -> bool {
+    let mut child = make().spawn().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while Instant::now() < deadline {
+        if child.try_wait().unwrap().is_some() {
+            return false;
+        }
+        let writing = std::fs::read_dir(dir).unwrap().any(|e| {
+            let name = e.unwrap().file_name();
+            !known.iter().any(|k| name == std::ffi::OsStr::new(k))
+        });
+        if writing {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            return true;
+        }
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    false
+}
+
+/// Removes the files of `dir` that are not in `known` (what a killed run left).
+fn remove_leftovers(dir: &std::path::Path, known: &[&str]) {
+    for e in std::fs::read_dir(dir).unwrap() {
+        let e = e.unwrap();
+        if !known
+            .iter()
+            .any(|k| e.file_name() == std::ffi::OsStr::new(k))
+        {
+            std::fs::remove_file(e.path()).unwrap();
+        }
+    }
+}
+
+#[test]
+fn kills_during_the_write_leave_old_content() {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("level.sjson");
+    let old = large_level();
+    std::fs::write(&path, &old).unwrap();
+    let known = ["level.sjson"];
+    let mut mid_write = 0;
+    for _ in 0..3 {
+        let landed = kill_while_writing(
+            || {
+                let mut c = assetvc();
+                c.arg("fmt").arg(&path);
+                c
+            },
+            tmp.path(),
+            &known,
+        );
+        let leftover = std::fs::read_dir(tmp.path()).unwrap().count() > known.len();
+        if landed && leftover {
+            mid_write += 1;
+            // Killed with the temporary file still there, before the rename: the target
+            // is untouched.
+            assert_eq!(std::fs::read_to_string(&path).unwrap(), old);
+        }
+        remove_leftovers(tmp.path(), &known);
+        std::fs::write(&path, &old).unwrap();
+    }
+    assert!(
+        mid_write > 0,
+        "no kill landed while the temporary file existed"
+    );
+}
+
 #[test]
 fn fmt_killed_mid_write_leaves_old_or_new_content() {
     let tmp = tempfile::tempdir().unwrap();

@@ -7,7 +7,7 @@ mod common;
 
 use std::path::Path;
 
-use common::{assetvc, data, run, shared};
+use common::{assetvc, data, run, test_data};
 use serde_json::Value as J;
 use sjson::Dialect;
 
@@ -29,9 +29,10 @@ const NEW_UNIT: &str = "\t{
 /// Writes the corpus level and a modified copy into `dir`; returns their texts.
 fn two_versions(dir: &Path) -> (String, String) {
     let old = std::fs::read_to_string(
-        shared().join("corpus/AutodeskGames__stingray-plugin/plugin/sample_project/sample.level"),
+        test_data()
+            .join("corpus/AutodeskGames__stingray-plugin/plugin/sample_project/sample.level"),
     )
-    .expect("the corpus is beside the checkout (../shared/corpus)");
+    .expect("the corpus is in tests/data/corpus");
     // The light source's intensity, and a new unit at the end of `units`.
     let intensity = "\t\t\t\tintensity = 5\n";
     assert_eq!(old.matches(intensity).count(), 1);

@@ -1,11 +1,12 @@
-//! `assetvc merge-file -p` on every sample case of `../shared/cases` and the peer cases
-//! of `../shared/peer-cases`, compared as data with the expected result.
+//! `assetvc merge-file -p` on every sample case of `tests/data/cases` and the peer cases
+//! of `../shared/peer-cases` (skipped visibly when absent), compared as data with the
+//! expected result.
 
 mod common;
 
 use std::path::Path;
 
-use common::{assetvc, data, run, shared};
+use common::{assetvc, data, peer_cases, run, test_data};
 use sjson::Dialect;
 
 /// Runs `merge-file -p ours base theirs` in `dir` and returns (status, stdout, stderr).
@@ -55,8 +56,8 @@ fn case_dirs(root: &Path) -> Vec<std::path::PathBuf> {
 
 #[test]
 fn shared_sample_cases_merge_as_expected() {
-    let dirs = case_dirs(&shared().join("cases"));
-    assert!(dirs.len() >= 8);
+    let dirs = case_dirs(&test_data().join("cases"));
+    assert_eq!(dirs.len(), 8, "the sample cases are in tests/data/cases");
     for dir in dirs {
         check_case_dir(&dir);
     }
@@ -64,7 +65,12 @@ fn shared_sample_cases_merge_as_expected() {
 
 #[test]
 fn mergiraf_json_cases_merge_as_expected() {
-    for dir in case_dirs(&shared().join("peer-cases/mergiraf-json")) {
+    let Some(peers) = peer_cases("mergiraf_json_cases_merge_as_expected") else {
+        return;
+    };
+    let dirs = case_dirs(&peers.join("mergiraf-json"));
+    assert_eq!(dirs.len(), 8, "mergiraf's eight JSON cases");
+    for dir in dirs {
         if dir.ends_with("duplicate_keys_in_base") {
             continue;
         }
@@ -74,7 +80,10 @@ fn mergiraf_json_cases_merge_as_expected() {
 
 #[test]
 fn duplicate_keys_fail_cleanly_and_touch_nothing() {
-    let src = shared().join("peer-cases/mergiraf-json/duplicate_keys_in_base");
+    let Some(peers) = peer_cases("duplicate_keys_fail_cleanly_and_touch_nothing") else {
+        return;
+    };
+    let src = peers.join("mergiraf-json/duplicate_keys_in_base");
     let tmp = tempfile::tempdir().unwrap();
     for s in ["base", "ours", "theirs"] {
         std::fs::copy(
@@ -95,7 +104,10 @@ fn duplicate_keys_fail_cleanly_and_touch_nothing() {
 
 #[test]
 fn bitsquid_cases_merge_by_structure() {
-    let dir = shared().join("peer-cases/bitsquid");
+    let Some(peers) = peer_cases("bitsquid_cases_merge_by_structure") else {
+        return;
+    };
+    let dir = peers.join("bitsquid");
     let merge = |n: u32| {
         let out = run(assetvc()
             .arg("merge-file")
@@ -126,7 +138,7 @@ fn bitsquid_cases_merge_by_structure() {
 #[test]
 fn merge_file_writes_current_in_place_and_reports() {
     let tmp = tempfile::tempdir().unwrap();
-    let case = shared().join("cases/true_conflict_theirs_wins");
+    let case = test_data().join("cases/true_conflict_theirs_wins");
     for s in ["base", "ours", "theirs"] {
         std::fs::copy(
             case.join(format!("{s}.sjson")),

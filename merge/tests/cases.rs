@@ -1,7 +1,5 @@
-//! The shared sample cases (`/work/shared/cases`, next to the workspace): each merged
-//! with the default policy must equal its `expected.json` as data. Skipped where the
-//! folder is absent (the inline tests in `arrays.rs` and `objects.rs` cover the same
-//! seeds).
+//! The sample cases (`tests/data/cases` of the workspace): each merged with the default
+//! policy must equal its `expected.json` as data.
 
 mod common;
 
@@ -10,9 +8,8 @@ use std::path::{Path, PathBuf};
 use common::{equal_unordered, merge3, parse};
 use sjson::Dialect;
 
-fn cases_dir() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/cases");
-    dir.is_dir().then_some(dir)
+fn cases_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/cases")
 }
 
 fn read(dir: &Path, stem: &str) -> (String, Dialect) {
@@ -26,10 +23,7 @@ fn read(dir: &Path, stem: &str) -> (String, Dialect) {
 
 #[test]
 fn shared_cases_merge_to_their_expected_documents() {
-    let Some(root) = cases_dir() else {
-        eprintln!("no shared cases directory; skipped");
-        return;
-    };
+    let root = cases_dir();
     let mut count = 0;
     let mut dirs: Vec<_> = std::fs::read_dir(&root)
         .unwrap()
@@ -53,5 +47,5 @@ fn shared_cases_merge_to_their_expected_documents() {
         );
         count += 1;
     }
-    assert!(count > 0);
+    assert_eq!(count, 8, "the eight sample cases of tests/data/cases");
 }

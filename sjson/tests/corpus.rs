@@ -1,4 +1,4 @@
-//! Every file of `../shared/corpus` (real SJSON from Stingray and Vermintide projects)
+//! Every file of `tests/data/corpus` (real SJSON from Stingray and Vermintide projects)
 //! parses and prints back byte for byte.
 
 use std::path::{Path, PathBuf};
@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use sjson::{Dialect, Document};
 
 fn corpus_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/corpus")
 }
 
 fn corpus_files() -> Vec<PathBuf> {

@@ -9,9 +9,23 @@ pub fn assetvc() -> Command {
     Command::new(env!("CARGO_BIN_EXE_assetvc"))
 }
 
-/// `../shared` beside the checkout.
-pub fn shared() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared")
+/// The test data kept in the repository (`tests/data`: the corpus and the sample cases,
+/// with their sources and licences in `tests/data/README.md`).
+pub fn test_data() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data")
+}
+
+/// The GPL-licensed peer cases in `../shared/peer-cases` beside the checkout, which stay
+/// outside the project; `None`, after a visible "skipped" line, when they are absent.
+pub fn peer_cases(test: &str) -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/peer-cases");
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        println!("{test}: skipped: ../shared not found (the GPL peer cases live there)");
+        eprintln!("{test}: skipped: ../shared not found (the GPL peer cases live there)");
+        None
+    }
 }
 
 /// Runs a command and returns its output, panicking with its stderr if it cannot start.
