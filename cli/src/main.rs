@@ -2,6 +2,7 @@
 
 mod commands;
 mod config;
+mod debug_bundle;
 mod files;
 mod report;
 

@@ -9,6 +9,7 @@
 
 mod align;
 pub mod diff;
+pub mod explain;
 mod keyed;
 mod merger;
 pub mod migrate;

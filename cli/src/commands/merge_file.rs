@@ -7,7 +7,7 @@ use clap::Args;
 use merge::Policy;
 
 use super::merging;
-use crate::{files, report};
+use crate::{debug_bundle, files, report};
 
 /// Arguments of `assetvc merge-file`.
 #[derive(Debug, Args)]
@@ -27,6 +27,10 @@ pub struct MergeFileArgs {
     /// Print the conflict report as JSON (on stdout, or stderr with -p).
     #[arg(long)]
     pub json: bool,
+    /// Explain the merge: what each side changed, what the result kept, the conflicts (on
+    /// stdout, or stderr with -p). `ASSETVC_DEBUG=DIR` keeps the same with the inputs.
+    #[arg(long)]
+    pub explain: bool,
     /// The current version (ours, left); receives the result unless -p or -o.
     pub current: PathBuf,
     /// The common ancestor.
@@ -70,6 +74,12 @@ pub fn run(args: &MergeFileArgs) -> i32 {
             return 2;
         }
     };
+    let debug_dir = debug_bundle::dir_from_env();
+    let inputs = (args.explain || debug_dir.is_some()).then(|| debug_bundle::Inputs {
+        base: base.clone(),
+        ours: ours.clone(),
+        theirs: theirs.clone(),
+    });
     let outcome = match merging::merge_docs(base, ours, theirs, &options) {
         Ok(o) => o,
         Err(e) => {
@@ -80,6 +90,30 @@ pub fn run(args: &MergeFileArgs) -> i32 {
     let name = args.current.display().to_string();
     let file_report = merging::file_report(&name, options.policy, &outcome.conflicts);
     let report_json = serde_json::to_string_pretty(&file_report).unwrap_or_default();
+    if let Some(inputs) = &inputs {
+        let explanation =
+            debug_bundle::explain(inputs, &outcome.text, &outcome.conflicts, &options);
+        if let (Some(dir), Some(explanation)) = (&debug_dir, &explanation) {
+            let bundle = debug_bundle::Bundle {
+                name: &name,
+                inputs,
+                result: &outcome.text,
+                report_json: &report_json,
+                explanation,
+            };
+            match debug_bundle::keep(dir, &bundle) {
+                Ok(folder) => eprintln!("assetvc: debug bundle in {}", folder.display()),
+                Err(e) => eprintln!("assetvc: warning: cannot keep the debug bundle: {e}"),
+            }
+        }
+        if let (true, Some(explanation)) = (args.explain, &explanation) {
+            if args.stdout {
+                eprint!("{}", explanation.render());
+            } else {
+                print!("{}", explanation.render());
+            }
+        }
+    }
     if let Some(path) = &args.report {
         if let Err(e) = files::write_atomic(path, format!("{report_json}\n").as_bytes()) {
             report::error(format!("{}: {e}", path.display()));

@@ -1,0 +1,101 @@
+//! The debug aid for surprising merges: with `ASSETVC_DEBUG=DIR` in the environment, every
+//! merge of one file (`merge-file`, the merge driver) keeps, in a folder of its own under
+//! DIR, its three inputs, its result, its conflict report and the explanation of what each
+//! side changed and what the result kept (`assetvc merge-file --explain` prints the same
+//! explanation). The folder is ready to attach to a bug report.
+
+use std::path::{Path, PathBuf};
+
+use merge::explain::Explanation;
+use sjson::Document;
+
+/// The environment variable that names the folder for debug bundles.
+pub const ENV: &str = "ASSETVC_DEBUG";
+
+/// The folder named by `ASSETVC_DEBUG`, if set and not empty.
+pub fn dir_from_env() -> Option<PathBuf> {
+    std::env::var_os(ENV)
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+}
+
+/// The three inputs of a merge, kept for its explanation and bundle.
+pub struct Inputs {
+    /// The common ancestor.
+    pub base: Document,
+    /// The current version.
+    pub ours: Document,
+    /// The other version.
+    pub theirs: Document,
+}
+
+/// What one merge leaves in its bundle.
+pub struct Bundle<'a> {
+    /// The file merged, as shown to the user (names the bundle's folder).
+    pub name: &'a str,
+    /// The three inputs.
+    pub inputs: &'a Inputs,
+    /// The merged text.
+    pub result: &'a str,
+    /// The conflict report (JSON).
+    pub report_json: &'a str,
+    /// The explanation.
+    pub explanation: &'a Explanation,
+}
+
+/// Writes `bundle` into a new folder under `dir` and returns that folder:
+/// `base.EXT`, `ours.EXT`, `theirs.EXT`, `result.EXT`, `report.json`, `explain.txt`.
+pub fn keep(dir: &Path, bundle: &Bundle<'_>) -> std::io::Result<PathBuf> {
+    let stamp = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis())
+        .unwrap_or_default();
+    let safe_name: String = bundle
+        .name
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || c == '.' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let folder = dir.join(format!("{stamp}-{}-{safe_name}", std::process::id()));
+    std::fs::create_dir_all(&folder)?;
+    let ext = match bundle.inputs.ours.dialect() {
+        sjson::Dialect::Json => "json",
+        sjson::Dialect::Sjson => "sjson",
+    };
+    let files: [(String, &str); 6] = [
+        (format!("base.{ext}"), bundle.inputs.base.text()),
+        (format!("ours.{ext}"), bundle.inputs.ours.text()),
+        (format!("theirs.{ext}"), bundle.inputs.theirs.text()),
+        (format!("result.{ext}"), bundle.result),
+        ("report.json".into(), bundle.report_json),
+        ("explain.txt".into(), &bundle.explanation.render()),
+    ];
+    for (name, text) in files {
+        crate::files::write_atomic(&folder.join(name), text.as_bytes())?;
+    }
+    Ok(folder)
+}
+
+/// The explanation of a merge whose result is `result` (the result must parse: the merge
+/// checked it).
+pub fn explain(
+    inputs: &Inputs,
+    result: &str,
+    conflicts: &[merge::Conflict],
+    options: &merge::MergeOptions,
+) -> Option<Explanation> {
+    let merged = Document::parse(result, inputs.ours.dialect()).ok()?;
+    Some(merge::explain::explain(
+        &inputs.base,
+        &inputs.ours,
+        &inputs.theirs,
+        &merged,
+        conflicts,
+        options,
+    ))
+}
