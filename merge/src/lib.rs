@@ -10,6 +10,7 @@
 mod align;
 pub mod diff;
 mod keyed;
+mod lcs;
 mod merger;
 pub mod migrate;
 mod moves;
