@@ -1,30 +1,12 @@
 //! File system helpers: atomic writes and walking asset trees.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use crate::config::AssetMatcher;
 
-/// Writes `contents` to `path` atomically: a temporary file in the same directory is
-/// written, flushed and renamed over `path`, so readers see the old or the new content,
-/// never a mix. The file's permissions are kept.
-pub fn write_atomic(path: &Path, contents: &[u8]) -> std::io::Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".assetvc-")
-        .suffix(".tmp")
-        .tempfile_in(dir)?;
-    tmp.write_all(contents)?;
-    tmp.as_file().sync_all()?;
-    if let Ok(meta) = std::fs::metadata(path) {
-        tmp.as_file().set_permissions(meta.permissions())?;
-    }
-    tmp.persist(path).map_err(|e| e.error)?;
-    Ok(())
-}
+/// The one file-writing helper (atomic for regular files, like `>` for fifos and devices,
+/// refusing symlinks and directories); its errors name the path.
+pub use store::atomic::write_atomic;
 
 /// The asset files under `paths` (files are taken as given; directories are walked,
 /// honouring `.gitignore`, for files the matcher knows), sorted. A path that does not

@@ -4,6 +4,7 @@
 //! Module ownership while the crate is built: `repo`, `commit`, `treemerge`, `worktree`,
 //! `fetch` (porcelain); `server`, `staged` (hooks); `read` (diff, demo).
 
+pub mod atomic;
 pub mod read;
 pub mod server;
 pub mod staged;

@@ -99,7 +99,7 @@ pub fn run(args: &FmtArgs) -> i32 {
             println!("{name}");
             status = status.max(1);
         } else if let Err(e) = files::write_atomic(&path, formatted.as_bytes()) {
-            report::error(format!("{name}: {e}"));
+            report::error(e);
             status = 2;
         }
     }

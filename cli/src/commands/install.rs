@@ -110,7 +110,7 @@ pub fn run(args: &InstallArgs) -> i32 {
             text.push_str(&format!("{p} {ATTRIBUTES}{newline}"));
         }
         if let Err(e) = files::write_atomic(&attributes_path, text.as_bytes()) {
-            report::error(format!("{}: {e}", attributes_path.display()));
+            report::error(e);
             return 2;
         }
         eprintln!(
@@ -363,8 +363,7 @@ fn install_hook(repo: &gix::Repository, exe: &Path) -> Result<Option<String>, St
         }
         Err(_) => {}
     }
-    files::write_atomic(&hook, script.as_bytes())
-        .map_err(|e| format!("{}: {e}", hook.display()))?;
+    files::write_atomic(&hook, script.as_bytes()).map_err(|e| e.to_string())?;
     make_executable(&hook)?;
     Ok(Some(message.unwrap_or_else(|| {
         format!("pre-commit hook installed ({})", hook.display())
