@@ -141,7 +141,8 @@ impl fmt::Display for Conflict {
         };
         write!(
             f,
-            "{path}: {}, took {}",
+            "{}: {}, took {}",
+            sjson::string::terminal_safe(path),
             self.kind.describe(),
             self.taken.name()
         )
