@@ -16,14 +16,22 @@ pub fn asset_files(paths: &[PathBuf], matcher: &AssetMatcher) -> anyhow::Result<
 }
 
 /// The files under `paths`: files as given, directories walked (honouring `.gitignore`,
-/// skipping `.git`) for the files `keep` accepts; sorted, without duplicates. A path that
-/// does not exist is an error.
+/// skipping `.git`, never following a symbolic link) for the files `keep` accepts; sorted,
+/// without duplicates. A path that does not exist, or that is or goes through a symbolic
+/// link, is an error: assetvc never follows a link out of the repository.
 pub fn files_under(
     paths: &[PathBuf],
     keep: impl Fn(&Path) -> bool,
 ) -> anyhow::Result<Vec<PathBuf>> {
     let mut out = Vec::new();
     for p in paths {
+        if goes_through_symlink(p) {
+            anyhow::bail!(
+                "{}: is a symbolic link or goes through one; assetvc does not follow links \
+                 (name the file the link points to if it is inside the repository)",
+                p.display()
+            );
+        }
         if p.is_file() {
             out.push(p.clone());
         } else if p.is_dir() {
@@ -44,4 +52,35 @@ pub fn files_under(
     out.sort();
     out.dedup();
     Ok(out)
+}
+
+/// Whether `path` is a symbolic link or reaches its target through one (its real path
+/// differs from its lexical absolute path). A path that does not exist is not.
+pub fn goes_through_symlink(path: &Path) -> bool {
+    use std::path::Component;
+    if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
+        return true;
+    }
+    let Ok(real) = std::fs::canonicalize(path) else {
+        return false;
+    };
+    let start = if path.is_absolute() {
+        PathBuf::new()
+    } else {
+        match std::env::current_dir().and_then(std::fs::canonicalize) {
+            Ok(cwd) => cwd,
+            Err(_) => return false,
+        }
+    };
+    let mut lexical = start;
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                lexical.pop();
+            }
+            other => lexical.push(other),
+        }
+    }
+    lexical != real
 }

@@ -87,6 +87,13 @@ pub fn run(args: &InstallArgs) -> i32 {
     // 1. .gitattributes
     let patterns = patterns(&config);
     let attributes_path = root.join(".gitattributes");
+    if crate::files::goes_through_symlink(&attributes_path) {
+        report::error(format!(
+            "{}: is a symbolic link; assetvc does not read or write through it (replace it by a regular file)",
+            attributes_path.display()
+        ));
+        return 2;
+    }
     let existing = std::fs::read_to_string(&attributes_path).unwrap_or_default();
     let missing: Vec<&String> = patterns
         .iter()
