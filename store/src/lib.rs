@@ -13,6 +13,7 @@ pub mod commit;
 pub mod error;
 pub mod fetch;
 pub mod migrate;
+pub mod migrate_journal;
 pub mod repo;
 pub mod setup;
 pub mod treemerge;
