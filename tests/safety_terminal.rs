@@ -73,3 +73,28 @@ fn merge_reports_escape_keys() {
     assert_eq!(raw_controls(&out.stderr), b"", "{stderr:?}");
     assert!(stderr.contains("a\\u{7}\\u{1b}[2J"), "{stderr}");
 }
+
+#[test]
+fn diff_escapes_file_names_keys_and_ids() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let (a, b) = ("a\u{1b}[31m.level", "b.level");
+    write(
+        dir,
+        a,
+        "\"k\\u001b[2J\" = 1\nl = [{id = \"\\u001b]0;x\\u0007\" v = 1}]\n",
+    );
+    write(
+        dir,
+        b,
+        "\"k\\u001b[2J\" = 2\nl = [{id = \"\\u001b]0;x\\u0007\" v = 2}]\n",
+    );
+    let out = run(assetvc()
+        .args(["diff", a, b])
+        .current_dir(dir)
+        .env("NO_COLOR", "1"));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(raw_controls(&out.stdout), b"", "{stdout:?}");
+    assert_eq!(raw_controls(&out.stderr), b"");
+    assert!(stdout.contains("[id=\\u{1b}]0;x\\u{7}]"), "{stdout}");
+}

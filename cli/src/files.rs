@@ -55,11 +55,15 @@ pub fn files_under(
 }
 
 /// Whether `path` is a symbolic link or reaches its target through one (its real path
-/// differs from its lexical absolute path). A path that does not exist is not.
+/// differs from its lexical absolute path; on Unix, where real paths are plain). A path
+/// that does not exist is not.
 pub fn goes_through_symlink(path: &Path) -> bool {
     use std::path::Component;
     if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
         return true;
+    }
+    if cfg!(not(unix)) {
+        return false;
     }
     let Ok(real) = std::fs::canonicalize(path) else {
         return false;
