@@ -64,3 +64,29 @@ fn diff_of_a_reversed_200k_array_finishes() {
     let d = merge::diff::diff(old.root(), new.root(), &merge::diff::DiffOptions::default());
     assert!(!d.changes.is_empty());
 }
+
+fn keyed(ids: impl Iterator<Item = String>) -> String {
+    let parts: Vec<String> = ids.map(|id| format!("{{ id = \"{id}\" }}")).collect();
+    format!("l = [{}]\n", parts.join(" "))
+}
+
+#[test]
+fn both_sides_inserting_many_keyed_elements_at_one_place_finishes() {
+    // Each side inserts 20,000 new ids between the same two: ours' first, then theirs'.
+    let n = 20_000;
+    let ends = || ["first".to_string(), "last".to_string()].into_iter();
+    let with = |prefix: &'static str| {
+        std::iter::once("first".to_string())
+            .chain((0..n).map(move |i| format!("{prefix}{i}")))
+            .chain(std::iter::once("last".to_string()))
+    };
+    let out = sj(&keyed(ends()), &keyed(with("o")), &keyed(with("t")));
+    assert!(out.conflicts.is_empty());
+    let expected = keyed(
+        std::iter::once("first".to_string())
+            .chain((0..n).map(|i| format!("o{i}")))
+            .chain((0..n).map(|i| format!("t{i}")))
+            .chain(std::iter::once("last".to_string())),
+    );
+    assert_value(Sjson, &out.text, &expected);
+}
