@@ -76,7 +76,8 @@ pub fn keep(dir: &Path, bundle: &Bundle<'_>) -> std::io::Result<PathBuf> {
         ("explain.txt".into(), &bundle.explanation.render()),
     ];
     for (name, text) in files {
-        crate::files::write_atomic(&folder.join(name), text.as_bytes())?;
+        crate::files::write_atomic(&folder.join(name), text.as_bytes())
+            .map_err(|e| std::io::Error::other(e.to_string()))?;
     }
     Ok(folder)
 }

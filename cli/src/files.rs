@@ -1,30 +1,12 @@
 //! File system helpers: atomic writes and walking asset trees.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use crate::config::AssetMatcher;
 
-/// Writes `contents` to `path` atomically: a temporary file in the same directory is
-/// written, flushed and renamed over `path`, so readers see the old or the new content,
-/// never a mix. The file's permissions are kept.
-pub fn write_atomic(path: &Path, contents: &[u8]) -> std::io::Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".assetvc-")
-        .suffix(".tmp")
-        .tempfile_in(dir)?;
-    tmp.write_all(contents)?;
-    tmp.as_file().sync_all()?;
-    if let Ok(meta) = std::fs::metadata(path) {
-        tmp.as_file().set_permissions(meta.permissions())?;
-    }
-    tmp.persist(path).map_err(|e| e.error)?;
-    Ok(())
-}
+/// The one file-writing helper (atomic for regular files, like `>` for fifos and devices,
+/// refusing symlinks and directories); its errors name the path.
+pub use store::atomic::write_atomic;
 
 /// The asset files under `paths` (files are taken as given; directories are walked,
 /// honouring `.gitignore`, for files the matcher knows), sorted. A path that does not
@@ -34,14 +16,22 @@ pub fn asset_files(paths: &[PathBuf], matcher: &AssetMatcher) -> anyhow::Result<
 }
 
 /// The files under `paths`: files as given, directories walked (honouring `.gitignore`,
-/// skipping `.git`) for the files `keep` accepts; sorted, without duplicates. A path that
-/// does not exist is an error.
+/// skipping `.git`, never following a symbolic link) for the files `keep` accepts; sorted,
+/// without duplicates. A path that does not exist, or that is or goes through a symbolic
+/// link, is an error: assetvc never follows a link out of the repository.
 pub fn files_under(
     paths: &[PathBuf],
     keep: impl Fn(&Path) -> bool,
 ) -> anyhow::Result<Vec<PathBuf>> {
     let mut out = Vec::new();
     for p in paths {
+        if goes_through_symlink(p) {
+            anyhow::bail!(
+                "{}: is a symbolic link or goes through one; assetvc does not follow links \
+                 (name the file the link points to if it is inside the repository)",
+                p.display()
+            );
+        }
         if p.is_file() {
             out.push(p.clone());
         } else if p.is_dir() {
@@ -62,4 +52,39 @@ pub fn files_under(
     out.sort();
     out.dedup();
     Ok(out)
+}
+
+/// Whether `path` is a symbolic link or reaches its target through one (its real path
+/// differs from its lexical absolute path; on Unix, where real paths are plain). A path
+/// that does not exist is not.
+pub fn goes_through_symlink(path: &Path) -> bool {
+    use std::path::Component;
+    if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
+        return true;
+    }
+    if cfg!(not(unix)) {
+        return false;
+    }
+    let Ok(real) = std::fs::canonicalize(path) else {
+        return false;
+    };
+    let start = if path.is_absolute() {
+        PathBuf::new()
+    } else {
+        match std::env::current_dir().and_then(std::fs::canonicalize) {
+            Ok(cwd) => cwd,
+            Err(_) => return false,
+        }
+    };
+    let mut lexical = start;
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                lexical.pop();
+            }
+            other => lexical.push(other),
+        }
+    }
+    lexical != real
 }

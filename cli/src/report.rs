@@ -18,9 +18,17 @@ pub fn parse_error(path: &str, text: &str, e: &ParseError) -> String {
     )
 }
 
-/// Prints `message` to stderr prefixed with `assetvc: error: `.
+/// Prints `message` to stderr prefixed with `assetvc: error: `, escaped for the terminal
+/// ([`safe`]).
 pub fn error(message: impl std::fmt::Display) {
-    eprintln!("assetvc: error: {message}");
+    eprintln!("assetvc: error: {}", safe(&message.to_string()));
+}
+
+/// Text from a repository (file names, keys, values, messages) made safe for a terminal:
+/// control characters shown as `\u{1b}`-style escapes (the one function for it,
+/// [`sjson::string::terminal_safe`]).
+pub fn safe(text: &str) -> std::borrow::Cow<'_, str> {
+    sjson::string::terminal_safe(text)
 }
 
 #[cfg(test)]

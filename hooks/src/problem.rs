@@ -1,5 +1,6 @@
 //! A problem found in a file: `path:line:col: reason`, with the offending source line.
 
+use sjson::string::terminal_safe;
 use std::fmt;
 
 use serde::Serialize;
@@ -94,11 +95,13 @@ impl Problem {
     pub fn render(&self) -> String {
         let mut out = self.to_string();
         if !self.source_line.is_empty() {
+            let source_line = terminal_safe(&self.source_line);
             out.push_str("\n    ");
-            out.push_str(&self.source_line);
+            out.push_str(&source_line);
             if self.caret > 0 {
-                let pad: String = self
-                    .source_line
+                // The caret column counts the escapes before it.
+                let before: String = self.source_line.chars().take(self.caret - 1).collect();
+                let pad: String = terminal_safe(&before)
                     .chars()
                     .take(self.caret - 1)
                     .map(|c| if c == '\t' { '\t' } else { ' ' })
@@ -116,16 +119,18 @@ impl fmt::Display for Problem {
     /// `path:line:col: reason` (`path: reason` for whole-file problems); continuation
     /// lines of a multi-line reason are indented.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Paths, reasons and source lines come from repositories: escaped for terminals.
+        let path = terminal_safe(&self.path);
         if self.line == 0 {
-            write!(f, "{}: ", self.path)?;
+            write!(f, "{path}: ")?;
         } else {
-            write!(f, "{}:{}:{}: ", self.path, self.line, self.col.max(1))?;
+            write!(f, "{path}:{}:{}: ", self.line, self.col.max(1))?;
         }
         for (i, line) in self.reason.lines().enumerate() {
             if i > 0 {
                 f.write_str("\n    | ")?;
             }
-            f.write_str(line)?;
+            f.write_str(&terminal_safe(line))?;
         }
         Ok(())
     }

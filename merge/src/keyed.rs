@@ -371,12 +371,16 @@ impl<'a> Merger<'a> {
             adjusted
         };
         let mut buckets: FxHashMap<Option<&'k str>, Vec<&'k str>> = FxHashMap::default();
+        // One adjustment per anchor: a scan per inserted element would be quadratic when
+        // both sides insert many elements at one place.
+        let mut adjusted: FxHashMap<Option<&'k str>, Option<&'k str>> = FxHashMap::default();
         let mut anchor: Option<&'k str> = None;
         for id in other.ids.iter().map(|s| s.as_ref()) {
             if spine_set.contains(id) {
                 anchor = Some(id);
             } else if in_result(id) {
-                buckets.entry(adjust(anchor)).or_default().push(id);
+                let at = *adjusted.entry(anchor).or_insert_with(|| adjust(anchor));
+                buckets.entry(at).or_default().push(id);
             }
         }
         let mut order = Vec::with_capacity(items.len());

@@ -11,6 +11,7 @@ mod align;
 pub mod diff;
 pub mod explain;
 mod keyed;
+mod lcs;
 mod merger;
 pub mod migrate;
 mod moves;
@@ -141,7 +142,8 @@ impl fmt::Display for Conflict {
         };
         write!(
             f,
-            "{path}: {}, took {}",
+            "{}: {}, took {}",
+            sjson::string::terminal_safe(path),
             self.kind.describe(),
             self.taken.name()
         )

@@ -1,5 +1,5 @@
-//! Arrays without identity: a diff3 over elements compared by value (hashed; Myers'
-//! linear-space diff from the `similar` crate), with objects in overlapping changes paired
+//! Arrays without identity: a diff3 over elements compared by value (hashed; aligned by
+//! [`crate::lcs`]: Myers' diff, patience alignment for long arrays, bounded by work), with objects in overlapping changes paired
 //! and merged recursively.
 
 use rustc_hash::FxHashSet;
@@ -27,7 +27,7 @@ pub(crate) fn matches(old: &[u64], new: &[u64]) -> Vec<Option<usize>> {
         .collect();
     let ov: Vec<u64> = oi.iter().map(|&i| old[i]).collect();
     let nv: Vec<u64> = ni.iter().map(|&j| new[j]).collect();
-    for op in similar::capture_diff_slices(similar::Algorithm::Myers, &ov, &nv) {
+    for op in crate::lcs::diff_ops(&ov, &nv) {
         if let similar::DiffOp::Equal {
             old_index,
             new_index,

@@ -85,10 +85,17 @@ impl Document {
     /// The indentation of the line on which byte `offset` stands.
     pub fn line_indent(&self, offset: usize) -> &str {
         let b = self.text.as_bytes();
-        let start = b[..offset.min(b.len())]
-            .iter()
-            .rposition(|&c| c == b'\n')
-            .map_or(0, |p| p + 1);
+        let starts = self.line_starts.get_or_init(|| {
+            (0..b.len())
+                .filter(|&i| b[i] == b'\n')
+                .map(|i| i + 1)
+                .collect()
+        });
+        let offset = offset.min(b.len());
+        let start = match starts.partition_point(|&s| s <= offset) {
+            0 => 0,
+            k => starts[k - 1],
+        };
         let len = b[start..]
             .iter()
             .take_while(|&&c| c == b' ' || c == b'\t')

@@ -15,7 +15,7 @@ pub mod string;
 
 pub use doc::{Children, Dialect, Document, Kind, NodeId, Value};
 pub use error::{line_col, source_line, ErrorKind, ParseError};
-pub use number::{lexemes_equal, NumberValue};
+pub use number::{lexemes_equal, NumberKey, NumberValue};
 pub use parse::{ParseOptions, DEFAULT_MAX_DEPTH};
 pub use string::Quoting;
 mod layout;

@@ -62,9 +62,111 @@ impl NumberValue {
 /// 2^127: integral floats below it in magnitude are exact `i128`s.
 const TWO_127: f64 = 170141183460469231731687303715884105728.0;
 
-/// Compares two lexemes by exact value: `1`, `1.0` and `1e0` are equal.
+/// Compares two lexemes by value (see [`NumberKey`]): `1`, `1.0` and `1e0` are equal;
+/// `1e400` and `2e400` are not (though both overflow `f64`), nor are `0.0` and `-0.0`.
 pub fn lexemes_equal(a: &str, b: &str) -> bool {
-    a == b || NumberValue::from_lexeme(a) == NumberValue::from_lexeme(b)
+    a == b || NumberKey::from_lexeme(a) == NumberKey::from_lexeme(b)
+}
+
+/// The identity of a number lexeme for value equality and hashing: integers exactly
+/// (`2.0` is `2`), other floats by the bits of the nearest `f64` (so a 17-digit and a
+/// shortest rendering of one float are equal, and `-0.0` differs from `0.0`), and lexemes
+/// that `f64` cannot hold — beyond its range (`1e400`) or a non-zero value rounding to zero
+/// (`1e-400`) — by exact decimal value. The sign of zero counts: `-0` is `-0.0`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct NumberKey(Key);
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum Key {
+    Zero { negative: bool },
+    Int(i128),
+    Big(String),
+    Bits(u64),
+    Decimal(Decimal),
+}
+
+impl NumberKey {
+    /// The key of a number lexeme.
+    pub fn from_lexeme(lexeme: &str) -> NumberKey {
+        let negative = lexeme.starts_with('-');
+        let value = NumberValue::from_lexeme(lexeme);
+        NumberKey(match value {
+            NumberValue::Big(s) => Key::Big(s),
+            NumberValue::Int(0) => Key::Zero { negative },
+            NumberValue::Int(i) => Key::Int(i),
+            NumberValue::Float(f) => {
+                let exact = Decimal::from_lexeme(lexeme);
+                if !f.is_finite() || (f == 0.0 && !exact.is_zero()) {
+                    Key::Decimal(exact)
+                } else if f == 0.0 {
+                    Key::Zero { negative }
+                } else if let Some(i) = value.as_exact_int() {
+                    Key::Int(i)
+                } else {
+                    Key::Bits(f.to_bits())
+                }
+            }
+        })
+    }
+}
+
+/// The exact decimal value a number lexeme denotes: `±digits × 10^exponent` with no
+/// leading or trailing zero digits.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct Decimal {
+    negative: bool,
+    /// Significant digits (ASCII), empty for zero; the lexeme itself if it is not a
+    /// decimal number (then `exponent` is `i128::MIN`).
+    digits: String,
+    exponent: i128,
+}
+
+impl Decimal {
+    /// Reads `[+-]digits[.digits][(e|E)[+-]digits]`; anything else (or an exponent beyond
+    /// `i128`) stands for itself, equal only to the same text.
+    fn from_lexeme(lexeme: &str) -> Decimal {
+        Decimal::parse(lexeme).unwrap_or_else(|| Decimal {
+            negative: false,
+            digits: lexeme.to_string(),
+            exponent: i128::MIN,
+        })
+    }
+
+    fn is_zero(&self) -> bool {
+        self.digits.is_empty()
+    }
+
+    fn parse(lexeme: &str) -> Option<Decimal> {
+        let (negative, rest) = match lexeme.as_bytes().first()? {
+            b'-' => (true, &lexeme[1..]),
+            b'+' => (false, &lexeme[1..]),
+            _ => (false, lexeme),
+        };
+        let (mantissa, exponent) = match rest.find(['e', 'E']) {
+            Some(e) => (&rest[..e], rest[e + 1..].parse::<i128>().ok()?),
+            None => (rest, 0),
+        };
+        let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+        let all_digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+        if int.len() + frac.len() == 0 || !all_digits(int) || !all_digits(frac) {
+            return None;
+        }
+        let digits = format!("{int}{frac}");
+        let digits = digits.trim_start_matches('0');
+        let significant = digits.trim_end_matches('0');
+        let shift = i128::try_from(digits.len() - significant.len()).ok()?;
+        let frac_len = i128::try_from(frac.len()).ok()?;
+        let exponent = if significant.is_empty() {
+            0
+        } else {
+            exponent.checked_sub(frac_len)?.checked_add(shift)?
+        };
+        Some(Decimal {
+            negative,
+            digits: significant.to_string(),
+            exponent,
+        })
+    }
 }
 
 impl PartialEq for NumberValue {
@@ -131,7 +233,7 @@ mod tests {
     fn int_and_float_forms_compare_by_value() {
         assert!(lexemes_equal("1", "1.0"));
         assert!(lexemes_equal("1E-05", "0.00001"));
-        assert!(lexemes_equal("-0", "0.0"));
+        assert!(lexemes_equal("-0", "-0.0"));
         assert!(!lexemes_equal("0.1", "0.2"));
     }
 }
@@ -142,7 +244,7 @@ mod value_tests {
 
     use super::*;
 
-    fn hash(n: &NumberValue) -> u64 {
+    fn hash(n: &impl Hash) -> u64 {
         let mut h = DefaultHasher::new();
         n.hash(&mut h);
         h.finish()
@@ -190,8 +292,8 @@ mod value_tests {
     fn exact_comparison() {
         assert!(lexemes_equal("1e2", "100"));
         assert!(lexemes_equal("1E+2", "100.000"));
-        assert!(lexemes_equal("-0.0", "0"));
-        assert!(lexemes_equal("1e400", "2e400"), "both are +inf");
+        assert!(lexemes_equal("0.0", "0"));
+        assert!(lexemes_equal("1e400", "10e399"));
         assert!(!lexemes_equal("1e400", "-1e400"));
         assert!(lexemes_equal(
             &i128::MAX.to_string(),
@@ -206,8 +308,52 @@ mod value_tests {
         assert!(lexemes_equal("9007199254740992", "9007199254740993.0"));
         assert!(!lexemes_equal("0.30000000000000004", "0.3"));
         assert!(lexemes_equal("0.3", "0.29999999999999998"));
+        // Beyond f64's range and the sign of zero are changes (issue 12).
+        assert!(!lexemes_equal("1e400", "2e400"));
+        assert!(!lexemes_equal("1e-400", "2e-400"));
+        assert!(!lexemes_equal("0.0", "-0.0"));
+        assert!(!lexemes_equal("0", "-0"));
+        assert!(lexemes_equal("-0", "-0e7"));
         assert!(!lexemes_equal("1", "-1"));
         assert!(!lexemes_equal("1.5", "1"));
+    }
+
+    #[test]
+    fn decimals_are_normalized() {
+        let d = Decimal::from_lexeme;
+        assert_eq!(d("0012.3400e+02"), d("1234"));
+        assert_eq!(d("1E-05"), d("0.00001"));
+        assert_eq!(d("+5"), d("5"));
+        assert_ne!(d("1e99999999999999999999999999999999999999999"), d("1e400"));
+        assert_eq!(d("nan"), d("nan"));
+        assert_ne!(d("1."), d("nan"));
+    }
+
+    #[test]
+    fn keys_of_equal_lexemes_hash_alike() {
+        let groups: &[&[&str]] = &[
+            &["0", "0.0", "0e5", "+0"],
+            &["-0", "-0.0", "-0e-3"],
+            &["1", "1.0", "1e0", "10e-1"],
+            &["0.1", "0.10000000000000001", "1e-1"],
+            &["1e400", "1E400", "10e399"],
+            &["1e-400", "0.1e-399"],
+        ];
+        for group in groups {
+            let keys: Vec<_> = group.iter().map(|l| NumberKey::from_lexeme(l)).collect();
+            for (a, la) in keys.iter().zip(group.iter()) {
+                for (b, lb) in keys.iter().zip(group.iter()) {
+                    assert_eq!(a, b, "{la} vs {lb}");
+                    assert_eq!(hash(a), hash(b), "{la} vs {lb}");
+                }
+            }
+        }
+        // And different groups differ.
+        for (i, g) in groups.iter().enumerate() {
+            for h in &groups[i + 1..] {
+                assert!(!lexemes_equal(g[0], h[0]), "{} vs {}", g[0], h[0]);
+            }
+        }
     }
 
     #[test]
@@ -271,5 +417,39 @@ mod value_tests {
             1.2345678901234568e41
         );
         assert_eq!(NumberValue::from_lexeme("-2.5").as_f64(), -2.5);
+    }
+}
+
+#[cfg(test)]
+mod key_properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn finite() -> impl Strategy<Value = f64> {
+        any::<u64>()
+            .prop_map(f64::from_bits)
+            .prop_filter("finite", |f| f.is_finite())
+    }
+
+    proptest! {
+        /// Finite floats are equal exactly when their bits are (the sign of zero counts),
+        /// whichever rendering of them is read.
+        #[test]
+        fn float_keys_follow_the_bits(a in finite(), b in finite()) {
+            let (da, ea, db) = (format!("{a:?}"), format!("{a:e}"), format!("{b:?}"));
+            prop_assert!(lexemes_equal(&da, &ea));
+            prop_assert_eq!(lexemes_equal(&da, &db), a.to_bits() == b.to_bits());
+        }
+
+        /// Out of f64's range, lexemes are equal exactly when their decimal values are.
+        #[test]
+        fn overflowing_keys_are_exact(m in 1u32..1000, n in 1u32..1000, e in 400i32..500) {
+            let (a, b) = (format!("{m}e{e}"), format!("{n}e{e}"));
+            prop_assert_eq!(lexemes_equal(&a, &b), m == n);
+            let scaled = format!("{m}0e{}", e - 1);
+            prop_assert!(lexemes_equal(&a, &scaled));
+            let (a, b) = (format!("{m}e-{e}"), format!("{n}e-{e}"));
+            prop_assert_eq!(lexemes_equal(&a, &b), m == n);
+        }
     }
 }

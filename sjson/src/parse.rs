@@ -71,6 +71,7 @@ impl Document {
             extras,
             dialect: options.dialect,
             root_braced,
+            line_starts: std::sync::OnceLock::new(),
         };
         doc.shrink_tables();
         Ok(doc)

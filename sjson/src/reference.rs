@@ -41,6 +41,7 @@ pub fn parse_reference(text: &str, options: ParseOptions) -> Result<Document, Pa
         extras: b.extras,
         dialect: options.dialect,
         root_braced,
+        line_starts: std::sync::OnceLock::new(),
     };
     doc.shrink_tables();
     Ok(doc)

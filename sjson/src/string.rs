@@ -148,3 +148,53 @@ mod tests {
         }
     }
 }
+
+/// `text` made safe to show on a terminal: control characters other than line feed and
+/// tab (ESC, BEL, CR, backspace, DEL, the C1 range) and the bidirectional-override marks
+/// are written as Rust-style escapes (`\u{1b}`), so text read from a repository (file
+/// names, keys, values, messages) cannot move the cursor, retitle the window or reorder
+/// what is shown. Escaping twice changes nothing more.
+pub fn terminal_safe(text: &str) -> Cow<'_, str> {
+    let unsafe_char = |c: char| {
+        (c.is_control() && c != '\n' && c != '\t')
+            || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    };
+    if !text.chars().any(unsafe_char) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if unsafe_char(c) {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod terminal_tests {
+    use super::terminal_safe;
+    use proptest::prelude::*;
+
+    #[test]
+    fn control_characters_are_escaped() {
+        assert_eq!(terminal_safe("a\u{1b}[2Jb\u{7}"), "a\\u{1b}[2Jb\\u{7}");
+        assert_eq!(
+            terminal_safe("x\ry\u{9b}z\u{7f}"),
+            "x\\u{d}y\\u{9b}z\\u{7f}"
+        );
+        assert_eq!(terminal_safe("\u{202e}gpj.exe"), "\\u{202e}gpj.exe");
+        assert_eq!(terminal_safe("line\n\tnext é"), "line\n\tnext é");
+    }
+
+    proptest! {
+        #[test]
+        fn escaped_text_holds_no_control_character_and_is_stable(s in any::<String>()) {
+            let once = terminal_safe(&s).into_owned();
+            prop_assert!(!once.chars().any(|c| c.is_control() && c != '\n' && c != '\t'));
+            prop_assert_eq!(terminal_safe(&once), once.as_str());
+        }
+    }
+}

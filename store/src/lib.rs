@@ -4,6 +4,7 @@
 //! Module ownership while the crate is built: `repo`, `commit`, `treemerge`, `worktree`,
 //! `fetch` (porcelain); `server`, `staged` (hooks); `read` (diff, demo).
 
+pub mod atomic;
 pub mod read;
 pub mod server;
 pub mod staged;
@@ -12,6 +13,7 @@ pub mod commit;
 pub mod error;
 pub mod fetch;
 pub mod migrate;
+pub mod migrate_journal;
 pub mod repo;
 pub mod setup;
 pub mod treemerge;

@@ -22,7 +22,7 @@ use sjson::{Dialect, Document, ParseError, ParseOptions};
 
 use crate::commit::entry_kind;
 use crate::error::{Error, Result};
-use crate::{repo, treemerge, worktree};
+use crate::{migrate_journal, repo, treemerge, worktree};
 
 /// The stack size of the worker threads: the edit recurses once per nesting level.
 const STACK_SIZE: usize = 64 * 1024 * 1024;
@@ -219,6 +219,9 @@ pub struct Outcome {
     pub destination: Destination,
     /// The migration commit; `None` for a dry run or when no file needed ids.
     pub commit: Option<ObjectId>,
+    /// Whether this run finished an interrupted migration (see [`crate::migrate_journal`])
+    /// instead of starting one: `commit` is that migration's.
+    pub resumed: bool,
 }
 
 /// Migrates the tree of revision `rev` (see the module documentation): with `dry_run`
@@ -244,6 +247,14 @@ pub fn migrate(
             ));
         }
         if destination == Destination::Worktree {
+            if let Some(done) = migrate_journal::resume(repo, commit)? {
+                return Ok(Outcome {
+                    plan: plan(repo, commit, rules, false, progress)?,
+                    destination,
+                    commit: Some(done),
+                    resumed: true,
+                });
+            }
             check_worktree_state(repo, commit)?;
         }
     }
@@ -252,6 +263,7 @@ pub fn migrate(
         plan,
         destination,
         commit: None,
+        resumed: false,
     };
     if dry_run || outcome.plan.files.is_empty() {
         return Ok(outcome);
@@ -276,9 +288,19 @@ pub fn migrate(
             let mut lock = worktree::IndexLock::acquire(repo)?;
             let head_index = repo.index_from_tree(&plan.tree)?;
             let target = repo.index_from_tree(&new_tree)?;
-            worktree::checkout(repo, &mut lock, &head_index, &target.clone(), target)?;
+            migrate_journal::begin(repo, commit, new_commit)?;
+            migrate_journal::failpoint("migrate-after-journal");
+            let moved = worktree::checkout(repo, &mut lock, &head_index, &target.clone(), target);
+            if let Err(e @ Error::Refused { .. }) = moved {
+                // Refused before anything was written: nothing to resume.
+                migrate_journal::finish(repo)?;
+                return Err(e);
+            }
+            moved?;
+            migrate_journal::failpoint("migrate-after-checkout");
             move_ref(repo, "HEAD", commit, new_commit, &reflog)?;
             lock.commit()?;
+            migrate_journal::finish(repo)?;
         }
         Destination::Ref(name) => move_ref(repo, name, commit, new_commit, &reflog)?,
         Destination::Nothing => {}
@@ -322,7 +344,7 @@ fn check_worktree_state(repo: &gix::Repository, head: ObjectId) -> Result<()> {
 }
 
 /// Points `name` (`HEAD` follows to its branch) at `new`, expecting it at `old`.
-fn move_ref(
+pub(crate) fn move_ref(
     repo: &gix::Repository,
     name: &str,
     old: ObjectId,

@@ -70,20 +70,15 @@ pub fn hooks_dir(repo: &gix::Repository) -> PathBuf {
     dir.canonicalize().unwrap_or(dir)
 }
 
-/// Writes `data` to `path` through a temporary file in the same directory.
-pub fn write_atomic(path: &std::path::Path, data: &[u8]) -> Result<()> {
-    use std::io::Write;
-    let dir = path.parent().unwrap_or(std::path::Path::new("."));
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".assetvc-")
-        .tempfile_in(dir)
-        .map_err(|e| Error::io(dir.display().to_string(), e))?;
-    tmp.write_all(data)
-        .map_err(|e| Error::io(path.display().to_string(), e))?;
-    if let Ok(meta) = std::fs::metadata(path) {
-        let _ = tmp.as_file().set_permissions(meta.permissions());
-    }
-    tmp.persist(path)
-        .map_err(|e| Error::io(path.display().to_string(), e.error))?;
-    Ok(())
+/// Writes `data` to `path` with [`crate::atomic::write_atomic`].
+fn write_atomic(path: &std::path::Path, data: &[u8]) -> Result<()> {
+    crate::atomic::write_atomic(path, data).map_err(|e| match e {
+        crate::atomic::WriteError::Io { path, source } => {
+            Error::io(path.display().to_string(), source)
+        }
+        refused => Error::io(
+            path.display().to_string(),
+            std::io::Error::new(std::io::ErrorKind::InvalidInput, refused.to_string()),
+        ),
+    })
 }

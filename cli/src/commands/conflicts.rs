@@ -96,7 +96,7 @@ pub fn run(args: &ConflictsArgs) -> i32 {
         eprintln!("assetvc: the last merge resolved no conflicts");
     }
     for line in lines {
-        println!("{line}");
+        println!("{}", report::safe(&line));
     }
     0
 }

@@ -96,10 +96,10 @@ pub fn run(args: &FmtArgs) -> i32 {
             continue;
         }
         if args.check {
-            println!("{name}");
+            println!("{}", report::safe(&name));
             status = status.max(1);
         } else if let Err(e) = files::write_atomic(&path, formatted.as_bytes()) {
-            report::error(format!("{name}: {e}"));
+            report::error(e);
             status = 2;
         }
     }

@@ -40,6 +40,7 @@ fn pre_commit() -> i32 {
     let report = hooks::pre_commit::run(Path::new("."));
     let hint = "fix them and `git add` the files; `git commit --no-verify` skips this check";
     if let Some(fatal) = &report.fatal {
+        let fatal = crate::report::safe(&fatal.to_string()).into_owned();
         eprintln!("assetvc: commit blocked: cannot check it: {fatal}");
         eprintln!("assetvc: `git commit --no-verify` skips this check");
         return 1;
@@ -72,7 +73,7 @@ fn pre_receive() -> i32 {
     }));
     match result {
         Ok(report) => {
-            eprint!("{}", report.render());
+            eprint!("{}", crate::report::safe(&report.render()));
             i32::from(!report.accepted())
         }
         Err(_) => {

@@ -87,6 +87,13 @@ pub fn run(args: &InstallArgs) -> i32 {
     // 1. .gitattributes
     let patterns = patterns(&config);
     let attributes_path = root.join(".gitattributes");
+    if crate::files::goes_through_symlink(&attributes_path) {
+        report::error(format!(
+            "{}: is a symbolic link; assetvc does not read or write through it (replace it by a regular file)",
+            attributes_path.display()
+        ));
+        return 2;
+    }
     let existing = std::fs::read_to_string(&attributes_path).unwrap_or_default();
     let missing: Vec<&String> = patterns
         .iter()
@@ -110,7 +117,7 @@ pub fn run(args: &InstallArgs) -> i32 {
             text.push_str(&format!("{p} {ATTRIBUTES}{newline}"));
         }
         if let Err(e) = files::write_atomic(&attributes_path, text.as_bytes()) {
-            report::error(format!("{}: {e}", attributes_path.display()));
+            report::error(e);
             return 2;
         }
         eprintln!(
@@ -363,8 +370,7 @@ fn install_hook(repo: &gix::Repository, exe: &Path) -> Result<Option<String>, St
         }
         Err(_) => {}
     }
-    files::write_atomic(&hook, script.as_bytes())
-        .map_err(|e| format!("{}: {e}", hook.display()))?;
+    files::write_atomic(&hook, script.as_bytes()).map_err(|e| e.to_string())?;
     make_executable(&hook)?;
     Ok(Some(message.unwrap_or_else(|| {
         format!("pre-commit hook installed ({})", hook.display())

@@ -116,13 +116,12 @@ fn shell_quote(path: &Path) -> String {
 }
 
 fn write_hook(path: &Path, script: &str) -> Result<(), String> {
-    let tmp = path.with_extension("assetvc-tmp");
-    let fail = |e: std::io::Error| format!("{}: {e}", path.display());
-    std::fs::write(&tmp, script).map_err(fail)?;
+    crate::files::write_atomic(path, script.as_bytes()).map_err(|e| e.to_string())?;
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&tmp, std::fs::Permissions::from_mode(0o755)).map_err(fail)?;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755))
+            .map_err(|e| format!("{}: {e}", path.display()))?;
     }
-    std::fs::rename(&tmp, path).map_err(fail)
+    Ok(())
 }

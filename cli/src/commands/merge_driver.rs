@@ -75,7 +75,7 @@ pub fn run(args: &MergeDriverArgs) -> i32 {
         }
     };
     if let Err(e) = files::write_atomic(&args.current, outcome.text.as_bytes()) {
-        report::error(format!("{}: {e}", args.current.display()));
+        report::error(e);
         return 2;
     }
     eprintln!(

@@ -116,7 +116,7 @@ pub fn run(args: &MergeFileArgs) -> i32 {
     }
     if let Some(path) = &args.report {
         if let Err(e) = files::write_atomic(path, format!("{report_json}\n").as_bytes()) {
-            report::error(format!("{}: {e}", path.display()));
+            report::error(e);
             return 2;
         }
     }
@@ -124,9 +124,10 @@ pub fn run(args: &MergeFileArgs) -> i32 {
         let mut out = std::io::stdout().lock();
         out.write_all(outcome.text.as_bytes())
             .and_then(|_| out.flush())
+            .map_err(anyhow::Error::from)
     } else {
         let target = args.output.as_ref().unwrap_or(&args.current);
-        files::write_atomic(target, outcome.text.as_bytes())
+        files::write_atomic(target, outcome.text.as_bytes()).map_err(anyhow::Error::from)
     };
     if let Err(e) = written {
         report::error(e);

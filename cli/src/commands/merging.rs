@@ -143,6 +143,7 @@ pub fn file_report<'a>(path: &str, policy: Policy, conflicts: &'a [Conflict]) ->
 
 /// The one-line summary: `level.sjson: merged, 2 conflicts resolved (theirs)`.
 pub fn summary(path: &str, outcome: &MergeOutcome, policy: Policy) -> String {
+    let path = crate::report::safe(path);
     match outcome.conflicts.len() {
         0 => format!("{path}: merged cleanly"),
         1 => format!(

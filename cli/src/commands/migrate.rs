@@ -171,6 +171,11 @@ pub fn run(args: &MigrateArgs) -> i32 {
             return porcelain::fail(&e);
         }
     };
+    if outcome.resumed {
+        eprintln!(
+            "assetvc: an interrupted migration was found and finished (its commit and ids are kept)"
+        );
+    }
     if args.json {
         print_problems(&outcome);
         println!("{}", json_report(args, &outcome));

@@ -2,13 +2,12 @@
 //! objects between keyed arrays.
 
 use std::borrow::Cow;
-use std::time::Instant;
 
 use rustc_hash::FxHashMap;
 use sjson::{Segment, Value};
 
 use super::walk::Walker;
-use super::{Change, PatchOp, SEQUENCE_DEADLINE};
+use super::{Change, PatchOp};
 use crate::merger::id_display;
 
 /// The ids of a keyed array.
@@ -76,13 +75,7 @@ impl<'a> Walker<'_, 'a> {
     ) {
         let os: Vec<Value<'a>> = old.children().collect();
         let ns: Vec<Value<'a>> = new.children().collect();
-        let deadline = Some(Instant::now() + SEQUENCE_DEADLINE);
-        let ops = similar::capture_diff_slices_deadline(
-            similar::Algorithm::Myers,
-            &ok.ids,
-            &nk.ids,
-            deadline,
-        );
+        let ops = crate::lcs::diff_ops(&ok.ids, &nk.ids);
         // Elements that keep their place relative to each other.
         let mut stays = vec![false; ok.ids.len()];
         for op in &ops {

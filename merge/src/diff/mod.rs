@@ -27,8 +27,6 @@ mod walk;
 #[cfg(test)]
 mod tests;
 
-use std::time::Duration;
-
 use sjson::{Path, Value};
 
 use crate::merger::compact_json;
@@ -36,10 +34,6 @@ use crate::MergeOptions;
 
 pub use text::{path_text, summary};
 use walk::Walker;
-
-/// How long one sequence diff may search for a minimal edit script before it settles for
-/// a correct but longer one (a safety valve for pathological reorders of huge arrays).
-const SEQUENCE_DEADLINE: Duration = Duration::from_secs(2);
 
 /// Above this many steps (moved elements × array length), the patch replaces a reordered
 /// keyed array whole instead of moving its elements one by one.

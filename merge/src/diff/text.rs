@@ -1,5 +1,6 @@
 //! Text for people: paths (`entities[id=f341].position`) and one-line value summaries.
 
+use sjson::string::terminal_safe;
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
@@ -29,6 +30,8 @@ pub fn path_text(path: &Path) -> String {
                 let _ = write!(s, "[{i}]");
             }
             Segment::Id { key, value } => {
+                // Ids are shown bare: control characters in them are escaped.
+                let (key, value) = (terminal_safe(key), terminal_safe(value));
                 let _ = write!(s, "[{key}={value}]");
             }
         }

@@ -2,13 +2,12 @@
 //! arrays (see [`super::keyed`]) or as sequences; records [`Change`]s and [`PatchOp`]s.
 
 use std::hash::Hasher;
-use std::time::Instant;
 
 use rustc_hash::FxHasher;
 use sjson::{Kind, Path, Segment, Value};
 
 use super::keyed::KeyedOut;
-use super::{Change, DiffOptions, PatchOp, MOVE_BUDGET, SEQUENCE_DEADLINE};
+use super::{Change, DiffOptions, PatchOp, MOVE_BUDGET};
 use crate::merger::KeyIndex;
 
 pub(super) struct Walker<'o, 'a> {
@@ -155,9 +154,7 @@ impl<'o, 'a> Walker<'o, 'a> {
                 .collect()
         };
         let (ho, hn) = (hash(&os), hash(&ns));
-        let deadline = Some(Instant::now() + SEQUENCE_DEADLINE);
-        let ops =
-            similar::capture_diff_slices_deadline(similar::Algorithm::Myers, &ho, &hn, deadline);
+        let ops = crate::lcs::diff_ops(&ho, &hn);
         // While the patch is applied, everything before the current operation already
         // equals the new array, so the working index is the count of new elements so
         // far (`similar` reports a deletion's `new_index` after the following equal run).

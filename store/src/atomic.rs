@@ -1,0 +1,210 @@
+//! The one way assetvc writes a named file: atomically for regular files, like a shell
+//! redirect for fifos and devices, never through or over a symbolic link or a directory.
+
+use std::collections::HashSet;
+use std::ffi::OsString;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::{Duration, SystemTime};
+
+/// What every temporary file of [`write_atomic`] is named: `.NAME` + this + random letters,
+/// next to its target, so that an interrupted run's leftovers are recognisably ours.
+pub const TEMP_MARK: &str = ".assetvc-tmp-";
+
+/// Leftover temporary files older than this are an interrupted run's, and removed.
+const STALE_AFTER: Duration = Duration::from_secs(60);
+
+/// Why [`write_atomic`] refused a target (nothing was written).
+#[derive(Debug, thiserror::Error)]
+pub enum WriteError {
+    /// The target is a symbolic link: writing through it could reach outside the repository,
+    /// replacing it would lose the link.
+    #[error("{0}: is a symbolic link; not writing through it or replacing it")]
+    Symlink(PathBuf),
+    /// The target is a directory.
+    #[error("{0}: is a directory")]
+    Directory(PathBuf),
+    /// The file system failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file being written.
+        path: PathBuf,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+}
+
+/// Writes `data` to `path`.
+///
+/// - A regular file (or none yet) is replaced atomically: a temporary file
+///   `.NAME.assetvc-tmp-XXXXXX` next to it is written, **fsynced** (so that a crash right
+///   after the rename never leaves an empty or partial file where the old one was) and
+///   renamed over `path`, keeping its permissions; readers see the old or the new content,
+///   never a mix. On failure the temporary file is removed; leftovers of killed runs older
+///   than a minute are removed the next time a file in that directory is written.
+/// - A fifo, character or block device is opened and written like a shell redirect
+///   (`-o /dev/null` discards), never replaced.
+/// - A symbolic link or a directory is refused with [`WriteError`].
+pub fn write_atomic(path: &Path, data: &[u8]) -> Result<(), WriteError> {
+    let io = |source| WriteError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let meta = match std::fs::symlink_metadata(path) {
+        Ok(m) => Some(m),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return Err(io(e)),
+    };
+    if let Some(meta) = &meta {
+        let kind = meta.file_type();
+        if kind.is_symlink() {
+            return Err(WriteError::Symlink(path.to_path_buf()));
+        }
+        if kind.is_dir() {
+            return Err(WriteError::Directory(path.to_path_buf()));
+        }
+        if !kind.is_file() {
+            // A fifo or a device: write into it as `>` would.
+            let mut f = std::fs::OpenOptions::new()
+                .write(true)
+                .open(path)
+                .map_err(io)?;
+            return f.write_all(data).and_then(|_| f.flush()).map_err(io);
+        }
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let name = path
+        .file_name()
+        .ok_or_else(|| io(std::io::Error::other("not a file name")))?;
+    remove_stale_temporaries(dir);
+    let mut prefix = OsString::from(".");
+    prefix.push(name);
+    prefix.push(TEMP_MARK);
+    let mut tmp = tempfile::Builder::new()
+        .prefix(&prefix)
+        .tempfile_in(dir)
+        .map_err(io)?;
+    tmp.write_all(data).map_err(io)?;
+    tmp.as_file().sync_all().map_err(io)?;
+    if let Some(meta) = &meta {
+        tmp.as_file()
+            .set_permissions(meta.permissions())
+            .map_err(io)?;
+    }
+    tmp.persist(path).map_err(|e| io(e.error))?;
+    // The rename itself is durable once the directory is synced (best effort: not every
+    // file system can sync a directory).
+    if let Ok(d) = std::fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}
+
+/// Removes this tool's temporary files older than a minute in `dir`, once per directory
+/// per process (a directory of thousands of assets is listed once, not per file).
+fn remove_stale_temporaries(dir: &Path) {
+    static CLEANED: Mutex<Option<HashSet<PathBuf>>> = Mutex::new(None);
+    {
+        let Ok(mut cleaned) = CLEANED.lock() else {
+            return;
+        };
+        if !cleaned
+            .get_or_insert_with(HashSet::new)
+            .insert(dir.to_path_buf())
+        {
+            return;
+        }
+    }
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let now = SystemTime::now();
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let ours = name
+            .to_str()
+            .is_some_and(|n| n.starts_with('.') && n.contains(TEMP_MARK));
+        if !ours {
+            continue;
+        }
+        let Ok(meta) = entry.metadata() else { continue };
+        let old = meta
+            .modified()
+            .ok()
+            .and_then(|m| now.duration_since(m).ok())
+            .is_some_and(|age| age > STALE_AFTER);
+        if meta.is_file() && old {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn regular_files_are_replaced_and_no_temporary_is_left() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("a.level");
+        write_atomic(&p, b"one").unwrap();
+        write_atomic(&p, b"two").unwrap();
+        assert_eq!(std::fs::read(&p).unwrap(), b"two");
+        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(names.len(), 1);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn symlinks_and_directories_are_refused_untouched() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("outside");
+        std::fs::write(&target, "keep").unwrap();
+        let link = dir.path().join("link");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        assert!(matches!(
+            write_atomic(&link, b"x"),
+            Err(WriteError::Symlink(_))
+        ));
+        assert!(std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(std::fs::read(&target).unwrap(), b"keep");
+        assert!(matches!(
+            write_atomic(dir.path(), b"x"),
+            Err(WriteError::Directory(_))
+        ));
+    }
+
+    #[test]
+    fn stale_temporaries_of_ours_are_removed_fresh_ones_and_others_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let stale = dir.path().join(".a.level.assetvc-tmp-XYZ123");
+        let fresh = dir.path().join(".b.level.assetvc-tmp-ABC456");
+        let other = dir.path().join(".other.tmp");
+        for p in [&stale, &fresh, &other] {
+            std::fs::write(p, "x").unwrap();
+        }
+        let old = SystemTime::now() - Duration::from_secs(3600);
+        std::fs::File::options()
+            .write(true)
+            .open(&stale)
+            .unwrap()
+            .set_modified(old)
+            .unwrap();
+        std::fs::File::options()
+            .write(true)
+            .open(&other)
+            .unwrap()
+            .set_modified(old)
+            .unwrap();
+        write_atomic(&dir.path().join("c.level"), b"c").unwrap();
+        assert!(!stale.exists());
+        assert!(fresh.exists() && other.exists());
+    }
+}
