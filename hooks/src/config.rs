@@ -61,8 +61,10 @@ pub enum ConfigError {
 #[serde(deny_unknown_fields, default)]
 pub struct Assets {
     /// Globs of SJSON files.
+    #[serde(deserialize_with = "crate::config_values::globs")]
     pub sjson: Vec<String>,
     /// Globs of JSON files.
+    #[serde(deserialize_with = "crate::config_values::globs")]
     pub json: Vec<String>,
 }
 
@@ -94,7 +96,8 @@ impl Default for Assets {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct MergeSettings {
-    /// `theirs`, `ours` or `fail`.
+    /// One of [`crate::config_values::POLICY_NAMES`] (validated when read).
+    #[serde(deserialize_with = "crate::config_values::policy")]
     pub policy: String,
     /// Keys that give array elements an identity, matched case-insensitively.
     pub id_keys: Vec<String>,
@@ -130,6 +133,7 @@ pub struct CheckSettings {
 #[serde(deny_unknown_fields, default)]
 pub struct Expressions {
     /// Globs on property names.
+    #[serde(deserialize_with = "crate::config_values::globs")]
     pub keys: Vec<String>,
     /// Variables the expressions may use.
     pub variables: Vec<String>,
