@@ -221,17 +221,22 @@ fn change_records_name_keyed_objects_by_id() {
 }
 
 #[test]
-fn unparsable_input_exits_2_with_a_position() {
+fn unparsable_input_is_a_line_diff_with_the_reason() {
     let tmp = tempfile::tempdir().unwrap();
     two_versions(tmp.path());
     std::fs::write(tmp.path().join("new.level"), "a = 1\n<<<<<<< HEAD\nb = 2\n").unwrap();
-    let (code, stdout, stderr) = diff(tmp.path(), &[]);
+    let (code, stdout, _) = diff(tmp.path(), &["--format", "text"]);
+    assert_eq!(code, 0);
+    assert!(
+        stdout.starts_with("does not parse, line diff: new.level:2:9: "),
+        "the reason in one line expected, got {stdout}"
+    );
+    assert!(stdout.contains("\n+<<<<<<< HEAD\n"), "{stdout}");
+    // A JSON format has no changes to give: exit 2 with the position.
+    let (code, stdout, stderr) = diff(tmp.path(), &["--json"]);
     assert_eq!(code, 2);
     assert!(stdout.is_empty());
-    assert!(
-        stderr.starts_with("new.level:2:9: "),
-        "path:line:col: reason expected, got {stderr}"
-    );
+    assert!(stderr.starts_with("new.level:2:9: "), "{stderr}");
 }
 
 #[test]

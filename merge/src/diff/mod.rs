@@ -21,6 +21,7 @@
 //! renders paths and values for people.
 
 mod keyed;
+mod lines;
 mod text;
 mod walk;
 
@@ -34,6 +35,7 @@ use sjson::{Path, Value};
 use crate::merger::compact_json;
 use crate::MergeOptions;
 
+pub use lines::{line_diff, DiffLine};
 pub use text::{path_text, summary};
 use walk::Walker;
 

@@ -7,8 +7,9 @@ use super::{DiffDriverArgs, Format, Paint, Status};
 use crate::report;
 
 /// Runs `assetvc diff-driver path old-file old-hex old-mode new-file new-hex new-mode`:
-/// prints `diff --assetvc a/path b/path` and the changes. 0 on success, 2 if a side
-/// does not parse (`path:line:col: reason` on stderr).
+/// prints `diff --assetvc a/path b/path` and the changes; a side that does not parse is
+/// shown as a line diff with the reason in one line, so that `git diff` and `git log -p`
+/// go on to the next file. 0 on success, 2 if a file or the configuration cannot be read.
 pub fn run_driver(args: &DiffDriverArgs) -> i32 {
     let paint = Paint::for_git();
     let path = args.path.as_str();
@@ -63,17 +64,9 @@ pub fn run_driver(args: &DiffDriverArgs) -> i32 {
         Format::Text,
         paint,
     );
-    match rendered {
-        Ok(r) => {
-            for l in r.lines {
-                text.push_str(&l);
-                text.push('\n');
-            }
-            print_out(&text)
-        }
-        Err(e) => {
-            eprintln!("{e}");
-            2
-        }
+    for l in rendered.lines {
+        text.push_str(&l);
+        text.push('\n');
     }
+    print_out(&text)
 }

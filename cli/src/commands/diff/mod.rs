@@ -5,7 +5,10 @@
 //! --ext-diff` show the same object-level diff.
 //!
 //! Exit status: 0 whether or not there are differences (like `git diff` without
-//! `--exit-code`), 2 on bad input (an unparsable asset, an unknown revision).
+//! `--exit-code`), 2 on bad input (an unknown revision). An asset a side of which does not
+//! parse (half-edited, conflict markers) is shown as a line diff with the reason in one
+//! line (`unparsed` and `line_diff` in JSON), and the diff goes on; only the two-file mode
+//! with a JSON format, which has no file records, still stops with exit 2.
 //!
 //! Here: the arguments, the helpers both modes share, and the two-file mode; `revisions`
 //! holds the revision mode, `driver` the diff driver, `paint` the colors.
@@ -166,12 +169,18 @@ impl Status {
 struct Rendered {
     /// Text lines (for `Format::Text`), without the header.
     lines: Vec<String>,
-    /// The JSON array (for the JSON formats).
+    /// The JSON array (for the JSON formats; `null` when a side does not parse).
     json: String,
+    /// Why the file was shown as a line diff: the first line of the parse error of a side
+    /// that does not parse (half-edited, or holding conflict markers).
+    unparsed: Option<String>,
+    /// The line diff shown instead of the object-level one (when `unparsed`).
+    line_diff: Vec<String>,
 }
 
 /// Diffs one asset given the bytes of both sides. `shown_old`/`shown_new` name the
-/// sides in diagnostics.
+/// sides in diagnostics. A side that does not parse does not stop the diff: the file is
+/// shown as a line diff, with the reason in one line.
 #[allow(clippy::too_many_arguments)]
 fn render_asset(
     old: Option<&[u8]>,
@@ -182,9 +191,15 @@ fn render_asset(
     options: &DiffOptions,
     format: Format,
     paint: Paint,
-) -> Result<Rendered, String> {
-    let od = old.map(|b| parse(b, shown_old, dialect)).transpose()?;
-    let nd = new.map(|b| parse(b, shown_new, dialect)).transpose()?;
+) -> Rendered {
+    let parsed = old
+        .map(|b| parse(b, shown_old, dialect))
+        .transpose()
+        .and_then(|od| Ok((od, new.map(|b| parse(b, shown_new, dialect)).transpose()?)));
+    let (od, nd) = match parsed {
+        Ok(sides) => sides,
+        Err(diagnostic) => return render_lines(old, new, &diagnostic, paint),
+    };
     let eo = nd.as_ref().and_then(empty_like);
     let en = od.as_ref().and_then(empty_like);
     let d = diff_docs(od.as_ref(), nd.as_ref(), eo.as_ref(), en.as_ref(), options);
@@ -205,7 +220,33 @@ fn render_asset(
         Format::JsonPatch => d.patch_json(),
         Format::Changes => d.changes_json(),
     };
-    Ok(Rendered { lines, json })
+    Rendered {
+        lines,
+        json,
+        unparsed: None,
+        line_diff: Vec::new(),
+    }
+}
+
+/// The fallback for a file a side of which does not parse: the reason (the first line
+/// of `diagnostic`, `path:line:col: reason`) and a line diff.
+fn render_lines(
+    old: Option<&[u8]>,
+    new: Option<&[u8]>,
+    diagnostic: &str,
+    paint: Paint,
+) -> Rendered {
+    let reason = diagnostic.lines().next().unwrap_or_default().to_string();
+    let text = |b: Option<&[u8]>| String::from_utf8_lossy(b.unwrap_or_default()).into_owned();
+    let diff = merge::diff::line_diff(&text(old), &text(new));
+    let mut lines = vec![paint.yellow(&format!("does not parse, line diff: {reason}"))];
+    lines.extend(diff.iter().map(|l| paint.line(l)));
+    Rendered {
+        lines,
+        json: "null".into(),
+        unparsed: Some(reason),
+        line_diff: diff.iter().map(|l| l.text()).collect(),
+    }
 }
 
 fn is_binary(bytes: &[u8]) -> bool {
@@ -269,22 +310,20 @@ fn run_files(a: &Path, b: &Path, format: Format) -> i32 {
     // Both files in the dialect of A (by the asset patterns, else by extension), unless
     // B's name says otherwise.
     let (da, db) = (dialect(&matcher, &sa), dialect(&matcher, &sb));
-    let od = match parse(&ba, &sa, da) {
-        Ok(d) => d,
-        Err(e) => {
-            eprintln!("{e}");
-            return 2;
+    let paint = Paint::stdout();
+    let (od, nd) = match parse(&ba, &sa, da).and_then(|od| Ok((od, parse(&bb, &sb, db)?))) {
+        Ok(sides) => sides,
+        // Text: a line diff with the reason; the JSON formats have no changes to give.
+        Err(e) if format == Format::Text => {
+            let r = render_lines(Some(&ba), Some(&bb), &e, paint);
+            return print_out(&r.lines.iter().map(|l| format!("{l}\n")).collect::<String>());
         }
-    };
-    let nd = match parse(&bb, &sb, db) {
-        Ok(d) => d,
         Err(e) => {
             eprintln!("{e}");
             return 2;
         }
     };
     let d = diff(od.root(), nd.root(), &options);
-    let paint = Paint::stdout();
     let text = match format {
         Format::Text => d
             .changes

@@ -2,7 +2,7 @@
 
 use std::io::IsTerminal;
 
-use merge::diff::Change;
+use merge::diff::{Change, DiffLine};
 
 /// ANSI colors, on only when writing to a terminal and `NO_COLOR` is not set.
 #[derive(Debug, Clone, Copy)]
@@ -61,6 +61,17 @@ impl Paint {
             Change::Removed { .. } => self.red(&text),
             Change::Moved { .. } => self.cyan(&text),
             Change::Changed { .. } => text,
+        }
+    }
+
+    /// A line of a line diff, colored like git's.
+    pub(crate) fn line(self, l: &DiffLine) -> String {
+        let text = l.text();
+        match l {
+            DiffLine::Hunk(_) => self.cyan(&text),
+            DiffLine::Same(_) => text,
+            DiffLine::Removed(_) => self.red(&text),
+            DiffLine::Added(_) => self.green(&text),
         }
     }
 }

@@ -22,6 +22,12 @@ struct FileRecord {
     changes: Option<Box<RawValue>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     patch: Option<Box<RawValue>>,
+    /// Why a side does not parse (`path:line:col: reason`): the file is a line diff.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    unparsed: Option<String>,
+    /// The unified line diff shown instead of the changes (when `unparsed`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    line_diff: Option<Vec<String>>,
 }
 
 /// Lexically normalizes a path (`.` and `..` resolved without the file system).
@@ -182,6 +188,8 @@ pub(super) fn run_revisions(args: &DiffArgs, format: Format) -> i32 {
                     binary: Some(binary),
                     changes: None,
                     patch: None,
+                    unparsed: None,
+                    line_diff: None,
                 }),
             }
             continue;
@@ -201,36 +209,33 @@ pub(super) fn run_revisions(args: &DiffArgs, format: Format) -> i32 {
             format,
             paint,
         );
-        match rendered {
-            Ok(r) => match format {
-                Format::Text => {
-                    text.push_str(&header(paint, path, path));
+        match format {
+            Format::Text => {
+                text.push_str(&header(paint, path, path));
+                text.push('\n');
+                for l in rendered.lines {
+                    text.push_str(&l);
                     text.push('\n');
-                    for l in r.lines {
-                        text.push_str(&l);
-                        text.push('\n');
-                    }
                 }
-                _ => {
-                    let raw = RawValue::from_string(r.json).ok();
-                    let (changes, patch) = if format == Format::Changes {
-                        (raw, None)
-                    } else {
-                        (None, raw)
-                    };
-                    records.push(FileRecord {
-                        path: path.clone(),
-                        status: file_status.name(),
-                        asset: true,
-                        binary: None,
-                        changes,
-                        patch,
-                    });
-                }
-            },
-            Err(e) => {
-                eprintln!("{e}");
-                status = 2;
+            }
+            _ => {
+                let raw = RawValue::from_string(rendered.json).ok();
+                let (changes, patch) = if format == Format::Changes {
+                    (raw, None)
+                } else {
+                    (None, raw)
+                };
+                let line_diff = rendered.unparsed.is_some().then_some(rendered.line_diff);
+                records.push(FileRecord {
+                    path: path.clone(),
+                    status: file_status.name(),
+                    asset: true,
+                    binary: None,
+                    changes,
+                    patch,
+                    unparsed: rendered.unparsed,
+                    line_diff,
+                });
             }
         }
     }
