@@ -67,8 +67,8 @@ fn a_corpus_level_diff_prints_only_the_changed_objects() {
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(
         stdout,
-        "units[id=ffd94a57-fe64-4025-abe1-eda1d4904d8e].lights.light.intensity: 5 → 7.5\n\
-         + units[id=0c3e5a52-7d1b-4a43-9d8f-2b6c1e4f5a60]: \
+        "units[light_source #ffd9…4d8e].lights.light.intensity: 5 → 7.5\n\
+         + units[crate #0c3e…5a60]: \
          {name = \"crate\", type = \"core/units/primitives/cube_primitive\", …}\n"
     );
     assert!(!stdout.contains('\x1b'), "no colors when not on a terminal");
@@ -259,6 +259,6 @@ fn json_files_are_diffed_as_json() {
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(
         String::from_utf8(out.stdout).unwrap(),
-        "~ lines[id=quit]: moved from index 1 to 0\nlines[id=quit].en: \"Quit\" → \"Exit\"\n"
+        "~ lines[#quit]: moved from index 1 to 0\nlines[#quit].en: \"Quit\" → \"Exit\"\n"
     );
 }

@@ -77,8 +77,8 @@ fn diff_between_revisions() {
         "diff --assetvc a/icon.png b/icon.png
 binary file modified
 diff --assetvc a/levels/arena.level b/levels/arena.level
-entities[id=e1].position: [0 0 0] → [1 0 0]
-+ entities[id=e3]: {name = \"lamp\", unit = \"units/lamp\"}
+entities[crate #e1].position: [0 0 0] → [1 0 0]
++ entities[lamp #e3]: {name = \"lamp\", unit = \"units/lamp\"}
 diff --assetvc a/notes.txt b/notes.txt
 text file modified
 "
@@ -98,8 +98,8 @@ text file modified
     assert_eq!(
         back,
         "diff --assetvc a/levels/arena.level b/levels/arena.level
-entities[id=e1].position: [1 0 0] → [0 0 0]
-- entities[id=e3]: {name = \"lamp\", unit = \"units/lamp\"}
+entities[crate #e1].position: [1 0 0] → [0 0 0]
+- entities[lamp #e3]: {name = \"lamp\", unit = \"units/lamp\"}
 "
     );
     // Unknown revisions are bad input.
@@ -137,8 +137,8 @@ new file
     assert_eq!(
         stdout,
         "diff --assetvc a/levels/arena.level b/levels/arena.level
-entities[id=e1].position: [0 0 0] → [1 0 0]
-+ entities[id=e3]: {name = \"lamp\", unit = \"units/lamp\"}
+entities[crate #e1].position: [0 0 0] → [1 0 0]
++ entities[lamp #e3]: {name = \"lamp\", unit = \"units/lamp\"}
 settings.fog: 0.1 → 0.25
 "
     );
@@ -211,8 +211,8 @@ fn git_diff_shows_object_level_changes_through_the_driver() {
     assert_eq!(
         stdout,
         "diff --assetvc a/levels/arena.level b/levels/arena.level
-entities[id=e1].position: [0 0 0] → [1 0 0]
-+ entities[id=e3]: {name = \"lamp\", unit = \"units/lamp\"}
+entities[crate #e1].position: [0 0 0] → [1 0 0]
++ entities[lamp #e3]: {name = \"lamp\", unit = \"units/lamp\"}
 "
     );
     // The worktree too (old side a temporary file, new side the worktree file).
@@ -223,7 +223,7 @@ entities[id=e1].position: [0 0 0] → [1 0 0]
     .unwrap();
     let stdout = git(dir, &["diff"]);
     assert!(
-        stdout.contains("diff --assetvc a/levels/arena.level b/levels/arena.level\nentities[id=e2].name: \"barrel\" → \"keg\"\n"),
+        stdout.contains("diff --assetvc a/levels/arena.level b/levels/arena.level\nentities[keg #e2].name: \"barrel\" → \"keg\"\n"),
         "{stdout}"
     );
     // `git log -p --ext-diff`, with a file added in the first commit (old side /dev/null).
@@ -239,7 +239,7 @@ entities[id=e1].position: [0 0 0] → [1 0 0]
         ],
     );
     assert!(
-        stdout.contains("commit v2\n\ndiff --assetvc a/levels/arena.level b/levels/arena.level\nentities[id=e1].position"),
+        stdout.contains("commit v2\n\ndiff --assetvc a/levels/arena.level b/levels/arena.level\nentities[crate #e1].position"),
         "{stdout}"
     );
     assert!(

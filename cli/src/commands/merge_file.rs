@@ -4,7 +4,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use merge::Policy;
+use merge::naming::Names;
+use merge::{Conflict, Policy};
 
 use super::merging;
 use crate::{files, report};
@@ -78,8 +79,19 @@ pub fn run(args: &MergeFileArgs) -> i32 {
         }
     };
     let name = args.current.display().to_string();
+    // Objects named the way people do, from the merged result.
+    let result = if outcome.conflicts.is_empty() {
+        None
+    } else {
+        sjson::Document::parse(&outcome.text, dialect).ok()
+    };
+    let names = Names::new(
+        result.iter().map(sjson::Document::root).collect(),
+        &options.id_keys,
+        &options.natural_keys,
+    );
     let file_report = merging::file_report(&name, options.policy, &outcome.conflicts);
-    let report_json = serde_json::to_string_pretty(&file_report).unwrap_or_default();
+    let report_json = named_report(&file_report, &outcome.conflicts, &names);
     if let Some(path) = &args.report {
         if let Err(e) = files::write_atomic(path, format!("{report_json}\n").as_bytes()) {
             report::error(format!("{}: {e}", path.display()));
@@ -110,8 +122,25 @@ pub fn run(args: &MergeFileArgs) -> i32 {
             merging::summary(&name, &outcome, options.policy)
         );
         for c in &outcome.conflicts {
-            eprintln!("  {c}");
+            eprintln!("  {}", names.conflict(c));
         }
     }
     i32::from(outcome.failed(options.policy))
+}
+
+/// The JSON report with each conflict's `name` (the path for people) beside its pointer.
+fn named_report(
+    report: &merging::FileReport<'_>,
+    conflicts: &[Conflict],
+    names: &Names<'_>,
+) -> String {
+    let mut value = serde_json::to_value(report).unwrap_or_default();
+    if let Some(list) = value["conflicts"].as_array_mut() {
+        for (entry, c) in list.iter_mut().zip(conflicts) {
+            if let Some(object) = entry.as_object_mut() {
+                object.insert("name".into(), names.pointer(&c.path).into());
+            }
+        }
+    }
+    serde_json::to_string_pretty(&value).unwrap_or_default()
 }

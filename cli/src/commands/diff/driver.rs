@@ -36,7 +36,7 @@ pub fn run_driver(args: &DiffDriverArgs) -> i32 {
             return 2;
         }
     };
-    let (options, matcher) = match settings(Path::new(".")) {
+    let (settings, matcher) = match settings(Path::new(".")) {
         Ok(s) => s,
         Err(e) => {
             report::error(e);
@@ -60,7 +60,7 @@ pub fn run_driver(args: &DiffDriverArgs) -> i32 {
         path,
         new_path,
         dialect(&matcher, new_path),
-        &options,
+        &settings,
         Format::Text,
         paint,
     );

@@ -22,6 +22,7 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 use merge::diff::{diff, Change, Diff, DiffOptions, PatchOp};
+use merge::naming::Names;
 use sjson::{Dialect, Document, Kind, ParseOptions, Path as DocPath};
 
 use super::merging;
@@ -71,12 +72,30 @@ pub struct DiffDriverArgs {
     #[arg(allow_hyphen_values = true, value_name = "ARG")]
     pub rest: Vec<String>,
 }
+/// What the diff needs from `assetvc.toml`: how to compare and how to name objects.
+struct DiffSettings {
+    options: DiffOptions,
+    natural_keys: Vec<String>,
+}
+
+impl DiffSettings {
+    /// The naming of objects in `roots` (the new side first, so that a removed object is
+    /// named from the old side).
+    fn names<'a>(&self, roots: Vec<sjson::Value<'a>>) -> Names<'a> {
+        Names::new(roots, &self.options.id_keys, &self.natural_keys)
+    }
+}
+
 /// The diff settings of the repository holding `dir` (`assetvc.toml`), with its asset
 /// matcher.
-fn settings(dir: &Path) -> Result<(DiffOptions, AssetMatcher), String> {
+fn settings(dir: &Path) -> Result<(DiffSettings, AssetMatcher), String> {
     let (options, config) = merging::options(dir, None)?;
     let matcher = config.matcher().map_err(|e| e.to_string())?;
-    Ok((DiffOptions::from(&options), matcher))
+    let settings = DiffSettings {
+        options: DiffOptions::from(&options),
+        natural_keys: options.natural_keys,
+    };
+    Ok((settings, matcher))
 }
 
 fn dialect(matcher: &AssetMatcher, path: &str) -> Dialect {
@@ -188,7 +207,7 @@ fn render_asset(
     shown_old: &str,
     shown_new: &str,
     dialect: Dialect,
-    options: &DiffOptions,
+    settings: &DiffSettings,
     format: Format,
     paint: Paint,
 ) -> Rendered {
@@ -202,7 +221,14 @@ fn render_asset(
     };
     let eo = nd.as_ref().and_then(empty_like);
     let en = od.as_ref().and_then(empty_like);
-    let d = diff_docs(od.as_ref(), nd.as_ref(), eo.as_ref(), en.as_ref(), options);
+    let d = diff_docs(
+        od.as_ref(),
+        nd.as_ref(),
+        eo.as_ref(),
+        en.as_ref(),
+        &settings.options,
+    );
+    let names = settings.names(nd.iter().chain(od.iter()).map(Document::root).collect());
     let mut lines = Vec::new();
     let json = match format {
         Format::Text => {
@@ -214,7 +240,7 @@ fn render_asset(
                 }
                 Status::Modified => {}
             }
-            lines.extend(d.changes.iter().map(|c| paint.change(c)));
+            lines.extend(d.changes.iter().map(|c| paint.change(c, &names)));
             String::new()
         }
         Format::JsonPatch => d.patch_json(),
@@ -291,7 +317,7 @@ fn run_files(a: &Path, b: &Path, format: Format) -> i32 {
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let (options, matcher) = match settings(dir) {
+    let (settings, matcher) = match settings(dir) {
         Ok(s) => s,
         Err(e) => {
             report::error(e);
@@ -323,12 +349,13 @@ fn run_files(a: &Path, b: &Path, format: Format) -> i32 {
             return 2;
         }
     };
-    let d = diff(od.root(), nd.root(), &options);
+    let d = diff(od.root(), nd.root(), &settings.options);
+    let names = settings.names(vec![nd.root(), od.root()]);
     let text = match format {
         Format::Text => d
             .changes
             .iter()
-            .map(|c| format!("{}\n", paint.change(c)))
+            .map(|c| format!("{}\n", paint.change(c, &names)))
             .collect(),
         Format::JsonPatch => format!("{}\n", d.patch_json()),
         Format::Changes => format!("{}\n", d.changes_json()),

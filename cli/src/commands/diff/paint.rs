@@ -3,6 +3,7 @@
 use std::io::IsTerminal;
 
 use merge::diff::{Change, DiffLine};
+use merge::naming::Names;
 
 /// ANSI colors, on only when writing to a terminal and `NO_COLOR` is not set.
 #[derive(Debug, Clone, Copy)]
@@ -53,9 +54,9 @@ impl Paint {
         self.wrap("2", s)
     }
 
-    /// A change's line, colored by its kind.
-    pub(crate) fn change(self, c: &Change<'_>) -> String {
-        let text = c.text();
+    /// A change's line, objects named by `names`, colored by its kind.
+    pub(crate) fn change(self, c: &Change<'_>, names: &Names<'_>) -> String {
+        let text = c.text_named(names);
         match c {
             Change::Added { .. } => self.green(&text),
             Change::Removed { .. } => self.red(&text),

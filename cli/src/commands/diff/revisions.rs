@@ -100,7 +100,7 @@ pub(super) fn run_revisions(args: &DiffArgs, format: Format) -> i32 {
             }
         }
     }
-    let (options, matcher) = match settings(&root) {
+    let (settings, matcher) = match settings(&root) {
         Ok(s) => s,
         Err(e) => {
             report::error(e);
@@ -205,7 +205,7 @@ pub(super) fn run_revisions(args: &DiffArgs, format: Format) -> i32 {
             &shown_old,
             &shown_new,
             asset_dialect,
-            &options,
+            &settings,
             format,
             paint,
         );
