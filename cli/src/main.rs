@@ -3,6 +3,7 @@
 mod commands;
 mod config;
 mod files;
+mod progress;
 mod report;
 
 use std::process::ExitCode;

@@ -47,7 +47,7 @@ pub fn run(args: &CheckArgs) -> i32 {
                     return 2;
                 }
             };
-            let problems = hooks::worktree::check_files(&paths, &policy);
+            let problems = check_with_progress(&paths, &policy);
             (paths, problems)
         }
         Err(e @ hooks::ConfigError::Invalid { .. }) => match invalid_config() {
@@ -105,4 +105,21 @@ fn invalid_config() -> Option<(PathBuf, Vec<Problem>)> {
     let policy = hooks::Policy::new(&crate::config::Config::default()).ok()?;
     let problems = hooks::check_blob(&shown.display().to_string(), &bytes, &policy);
     (!problems.is_empty()).then_some((shown, problems))
+}
+
+/// Files checked between two updates of the progress bar (each batch in parallel).
+const PROGRESS_BATCH: usize = 256;
+
+/// Checks `paths`, with a progress bar on a terminal for long runs.
+fn check_with_progress(paths: &[PathBuf], policy: &hooks::Policy) -> Vec<Problem> {
+    let Some(bar) = crate::progress::files_bar("checking", paths.len()) else {
+        return hooks::worktree::check_files(paths, policy);
+    };
+    let mut problems = Vec::new();
+    for batch in paths.chunks(PROGRESS_BATCH) {
+        problems.extend(hooks::worktree::check_files(batch, policy));
+        bar.inc(batch.len() as u64);
+    }
+    bar.finish_and_clear();
+    problems
 }
