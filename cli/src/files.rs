@@ -7,19 +7,24 @@ use crate::config::AssetMatcher;
 
 /// Writes `contents` to `path` atomically: a temporary file in the same directory is
 /// written, flushed and renamed over `path`, so readers see the old or the new content,
-/// never a mix. The file's permissions are kept.
+/// never a mix. The file's permissions are kept; a new file gets 0666 less the umask.
 pub fn write_atomic(path: &Path, contents: &[u8]) -> std::io::Result<()> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".assetvc-")
-        .suffix(".tmp")
-        .tempfile_in(dir)?;
+    let existing = std::fs::metadata(path).ok();
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".assetvc-").suffix(".tmp");
+    if existing.is_none() {
+        // A new file gets the usual mode (0666 less the umask), not a temporary file's 0600.
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    let mut tmp = builder.tempfile_in(dir)?;
     tmp.write_all(contents)?;
     tmp.as_file().sync_all()?;
-    if let Ok(meta) = std::fs::metadata(path) {
+    if let Some(meta) = existing {
         tmp.as_file().set_permissions(meta.permissions())?;
     }
     tmp.persist(path).map_err(|e| e.error)?;

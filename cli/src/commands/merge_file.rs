@@ -41,8 +41,10 @@ pub fn parse_policy(s: &str) -> Result<Policy, String> {
     s.parse()
 }
 
-/// Runs `assetvc merge-file`: 0 merged (conflicts resolved by policy theirs/ours),
-/// 1 policy fail met a conflict (the result is still written), 2 bad input: nothing written.
+/// Runs `assetvc merge-file`: 0 merged (conflicts resolved by policy theirs/ours; ids
+/// repeated in the result are reported, not an error: the inputs held them already),
+/// 1 policy fail met a conflict (the result is still written), 2 bad input: nothing
+/// written.
 pub fn run(args: &MergeFileArgs) -> i32 {
     let dir = args
         .current
@@ -90,8 +92,9 @@ pub fn run(args: &MergeFileArgs) -> i32 {
         &options.id_keys,
         &options.natural_keys,
     );
+    let duplicates = duplicate_ids(&name, &outcome.text, &config);
     let file_report = merging::file_report(&name, options.policy, &outcome.conflicts);
-    let report_json = named_report(&file_report, &outcome.conflicts, &names);
+    let report_json = named_report(&file_report, &outcome.conflicts, &names, &duplicates);
     if let Some(path) = &args.report {
         if let Err(e) = files::write_atomic(path, format!("{report_json}\n").as_bytes()) {
             report::error(format!("{}: {e}", path.display()));
@@ -117,24 +120,48 @@ pub fn run(args: &MergeFileArgs) -> i32 {
             println!("{report_json}");
         }
     } else {
-        eprintln!(
-            "assetvc: {}",
-            merging::summary(&name, &outcome, options.policy)
-        );
+        if duplicates.is_empty() || !outcome.conflicts.is_empty() {
+            eprintln!(
+                "assetvc: {}",
+                merging::summary(&name, &outcome, options.policy)
+            );
+        } else {
+            eprintln!("assetvc: {name}: merged, but ids are not unique (`assetvc check` fails):");
+        }
         for c in &outcome.conflicts {
             eprintln!("  {}", names.conflict(c));
+        }
+        for p in &duplicates {
+            eprintln!("  {p}");
         }
     }
     i32::from(outcome.failed(options.policy))
 }
 
-/// The JSON report with each conflict's `name` (the path for people) beside its pointer.
+/// The duplicate ids of the merged text (`path:line:col: duplicate id …`): an input
+/// whose keyed array repeats an id cannot be merged by id, and the result fails `check`.
+fn duplicate_ids(name: &str, text: &str, config: &crate::config::Config) -> Vec<hooks::Problem> {
+    let Ok(policy) = hooks::Policy::new(config) else {
+        return Vec::new();
+    };
+    hooks::check_blob(name, text.as_bytes(), &policy)
+        .into_iter()
+        .filter(|p| p.check == hooks::Check::DuplicateId)
+        .collect()
+}
+
+/// The JSON report with each conflict's `name` (the path for people) beside its pointer,
+/// and `duplicate_ids` when the result repeats ids.
 fn named_report(
     report: &merging::FileReport<'_>,
     conflicts: &[Conflict],
     names: &Names<'_>,
+    duplicates: &[hooks::Problem],
 ) -> String {
     let mut value = serde_json::to_value(report).unwrap_or_default();
+    if !duplicates.is_empty() {
+        value["duplicate_ids"] = serde_json::to_value(duplicates).unwrap_or_default();
+    }
     if let Some(list) = value["conflicts"].as_array_mut() {
         for (entry, c) in list.iter_mut().zip(conflicts) {
             if let Some(object) = entry.as_object_mut() {

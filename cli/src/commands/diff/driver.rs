@@ -45,6 +45,17 @@ pub fn run_driver(args: &DiffDriverArgs) -> i32 {
     };
     let mut text = header(paint, path, new_path);
     text.push('\n');
+    if old == new {
+        // git passes a rename (or a mode change) with identical content: say what it is.
+        let what = if new_path != path {
+            format!("renamed from {path}, content unchanged")
+        } else {
+            "content unchanged".to_string()
+        };
+        text.push_str(&paint.dim(&what));
+        text.push('\n');
+        return print_out(&text);
+    }
     let binary = old.as_deref().is_some_and(is_binary) || new.as_deref().is_some_and(is_binary);
     if binary {
         text.push_str(&paint.dim(&format!(

@@ -61,6 +61,20 @@ pub(super) fn run_revisions(args: &DiffArgs, format: Format) -> i32 {
             return 2;
         }
     };
+    // An option given after `--` is a path to clap; one that names nothing is a mistake
+    // (`diff -- a.level --format changes`), not a filter that silently matches nothing.
+    if let Some(p) = args
+        .paths
+        .iter()
+        .find(|p| p.to_string_lossy().starts_with('-') && !cwd.join(p).exists())
+    {
+        report::error(format!(
+            "{}: an option after `--` is taken as a path, and no such path exists; \
+             put options before `--`",
+            p.display()
+        ));
+        return 2;
+    }
     // Arguments: revisions first, then (as git allows without `--`) existing paths.
     let mut revs: Vec<&str> = Vec::new();
     let mut filters: Vec<PathBuf> = args.paths.clone();
