@@ -69,3 +69,17 @@ proptest! {
         prop_assert_eq!(shorts.len(), ids.len());
     }
 }
+
+proptest! {
+    /// A number id and a string id of the same digits never share a path.
+    #[test]
+    fn number_and_string_ids_never_share_a_path(n in 0u32..1_000_000) {
+        let text = format!("{{\"a\": [{{\"id\": {n}}}, {{\"id\": \"{n}\"}}]}}");
+        let doc = Document::parse(&text, Dialect::Json).unwrap();
+        let ids: Vec<String> = doc.root().get("a").unwrap().children()
+            .map(|el| crate::merger::id_display(&crate::merger::id_text(el.get("id").unwrap()).unwrap()))
+            .collect();
+        prop_assert_ne!(&ids[0], &ids[1]);
+        prop_assert_eq!(&ids[0], &n.to_string());
+    }
+}
