@@ -100,8 +100,10 @@ pub struct MergeSettings {
     #[serde(deserialize_with = "crate::config_values::policy")]
     pub policy: String,
     /// Keys that give array elements an identity, matched case-insensitively.
+    #[serde(deserialize_with = "crate::config_values::key_names")]
     pub id_keys: Vec<String>,
     /// Keys that identify elements when no id key is present.
+    #[serde(deserialize_with = "crate::config_values::key_names")]
     pub natural_keys: Vec<String>,
     /// All-number arrays up to this length merge as one value.
     pub atomic_max: usize,
@@ -136,6 +138,7 @@ pub struct Expressions {
     #[serde(deserialize_with = "crate::config_values::globs")]
     pub keys: Vec<String>,
     /// Variables the expressions may use.
+    #[serde(deserialize_with = "crate::config_values::variables")]
     pub variables: Vec<String>,
 }
 

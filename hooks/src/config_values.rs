@@ -52,6 +52,53 @@ pub fn globs<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
     Ok(patterns.into_iter().map(|GlobPattern(p)| p).collect())
 }
 
+/// One member name (`id_keys`, `natural_keys`): not empty.
+struct KeyName(String);
+
+impl<'de> Deserialize<'de> for KeyName {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<KeyName, D::Error> {
+        let name = String::deserialize(d)?;
+        if name.trim().is_empty() {
+            return Err(serde::de::Error::custom(
+                "an empty key name matches nothing",
+            ));
+        }
+        Ok(KeyName(name))
+    }
+}
+
+/// Reads a list of member names, none empty.
+pub fn key_names<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    let names = Vec::<KeyName>::deserialize(d)?;
+    Ok(names.into_iter().map(|KeyName(n)| n).collect())
+}
+
+/// One expression variable: an identifier, as the expression language spells names.
+struct Variable(String);
+
+impl<'de> Deserialize<'de> for Variable {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Variable, D::Error> {
+        let name = String::deserialize(d)?;
+        let mut chars = name.chars();
+        let identifier = chars
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && chars.all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if !identifier {
+            return Err(serde::de::Error::custom(format!(
+                "bad variable name {name:?} (expected letters, digits and _, not starting with a digit)"
+            )));
+        }
+        Ok(Variable(name))
+    }
+}
+
+/// Reads a list of expression variable names.
+pub fn variables<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    let names = Vec::<Variable>::deserialize(d)?;
+    Ok(names.into_iter().map(|Variable(n)| n).collect())
+}
+
 #[cfg(test)]
 mod tests {
     use std::path::Path;
@@ -97,6 +144,19 @@ mod tests {
         let (line, _, message) =
             invalid("[[expressions]]\nkeys = [\"x\"]\n\n[[expressions]]\nkeys = [\"{a\"]\n");
         assert_eq!(line, 5, "{message}");
+    }
+
+    #[test]
+    fn empty_keys_and_bad_variable_names_are_errors() {
+        let (line, _, message) = invalid("[merge]\nid_keys = [\"id\", \"\"]\n");
+        assert_eq!(line, 2);
+        assert!(message.contains("empty key name"), "{message}");
+        let (line, _, message) =
+            invalid("[[expressions]]\nkeys = [\"*_expr\"]\nvariables = [\"1t\"]\n");
+        assert_eq!(line, 3);
+        assert!(message.contains("bad variable name \"1t\""), "{message}");
+        let ok = "[merge]\nnatural_keys = [\"name\", \"title\"]\n[[expressions]]\nvariables = [\"t\", \"_dt2\"]\n";
+        assert!(Config::parse(ok, Path::new("assetvc.toml")).is_ok());
     }
 
     proptest! {
