@@ -16,8 +16,9 @@ use crate::merger::{id_display, id_of};
 
 /// Ids up to this many characters are shown whole.
 const SHORT_ID_MAX: usize = 12;
-/// Characters kept at each end of a longer id (`6f1c…4b03`).
-const SHORT_ID_ENDS: usize = 4;
+/// Characters kept at each end of a longer id (`6f1c…4b03`), tried in this order until the
+/// abbreviation is unique in the documents.
+const SHORT_ID_ENDS: [usize; 3] = [4, 6, 8];
 
 /// The naming of the objects of one or more versions of a document (looked up in order:
 /// give the merged result or the new side first, then the others, so that deleted objects
@@ -26,8 +27,8 @@ pub struct Names<'a> {
     roots: Vec<Value<'a>>,
     id_keys_lower: Vec<String>,
     natural_keys: Vec<String>,
-    /// How many distinct ids share each abbreviation.
-    abbreviations: FxHashMap<String, usize>,
+    /// How many distinct ids share each abbreviation, for each of [`SHORT_ID_ENDS`].
+    abbreviations: [FxHashMap<String, usize>; SHORT_ID_ENDS.len()],
 }
 
 impl<'a> Names<'a> {
@@ -38,10 +39,13 @@ impl<'a> Names<'a> {
         for root in &roots {
             collect_ids(*root, &id_keys_lower, &mut ids);
         }
-        let mut abbreviations = FxHashMap::default();
-        for id in &ids {
-            *abbreviations.entry(abbreviate(id)).or_insert(0) += 1;
-        }
+        let abbreviations = SHORT_ID_ENDS.map(|ends| {
+            let mut counts = FxHashMap::default();
+            for id in &ids {
+                *counts.entry(abbreviate(id, ends)).or_insert(0) += 1;
+            }
+            counts
+        });
         Names {
             roots,
             id_keys_lower,
@@ -53,12 +57,16 @@ impl<'a> Names<'a> {
     /// The short form of an id as shown in paths (`5`, `"5"`, `6f1c2a40-…` as `6f1c…4b03`),
     /// the whole id when its abbreviation is not unique.
     pub fn short_id(&self, shown: &str) -> String {
-        let short = abbreviate(shown);
-        if self.abbreviations.get(&short).copied().unwrap_or(0) > 1 {
-            shown.to_string()
-        } else {
-            short
-        }
+        SHORT_ID_ENDS
+            .iter()
+            .zip(&self.abbreviations)
+            .map(|(ends, counts)| {
+                let short = abbreviate(shown, *ends);
+                let unique = counts.get(&short).copied().unwrap_or(0) <= 1;
+                (short, unique)
+            })
+            .find_map(|(short, unique)| unique.then_some(short))
+            .unwrap_or_else(|| shown.to_string())
     }
 
     /// `path` for people: keyed elements by name and short id (`[lamp_01 #6f1c…4b03]`,
@@ -177,14 +185,15 @@ impl<'a> Names<'a> {
     }
 }
 
-/// `6f1c2a40-1f43-4c8e-9a57-0d1e2f3a4b03` → `6f1c…4b03`; short ids unchanged.
-fn abbreviate(id: &str) -> String {
+/// `6f1c2a40-1f43-4c8e-9a57-0d1e2f3a4b03` → `6f1c…4b03` (`ends` = 4); ids too short to
+/// gain from it unchanged.
+fn abbreviate(id: &str, ends: usize) -> String {
     let n = id.chars().count();
-    if n <= SHORT_ID_MAX {
+    if n <= SHORT_ID_MAX.max(2 * ends + 1) {
         return id.to_string();
     }
-    let head: String = id.chars().take(SHORT_ID_ENDS).collect();
-    let tail: String = id.chars().skip(n - SHORT_ID_ENDS).collect();
+    let head: String = id.chars().take(ends).collect();
+    let tail: String = id.chars().skip(n - ends).collect();
     format!("{head}…{tail}")
 }
 

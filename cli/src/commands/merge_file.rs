@@ -81,18 +81,20 @@ pub fn run(args: &MergeFileArgs) -> i32 {
         }
     };
     let name = args.current.display().to_string();
-    // Objects named the way people do, from the merged result.
-    let result = if outcome.conflicts.is_empty() {
-        None
-    } else {
-        sjson::Document::parse(&outcome.text, dialect).ok()
-    };
+    // The result, parsed once: objects named the way people do, and ids it repeats (an
+    // input whose keyed array repeats an id cannot be merged by id; the result fails
+    // `check`).
+    let result = sjson::Document::parse(&outcome.text, dialect).ok();
+    let duplicates = result.as_ref().map_or_else(Vec::new, |doc| {
+        hooks::checks::duplicate_ids_in(&name, doc, &options.id_keys)
+    });
+    // (Indexing names walks the document: only when there is a conflict to name.)
+    let named = result.iter().filter(|_| !outcome.conflicts.is_empty());
     let names = Names::new(
-        result.iter().map(sjson::Document::root).collect(),
+        named.map(sjson::Document::root).collect(),
         &options.id_keys,
         &options.natural_keys,
     );
-    let duplicates = duplicate_ids(&name, &outcome.text, &config);
     let file_report = merging::file_report(&name, options.policy, &outcome.conflicts);
     let report_json = named_report(&file_report, &outcome.conflicts, &names, &duplicates);
     if let Some(path) = &args.report {
@@ -136,18 +138,6 @@ pub fn run(args: &MergeFileArgs) -> i32 {
         }
     }
     i32::from(outcome.failed(options.policy))
-}
-
-/// The duplicate ids of the merged text (`path:line:col: duplicate id …`): an input
-/// whose keyed array repeats an id cannot be merged by id, and the result fails `check`.
-fn duplicate_ids(name: &str, text: &str, config: &crate::config::Config) -> Vec<hooks::Problem> {
-    let Ok(policy) = hooks::Policy::new(config) else {
-        return Vec::new();
-    };
-    hooks::check_blob(name, text.as_bytes(), &policy)
-        .into_iter()
-        .filter(|p| p.check == hooks::Check::DuplicateId)
-        .collect()
 }
 
 /// The JSON report with each conflict's `name` (the path for people) beside its pointer,

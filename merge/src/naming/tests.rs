@@ -28,7 +28,7 @@ fn keyed_elements_by_name_and_short_id() {
 }
 
 #[test]
-fn a_shared_abbreviation_shows_whole_ids() {
+fn a_shared_abbreviation_keeps_more_characters() {
     let doc = Document::parse(
         "a = [ { id = \"aaaa-0000-0000-zzzz\" } { id = \"aaaa-1111-1111-zzzz\" } { id = \"bbbb-1111-1111-yyyy\" } ]",
         Dialect::Sjson,
@@ -37,9 +37,23 @@ fn a_shared_abbreviation_shows_whole_ids() {
     let n = names(&doc);
     assert_eq!(
         n.pointer("/a/[id=aaaa-0000-0000-zzzz]"),
-        "a[#aaaa-0000-0000-zzzz]"
+        "a[#aaaa-0…0-zzzz]"
     );
     assert_eq!(n.pointer("/a/[id=bbbb-1111-1111-yyyy]"), "a[#bbbb…yyyy]");
+}
+
+#[test]
+fn ids_that_share_every_abbreviation_are_shown_whole() {
+    let doc = Document::parse(
+        "a = [ { id = \"00000000-aaaa-0000-00000000\" } { id = \"00000000-bbbb-0000-00000000\" } ]",
+        Dialect::Sjson,
+    )
+    .unwrap();
+    let n = names(&doc);
+    assert_eq!(
+        n.pointer("/a/[id=00000000-aaaa-0000-00000000]"),
+        "a[#00000000-aaaa-0000-00000000]"
+    );
 }
 
 #[test]
