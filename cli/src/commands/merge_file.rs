@@ -73,7 +73,7 @@ pub fn run(args: &MergeFileArgs) -> i32 {
             return 2;
         }
     };
-    let outcome = match merging::merge_docs(base, ours, theirs, &options) {
+    let (outcome, result) = match merging::merge_docs_parsed(base, ours, theirs, &options) {
         Ok(o) => o,
         Err(e) => {
             report::error(e);
@@ -81,17 +81,14 @@ pub fn run(args: &MergeFileArgs) -> i32 {
         }
     };
     let name = args.current.display().to_string();
-    // The result, parsed once: objects named the way people do, and ids it repeats (an
-    // input whose keyed array repeats an id cannot be merged by id; the result fails
-    // `check`).
-    let result = sjson::Document::parse(&outcome.text, dialect).ok();
-    let duplicates = result.as_ref().map_or_else(Vec::new, |doc| {
-        hooks::checks::duplicate_ids_in(&name, doc, &options.id_keys)
-    });
+    // The result as the merge checked it (no second parse): ids it repeats (an input
+    // whose keyed array repeats an id cannot be merged by id; the result fails `check`),
+    // and objects named the way people do.
+    let duplicates = hooks::checks::duplicate_ids_in(&name, &result, &options.id_keys);
     // (Indexing names walks the document: only when there is a conflict to name.)
-    let named = result.iter().filter(|_| !outcome.conflicts.is_empty());
+    let named = Some(&result).filter(|_| !outcome.conflicts.is_empty());
     let names = Names::new(
-        named.map(sjson::Document::root).collect(),
+        named.into_iter().map(sjson::Document::root).collect(),
         &options.id_keys,
         &options.natural_keys,
     );
@@ -105,11 +102,11 @@ pub fn run(args: &MergeFileArgs) -> i32 {
     }
     let written = if args.stdout {
         let mut out = std::io::stdout().lock();
-        out.write_all(outcome.text.as_bytes())
+        out.write_all(result.text().as_bytes())
             .and_then(|_| out.flush())
     } else {
         let target = args.output.as_ref().unwrap_or(&args.current);
-        files::write_atomic(target, outcome.text.as_bytes())
+        files::write_atomic(target, result.text().as_bytes())
     };
     if let Err(e) = written {
         report::error(e);
