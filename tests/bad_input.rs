@@ -263,4 +263,8 @@ fn duplicate_ids_merge_as_a_sequence_and_check_reports_them() {
         String::from_utf8_lossy(&out.stdout),
         "e = [ {id = 1 v = 0} {id = 1 v = 3} ]\n"
     );
+    // Reported, not "merged cleanly" (issue 20 item 8).
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("duplicate id 1 in this array"), "{stderr}");
+    assert!(!stderr.contains("merged cleanly"), "{stderr}");
 }

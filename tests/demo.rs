@@ -78,11 +78,11 @@ fn the_demo_contrasts_git_and_assetvc() {
     assert!(structured.contains("/entities/[id=…4b03]/light/intensity: both modified, took theirs"));
     // What was merged, by the object-level diff against each parent.
     for line in [
-        "entities[id=…4b02].light.intensity: 4.5 → 6.0",
-        "+ entities[id=…4b06]: {name = \"brazier_center\"",
-        "entities[id=…4b01].position: [0.0 24.0 0.0] → [0.0 30.0 0.0]",
-        "entities[id=…4b04].name: \"barrel_01\" → \"barrel_red\"",
-        "- entities[id=…4b05]: {name = \"spawn_player\"",
+        "entities[torch_left #6f1c…4b02].light.intensity: 4.5 → 6.0",
+        "+ entities[brazier_center #6f1c…4b06]: {name = \"brazier_center\"",
+        "entities[gate_north #6f1c…4b01].position: [0.0 24.0 0.0] → [0.0 30.0 0.0]",
+        "entities[barrel_red #6f1c…4b04].name: \"barrel_01\" → \"barrel_red\"",
+        "- entities[spawn_player #6f1c…4b05]: {name = \"spawn_player\"",
     ] {
         assert!(structured.contains(line), "{line} in {structured}");
     }

@@ -68,8 +68,8 @@ fn a_corpus_level_diff_prints_only_the_changed_objects() {
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(
         stdout,
-        "units[id=ffd94a57-fe64-4025-abe1-eda1d4904d8e].lights.light.intensity: 5 → 7.5\n\
-         + units[id=0c3e5a52-7d1b-4a43-9d8f-2b6c1e4f5a60]: \
+        "units[light_source #ffd9…4d8e].lights.light.intensity: 5 → 7.5\n\
+         + units[crate #0c3e…5a60]: \
          {name = \"crate\", type = \"core/units/primitives/cube_primitive\", …}\n"
     );
     assert!(!stdout.contains('\x1b'), "no colors when not on a terminal");
@@ -222,17 +222,22 @@ fn change_records_name_keyed_objects_by_id() {
 }
 
 #[test]
-fn unparsable_input_exits_2_with_a_position() {
+fn unparsable_input_is_a_line_diff_with_the_reason() {
     let tmp = tempfile::tempdir().unwrap();
     two_versions(tmp.path());
     std::fs::write(tmp.path().join("new.level"), "a = 1\n<<<<<<< HEAD\nb = 2\n").unwrap();
-    let (code, stdout, stderr) = diff(tmp.path(), &[]);
+    let (code, stdout, _) = diff(tmp.path(), &["--format", "text"]);
+    assert_eq!(code, 0);
+    assert!(
+        stdout.starts_with("does not parse, line diff: new.level:2:9: "),
+        "the reason in one line expected, got {stdout}"
+    );
+    assert!(stdout.contains("\n+<<<<<<< HEAD\n"), "{stdout}");
+    // A JSON format has no changes to give: exit 2 with the position.
+    let (code, stdout, stderr) = diff(tmp.path(), &["--json"]);
     assert_eq!(code, 2);
     assert!(stdout.is_empty());
-    assert!(
-        stderr.starts_with("new.level:2:9: "),
-        "path:line:col: reason expected, got {stderr}"
-    );
+    assert!(stderr.starts_with("new.level:2:9: "), "{stderr}");
 }
 
 #[test]
@@ -255,6 +260,6 @@ fn json_files_are_diffed_as_json() {
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(
         String::from_utf8(out.stdout).unwrap(),
-        "~ lines[id=quit]: moved from index 1 to 0\nlines[id=quit].en: \"Quit\" → \"Exit\"\n"
+        "~ lines[#quit]: moved from index 1 to 0\nlines[#quit].en: \"Quit\" → \"Exit\"\n"
     );
 }

@@ -77,8 +77,8 @@ fn diff_between_revisions() {
         "diff --assetvc a/icon.png b/icon.png
 binary file modified
 diff --assetvc a/levels/arena.level b/levels/arena.level
-entities[id=e1].position: [0 0 0] → [1 0 0]
-+ entities[id=e3]: {name = \"lamp\", unit = \"units/lamp\"}
+entities[crate #e1].position: [0 0 0] → [1 0 0]
++ entities[lamp #e3]: {name = \"lamp\", unit = \"units/lamp\"}
 diff --assetvc a/notes.txt b/notes.txt
 text file modified
 "
@@ -98,8 +98,8 @@ text file modified
     assert_eq!(
         back,
         "diff --assetvc a/levels/arena.level b/levels/arena.level
-entities[id=e1].position: [1 0 0] → [0 0 0]
-- entities[id=e3]: {name = \"lamp\", unit = \"units/lamp\"}
+entities[crate #e1].position: [1 0 0] → [0 0 0]
+- entities[lamp #e3]: {name = \"lamp\", unit = \"units/lamp\"}
 "
     );
     // Unknown revisions are bad input.
@@ -137,8 +137,8 @@ new file
     assert_eq!(
         stdout,
         "diff --assetvc a/levels/arena.level b/levels/arena.level
-entities[id=e1].position: [0 0 0] → [1 0 0]
-+ entities[id=e3]: {name = \"lamp\", unit = \"units/lamp\"}
+entities[crate #e1].position: [0 0 0] → [1 0 0]
++ entities[lamp #e3]: {name = \"lamp\", unit = \"units/lamp\"}
 settings.fog: 0.1 → 0.25
 "
     );
@@ -160,7 +160,7 @@ settings.fog: 0.1 → 0.25
              "patch": [{"op": "add", "path": "/a", "value": 1}]}
         ])
     );
-    // A formatting-only change says so; an unparsable worktree file exits 2.
+    // A formatting-only change says so; an unparsable worktree file is a line diff.
     std::fs::write(dir.join("levels/arena.level"), v2().replace("\t", "    ")).unwrap();
     let (_, stdout, _) = diff(dir, &["--", "levels/arena.level"]);
     assert!(
@@ -168,9 +168,30 @@ settings.fog: 0.1 → 0.25
         "{stdout}"
     );
     std::fs::write(dir.join("levels/arena.level"), "a = {\n").unwrap();
-    let (code, _, stderr) = diff(dir, &["--", "levels/arena.level"]);
-    assert_eq!(code, 2);
-    assert!(stderr.starts_with("levels/arena.level:2:1: "), "{stderr}");
+    let (code, stdout, _) = diff(dir, &["--", "levels/arena.level"]);
+    assert_eq!(code, 0);
+    assert!(
+        stdout.contains("does not parse, line diff: levels/arena.level:2:1: "),
+        "{stdout}"
+    );
+    assert!(stdout.contains("\n+a = {\n"), "{stdout}");
+    let (code, stdout, _) = diff(dir, &["--json"]);
+    assert_eq!(code, 0);
+    let records: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let arena = records
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["path"] == "levels/arena.level")
+        .unwrap();
+    assert!(arena["unparsed"]
+        .as_str()
+        .unwrap()
+        .starts_with("levels/arena.level:2:1: "));
+    assert!(arena["line_diff"]
+        .as_array()
+        .unwrap()
+        .contains(&serde_json::json!("+a = {")));
 }
 
 /// Configures `assetvc diff-driver` as git's diff driver for `*.level` by hand.
@@ -190,8 +211,8 @@ fn git_diff_shows_object_level_changes_through_the_driver() {
     assert_eq!(
         stdout,
         "diff --assetvc a/levels/arena.level b/levels/arena.level
-entities[id=e1].position: [0 0 0] → [1 0 0]
-+ entities[id=e3]: {name = \"lamp\", unit = \"units/lamp\"}
+entities[crate #e1].position: [0 0 0] → [1 0 0]
++ entities[lamp #e3]: {name = \"lamp\", unit = \"units/lamp\"}
 "
     );
     // The worktree too (old side a temporary file, new side the worktree file).
@@ -202,7 +223,7 @@ entities[id=e1].position: [0 0 0] → [1 0 0]
     .unwrap();
     let stdout = git(dir, &["diff"]);
     assert!(
-        stdout.contains("diff --assetvc a/levels/arena.level b/levels/arena.level\nentities[id=e2].name: \"barrel\" → \"keg\"\n"),
+        stdout.contains("diff --assetvc a/levels/arena.level b/levels/arena.level\nentities[keg #e2].name: \"barrel\" → \"keg\"\n"),
         "{stdout}"
     );
     // `git log -p --ext-diff`, with a file added in the first commit (old side /dev/null).
@@ -218,7 +239,7 @@ entities[id=e1].position: [0 0 0] → [1 0 0]
         ],
     );
     assert!(
-        stdout.contains("commit v2\n\ndiff --assetvc a/levels/arena.level b/levels/arena.level\nentities[id=e1].position"),
+        stdout.contains("commit v2\n\ndiff --assetvc a/levels/arena.level b/levels/arena.level\nentities[crate #e1].position"),
         "{stdout}"
     );
     assert!(
@@ -228,20 +249,50 @@ entities[id=e1].position: [0 0 0] → [1 0 0]
 }
 
 #[test]
-fn the_diff_driver_rejects_unparsable_input() {
+fn git_diff_and_log_go_on_past_files_that_do_not_parse() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
     setup(dir);
     configure_driver(dir);
-    std::fs::write(dir.join("levels/arena.level"), "a = 1\n<<<<<<< HEAD\n").unwrap();
+    // Three levels; the middle one (in path order) holds conflict markers, and a later
+    // one changes too: git must show all three instead of dying on the second.
+    std::fs::write(dir.join("levels/a.level"), "x = 1\n").unwrap();
+    std::fs::write(dir.join("levels/c.level"), "z = 1\n").unwrap();
+    git(dir, &["add", "."]);
+    git(dir, &["commit", "-q", "-m", "three"]);
+    std::fs::write(dir.join("levels/a.level"), "x = 2\n").unwrap();
+    std::fs::write(
+        dir.join("levels/arena.level"),
+        "a = 1\n<<<<<<< HEAD\nb = 2\n=======\nb = 3\n>>>>>>> other\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("levels/c.level"), "z = 2\n").unwrap();
     let out = git_output(dir, &["diff"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
-        !out.status.success(),
-        "git stops when the external diff fails"
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
     );
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("levels/arena.level:2:9: "), "{stderr}");
-    // Called directly, as git calls it: 7 arguments, exit 2.
+    assert!(stdout.contains("x: 1 → 2"), "{stdout}");
+    assert!(
+        stdout.contains(
+            "diff --assetvc a/levels/arena.level b/levels/arena.level\n\
+             does not parse, line diff: levels/arena.level:2:9: "
+        ),
+        "{stdout}"
+    );
+    assert!(stdout.contains("\n+<<<<<<< HEAD\n"), "{stdout}");
+    assert!(stdout.contains("z: 1 → 2"), "{stdout}");
+    // Committed as is: `git log -p --ext-diff` shows that commit and the ones before it.
+    git(dir, &["commit", "-q", "-am", "markers"]);
+    let out = git_output(dir, &["log", "-p", "--ext-diff", "--format=commit %s"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("commit markers\n"), "{stdout}");
+    assert!(stdout.contains("z: 1 → 2"), "{stdout}");
+    assert!(stdout.contains("commit v1\n"), "{stdout}");
+    // Called directly, as git calls it (7 arguments): a line diff too, exit 0.
     let old = dir.join("old.level");
     std::fs::write(&old, V1).unwrap();
     let out = run(assetvc()
@@ -251,7 +302,13 @@ fn the_diff_driver_rejects_unparsable_input() {
         .arg(dir.join("levels/arena.level"))
         .args(["0000000", "100644"])
         .current_dir(dir));
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(0));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("does not parse, line diff: levels/arena.level:2:9: "),
+        "{stdout}"
+    );
+    assert!(stdout.contains("\n-\t\tposition = [5 0 0]\n"), "{stdout}");
     // A deleted file: the new side is /dev/null.
     let out = run(assetvc()
         .args(["diff-driver", "levels/arena.level"])

@@ -107,9 +107,13 @@ fn check_reports_every_kind_of_problem() {
     let out = check(dir, &["nope"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no such file"));
-    // An invalid assetvc.toml is a usage error too.
+    // An invalid assetvc.toml is a problem found, at its line and column (issue 13).
     write(dir, "assetvc.toml", "[check]\ncommand = \"x\"\n");
     let out = check(dir, &["levels/good.level"]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown field `command`"));
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("assetvc.toml:2:1: unknown field `command`"),
+        "{stdout}"
+    );
 }

@@ -4,6 +4,7 @@ mod commands;
 mod config;
 mod debug_bundle;
 mod files;
+mod progress;
 mod report;
 
 use std::process::ExitCode;

@@ -61,8 +61,10 @@ pub enum ConfigError {
 #[serde(deny_unknown_fields, default)]
 pub struct Assets {
     /// Globs of SJSON files.
+    #[serde(deserialize_with = "crate::config_values::globs")]
     pub sjson: Vec<String>,
     /// Globs of JSON files.
+    #[serde(deserialize_with = "crate::config_values::globs")]
     pub json: Vec<String>,
 }
 
@@ -94,11 +96,14 @@ impl Default for Assets {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct MergeSettings {
-    /// `theirs`, `ours` or `fail`.
+    /// One of [`crate::config_values::POLICY_NAMES`] (validated when read).
+    #[serde(deserialize_with = "crate::config_values::policy")]
     pub policy: String,
     /// Keys that give array elements an identity, matched case-insensitively.
+    #[serde(deserialize_with = "crate::config_values::key_names")]
     pub id_keys: Vec<String>,
     /// Keys that identify elements when no id key is present.
+    #[serde(deserialize_with = "crate::config_values::key_names")]
     pub natural_keys: Vec<String>,
     /// All-number arrays up to this length merge as one value.
     pub atomic_max: usize,
@@ -130,8 +135,10 @@ pub struct CheckSettings {
 #[serde(deny_unknown_fields, default)]
 pub struct Expressions {
     /// Globs on property names.
+    #[serde(deserialize_with = "crate::config_values::globs")]
     pub keys: Vec<String>,
     /// Variables the expressions may use.
+    #[serde(deserialize_with = "crate::config_values::variables")]
     pub variables: Vec<String>,
 }
 

@@ -15,6 +15,7 @@
 
 pub mod checks;
 pub mod config;
+pub mod config_values;
 pub mod engine;
 pub mod external;
 pub mod policy;

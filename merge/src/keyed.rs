@@ -454,10 +454,11 @@ mod tests {
         assert_eq!(ids("l = [{ id = a } { name = b }]"), None);
         assert_eq!(ids("l = [{ id = a } 1]"), None);
         assert_eq!(ids("l = [1 2]"), None);
-        // An integer id and a string id of the same digits are distinct.
+        // An integer id and a string id of the same digits are distinct, and so are
+        // their paths (`[id=1]`, `[id="1"]`).
         assert_eq!(
             ids("l = [{ id = 1 } { id = \"1\" }]"),
-            Some(vec!["1".into(), "1".into()])
+            Some(vec!["1".into(), "\"1\"".into()])
         );
     }
 }

@@ -15,6 +15,7 @@ mod lcs;
 mod merger;
 pub mod migrate;
 mod moves;
+pub mod naming;
 mod pairing;
 mod sequence;
 

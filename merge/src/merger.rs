@@ -441,9 +441,19 @@ pub(crate) fn id_text(v: Value<'_>) -> Option<Cow<'_, str>> {
     }
 }
 
-/// An id as people read it (numbers without the marker).
+/// An id as people read it in paths: numbers as written (`[id=5]`), strings as they are
+/// unless they would read as a number, then quoted (`[id="5"]`), so that the two never
+/// share a path.
 pub(crate) fn id_display(id: &str) -> String {
-    id.strip_prefix('\u{0}').unwrap_or(id).to_string()
+    match id.strip_prefix('\u{0}') {
+        Some(number) => number.to_string(),
+        None if id.parse::<f64>().is_ok() || id.is_empty() => {
+            let mut quoted = String::new();
+            sjson::string::write_quoted(&mut quoted, id);
+            quoted
+        }
+        None => id.to_string(),
+    }
 }
 
 #[cfg(test)]

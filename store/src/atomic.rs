@@ -84,10 +84,15 @@ pub fn write_atomic(path: &Path, data: &[u8]) -> Result<(), WriteError> {
     let mut prefix = OsString::from(".");
     prefix.push(name);
     prefix.push(TEMP_MARK);
-    let mut tmp = tempfile::Builder::new()
-        .prefix(&prefix)
-        .tempfile_in(dir)
-        .map_err(io)?;
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix);
+    #[cfg(unix)]
+    if meta.is_none() {
+        // A new file gets the usual mode (0666 less the umask), not a temporary file's 0600.
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    let mut tmp = builder.tempfile_in(dir).map_err(io)?;
     tmp.write_all(data).map_err(io)?;
     tmp.as_file().sync_all().map_err(io)?;
     if let Some(meta) = &meta {

@@ -10,6 +10,7 @@ use clap::Args;
 use hooks::Problem;
 use serde::Serialize;
 
+use crate::config::{find_config, FILE_NAME};
 use crate::report;
 
 /// Arguments of `assetvc check`.
@@ -28,29 +29,42 @@ struct JsonReport<'a> {
     problems: &'a [Problem],
 }
 
-/// Runs `assetvc check`: 0 all good, 1 problems found, 2 bad usage, a missing path or an
-/// invalid configuration.
+/// Runs `assetvc check`: 0 all good, 1 problems found (an invalid `assetvc.toml` is one,
+/// reported at its `line:col`, and then nothing else is checked), 2 bad usage, a missing
+/// path or a configuration that cannot be read.
 pub fn run(args: &CheckArgs) -> i32 {
     let roots = if args.paths.is_empty() {
         vec![PathBuf::from(".")]
     } else {
         args.paths.clone()
     };
-    let policy = match hooks::worktree_policy(Path::new(".")) {
-        Ok(p) => p,
+    let (paths, problems) = match hooks::worktree_policy(Path::new(".")) {
+        Ok(policy) => {
+            let paths = match crate::files::files_under(&roots, |_| true) {
+                Ok(p) => p,
+                Err(e) => {
+                    report::error(e);
+                    return 2;
+                }
+            };
+            let problems = check_with_progress(&paths, &policy);
+            (paths, problems)
+        }
+        Err(e @ hooks::ConfigError::Invalid { .. }) => match invalid_config() {
+            Some((path, problems)) => {
+                eprintln!("assetvc: {FILE_NAME} is invalid: the other files were not checked");
+                (vec![path], problems)
+            }
+            None => {
+                report::error(e);
+                return 2;
+            }
+        },
         Err(e) => {
             report::error(e);
             return 2;
         }
     };
-    let paths = match crate::files::files_under(&roots, |_| true) {
-        Ok(p) => p,
-        Err(e) => {
-            report::error(e);
-            return 2;
-        }
-    };
-    let problems = hooks::worktree::check_files(&paths, &policy);
     if args.json {
         let report = JsonReport {
             files_checked: paths.len(),
@@ -76,4 +90,36 @@ pub fn run(args: &CheckArgs) -> i32 {
         }
     }
     i32::from(!problems.is_empty())
+}
+
+/// The configuration that applies here, checked as a file like any other (`path:line:col:
+/// reason` with its source line), named relative to the current directory when it can be.
+fn invalid_config() -> Option<(PathBuf, Vec<Problem>)> {
+    let path = find_config(Path::new("."))?;
+    let bytes = std::fs::read(&path).ok()?;
+    let shown = std::env::current_dir()
+        .ok()
+        .and_then(|cwd| cwd.canonicalize().ok())
+        .and_then(|cwd| path.strip_prefix(cwd).ok().map(Path::to_path_buf))
+        .unwrap_or_else(|| path.clone());
+    let policy = hooks::Policy::new(&crate::config::Config::default()).ok()?;
+    let problems = hooks::check_blob(&shown.display().to_string(), &bytes, &policy);
+    (!problems.is_empty()).then_some((shown, problems))
+}
+
+/// Files checked between two updates of the progress bar (each batch in parallel).
+const PROGRESS_BATCH: usize = 256;
+
+/// Checks `paths`, with a progress bar on a terminal for long runs.
+fn check_with_progress(paths: &[PathBuf], policy: &hooks::Policy) -> Vec<Problem> {
+    let Some(bar) = crate::progress::files_bar("checking", paths.len()) else {
+        return hooks::worktree::check_files(paths, policy);
+    };
+    let mut problems = Vec::new();
+    for batch in paths.chunks(PROGRESS_BATCH) {
+        problems.extend(hooks::worktree::check_files(batch, policy));
+        bar.inc(batch.len() as u64);
+    }
+    bar.finish_and_clear();
+    problems
 }

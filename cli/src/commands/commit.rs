@@ -61,6 +61,11 @@ pub fn check_blobs(
 /// Runs `assetvc commit`: 0 committed, 1 checks failed or nothing to commit (nothing is
 /// written then), 2 bad usage or a repository error.
 pub fn run(args: &CommitArgs) -> i32 {
+    // git refuses an empty message: say so before touching anything.
+    if !args.message.is_empty() && args.message.iter().all(|m| m.trim().is_empty()) {
+        report::error("empty commit message: give one with -m MSG");
+        return 2;
+    }
     let (repo, root) = match porcelain::open_worktree() {
         Ok(r) => r,
         Err(status) => return status,

@@ -471,8 +471,14 @@ fn demo(args: &DemoArgs) -> Result<()> {
             .map_err(|e| anyhow!("{LEVEL}: {e}"))?;
         let d = diff(pd.root(), result_doc.root(), &options);
         say(format!("   {label}"));
+        let defaults = merge::MergeOptions::default();
+        let names = merge::naming::Names::new(
+            vec![result_doc.root(), pd.root()],
+            &defaults.id_keys,
+            &defaults.natural_keys,
+        );
         for c in &d.changes {
-            say(format!("     {}", short(&paint.change(c))));
+            say(format!("     {}", short(&paint.change(c, &names))));
         }
     }
     // The conflicts, from the same engine the driver ran.

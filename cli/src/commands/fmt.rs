@@ -1,13 +1,19 @@
 //! `assetvc fmt`: the canonical style, written in place atomically, or stdin to stdout.
+//!
+//! Sources: PATHs (files, or directories walked for assets); `-` for stdin. With no PATH,
+//! `fmt --check` looks at the worktree like `check` does; `fmt` reads stdin when stdin is
+//! a pipe (as it always has, so `fmt < a.level` keeps working) and at a terminal asks for
+//! a path instead of waiting for input or rewriting the whole tree unasked.
 
-use std::io::{Read, Write};
+use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
+use serde::Serialize;
 use sjson::{Dialect, Document, ParseOptions, Style};
 
 use crate::config::Config;
-use crate::{files, report};
+use crate::{files, progress, report};
 
 /// A dialect named on the command line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -39,16 +45,50 @@ pub struct FmtArgs {
     /// Sort object keys.
     #[arg(long)]
     pub sort_keys: bool,
-    /// Files or directories; without any, stdin (SJSON, which accepts JSON) to stdout.
+    /// Print a JSON report on stdout: files looked at, files changed (or that `--check`
+    /// would change), files that do not parse.
+    #[arg(long)]
+    pub json: bool,
+    /// Files or directories; `-` is stdin (SJSON, which accepts JSON) to stdout. Without
+    /// any: `--check` looks at the worktree (like `check`); `fmt` reads stdin when it is
+    /// not a terminal (a pipe) and otherwise asks for a path.
     pub paths: Vec<PathBuf>,
 }
 
-/// Runs `assetvc fmt`: 0 done (or nothing to change), 1 `--check` found files to change,
-/// 2 bad input (nothing written for it).
-pub fn run(args: &FmtArgs) -> i32 {
-    if args.paths.is_empty() {
-        return run_stdin(args);
+/// The JSON report of `fmt --json`.
+#[derive(Serialize)]
+struct JsonReport {
+    files: usize,
+    changed: Vec<String>,
+    errors: Vec<String>,
+}
+
+/// Where `fmt` reads: stdin, or these paths.
+fn sources(args: &FmtArgs) -> Result<Option<Vec<PathBuf>>, &'static str> {
+    let stdin = Path::new("-");
+    match args.paths.as_slice() {
+        [only] if only == stdin => Ok(None),
+        paths if paths.iter().any(|p| p == stdin) => Err("`-` (stdin) cannot be mixed with paths"),
+        [] if args.check => Ok(Some(vec![PathBuf::from(".")])),
+        [] if std::io::stdin().is_terminal() => {
+            Err("no PATH: give files or directories (`.` for the worktree), or `-` for stdin")
+        }
+        [] => Ok(None),
+        paths => Ok(Some(paths.to_vec())),
     }
+}
+
+/// Runs `assetvc fmt`: 0 done (or nothing to change), 1 `--check` found files to change,
+/// 2 bad input or usage (nothing written for it).
+pub fn run(args: &FmtArgs) -> i32 {
+    let roots = match sources(args) {
+        Ok(Some(roots)) => roots,
+        Ok(None) => return run_stdin(args),
+        Err(message) => {
+            report::error(message);
+            return 2;
+        }
+    };
     let config = match Config::discover(Path::new(".")) {
         Ok(c) => c,
         Err(e) => {
@@ -63,7 +103,7 @@ pub fn run(args: &FmtArgs) -> i32 {
             return 2;
         }
     };
-    let paths = match files::asset_files(&args.paths, &matcher) {
+    let paths = match files::asset_files(&roots, &matcher) {
         Ok(p) => p,
         Err(e) => {
             report::error(e);
@@ -71,7 +111,16 @@ pub fn run(args: &FmtArgs) -> i32 {
         }
     };
     let mut status = 0;
+    let mut report = JsonReport {
+        files: paths.len(),
+        changed: Vec::new(),
+        errors: Vec::new(),
+    };
+    let bar = progress::files_bar("formatting", paths.len());
     for path in paths {
+        if let Some(bar) = &bar {
+            bar.inc(1);
+        }
         let dialect = matcher
             .dialect(&path)
             .unwrap_or_else(|| Dialect::for_path(&path.to_string_lossy()));
@@ -87,7 +136,12 @@ pub fn run(args: &FmtArgs) -> i32 {
         let formatted = match format_bytes(&name, bytes.clone(), dialect, args) {
             Ok(f) => f,
             Err(message) => {
-                eprintln!("{message}");
+                if !args.json {
+                    eprintln!("{message}");
+                }
+                report
+                    .errors
+                    .push(message.lines().next().unwrap_or_default().into());
                 status = 2;
                 continue;
             }
@@ -96,12 +150,26 @@ pub fn run(args: &FmtArgs) -> i32 {
             continue;
         }
         if args.check {
-            println!("{}", report::safe(&name));
+            if !args.json {
+                println!("{}", report::safe(&name));
+            }
+            report.changed.push(name);
             status = status.max(1);
         } else if let Err(e) = files::write_atomic(&path, formatted.as_bytes()) {
             report::error(e);
             status = 2;
+        } else {
+            report.changed.push(name);
         }
+    }
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&report).unwrap_or_default()
+        );
     }
     status
 }

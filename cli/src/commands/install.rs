@@ -34,6 +34,10 @@ pub struct InstallArgs {
     /// Install the pre-receive hook into a bare repository instead.
     #[arg(long, value_name = "BARE_REPO")]
     pub server: Option<PathBuf>,
+    /// With --server: validate FILE and install it as the server's policy
+    /// (`<BARE_REPO>/assetvc.toml`); the server never uses an `assetvc.toml` from a push.
+    #[arg(long, value_name = "FILE", requires = "server")]
+    pub config: Option<PathBuf>,
 }
 
 /// Arguments of `assetvc doctor` (`assetvc install --check`).
@@ -64,7 +68,7 @@ pub struct Item {
 /// 2 not a repository, bad configuration or a write failed.
 pub fn run(args: &InstallArgs) -> i32 {
     if let Some(bare) = &args.server {
-        return super::install_server::run_server(bare);
+        return super::install_server::run_server(bare, args.config.as_deref());
     }
     if args.check {
         return check(args.json);

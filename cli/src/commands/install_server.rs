@@ -4,7 +4,8 @@
 //! A pre-receive hook that was there before is renamed `pre-receive.local` and runs
 //! first, with the same input; if it rejects the push, so does ours. Running the command
 //! again refreshes our script (the binary may have moved) and changes nothing else.
-//! `core.hooksPath` is honoured.
+//! `core.hooksPath` is honoured. `--config FILE` also installs the server's policy; see
+//! [`super::server_policy`].
 
 use std::path::Path;
 
@@ -13,10 +14,17 @@ use crate::report;
 /// The marker line that identifies our pre-receive script.
 const MARKER: &str = "# assetvc-hook: pre-receive";
 
-/// Installs the pre-receive hook in the repository at `bare`: 0 done, 2 not a
-/// repository or a write failed.
-pub fn run_server(bare: &Path) -> i32 {
-    match install(bare) {
+/// Installs the pre-receive hook in the repository at `bare`, and `config` (validated
+/// first) as the server's policy; says which policy the server uses. 0 done, 2 not a
+/// repository, an invalid `config` or a write failed (nothing is installed then).
+pub fn run_server(bare: &Path, config: Option<&Path>) -> i32 {
+    let result = install_policy_checked(bare, config)
+        .and_then(|policy| Ok((policy, install(bare)?)))
+        .and_then(|(policy, mut messages)| {
+            messages.push(super::server_policy::install(bare, policy)?);
+            Ok(messages)
+        });
+    match result {
         Ok(messages) => {
             for m in messages {
                 eprintln!("assetvc: {m}");
@@ -87,6 +95,15 @@ fn install(bare: &Path) -> Result<Vec<String>, String> {
         Err(e) => return Err(format!("{}: {e}", hook.display())),
     }
     Ok(messages)
+}
+
+/// The policy text to install, validated before anything is written.
+fn install_policy_checked(
+    bare: &Path,
+    config: Option<&Path>,
+) -> Result<Option<(std::path::PathBuf, Vec<u8>)>, String> {
+    store::gix::open(bare).map_err(|e| format!("{}: not a git repository: {e}", bare.display()))?;
+    super::server_policy::validated(config)
 }
 
 fn contains(haystack: &[u8], needle: &[u8]) -> bool {

@@ -4,7 +4,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use merge::Policy;
+use merge::naming::Names;
+use merge::{Conflict, Policy};
 
 use super::merging;
 use crate::{debug_bundle, files, report};
@@ -44,8 +45,10 @@ pub fn parse_policy(s: &str) -> Result<Policy, String> {
     s.parse()
 }
 
-/// Runs `assetvc merge-file`: 0 merged (conflicts resolved by policy theirs/ours),
-/// 1 policy fail met a conflict (the result is still written), 2 bad input: nothing written.
+/// Runs `assetvc merge-file`: 0 merged (conflicts resolved by policy theirs/ours; ids
+/// repeated in the result are reported, not an error: the inputs held them already),
+/// 1 policy fail met a conflict (the result is still written), 2 bad input: nothing
+/// written.
 pub fn run(args: &MergeFileArgs) -> i32 {
     let dir = args
         .current
@@ -80,7 +83,7 @@ pub fn run(args: &MergeFileArgs) -> i32 {
         ours: ours.clone(),
         theirs: theirs.clone(),
     });
-    let outcome = match merging::merge_docs(base, ours, theirs, &options) {
+    let (outcome, result) = match merging::merge_docs_parsed(base, ours, theirs, &options) {
         Ok(o) => o,
         Err(e) => {
             report::error(e);
@@ -88,31 +91,29 @@ pub fn run(args: &MergeFileArgs) -> i32 {
         }
     };
     let name = args.current.display().to_string();
+    // The result as the merge checked it (no second parse): ids it repeats (an input
+    // whose keyed array repeats an id cannot be merged by id; the result fails `check`),
+    // and objects named the way people do.
+    let duplicates = hooks::checks::duplicate_ids_in(&name, &result, &options.id_keys);
+    // (Indexing names walks the document: only when there is a conflict to name.)
+    let named = Some(&result).filter(|_| !outcome.conflicts.is_empty());
+    let names = Names::new(
+        named.into_iter().map(sjson::Document::root).collect(),
+        &options.id_keys,
+        &options.natural_keys,
+    );
     let file_report = merging::file_report(&name, options.policy, &outcome.conflicts);
-    let report_json = serde_json::to_string_pretty(&file_report).unwrap_or_default();
+    let report_json = named_report(&file_report, &outcome.conflicts, &names, &duplicates);
     if let Some(inputs) = &inputs {
-        let explanation =
-            debug_bundle::explain(inputs, &outcome.text, &outcome.conflicts, &options);
-        if let (Some(dir), Some(explanation)) = (&debug_dir, &explanation) {
-            let bundle = debug_bundle::Bundle {
-                name: &name,
-                inputs,
-                result: &outcome.text,
-                report_json: &report_json,
-                explanation,
-            };
-            match debug_bundle::keep(dir, &bundle) {
-                Ok(folder) => eprintln!("assetvc: debug bundle in {}", folder.display()),
-                Err(e) => eprintln!("assetvc: warning: cannot keep the debug bundle: {e}"),
-            }
-        }
-        if let (true, Some(explanation)) = (args.explain, &explanation) {
-            if args.stdout {
-                eprint!("{}", explanation.render());
-            } else {
-                print!("{}", explanation.render());
-            }
-        }
+        explain_and_keep(
+            args,
+            inputs,
+            &name,
+            result.text(),
+            &report_json,
+            &outcome,
+            &options,
+        );
     }
     if let Some(path) = &args.report {
         if let Err(e) = files::write_atomic(path, format!("{report_json}\n").as_bytes()) {
@@ -122,12 +123,12 @@ pub fn run(args: &MergeFileArgs) -> i32 {
     }
     let written = if args.stdout {
         let mut out = std::io::stdout().lock();
-        out.write_all(outcome.text.as_bytes())
+        out.write_all(result.text().as_bytes())
             .and_then(|_| out.flush())
             .map_err(anyhow::Error::from)
     } else {
         let target = args.output.as_ref().unwrap_or(&args.current);
-        files::write_atomic(target, outcome.text.as_bytes()).map_err(anyhow::Error::from)
+        files::write_atomic(target, result.text().as_bytes()).map_err(anyhow::Error::from)
     };
     if let Err(e) = written {
         report::error(e);
@@ -140,13 +141,78 @@ pub fn run(args: &MergeFileArgs) -> i32 {
             println!("{report_json}");
         }
     } else {
-        eprintln!(
-            "assetvc: {}",
-            merging::summary(&name, &outcome, options.policy)
-        );
+        if duplicates.is_empty() || !outcome.conflicts.is_empty() {
+            eprintln!(
+                "assetvc: {}",
+                merging::summary(&name, &outcome, options.policy)
+            );
+        } else {
+            eprintln!("assetvc: {name}: merged, but ids are not unique (`assetvc check` fails):");
+        }
         for c in &outcome.conflicts {
-            eprintln!("  {c}");
+            eprintln!("  {}", names.conflict(c));
+        }
+        for p in &duplicates {
+            eprintln!("  {p}");
         }
     }
     i32::from(outcome.failed(options.policy))
+}
+
+/// `--explain` and `ASSETVC_DEBUG`: prints the explanation and keeps the debug bundle.
+fn explain_and_keep(
+    args: &MergeFileArgs,
+    inputs: &debug_bundle::Inputs,
+    name: &str,
+    result: &str,
+    report_json: &str,
+    outcome: &merge::MergeOutcome,
+    options: &merge::MergeOptions,
+) {
+    let Some(explanation) = debug_bundle::explain(inputs, result, &outcome.conflicts, options)
+    else {
+        return;
+    };
+    if let Some(dir) = debug_bundle::dir_from_env() {
+        let bundle = debug_bundle::Bundle {
+            name,
+            inputs,
+            result,
+            report_json,
+            explanation: &explanation,
+        };
+        match debug_bundle::keep(&dir, &bundle) {
+            Ok(folder) => eprintln!("assetvc: debug bundle in {}", folder.display()),
+            Err(e) => eprintln!("assetvc: warning: cannot keep the debug bundle: {e}"),
+        }
+    }
+    if args.explain {
+        if args.stdout {
+            eprint!("{}", explanation.render());
+        } else {
+            print!("{}", explanation.render());
+        }
+    }
+}
+
+/// The JSON report with each conflict's `name` (the path for people) beside its pointer,
+/// and `duplicate_ids` when the result repeats ids.
+fn named_report(
+    report: &merging::FileReport<'_>,
+    conflicts: &[Conflict],
+    names: &Names<'_>,
+    duplicates: &[hooks::Problem],
+) -> String {
+    let mut value = serde_json::to_value(report).unwrap_or_default();
+    if !duplicates.is_empty() {
+        value["duplicate_ids"] = serde_json::to_value(duplicates).unwrap_or_default();
+    }
+    if let Some(list) = value["conflicts"].as_array_mut() {
+        for (entry, c) in list.iter_mut().zip(conflicts) {
+            if let Some(object) = entry.as_object_mut() {
+                object.insert("name".into(), names.pointer(&c.path).into());
+            }
+        }
+    }
+    serde_json::to_string_pretty(&value).unwrap_or_default()
 }

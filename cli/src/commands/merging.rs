@@ -75,6 +75,19 @@ pub fn merge_docs(
     theirs: Document,
     options: &MergeOptions,
 ) -> Result<MergeOutcome, String> {
+    let (mut outcome, checked) = merge_docs_parsed(base, ours, theirs, options)?;
+    outcome.text = checked.into_text();
+    Ok(outcome)
+}
+
+/// Like [`merge_docs`], but the result is returned parsed (for reports that read it
+/// without parsing it again); `outcome.text` is empty, the text is the document's.
+pub fn merge_docs_parsed(
+    base: Document,
+    ours: Document,
+    theirs: Document,
+    options: &MergeOptions,
+) -> Result<(MergeOutcome, Document), String> {
     let dialect = ours.dialect();
     let mut outcome = merge::merge(&base, &ours, &theirs, options);
     drop((base, ours, theirs));
@@ -82,8 +95,7 @@ pub fn merge_docs(
     let checked = Document::parse_with(text, ParseOptions::new(dialect)).map_err(|e| {
         format!("internal error: the merged document does not parse ({e}); nothing was written")
     })?;
-    outcome.text = checked.into_text();
-    Ok(outcome)
+    Ok((outcome, checked))
 }
 
 /// One conflict in a JSON report.

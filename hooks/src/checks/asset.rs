@@ -40,6 +40,14 @@ pub(super) fn check_asset(
     }
 }
 
+/// The ids repeated within keyed arrays of an already parsed document (`duplicate id …`
+/// problems): what `merge-file` reports about a merge's result without parsing it again.
+pub fn duplicate_ids_in(path: &str, doc: &Document, id_keys: &[String]) -> Vec<Problem> {
+    let mut out = Vec::new();
+    duplicate_ids(path, doc, &Ids { keys: id_keys }, &mut out);
+    out
+}
+
 /// Finds ids as the merge does.
 struct Ids<'p> {
     keys: &'p [String],

@@ -29,6 +29,7 @@ use crate::policy::{FileClass, Policy};
 use crate::problem::{excerpt, Check, Problem};
 
 use asset::check_asset;
+pub use asset::duplicate_ids_in;
 use lua::check_lua;
 pub use lua::LUA_MAX_LEVELS;
 

@@ -21,6 +21,7 @@
 //! renders paths and values for people.
 
 mod keyed;
+mod lines;
 mod text;
 mod walk;
 
@@ -32,6 +33,7 @@ use sjson::{Path, Value};
 use crate::merger::compact_json;
 use crate::MergeOptions;
 
+pub use lines::{line_diff, DiffLine};
 pub use text::{path_text, summary};
 use walk::Walker;
 
@@ -138,6 +140,17 @@ impl<'a> Change<'a> {
     /// ~ groups[id=g1].children[id=e5]: moved from entities[id=e5]
     /// ```
     pub fn text(&self) -> String {
+        self.text_with(path_text)
+    }
+
+    /// The change as one line with paths named for people by `names`
+    /// (`entities[lamp_01 #6f1c…4b03].light.intensity: 1 → 2`).
+    pub fn text_named(&self, names: &crate::naming::Names<'_>) -> String {
+        self.text_with(|p| names.path(p))
+    }
+
+    /// The change as one line, paths rendered by `path_text`.
+    fn text_with(&self, path_text: impl Fn(&Path) -> String) -> String {
         match self {
             Change::Changed { path, old, new } => {
                 format!("{}: {} → {}", path_text(path), summary(*old), summary(*new))

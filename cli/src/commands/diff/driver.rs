@@ -7,8 +7,9 @@ use super::{DiffDriverArgs, Format, Paint, Status};
 use crate::report;
 
 /// Runs `assetvc diff-driver path old-file old-hex old-mode new-file new-hex new-mode`:
-/// prints `diff --assetvc a/path b/path` and the changes. 0 on success, 2 if a side
-/// does not parse (`path:line:col: reason` on stderr).
+/// prints `diff --assetvc a/path b/path` and the changes; a side that does not parse is
+/// shown as a line diff with the reason in one line, so that `git diff` and `git log -p`
+/// go on to the next file. 0 on success, 2 if a file or the configuration cannot be read.
 pub fn run_driver(args: &DiffDriverArgs) -> i32 {
     let paint = Paint::for_git();
     let path = args.path.as_str();
@@ -35,7 +36,7 @@ pub fn run_driver(args: &DiffDriverArgs) -> i32 {
             return 2;
         }
     };
-    let (options, matcher) = match settings(Path::new(".")) {
+    let (settings, matcher) = match settings(Path::new(".")) {
         Ok(s) => s,
         Err(e) => {
             report::error(e);
@@ -44,6 +45,17 @@ pub fn run_driver(args: &DiffDriverArgs) -> i32 {
     };
     let mut text = header(paint, path, new_path);
     text.push('\n');
+    if old == new {
+        // git passes a rename (or a mode change) with identical content: say what it is.
+        let what = if new_path != path {
+            format!("renamed from {path}, content unchanged")
+        } else {
+            "content unchanged".to_string()
+        };
+        text.push_str(&paint.dim(&what));
+        text.push('\n');
+        return print_out(&text);
+    }
     let binary = old.as_deref().is_some_and(is_binary) || new.as_deref().is_some_and(is_binary);
     if binary {
         text.push_str(&paint.dim(&format!(
@@ -59,21 +71,13 @@ pub fn run_driver(args: &DiffDriverArgs) -> i32 {
         path,
         new_path,
         dialect(&matcher, new_path),
-        &options,
+        &settings,
         Format::Text,
         paint,
     );
-    match rendered {
-        Ok(r) => {
-            for l in r.lines {
-                text.push_str(&l);
-                text.push('\n');
-            }
-            print_out(&text)
-        }
-        Err(e) => {
-            eprintln!("{e}");
-            2
-        }
+    for l in rendered.lines {
+        text.push_str(&l);
+        text.push('\n');
     }
+    print_out(&text)
 }

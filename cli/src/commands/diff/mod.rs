@@ -5,7 +5,10 @@
 //! --ext-diff` show the same object-level diff.
 //!
 //! Exit status: 0 whether or not there are differences (like `git diff` without
-//! `--exit-code`), 2 on bad input (an unparsable asset, an unknown revision).
+//! `--exit-code`), 2 on bad input (an unknown revision). An asset a side of which does not
+//! parse (half-edited, conflict markers) is shown as a line diff with the reason in one
+//! line (`unparsed` and `line_diff` in JSON), and the diff goes on; only the two-file mode
+//! with a JSON format, which has no file records, still stops with exit 2.
 //!
 //! Here: the arguments, the helpers both modes share, and the two-file mode; `revisions`
 //! holds the revision mode, `driver` the diff driver, `paint` the colors.
@@ -19,6 +22,7 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 use merge::diff::{diff, Change, Diff, DiffOptions, PatchOp};
+use merge::naming::Names;
 use sjson::{Dialect, Document, Kind, ParseOptions, Path as DocPath};
 
 use super::merging;
@@ -68,12 +72,30 @@ pub struct DiffDriverArgs {
     #[arg(allow_hyphen_values = true, value_name = "ARG")]
     pub rest: Vec<String>,
 }
+/// What the diff needs from `assetvc.toml`: how to compare and how to name objects.
+struct DiffSettings {
+    options: DiffOptions,
+    natural_keys: Vec<String>,
+}
+
+impl DiffSettings {
+    /// The naming of objects in `roots` (the new side first, so that a removed object is
+    /// named from the old side).
+    fn names<'a>(&self, roots: Vec<sjson::Value<'a>>) -> Names<'a> {
+        Names::new(roots, &self.options.id_keys, &self.natural_keys)
+    }
+}
+
 /// The diff settings of the repository holding `dir` (`assetvc.toml`), with its asset
 /// matcher.
-fn settings(dir: &Path) -> Result<(DiffOptions, AssetMatcher), String> {
+fn settings(dir: &Path) -> Result<(DiffSettings, AssetMatcher), String> {
     let (options, config) = merging::options(dir, None)?;
     let matcher = config.matcher().map_err(|e| e.to_string())?;
-    Ok((DiffOptions::from(&options), matcher))
+    let settings = DiffSettings {
+        options: DiffOptions::from(&options),
+        natural_keys: options.natural_keys,
+    };
+    Ok((settings, matcher))
 }
 
 fn dialect(matcher: &AssetMatcher, path: &str) -> Dialect {
@@ -166,12 +188,18 @@ impl Status {
 struct Rendered {
     /// Text lines (for `Format::Text`), without the header.
     lines: Vec<String>,
-    /// The JSON array (for the JSON formats).
+    /// The JSON array (for the JSON formats; `null` when a side does not parse).
     json: String,
+    /// Why the file was shown as a line diff: the first line of the parse error of a side
+    /// that does not parse (half-edited, or holding conflict markers).
+    unparsed: Option<String>,
+    /// The line diff shown instead of the object-level one (when `unparsed`).
+    line_diff: Vec<String>,
 }
 
 /// Diffs one asset given the bytes of both sides. `shown_old`/`shown_new` name the
-/// sides in diagnostics.
+/// sides in diagnostics. A side that does not parse does not stop the diff: the file is
+/// shown as a line diff, with the reason in one line.
 #[allow(clippy::too_many_arguments)]
 fn render_asset(
     old: Option<&[u8]>,
@@ -179,15 +207,28 @@ fn render_asset(
     shown_old: &str,
     shown_new: &str,
     dialect: Dialect,
-    options: &DiffOptions,
+    settings: &DiffSettings,
     format: Format,
     paint: Paint,
-) -> Result<Rendered, String> {
-    let od = old.map(|b| parse(b, shown_old, dialect)).transpose()?;
-    let nd = new.map(|b| parse(b, shown_new, dialect)).transpose()?;
+) -> Rendered {
+    let parsed = old
+        .map(|b| parse(b, shown_old, dialect))
+        .transpose()
+        .and_then(|od| Ok((od, new.map(|b| parse(b, shown_new, dialect)).transpose()?)));
+    let (od, nd) = match parsed {
+        Ok(sides) => sides,
+        Err(diagnostic) => return render_lines(old, new, &diagnostic, paint),
+    };
     let eo = nd.as_ref().and_then(empty_like);
     let en = od.as_ref().and_then(empty_like);
-    let d = diff_docs(od.as_ref(), nd.as_ref(), eo.as_ref(), en.as_ref(), options);
+    let d = diff_docs(
+        od.as_ref(),
+        nd.as_ref(),
+        eo.as_ref(),
+        en.as_ref(),
+        &settings.options,
+    );
+    let names = settings.names(nd.iter().chain(od.iter()).map(Document::root).collect());
     let mut lines = Vec::new();
     let json = match format {
         Format::Text => {
@@ -199,13 +240,39 @@ fn render_asset(
                 }
                 Status::Modified => {}
             }
-            lines.extend(d.changes.iter().map(|c| paint.change(c)));
+            lines.extend(d.changes.iter().map(|c| paint.change(c, &names)));
             String::new()
         }
         Format::JsonPatch => d.patch_json(),
         Format::Changes => d.changes_json(),
     };
-    Ok(Rendered { lines, json })
+    Rendered {
+        lines,
+        json,
+        unparsed: None,
+        line_diff: Vec::new(),
+    }
+}
+
+/// The fallback for a file a side of which does not parse: the reason (the first line
+/// of `diagnostic`, `path:line:col: reason`) and a line diff.
+fn render_lines(
+    old: Option<&[u8]>,
+    new: Option<&[u8]>,
+    diagnostic: &str,
+    paint: Paint,
+) -> Rendered {
+    let reason = diagnostic.lines().next().unwrap_or_default().to_string();
+    let text = |b: Option<&[u8]>| String::from_utf8_lossy(b.unwrap_or_default()).into_owned();
+    let diff = merge::diff::line_diff(&text(old), &text(new));
+    let mut lines = vec![paint.yellow(&format!("does not parse, line diff: {reason}"))];
+    lines.extend(diff.iter().map(|l| paint.line(l)));
+    Rendered {
+        lines,
+        json: "null".into(),
+        unparsed: Some(reason),
+        line_diff: diff.iter().map(|l| l.text()).collect(),
+    }
 }
 
 fn is_binary(bytes: &[u8]) -> bool {
@@ -251,7 +318,7 @@ fn run_files(a: &Path, b: &Path, format: Format) -> i32 {
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let (options, matcher) = match settings(dir) {
+    let (settings, matcher) = match settings(dir) {
         Ok(s) => s,
         Err(e) => {
             report::error(e);
@@ -270,27 +337,26 @@ fn run_files(a: &Path, b: &Path, format: Format) -> i32 {
     // Both files in the dialect of A (by the asset patterns, else by extension), unless
     // B's name says otherwise.
     let (da, db) = (dialect(&matcher, &sa), dialect(&matcher, &sb));
-    let od = match parse(&ba, &sa, da) {
-        Ok(d) => d,
-        Err(e) => {
-            eprintln!("{e}");
-            return 2;
-        }
-    };
-    let nd = match parse(&bb, &sb, db) {
-        Ok(d) => d,
-        Err(e) => {
-            eprintln!("{e}");
-            return 2;
-        }
-    };
-    let d = diff(od.root(), nd.root(), &options);
     let paint = Paint::stdout();
+    let (od, nd) = match parse(&ba, &sa, da).and_then(|od| Ok((od, parse(&bb, &sb, db)?))) {
+        Ok(sides) => sides,
+        // Text: a line diff with the reason; the JSON formats have no changes to give.
+        Err(e) if format == Format::Text => {
+            let r = render_lines(Some(&ba), Some(&bb), &e, paint);
+            return print_out(&r.lines.iter().map(|l| format!("{l}\n")).collect::<String>());
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            return 2;
+        }
+    };
+    let d = diff(od.root(), nd.root(), &settings.options);
+    let names = settings.names(vec![nd.root(), od.root()]);
     let text = match format {
         Format::Text => d
             .changes
             .iter()
-            .map(|c| format!("{}\n", paint.change(c)))
+            .map(|c| format!("{}\n", paint.change(c, &names)))
             .collect(),
         Format::JsonPatch => format!("{}\n", d.patch_json()),
         Format::Changes => format!("{}\n", d.changes_json()),

@@ -2,7 +2,8 @@
 
 use std::io::IsTerminal;
 
-use merge::diff::Change;
+use merge::diff::{Change, DiffLine};
+use merge::naming::Names;
 
 /// ANSI colors, on only when writing to a terminal and `NO_COLOR` is not set.
 #[derive(Debug, Clone, Copy)]
@@ -53,14 +54,25 @@ impl Paint {
         self.wrap("2", s)
     }
 
-    /// A change's line, colored by its kind.
-    pub(crate) fn change(self, c: &Change<'_>) -> String {
-        let text = c.text();
+    /// A change's line, objects named by `names`, colored by its kind.
+    pub(crate) fn change(self, c: &Change<'_>, names: &Names<'_>) -> String {
+        let text = c.text_named(names);
         match c {
             Change::Added { .. } => self.green(&text),
             Change::Removed { .. } => self.red(&text),
             Change::Moved { .. } => self.cyan(&text),
             Change::Changed { .. } => text,
+        }
+    }
+
+    /// A line of a line diff, colored like git's.
+    pub(crate) fn line(self, l: &DiffLine) -> String {
+        let text = l.text();
+        match l {
+            DiffLine::Hunk(_) => self.cyan(&text),
+            DiffLine::Same(_) => text,
+            DiffLine::Removed(_) => self.red(&text),
+            DiffLine::Added(_) => self.green(&text),
         }
     }
 }

@@ -22,6 +22,12 @@ struct FileRecord {
     changes: Option<Box<RawValue>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     patch: Option<Box<RawValue>>,
+    /// Why a side does not parse (`path:line:col: reason`): the file is a line diff.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    unparsed: Option<String>,
+    /// The unified line diff shown instead of the changes (when `unparsed`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    line_diff: Option<Vec<String>>,
 }
 
 /// Lexically normalizes a path (`.` and `..` resolved without the file system).
@@ -55,6 +61,20 @@ pub(super) fn run_revisions(args: &DiffArgs, format: Format) -> i32 {
             return 2;
         }
     };
+    // An option given after `--` is a path to clap; one that names nothing is a mistake
+    // (`diff -- a.level --format changes`), not a filter that silently matches nothing.
+    if let Some(p) = args
+        .paths
+        .iter()
+        .find(|p| p.to_string_lossy().starts_with('-') && !cwd.join(p).exists())
+    {
+        report::error(format!(
+            "{}: an option after `--` is taken as a path, and no such path exists; \
+             put options before `--`",
+            p.display()
+        ));
+        return 2;
+    }
     // Arguments: revisions first, then (as git allows without `--`) existing paths.
     let mut revs: Vec<&str> = Vec::new();
     let mut filters: Vec<PathBuf> = args.paths.clone();
@@ -94,7 +114,7 @@ pub(super) fn run_revisions(args: &DiffArgs, format: Format) -> i32 {
             }
         }
     }
-    let (options, matcher) = match settings(&root) {
+    let (settings, matcher) = match settings(&root) {
         Ok(s) => s,
         Err(e) => {
             report::error(e);
@@ -182,6 +202,8 @@ pub(super) fn run_revisions(args: &DiffArgs, format: Format) -> i32 {
                     binary: Some(binary),
                     changes: None,
                     patch: None,
+                    unparsed: None,
+                    line_diff: None,
                 }),
             }
             continue;
@@ -197,40 +219,37 @@ pub(super) fn run_revisions(args: &DiffArgs, format: Format) -> i32 {
             &shown_old,
             &shown_new,
             asset_dialect,
-            &options,
+            &settings,
             format,
             paint,
         );
-        match rendered {
-            Ok(r) => match format {
-                Format::Text => {
-                    text.push_str(&header(paint, path, path));
+        match format {
+            Format::Text => {
+                text.push_str(&header(paint, path, path));
+                text.push('\n');
+                for l in rendered.lines {
+                    text.push_str(&l);
                     text.push('\n');
-                    for l in r.lines {
-                        text.push_str(&l);
-                        text.push('\n');
-                    }
                 }
-                _ => {
-                    let raw = RawValue::from_string(r.json).ok();
-                    let (changes, patch) = if format == Format::Changes {
-                        (raw, None)
-                    } else {
-                        (None, raw)
-                    };
-                    records.push(FileRecord {
-                        path: path.clone(),
-                        status: file_status.name(),
-                        asset: true,
-                        binary: None,
-                        changes,
-                        patch,
-                    });
-                }
-            },
-            Err(e) => {
-                eprintln!("{e}");
-                status = 2;
+            }
+            _ => {
+                let raw = RawValue::from_string(rendered.json).ok();
+                let (changes, patch) = if format == Format::Changes {
+                    (raw, None)
+                } else {
+                    (None, raw)
+                };
+                let line_diff = rendered.unparsed.is_some().then_some(rendered.line_diff);
+                records.push(FileRecord {
+                    path: path.clone(),
+                    status: file_status.name(),
+                    asset: true,
+                    binary: None,
+                    changes,
+                    patch,
+                    unparsed: rendered.unparsed,
+                    line_diff,
+                });
             }
         }
     }

@@ -1,0 +1,221 @@
+//! Names for people: a path such as `/entities/[id=6f1c2a40-…-0d1e2f3a4b03]/light/intensity`
+//! rendered as `entities[lamp_01 #6f1c…4b03].light.intensity` — a keyed element by its
+//! name (the first natural key it holds as a string) and a short id that is unique in the
+//! documents. Every human-facing report renders paths through [`Names`]; JSON output keeps
+//! the full pointers and adds this text as `name`.
+//!
+//! Pure: it only reads the given documents.
+
+use std::fmt::Write as _;
+
+use rustc_hash::FxHashMap;
+use sjson::{Kind, Path, Segment, Value};
+
+use crate::diff::path_text;
+use crate::merger::{id_display, id_of};
+
+/// Ids up to this many characters are shown whole.
+const SHORT_ID_MAX: usize = 12;
+/// Characters kept at each end of a longer id (`6f1c…4b03`), tried in this order until the
+/// abbreviation is unique in the documents.
+const SHORT_ID_ENDS: [usize; 3] = [4, 6, 8];
+
+/// The naming of the objects of one or more versions of a document (looked up in order:
+/// give the merged result or the new side first, then the others, so that deleted objects
+/// are named too).
+pub struct Names<'a> {
+    roots: Vec<Value<'a>>,
+    id_keys_lower: Vec<String>,
+    natural_keys: Vec<String>,
+    /// How many distinct ids share each abbreviation, for each of [`SHORT_ID_ENDS`].
+    abbreviations: [FxHashMap<String, usize>; SHORT_ID_ENDS.len()],
+}
+
+impl<'a> Names<'a> {
+    /// Indexes the ids of `roots` (`id_keys` and `natural_keys` as in `MergeOptions`).
+    pub fn new(roots: Vec<Value<'a>>, id_keys: &[String], natural_keys: &[String]) -> Names<'a> {
+        let id_keys_lower: Vec<String> = id_keys.iter().map(|k| k.to_lowercase()).collect();
+        let mut ids = rustc_hash::FxHashSet::default();
+        for root in &roots {
+            collect_ids(*root, &id_keys_lower, &mut ids);
+        }
+        let abbreviations = SHORT_ID_ENDS.map(|ends| {
+            let mut counts = FxHashMap::default();
+            for id in &ids {
+                *counts.entry(abbreviate(id, ends)).or_insert(0) += 1;
+            }
+            counts
+        });
+        Names {
+            roots,
+            id_keys_lower,
+            natural_keys: natural_keys.to_vec(),
+            abbreviations,
+        }
+    }
+
+    /// The short form of an id as shown in paths (`5`, `"5"`, `6f1c2a40-…` as `6f1c…4b03`),
+    /// the whole id when its abbreviation is not unique.
+    pub fn short_id(&self, shown: &str) -> String {
+        SHORT_ID_ENDS
+            .iter()
+            .zip(&self.abbreviations)
+            .map(|(ends, counts)| {
+                let short = abbreviate(shown, *ends);
+                let unique = counts.get(&short).copied().unwrap_or(0) <= 1;
+                (short, unique)
+            })
+            .find_map(|(short, unique)| unique.then_some(short))
+            .unwrap_or_else(|| shown.to_string())
+    }
+
+    /// `path` for people: keyed elements by name and short id (`[lamp_01 #6f1c…4b03]`,
+    /// `[#e1]` when the element has no name); `(root)` for the root.
+    pub fn path(&self, path: &Path) -> String {
+        let mut plain = Vec::with_capacity(path.0.len());
+        let mut out = String::new();
+        for seg in &path.0 {
+            match seg {
+                Segment::Id { value, .. } => {
+                    let element = self.element(&plain, seg);
+                    let name = element.and_then(|e| self.name_of(e));
+                    out.push('[');
+                    if let Some(name) = name {
+                        out.push_str(&name);
+                        out.push(' ');
+                    }
+                    let _ = write!(out, "#{}", self.short_id(value));
+                    out.push(']');
+                    plain.push(seg.clone());
+                }
+                other => {
+                    plain.push(other.clone());
+                    let one = path_text(&Path(vec![other.clone()]));
+                    if !out.is_empty() && !one.starts_with('[') {
+                        out.push('.');
+                    }
+                    out.push_str(&one);
+                }
+            }
+        }
+        if out.is_empty() {
+            out = "(root)".into();
+        }
+        out
+    }
+
+    /// A JSON Pointer as the merge reports it (`/entities/[id=f341]/position`, `~0` and
+    /// `~1` escapes) for people, like [`Names::path`].
+    pub fn pointer(&self, pointer: &str) -> String {
+        self.path(&self.parse_pointer(pointer))
+    }
+
+    /// A conflict as one line for people:
+    /// `entities[lamp_01 #6f1c…4b03].light.intensity: both modified, took theirs`.
+    pub fn conflict(&self, c: &crate::Conflict) -> String {
+        format!(
+            "{}: {}, took {}",
+            self.pointer(&c.path),
+            c.kind.describe(),
+            c.taken.name()
+        )
+    }
+
+    /// The segments of `pointer`; a number token is an index where the documents hold an
+    /// array there.
+    fn parse_pointer(&self, pointer: &str) -> Path {
+        let mut path = Path::root();
+        for token in pointer.split('/').skip(1) {
+            let token = token.replace("~1", "/").replace("~0", "~");
+            let id = token
+                .strip_prefix('[')
+                .and_then(|t| t.strip_suffix(']'))
+                .and_then(|t| t.split_once('='));
+            let seg = match (id, token.parse::<usize>()) {
+                (Some((key, value)), _) => Segment::Id {
+                    key: key.into(),
+                    value: value.into(),
+                },
+                (None, Ok(i)) if self.is_array_at(&path) => Segment::Index(i),
+                _ => Segment::Key(token),
+            };
+            path.push(seg);
+        }
+        path
+    }
+
+    fn is_array_at(&self, path: &Path) -> bool {
+        self.roots
+            .iter()
+            .filter_map(|r| self.resolve(*r, &path.0))
+            .any(|v| v.kind() == Kind::Array)
+    }
+
+    /// The element `seg` names in the array at `parent`, in the first root holding it.
+    fn element(&self, parent: &[Segment], seg: &Segment) -> Option<Value<'a>> {
+        self.roots.iter().find_map(|r| {
+            let arr = self.resolve(*r, parent)?;
+            self.step(arr, seg)
+        })
+    }
+
+    fn resolve(&self, root: Value<'a>, segments: &[Segment]) -> Option<Value<'a>> {
+        segments.iter().try_fold(root, |v, seg| self.step(v, seg))
+    }
+
+    fn step(&self, v: Value<'a>, seg: &Segment) -> Option<Value<'a>> {
+        match seg {
+            Segment::Key(k) => v.members().find(|(m, _)| m == k).map(|(_, c)| c),
+            Segment::Index(i) => v.children().nth(*i),
+            Segment::Id { value, .. } => v.children().find(|el| {
+                id_of(&self.id_keys_lower, *el).is_some_and(|(_, id)| id_display(&id) == *value)
+            }),
+        }
+    }
+
+    /// The element's name: its first natural key holding a non-empty string.
+    fn name_of(&self, element: Value<'a>) -> Option<String> {
+        self.natural_keys.iter().find_map(|key| {
+            element
+                .members()
+                .find(|(m, _)| m == key)
+                .and_then(|(_, v)| v.as_str().map(|s| s.into_owned()))
+                .filter(|s| !s.is_empty())
+        })
+    }
+}
+
+/// `6f1c2a40-1f43-4c8e-9a57-0d1e2f3a4b03` → `6f1c…4b03` (`ends` = 4); ids too short to
+/// gain from it unchanged.
+fn abbreviate(id: &str, ends: usize) -> String {
+    let n = id.chars().count();
+    if n <= SHORT_ID_MAX.max(2 * ends + 1) {
+        return id.to_string();
+    }
+    let head: String = id.chars().take(ends).collect();
+    let tail: String = id.chars().skip(n - ends).collect();
+    format!("{head}…{tail}")
+}
+
+/// Every id (as shown in paths) of every object under `v`.
+fn collect_ids(v: Value<'_>, id_keys_lower: &[String], out: &mut rustc_hash::FxHashSet<String>) {
+    match v.kind() {
+        Kind::Object => {
+            if let Some((_, id)) = id_of(id_keys_lower, v) {
+                out.insert(id_display(&id));
+            }
+            for (_, c) in v.members() {
+                collect_ids(c, id_keys_lower, out);
+            }
+        }
+        Kind::Array => {
+            for c in v.children() {
+                collect_ids(c, id_keys_lower, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests;

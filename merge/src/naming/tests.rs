@@ -1,0 +1,99 @@
+use proptest::prelude::*;
+use sjson::{Dialect, Document};
+
+use super::*;
+
+fn names(doc: &Document) -> Names<'_> {
+    let o = crate::MergeOptions::default();
+    Names::new(vec![doc.root()], &o.id_keys, &o.natural_keys)
+}
+
+#[test]
+fn keyed_elements_by_name_and_short_id() {
+    let doc = Document::parse(
+        "entities = [\n\t{ id = \"6f1c2a40-1f43-4c8e-9a57-0d1e2f3a4b03\" name = \"lamp_01\" light = { intensity = 1 } }\n\t{ id = e2 }\n]\n",
+        Dialect::Sjson,
+    )
+    .unwrap();
+    let n = names(&doc);
+    assert_eq!(
+        n.pointer("/entities/[id=6f1c2a40-1f43-4c8e-9a57-0d1e2f3a4b03]/light/intensity"),
+        "entities[lamp_01 #6f1c…4b03].light.intensity"
+    );
+    assert_eq!(n.pointer("/entities/[id=e2]"), "entities[#e2]");
+    assert_eq!(n.pointer("/entities/1/id"), "entities[1].id");
+    assert_eq!(n.pointer(""), "(root)");
+    // An element no document holds keeps its short id.
+    assert_eq!(n.pointer("/entities/[id=gone]/x"), "entities[#gone].x");
+}
+
+#[test]
+fn a_shared_abbreviation_keeps_more_characters() {
+    let doc = Document::parse(
+        "a = [ { id = \"aaaa-0000-0000-zzzz\" } { id = \"aaaa-1111-1111-zzzz\" } { id = \"bbbb-1111-1111-yyyy\" } ]",
+        Dialect::Sjson,
+    )
+    .unwrap();
+    let n = names(&doc);
+    assert_eq!(
+        n.pointer("/a/[id=aaaa-0000-0000-zzzz]"),
+        "a[#aaaa-0…0-zzzz]"
+    );
+    assert_eq!(n.pointer("/a/[id=bbbb-1111-1111-yyyy]"), "a[#bbbb…yyyy]");
+}
+
+#[test]
+fn ids_that_share_every_abbreviation_are_shown_whole() {
+    let doc = Document::parse(
+        "a = [ { id = \"00000000-aaaa-0000-00000000\" } { id = \"00000000-bbbb-0000-00000000\" } ]",
+        Dialect::Sjson,
+    )
+    .unwrap();
+    let n = names(&doc);
+    assert_eq!(
+        n.pointer("/a/[id=00000000-aaaa-0000-00000000]"),
+        "a[#00000000-aaaa-0000-00000000]"
+    );
+}
+
+#[test]
+fn number_and_string_ids_are_named_apart() {
+    let doc = Document::parse(
+        "{\"a\": [{\"id\": 5, \"name\": \"five\"}, {\"id\": \"5\", \"name\": \"text\"}]}",
+        Dialect::Json,
+    )
+    .unwrap();
+    let n = names(&doc);
+    assert_eq!(n.pointer("/a/[id=5]"), "a[five #5]");
+    assert_eq!(n.pointer("/a/[id=\"5\"]"), "a[text #\"5\"]");
+}
+
+proptest! {
+    /// The short ids of distinct ids in one document are distinct.
+    #[test]
+    fn short_ids_are_unique_in_the_file(ids in proptest::collection::hash_set("[ab]{1,3}-[ab]{10,14}-[ab]{1,3}", 1..12)) {
+        let ids: Vec<String> = ids.into_iter().collect();
+        let text = format!(
+            "a = [ {} ]",
+            ids.iter().map(|i| format!("{{ id = \"{i}\" }}")).collect::<Vec<_>>().join(" ")
+        );
+        let doc = Document::parse(&text, Dialect::Sjson).unwrap();
+        let n = names(&doc);
+        let shorts: std::collections::HashSet<String> = ids.iter().map(|i| n.short_id(i)).collect();
+        prop_assert_eq!(shorts.len(), ids.len());
+    }
+}
+
+proptest! {
+    /// A number id and a string id of the same digits never share a path.
+    #[test]
+    fn number_and_string_ids_never_share_a_path(n in 0u32..1_000_000) {
+        let text = format!("{{\"a\": [{{\"id\": {n}}}, {{\"id\": \"{n}\"}}]}}");
+        let doc = Document::parse(&text, Dialect::Json).unwrap();
+        let ids: Vec<String> = doc.root().get("a").unwrap().children()
+            .map(|el| crate::merger::id_display(&crate::merger::id_text(el.get("id").unwrap()).unwrap()))
+            .collect();
+        prop_assert_ne!(&ids[0], &ids[1]);
+        prop_assert_eq!(&ids[0], &n.to_string());
+    }
+}
