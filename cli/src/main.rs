@@ -25,7 +25,7 @@ enum Command {
     Check(commands::check::CheckArgs),
     /// Merge three versions of an asset by structure, like `git merge-file`.
     MergeFile(commands::merge_file::MergeFileArgs),
-    /// The merge driver git calls: `assetvc merge-driver %O %A %B %P`.
+    /// The merge driver git calls: `assetvc merge-driver -- %O %A %B %P`.
     MergeDriver(commands::merge_driver::MergeDriverArgs),
     /// Compile and run an expression of the expression language.
     Expr(commands::expr::ExprArgs),

@@ -11,6 +11,7 @@ pub mod staged;
 pub mod commit;
 pub mod error;
 pub mod fetch;
+pub mod journal;
 pub mod migrate;
 pub mod repo;
 pub mod setup;

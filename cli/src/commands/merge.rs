@@ -110,6 +110,9 @@ pub fn merge_into_head(
         {
             eprintln!("assetvc: warning: could not write the conflict report: {e}");
         }
+        if let Err(e) = super::record::porcelain_merge(repo, &report, label, policy) {
+            eprintln!("assetvc: warning: could not record the merge: {e}");
+        }
     }
     if json {
         println!("{}", json_report(&report, policy));
