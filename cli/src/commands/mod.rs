@@ -20,3 +20,4 @@ mod porcelain;
 pub mod pull;
 pub mod push;
 mod record;
+pub mod resolve;
