@@ -22,7 +22,8 @@ use crate::report;
 #[derive(Debug, Args)]
 pub struct MergeArgs {
     /// How true conflicts in assets are resolved: theirs (default from assetvc.toml), ours,
-    /// or fail (theirs, but the path is left conflicted).
+    /// fail (theirs, but the path is left conflicted), upstream (= theirs here) or local
+    /// (= ours here).
     #[arg(long, value_parser = parse_policy)]
     pub policy: Option<Policy>,
     /// Print the merge report as JSON on stdout.

@@ -235,12 +235,19 @@ impl Journal {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
             Err(e) => return io(&steps_path, Err(e)),
         };
-        let steps = text
+        let mut steps: Vec<serde_json::Value> = Vec::new();
+        for step in text
             .split(|b| *b == b'\n')
             .filter(|l| !l.is_empty())
             .filter_map(|l| serde_json::from_slice::<serde_json::Value>(l).ok())
             .filter(serde_json::Value::is_object)
-            .collect();
+        {
+            // A merge retried (reset, then merged again) replaces its earlier step.
+            let place =
+                |s: &serde_json::Value| (s["path"].clone(), s["step"].clone(), s["commit"].clone());
+            steps.retain(|s| place(s) != place(&step));
+            steps.push(step);
+        }
         Ok(Some(Recorded {
             number,
             operation: file.operation,

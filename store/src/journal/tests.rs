@@ -38,11 +38,34 @@ fn steps_of_one_operation_are_grouped_and_a_new_key_starts_a_new_one() {
 }
 
 #[test]
+fn a_retried_merge_replaces_its_earlier_step() {
+    let tmp = tempfile::tempdir().unwrap();
+    let j = Journal::at(tmp.path());
+    let log = j.begin(&op("a")).unwrap();
+    log.append(&serde_json::json!({"path": "x", "n": 1}))
+        .unwrap();
+    log.append(&serde_json::json!({"path": "y", "n": 2}))
+        .unwrap();
+    log.append(&serde_json::json!({"path": "x", "n": 3}))
+        .unwrap();
+    let ns: Vec<i64> = j
+        .last()
+        .unwrap()
+        .unwrap()
+        .steps
+        .iter()
+        .map(|s| s["n"].as_i64().unwrap())
+        .collect();
+    assert_eq!(ns, vec![2, 3]);
+}
+
+#[test]
 fn a_step_cut_short_by_a_crash_is_skipped_and_never_joins_the_next() {
     let tmp = tempfile::tempdir().unwrap();
     let j = Journal::at(tmp.path());
     let log = j.begin(&op("a")).unwrap();
-    log.append(&serde_json::json!({"n": 1})).unwrap();
+    log.append(&serde_json::json!({"path": "p1", "n": 1}))
+        .unwrap();
     // A crash in the middle of a write.
     let steps = log.dir.join("steps.jsonl");
     let mut f = std::fs::OpenOptions::new()
@@ -50,11 +73,15 @@ fn a_step_cut_short_by_a_crash_is_skipped_and_never_joins_the_next() {
         .open(&steps)
         .unwrap();
     f.write_all(b"\n{\"n\": 2, \"pa").unwrap();
-    log.append(&serde_json::json!({"n": 3})).unwrap();
+    log.append(&serde_json::json!({"path": "p3", "n": 3}))
+        .unwrap();
     let last = j.last().unwrap().unwrap();
     assert_eq!(
         last.steps,
-        vec![serde_json::json!({"n": 1}), serde_json::json!({"n": 3})]
+        vec![
+            serde_json::json!({"path": "p1", "n": 1}),
+            serde_json::json!({"path": "p3", "n": 3})
+        ]
     );
 }
 
@@ -108,14 +135,14 @@ proptest::proptest! {
         let tmp = tempfile::tempdir().unwrap();
         let j = Journal::at(tmp.path());
         let log = j.begin(&op("a")).unwrap();
-        log.append(&serde_json::json!({"n": 1})).unwrap();
+        log.append(&serde_json::json!({"path": "p1", "n": 1})).unwrap();
         let steps = log.dir.join("steps.jsonl");
         let mut f = std::fs::OpenOptions::new().append(true).open(&steps).unwrap();
         // A torn record: its leading line break, then part of its text (no line break).
         let mut record = vec![b'\n'];
         record.extend(torn.into_iter().filter(|b| *b != b'\n'));
         f.write_all(&record).unwrap();
-        log.append(&serde_json::json!({"n": 2})).unwrap();
+        log.append(&serde_json::json!({"path": "p2", "n": 2})).unwrap();
         let got: Vec<serde_json::Value> = j.last().unwrap().unwrap().steps;
         let ns: Vec<i64> = got.iter().filter_map(|s| s.get("n").and_then(|n| n.as_i64())).collect();
         proptest::prop_assert_eq!(ns, vec![1, 2]);
