@@ -368,3 +368,26 @@ fn files_named_like_options_merge_with_git() {
         assert_eq!(read(dir, n), want, "{n}");
     }
 }
+
+#[test]
+fn a_cherry_pick_is_named_and_upstream_means_the_picked_commit() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    setup(dir, Some("[merge]\npolicy = \"upstream\"\n"));
+    diverge(dir);
+    let out = git_home_output(dir, dir, &["cherry-pick", "theirs"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        read(dir, "level.sjson").contains("fog = 0.3"),
+        "the picked commit's value"
+    );
+    let (text, _) = assetvc_expect(dir, dir, &["conflicts"], 0);
+    assert!(text.starts_with("cherry-pick: "), "{text}");
+    assert!(
+        text.contains(
+            "level.sjson /settings/fog: both modified, kept upstream (theirs in this cherry-pick)"
+        ),
+        "{text}"
+    );
+}

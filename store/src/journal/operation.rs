@@ -212,19 +212,41 @@ fn sequencer_kind(sequencer: &Path) -> Option<OperationKind> {
     })
 }
 
-/// A single cherry-pick or revert leaves no state while it merges: the parent process's
-/// command line (Linux) says which git command runs; elsewhere it is `Other`.
+/// A single cherry-pick or revert leaves no state while it merges: the command line of the
+/// git process that runs the driver (the parent, or the shell's parent; Linux) says which
+/// git command runs; elsewhere it is `Other`.
 fn parent_git_command() -> OperationKind {
-    let Ok(cmdline) = std::fs::read(format!(
-        "/proc/{}/cmdline",
-        std::os::unix::process::parent_id()
-    )) else {
-        return OperationKind::Other;
-    };
-    let mut args = cmdline
-        .split(|b| *b == 0)
-        .skip(1)
-        .map(|a| String::from_utf8_lossy(a).into_owned());
+    let mut pid = std::os::unix::process::parent_id();
+    for _ in 0..3 {
+        let Ok(cmdline) = std::fs::read(format!("/proc/{pid}/cmdline")) else {
+            return OperationKind::Other;
+        };
+        let mut args = cmdline
+            .split(|b| *b == 0)
+            .map(|a| String::from_utf8_lossy(a).into_owned());
+        let program = args.next().unwrap_or_default();
+        let name = program.rsplit('/').next().unwrap_or_default();
+        if name == "git" {
+            return git_subcommand(args);
+        }
+        // Not git (the shell git ran the driver with): go one process up.
+        let Some(parent) = std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .ok()
+            .and_then(|stat| {
+                // `pid (comm) state ppid …`; comm may hold spaces and parentheses.
+                let after = &stat[stat.rfind(')')? + 1..];
+                after.split_whitespace().nth(1)?.parse().ok()
+            })
+        else {
+            return OperationKind::Other;
+        };
+        pid = parent;
+    }
+    OperationKind::Other
+}
+
+/// The operation a git command line's subcommand names.
+fn git_subcommand(mut args: impl Iterator<Item = String>) -> OperationKind {
     while let Some(arg) = args.next() {
         if arg == "-c" || arg == "-C" {
             args.next();
@@ -291,6 +313,28 @@ mod tests {
         assert_eq!(op.kind, OperationKind::Merge);
         assert!(!op.swapped);
         assert_eq!(op.label, "merge of feature");
+    }
+
+    #[test]
+    fn git_subcommands_are_found_after_options() {
+        let args = |a: &[&str]| {
+            a.iter()
+                .map(|s| s.to_string())
+                .collect::<Vec<_>>()
+                .into_iter()
+        };
+        assert_eq!(
+            git_subcommand(args(&["-c", "a=b", "--no-pager", "cherry-pick", "x"])),
+            OperationKind::CherryPick
+        );
+        assert_eq!(
+            git_subcommand(args(&["revert", "x"])),
+            OperationKind::Revert
+        );
+        assert_eq!(
+            git_subcommand(args(&["stash", "pop"])),
+            OperationKind::Other
+        );
     }
 
     #[test]
