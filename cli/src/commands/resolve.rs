@@ -550,4 +550,32 @@ mod tests {
         assert_eq!(pick(&all, "lamp").unwrap_err().len(), 2);
         assert!(pick(&all, "zz").unwrap_err().is_empty());
     }
+
+    proptest::proptest! {
+        /// Taking a value from another version at one pointer changes exactly that line
+        /// of the file: every other byte stays.
+        #[test]
+        fn an_edit_rewrites_only_its_own_line(
+            values in proptest::collection::vec(0u32..1000, 1..8),
+            pick in 0usize..8,
+            new in 0u32..1000,
+        ) {
+            let pick = pick % values.len();
+            let text: String = values
+                .iter()
+                .enumerate()
+                .map(|(i, v)| format!("k{i} = {v}\n"))
+                .collect();
+            let doc = Document::parse(&text, Dialect::Sjson).unwrap();
+            let other = Document::parse(&format!("k{pick} = {new}\n"), Dialect::Sjson).unwrap();
+            let segs = vec![Seg::Name(format!("k{pick}"))];
+            let out = edit(doc.root(), &segs, find(other.root(), &segs)).unwrap();
+            let want: String = values
+                .iter()
+                .enumerate()
+                .map(|(i, v)| format!("k{i} = {}\n", if i == pick { new } else { *v }))
+                .collect();
+            proptest::prop_assert_eq!(sjson::print(&doc, &out), want);
+        }
+    }
 }
