@@ -567,7 +567,7 @@ mod tests {
                 .map(|(i, v)| format!("k{i} = {v}\n"))
                 .collect();
             let doc = Document::parse(&text, Dialect::Sjson).unwrap();
-            let other = Document::parse(&format!("k{pick} = {new}\n"), Dialect::Sjson).unwrap();
+            let other = Document::parse(format!("k{pick} = {new}\n"), Dialect::Sjson).unwrap();
             let segs = vec![Seg::Name(format!("k{pick}"))];
             let out = edit(doc.root(), &segs, find(other.root(), &segs)).unwrap();
             let want: String = values
