@@ -12,7 +12,10 @@ const BASE: &str = common::TEST_LEVEL;
 
 fn setup(dir: &Path) {
     git(dir, &["init", "-q", "-b", "main"]);
-    let driver = format!("{} merge-driver %O %A %B %P", env!("CARGO_BIN_EXE_assetvc"));
+    let driver = format!(
+        "{} merge-driver -- %O %A %B %P",
+        env!("CARGO_BIN_EXE_assetvc")
+    );
     git(
         dir,
         &["config", "merge.assetvc.name", "assetvc structured merge"],
@@ -107,9 +110,19 @@ fn true_conflicts_take_theirs_and_are_reported() {
     );
     let merged = std::fs::read_to_string(dir.join("level.sjson")).unwrap();
     assert!(merged.contains("fog = 0.9"));
-    let report: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(dir.join(".git/assetvc/last-merge.json")).unwrap())
-            .unwrap();
+    let out = common::run(
+        common::assetvc()
+            .args(["conflicts", "--json"])
+            .current_dir(dir)
+            .env_remove("GIT_DIR"),
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["operation"]["kind"], "merge");
+    assert_eq!(
+        report["operation"]["branch"], "b",
+        "the branch, not GITHEAD_…"
+    );
+    assert_eq!(report["merge"], "merge of b");
     let file = &report["files"][0];
     assert_eq!(file["path"], "level.sjson");
     assert_eq!(file["conflicts"][0]["path"], "/settings/fog");

@@ -65,7 +65,7 @@ fn install_is_idempotent_and_chains_the_existing_hook() {
     let driver = git_home(dir, dir, &["config", "merge.assetvc.driver"]);
     assert_eq!(
         driver.trim(),
-        format!("{} merge-driver %O %A %B %P", exe.display())
+        format!("{} merge-driver -- %O %A %B %P", exe.display())
     );
     let diff = git_home(dir, dir, &["config", "diff.assetvc.command"]);
     assert_eq!(diff.trim(), format!("{} diff-driver", exe.display()));
@@ -88,7 +88,7 @@ fn install_is_idempotent_and_chains_the_existing_hook() {
     let (stdout, _) = assetvc_expect(dir, dir, &["doctor"], 0);
     assert_eq!(
         stdout.lines().filter(|l| l.starts_with("ok ")).count(),
-        4,
+        5,
         "{stdout}"
     );
     let (json, _) = assetvc_expect(dir, dir, &["install", "--check", "--json"], 0);

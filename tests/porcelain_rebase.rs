@@ -103,9 +103,16 @@ fn git_rebase_with_the_driver_replays_by_structure() {
     );
     assert!(git_home(&b, home, &["status", "--porcelain"]).is_empty());
     let (conflicts, _) = assetvc_expect(&b, home, &["conflicts"], 0);
-    assert_eq!(
-        conflicts,
-        "level.sjson /settings/fog: both modified, took theirs\n"
+    let mut lines = conflicts.lines();
+    assert!(
+        lines.next().unwrap().starts_with("rebase of main onto "),
+        "{conflicts}"
+    );
+    let line = lines.next().unwrap();
+    assert!(line.starts_with("[2/2 "), "{conflicts}");
+    assert!(
+        line.ends_with("] level.sjson /settings/fog: both modified, took theirs"),
+        "{conflicts}"
     );
     assetvc_expect(&b, home, &["push"], 0);
     let fsck = git_home_output(&remote, home, &["fsck", "--strict"]);

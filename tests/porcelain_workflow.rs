@@ -143,7 +143,8 @@ fn two_designers_pull_structured_and_plain_git_agrees() {
     let (conflicts, _) = assetvc_expect(&b, home, &["conflicts"], 0);
     assert_eq!(
         conflicts,
-        "level.sjson /settings/fog: both modified, took theirs\n"
+        "assetvc merge of origin/main: 1 file merge, 1 conflict resolved by policy\n\
+         level.sjson /settings/fog: both modified, took theirs\n"
     );
     let (json, _) = assetvc_expect(&b, home, &["conflicts", "--json"], 0);
     let json: serde_json::Value = serde_json::from_str(&json).unwrap();
@@ -172,9 +173,13 @@ fn two_designers_pull_structured_and_plain_git_agrees() {
     assert_eq!(read(&c.join("notes.txt")), read(&b.join("notes.txt")));
     assert!(git_home(&c, home, &["status", "--porcelain"]).is_empty());
     let (conflicts, _) = assetvc_expect(&c, home, &["conflicts"], 0);
-    assert_eq!(
-        conflicts,
-        "level.sjson /settings/fog: both modified, took theirs\n"
+    assert!(
+        conflicts.starts_with("pull of branch 'main' of "),
+        "{conflicts}"
+    );
+    assert!(
+        conflicts.ends_with("\nlevel.sjson /settings/fog: both modified, took theirs\n"),
+        "{conflicts}"
     );
 
     // B publishes the merge; A pulls it as a fast-forward.

@@ -27,7 +27,7 @@ enum Command {
     Check(commands::check::CheckArgs),
     /// Merge three versions of an asset by structure, like `git merge-file`.
     MergeFile(commands::merge_file::MergeFileArgs),
-    /// The merge driver git calls: `assetvc merge-driver %O %A %B %P`.
+    /// The merge driver git calls: `assetvc merge-driver -- %O %A %B %P`.
     MergeDriver(commands::merge_driver::MergeDriverArgs),
     /// Compile and run an expression of the expression language.
     Expr(commands::expr::ExprArgs),
@@ -45,6 +45,8 @@ enum Command {
     Push(commands::push::PushArgs),
     /// The conflicts the last merge resolved by policy, and the paths it left.
     Conflicts(commands::conflicts::ConflictsArgs),
+    /// After a merge, redo the policy's choice for one object or every conflict of a file.
+    Resolve(commands::resolve::ResolveArgs),
     /// Object-level diff of assets: two files, or revisions (default HEAD vs the worktree).
     Diff(commands::diff::DiffArgs),
     /// The external diff command git calls (`diff.assetvc.command = assetvc diff-driver`).
@@ -72,6 +74,7 @@ fn main() -> ExitCode {
         Command::Pull(args) => commands::pull::run(args),
         Command::Push(args) => commands::push::run(args),
         Command::Conflicts(args) => commands::conflicts::run(args),
+        Command::Resolve(args) => commands::resolve::run(args),
         Command::Diff(args) => commands::diff::run(args),
         Command::DiffDriver(args) => commands::diff::run_driver(args),
         Command::Demo(args) => commands::demo::run(args),

@@ -102,10 +102,7 @@ impl Explanation {
                 let _ = writeln!(out, "  [{mark}] {}", c.text);
             }
         }
-        let policy = match self.policy {
-            Policy::Theirs | Policy::Fail => "theirs",
-            Policy::Ours => "ours",
-        };
+        let policy = self.policy.side().name();
         let _ = writeln!(
             out,
             "{} true conflict(s), resolved by policy ({policy} wins):",

@@ -26,6 +26,12 @@ use sjson::{Dialect, Document, ParseError, ParseOptions};
 pub use merger::compact_json;
 
 /// Which side wins a true conflict.
+///
+/// `Theirs`, `Ours` and `Fail` name git's sides of one merge call; `Upstream` and `Local`
+/// name the workflow's sides and mean the same in a merge, a pull, a rebase and a
+/// cherry-pick: [`Policy::for_operation`] turns them into a side once the caller knows
+/// whether the sides are swapped (in a rebase git's "ours" is the upstream). The merge
+/// itself treats them as in a merge: `Upstream` takes theirs, `Local` takes ours.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Policy {
     /// Take theirs (the right-hand side): the default.
@@ -35,20 +41,63 @@ pub enum Policy {
     Ours,
     /// Take theirs, and report the merge as failed so git marks the path conflicted.
     Fail,
+    /// Take the upstream's value: theirs in a merge, pull or cherry-pick; ours in a rebase.
+    Upstream,
+    /// Take the local value: ours in a merge, pull or cherry-pick; theirs in a rebase.
+    Local,
+}
+
+impl Policy {
+    /// Every policy, in the order the documentation lists them.
+    pub const ALL: [Policy; 5] = [
+        Policy::Theirs,
+        Policy::Ours,
+        Policy::Fail,
+        Policy::Upstream,
+        Policy::Local,
+    ];
+
+    /// The policy's name in `assetvc.toml` and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Policy::Theirs => "theirs",
+            Policy::Ours => "ours",
+            Policy::Fail => "fail",
+            Policy::Upstream => "upstream",
+            Policy::Local => "local",
+        }
+    }
+
+    /// The side-naming policy this one means when `swapped` says whether git's "ours" is
+    /// the upstream (a rebase) rather than the local branch (a merge, pull, cherry-pick).
+    /// `Theirs`, `Ours` and `Fail` are returned unchanged.
+    pub fn for_operation(self, swapped: bool) -> Policy {
+        match (self, swapped) {
+            (Policy::Upstream, false) | (Policy::Local, true) => Policy::Theirs,
+            (Policy::Upstream, true) | (Policy::Local, false) => Policy::Ours,
+            (other, _) => other,
+        }
+    }
+
+    /// The side a true conflict is resolved to (for `Upstream`/`Local`, as in a merge).
+    pub fn side(self) -> Side {
+        match self.for_operation(false) {
+            Policy::Ours => Side::Ours,
+            _ => Side::Theirs,
+        }
+    }
 }
 
 impl std::str::FromStr for Policy {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Policy, String> {
-        match s {
-            "theirs" => Ok(Policy::Theirs),
-            "ours" => Ok(Policy::Ours),
-            "fail" => Ok(Policy::Fail),
-            other => Err(format!(
-                "unknown policy \"{other}\" (expected theirs, ours or fail)"
-            )),
-        }
+        Policy::ALL
+            .into_iter()
+            .find(|p| p.name() == s)
+            .ok_or_else(|| {
+                format!("unknown policy \"{s}\" (expected theirs, ours, fail, upstream or local)")
+            })
     }
 }
 
@@ -241,4 +290,43 @@ pub fn merge_texts(
     Document::parse_with(outcome.text.clone(), ParseOptions::new(dialect))
         .map_err(MergeError::Invalid)?;
     Ok(outcome)
+}
+
+#[cfg(test)]
+mod policy_tests {
+    use super::*;
+
+    #[test]
+    fn upstream_and_local_mean_the_same_side_whatever_git_calls_it() {
+        // A merge: theirs is the upstream. A rebase: ours is the upstream.
+        assert_eq!(Policy::Upstream.for_operation(false), Policy::Theirs);
+        assert_eq!(Policy::Upstream.for_operation(true), Policy::Ours);
+        assert_eq!(Policy::Local.for_operation(false), Policy::Ours);
+        assert_eq!(Policy::Local.for_operation(true), Policy::Theirs);
+        for p in [Policy::Theirs, Policy::Ours, Policy::Fail] {
+            assert_eq!(p.for_operation(true), p);
+            assert_eq!(p.for_operation(false), p);
+        }
+    }
+
+    #[test]
+    fn every_policy_parses_from_its_name() {
+        for p in Policy::ALL {
+            assert_eq!(p.name().parse::<Policy>(), Ok(p));
+        }
+        let e = "ourz".parse::<Policy>().unwrap_err();
+        assert!(e.contains("upstream or local"), "{e}");
+    }
+
+    #[test]
+    fn upstream_and_local_merge_like_theirs_and_ours() {
+        let o = |policy| MergeOptions {
+            policy,
+            ..MergeOptions::default()
+        };
+        let run = |p| merge_texts("a = 1\n", "a = 2\n", "a = 3\n", Dialect::Sjson, &o(p)).unwrap();
+        assert_eq!(run(Policy::Upstream).text, "a = 3\n");
+        assert_eq!(run(Policy::Local).text, "a = 2\n");
+        assert_eq!(run(Policy::Local).conflicts[0].taken, Side::Ours);
+    }
 }

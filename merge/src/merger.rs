@@ -7,7 +7,7 @@ use rustc_hash::FxHashMap;
 use sjson::{Dialect, Document, Kind, Out, OutItem, Path, Segment, Style, Value};
 
 use crate::moves::Moves;
-use crate::{Conflict, ConflictKind, MergeOptions, MergeOutcome, Policy, Side};
+use crate::{Conflict, ConflictKind, MergeOptions, MergeOutcome, Side};
 
 /// The value as compact JSON (for reports).
 pub fn compact_json(v: Value<'_>) -> String {
@@ -249,10 +249,7 @@ impl<'a> Merger<'a> {
 
     /// The side a true conflict is resolved to.
     pub(crate) fn policy_side(&self) -> Side {
-        match self.opts.policy {
-            Policy::Theirs | Policy::Fail => Side::Theirs,
-            Policy::Ours => Side::Ours,
-        }
+        self.opts.policy.side()
     }
 
     /// Records a conflict at the current path.

@@ -7,7 +7,7 @@ use sjson::{Kind, Out, OutItem, Segment, Value};
 
 use crate::merger::{compact_json, Merger};
 use crate::pairing::{pair, value_hash};
-use crate::{ConflictKind, Policy, Side};
+use crate::{ConflictKind, Side};
 
 /// For each element of `old`, the element of `new` it is equal to in a longest common
 /// subsequence.
@@ -110,10 +110,7 @@ impl<'a> Merger<'a> {
             self.pair_chunk(c, items);
         } else {
             self.path.push(Segment::Index(c.o_start));
-            let taken = match self.opts.policy {
-                Policy::Ours => Side::Ours,
-                Policy::Theirs | Policy::Fail => Side::Theirs,
-            };
+            let taken = self.opts.policy.side();
             self.conflicts.push(crate::Conflict {
                 path: self.path.to_string(),
                 kind: ConflictKind::BothModified,

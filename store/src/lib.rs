@@ -12,6 +12,7 @@ pub mod staged;
 pub mod commit;
 pub mod error;
 pub mod fetch;
+pub mod journal;
 pub mod migrate;
 pub mod migrate_journal;
 pub mod repo;

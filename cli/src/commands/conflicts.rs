@@ -1,20 +1,29 @@
-//! `assetvc conflicts [--json]`: what the last merge (by the merge driver under `git merge`,
-//! `git pull` or `git rebase`, or by `assetvc merge`/`pull`) resolved by policy, and the
-//! paths it left for the user, from `.git/assetvc/last-merge.json`.
+//! `assetvc conflicts [--all] [--json]`: what merges resolved by policy and the paths they
+//! left for the user, from the merge journal (`.git/assetvc/journal/`): the last operation
+//! with all its steps (a whole `git rebase`, not only its last commit), or with `--all`
+//! every recorded operation, oldest first.
 
 use clap::Args;
 use merge::ConflictKind;
+use store::journal::{Journal, OperationKind, Recorded};
 
-use super::merge_driver::LastMerge;
 use super::porcelain;
 use crate::report;
 
 /// Arguments of `assetvc conflicts`.
 #[derive(Debug, Args)]
 pub struct ConflictsArgs {
-    /// Print the report as JSON (the stored file: one entry per merged file).
+    /// Show every recorded operation (oldest first), not only the last.
+    #[arg(long)]
+    pub all: bool,
+    /// Print the report as JSON: `{operation, merge, files}` (files: one entry per merged
+    /// file and step); with `--all`, `{operations: [...]}`.
     #[arg(long)]
     pub json: bool,
+    /// Append the last merge's conflicts to this commit message file, for git's
+    /// `prepare-commit-msg` hook (only when a merge is being committed).
+    #[arg(long, value_name = "FILE", hide = true)]
+    pub commit_msg: Option<std::path::PathBuf>,
 }
 
 /// `both-modified` → `both modified`, as `Conflict`'s Display writes it.
@@ -32,71 +41,183 @@ fn describe(kind: &str) -> String {
     .unwrap_or_else(|| kind.replace('-', " "))
 }
 
-/// The report's lines for people: `level.sjson /settings/fog: both modified, took theirs`.
-pub fn lines(last: &LastMerge) -> Vec<String> {
+/// How a conflict's side reads: `took theirs`, or for the policies `upstream` and `local`
+/// `kept local (theirs in this rebase)`.
+fn taken(file: &serde_json::Value, c: &serde_json::Value) -> String {
+    let side = c["taken"].as_str().unwrap_or("?");
+    match (file["policy"].as_str(), c["kept"].as_str()) {
+        (Some("upstream" | "local"), Some(kept)) => format!(
+            "kept {kept} ({side} in this {})",
+            file["operation"].as_str().unwrap_or("merge")
+        ),
+        _ => format!("took {side}"),
+    }
+}
+
+/// The lines of the steps for people: `level.sjson /settings/fog: both modified, took
+/// theirs`, a rebase's steps prefixed with the commit: `[2/3 1b7122a] level.sjson …`.
+pub fn lines(steps: &[serde_json::Value]) -> Vec<String> {
     let mut out = Vec::new();
-    for file in &last.files {
+    for file in steps {
         let path = file["path"].as_str().unwrap_or("?");
+        let prefix = match (file["step"].as_str(), file["commit"].as_str()) {
+            (Some(s), Some(c)) => format!("[{s} {}] ", c.get(..7).unwrap_or(c)),
+            (Some(s), None) => format!("[{s}] "),
+            (None, Some(c)) => format!("[{}] ", c.get(..7).unwrap_or(c)),
+            (None, None) => String::new(),
+        };
         for c in file["conflicts"].as_array().into_iter().flatten() {
             let at = c["path"].as_str().filter(|p| !p.is_empty()).unwrap_or("/");
             out.push(format!(
-                "{path} {at}: {}, took {}",
+                "{prefix}{path} {at}: {}, {}",
                 describe(c["kind"].as_str().unwrap_or("?")),
-                c["taken"].as_str().unwrap_or("?")
+                taken(file, c)
             ));
         }
         if let Some(reason) = file["unresolved"].as_str() {
             out.push(format!(
-                "{path}: not merged, left for you to resolve: {reason}"
+                "{prefix}{path}: not merged, left for you to resolve: {reason}"
             ));
         }
     }
     out
 }
 
+/// The number of conflicts resolved by policy in `steps`.
+fn count(steps: &[serde_json::Value]) -> usize {
+    steps
+        .iter()
+        .map(|f| f["conflicts"].as_array().map_or(0, Vec::len))
+        .sum()
+}
+
+/// `rebase of feature onto 1b7122a: 2 steps, 1 conflict resolved by policy`.
+fn heading(r: &Recorded) -> String {
+    let n = count(&r.steps);
+    let steps = r.steps.len();
+    format!(
+        "{}: {steps} file merge{}, {n} conflict{} resolved by policy",
+        r.operation.label,
+        if steps == 1 { "" } else { "s" },
+        if n == 1 { "" } else { "s" }
+    )
+}
+
+fn json_of(r: &Recorded) -> serde_json::Value {
+    serde_json::json!({
+        "operation": {
+            "kind": r.operation.kind,
+            "label": r.operation.label,
+            "branch": r.operation.branch,
+            "swapped": r.operation.swapped,
+            "started": r.started,
+        },
+        "merge": r.operation.label,
+        "files": r.steps,
+    })
+}
+
 /// Runs `assetvc conflicts`: 0 (also when no merge was recorded), 2 outside a repository or
-/// when the report cannot be read.
+/// when the journal cannot be read.
 pub fn run(args: &ConflictsArgs) -> i32 {
     let repo = match store::repo::open(std::path::Path::new(".")) {
         Ok(r) => r,
         Err(e) => return porcelain::fail(&e),
     };
-    let path = porcelain::state_dir(&repo).join(porcelain::LAST_MERGE);
-    let bytes = match std::fs::read(&path) {
-        Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            if args.json {
-                println!("{}", serde_json::json!({"merge": "", "files": []}));
-            } else {
-                eprintln!("assetvc: no merge recorded in this clone");
-            }
-            return 0;
-        }
+    let journal = Journal::at(repo.git_dir());
+    if let Some(file) = &args.commit_msg {
+        let head = repo.head_id().ok().map(|id| id.to_string());
+        return append_to_message(&journal, head.as_deref(), file);
+    }
+    let operations = match if args.all {
+        journal.operations()
+    } else {
+        journal.last().map(|l| l.into_iter().collect())
+    } {
+        Ok(o) => o,
         Err(e) => {
-            report::error(format!("{}: {e}", path.display()));
-            return 2;
-        }
-    };
-    let last: LastMerge = match serde_json::from_slice(&bytes) {
-        Ok(l) => l,
-        Err(e) => {
-            report::error(format!("{}: {e}", path.display()));
+            report::error(e);
             return 2;
         }
     };
     if args.json {
+        let value = if args.all {
+            serde_json::json!({"operations": operations.iter().map(json_of).collect::<Vec<_>>()})
+        } else {
+            operations
+                .first()
+                .map(json_of)
+                .unwrap_or_else(|| serde_json::json!({"operation": null, "merge": "", "files": []}))
+        };
         println!(
             "{}",
-            serde_json::to_string_pretty(&last).unwrap_or_default()
+            serde_json::to_string_pretty(&value).unwrap_or_default()
         );
         return 0;
     }
-    let lines = lines(&last);
-    if lines.is_empty() {
-        eprintln!("assetvc: the last merge resolved no conflicts");
+    if operations.is_empty() {
+        eprintln!("assetvc: no merge recorded in this clone");
+        return 0;
     }
+    for r in &operations {
+        println!("{}", heading(r));
+        for line in lines(&r.steps) {
+            println!("{}", report::safe(&line));
+        }
+    }
+    0
+}
+
+/// The `prepare-commit-msg` hook's work: when git is committing a merge (`MERGE_HEAD`
+/// present) that the last recorded operation made, appends the conflicts resolved by policy
+/// to the message, like the merge commits of `assetvc merge`. Never fails the commit.
+fn append_to_message(journal: &Journal, head: Option<&str>, file: &std::path::Path) -> i32 {
+    let Ok(Some(last)) = journal.last() else {
+        return 0;
+    };
+    // Only a merge into this very HEAD (its key is `merge ORIG_HEAD THEIRS…`).
+    let merging_here = matches!(
+        last.operation.kind,
+        OperationKind::Merge | OperationKind::Pull
+    ) && head.is_some()
+        && last.operation.key.split(' ').nth(1) == head;
+    if !merging_here {
+        return 0;
+    }
+    let lines = lines(&last.steps);
+    let n = count(&last.steps);
+    if lines.is_empty() || n == 0 {
+        return 0;
+    }
+    let Ok(message) = std::fs::read_to_string(file) else {
+        return 0;
+    };
+    if message.contains("assetvc resolved ") {
+        return 0;
+    }
+    let policy = last
+        .steps
+        .iter()
+        .find_map(|s| s["policy"].as_str())
+        .unwrap_or("theirs");
+    let mut block = format!(
+        "\nassetvc resolved {n} conflict{} by policy {policy}:\n",
+        if n == 1 { "" } else { "s" }
+    );
     for line in lines {
-        println!("{}", report::safe(&line));
+        block.push_str(&line);
+        block.push('\n');
+    }
+    // The block goes before git's comment lines, like a message written by hand.
+    let cut = message.find("\n#").map(|i| i + 1).unwrap_or(message.len());
+    let (head, tail) = message.split_at(cut);
+    let head = head.trim_end_matches('\n');
+    let out = format!(
+        "{head}\n{block}{}{tail}",
+        if tail.is_empty() { "" } else { "\n" }
+    );
+    if let Err(e) = crate::files::write_atomic(file, out.as_bytes()) {
+        eprintln!("assetvc: warning: {}: {e}", file.display());
     }
     0
 }

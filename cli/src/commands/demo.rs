@@ -409,7 +409,7 @@ fn demo(args: &DemoArgs) -> Result<()> {
         &[
             "config",
             "merge.assetvc.driver",
-            &format!("{exe_q} merge-driver %O %A %B %P"),
+            &format!("{exe_q} merge-driver -- %O %A %B %P"),
         ],
         "Setup",
     )?;

@@ -3,9 +3,11 @@
 //! * `.gitattributes`: `<pattern> merge=assetvc diff=assetvc` for every asset pattern of
 //!   `assetvc.toml` (or the defaults), added once;
 //! * the clone's git config: `merge.assetvc.name`, `merge.assetvc.driver =
-//!   "<abs path> merge-driver %O %A %B %P"` and `diff.assetvc.command = "<abs path> diff-driver"`;
+//!   "<abs path> merge-driver -- %O %A %B %P"` and `diff.assetvc.command = "<abs path> diff-driver"`;
 //! * the client pre-commit hook: a script that runs `<abs path> hook pre-commit`, after the
-//!   hook that was there (renamed `pre-commit.local`), if any.
+//!   hook that was there (renamed `pre-commit.local`), if any;
+//! * the `prepare-commit-msg` hook that lists, in the message of a merge commit made by
+//!   `git merge`/`git pull`, what the driver resolved by policy (`merge_hooks`).
 //!
 //! It is idempotent. `assetvc install --check` (or `assetvc doctor`) reports each item and
 //! exits 1 when one is missing: a clone without the driver silently falls back to a line
@@ -18,7 +20,7 @@ use clap::Args;
 use serde::Serialize;
 use store::gix;
 
-use super::porcelain;
+use super::{merge_hooks, porcelain};
 use crate::config::Config;
 use crate::{files, report};
 
@@ -132,7 +134,7 @@ pub fn run(args: &InstallArgs) -> i32 {
     }
     // 2. git config
     let exe_q = sh_quote(&exe.to_string_lossy());
-    let driver = format!("{exe_q} merge-driver %O %A %B %P");
+    let driver = format!("{exe_q} {}", merge_hooks::DRIVER_ARGS);
     let diff = format!("{exe_q} diff-driver");
     let settings: [store::setup::Setting<'_>; 3] = [
         (
@@ -151,13 +153,18 @@ pub fn run(args: &InstallArgs) -> i32 {
         Ok(_) => {}
         Err(e) => return porcelain::fail(&e),
     }
-    // 3. the pre-commit hook
-    match install_hook(&repo, &exe) {
-        Ok(Some(message)) => eprintln!("assetvc: {message}"),
-        Ok(None) => {}
-        Err(e) => {
-            report::error(e);
-            return 2;
+    // 3. the pre-commit hook, and the prepare-commit-msg hook for merge commits
+    for installed in [
+        install_hook(&repo, &exe),
+        merge_hooks::install_commit_msg_hook(&repo, &exe),
+    ] {
+        match installed {
+            Ok(Some(message)) => eprintln!("assetvc: {message}"),
+            Ok(None) => {}
+            Err(e) => {
+                report::error(e);
+                return 2;
+            }
         }
     }
     // The configuration just written is read again.
@@ -257,7 +264,7 @@ fn has_attributes(text: &str, pattern: &str) -> bool {
 }
 
 /// Quotes a path for the shell that git runs drivers and hooks with.
-fn sh_quote(s: &str) -> String {
+pub(super) fn sh_quote(s: &str) -> String {
     if !s.is_empty()
         && s.chars()
             .all(|c| c.is_ascii_alphanumeric() || "/._-+:@%".contains(c))
@@ -299,16 +306,16 @@ fn split_program(command: &str) -> (String, String) {
 }
 
 /// The program of a shell command line: its first word, unquoted.
-fn program_of(command: &str) -> String {
+pub(super) fn program_of(command: &str) -> String {
     split_program(command).0
 }
 
 /// The words after the program in a shell command line.
-fn arguments_of(command: &str) -> String {
+pub(super) fn arguments_of(command: &str) -> String {
     split_program(command).1
 }
 
-fn is_executable_file(path: &Path) -> bool {
+pub(super) fn is_executable_file(path: &Path) -> bool {
     let Ok(meta) = std::fs::metadata(path) else {
         return false;
     };
@@ -342,11 +349,22 @@ fn hook_script(exe: &Path) -> String {
 /// Installs (or refreshes) our pre-commit hook, chaining a foreign one. Returns what was
 /// done, `None` if it was already in place.
 fn install_hook(repo: &gix::Repository, exe: &Path) -> Result<Option<String>, String> {
+    install_hook_script(repo, "pre-commit", &hook_script(exe), HOOK_MARKER)
+}
+
+/// Installs (or refreshes) the hook `name` with `script` (recognised by `marker`); a
+/// foreign hook there is kept as `NAME.local`, which the script runs first. Returns what
+/// was done, `None` if it was already in place.
+pub fn install_hook_script(
+    repo: &gix::Repository,
+    name: &str,
+    script: &str,
+    marker: &str,
+) -> Result<Option<String>, String> {
     let dir = store::setup::hooks_dir(repo);
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let hook = dir.join("pre-commit");
-    let local = dir.join("pre-commit.local");
-    let script = hook_script(exe);
+    let hook = dir.join(name);
+    let local = dir.join(format!("{name}.local"));
     let mut message = None;
     match std::fs::read(&hook) {
         Ok(current) if current == script.as_bytes() => {
@@ -355,8 +373,8 @@ fn install_hook(repo: &gix::Repository, exe: &Path) -> Result<Option<String>, St
             }
             return Ok(None);
         }
-        Ok(current) if String::from_utf8_lossy(&current).contains(HOOK_MARKER) => {
-            message = Some(format!("pre-commit hook updated ({})", hook.display()));
+        Ok(current) if String::from_utf8_lossy(&current).contains(marker) => {
+            message = Some(format!("{name} hook updated ({})", hook.display()));
         }
         Ok(_) => {
             if local.exists() {
@@ -368,7 +386,7 @@ fn install_hook(repo: &gix::Repository, exe: &Path) -> Result<Option<String>, St
             }
             std::fs::rename(&hook, &local).map_err(|e| format!("{}: {e}", hook.display()))?;
             message = Some(format!(
-                "pre-commit hook installed ({}); the hook that was there is now pre-commit.local and still runs first",
+                "{name} hook installed ({}); the hook that was there is now {name}.local and still runs first",
                 hook.display()
             ));
         }
@@ -377,7 +395,7 @@ fn install_hook(repo: &gix::Repository, exe: &Path) -> Result<Option<String>, St
     files::write_atomic(&hook, script.as_bytes()).map_err(|e| e.to_string())?;
     make_executable(&hook)?;
     Ok(Some(message.unwrap_or_else(|| {
-        format!("pre-commit hook installed ({})", hook.display())
+        format!("{name} hook installed ({})", hook.display())
     })))
 }
 
@@ -427,30 +445,7 @@ pub fn inspect(repo: &gix::Repository, root: &Path, config: &Config) -> Vec<Item
         },
     });
     // The merge driver.
-    items.push(match store::setup::config_value(repo, "merge.assetvc.driver") {
-        None => Item {
-            name: "merge-driver",
-            ok: false,
-            detail: "merge.assetvc.driver is not set: git merges assets line by line".into(),
-        },
-        Some(cmd) => {
-            let program = program_of(&cmd);
-            let args = arguments_of(&cmd);
-            let ok = is_executable_file(Path::new(&program))
-                && args == "merge-driver %O %A %B %P";
-            Item {
-                name: "merge-driver",
-                ok,
-                detail: if ok {
-                    format!("merge.assetvc.driver = {cmd}")
-                } else if !is_executable_file(Path::new(&program)) {
-                    format!("merge.assetvc.driver runs {program}, which is not an executable file")
-                } else {
-                    format!("merge.assetvc.driver = {cmd} (expected `<assetvc> merge-driver %O %A %B %P`)")
-                },
-            }
-        }
-    });
+    items.push(merge_hooks::inspect_driver(repo));
     // The diff driver.
     items.push(
         match store::setup::config_value(repo, "diff.assetvc.command") {
@@ -501,6 +496,7 @@ pub fn inspect(repo: &gix::Repository, root: &Path, config: &Config) -> Vec<Item
             )
         },
     });
+    items.push(merge_hooks::inspect_commit_msg_hook(repo));
     items
 }
 
@@ -511,9 +507,9 @@ mod tests {
     #[test]
     fn quoting_round_trips() {
         for p in ["/usr/bin/assetvc", "/home/a b/assetvc", "/tmp/it's/assetvc"] {
-            let cmd = format!("{} merge-driver %O %A %B %P", sh_quote(p));
+            let cmd = format!("{} {}", sh_quote(p), merge_hooks::DRIVER_ARGS);
             assert_eq!(program_of(&cmd), p, "{cmd}");
-            assert_eq!(arguments_of(&cmd), "merge-driver %O %A %B %P");
+            assert_eq!(arguments_of(&cmd), merge_hooks::DRIVER_ARGS);
         }
     }
 

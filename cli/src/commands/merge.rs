@@ -22,7 +22,8 @@ use crate::report;
 #[derive(Debug, Args)]
 pub struct MergeArgs {
     /// How true conflicts in assets are resolved: theirs (default from assetvc.toml), ours,
-    /// or fail (theirs, but the path is left conflicted).
+    /// fail (theirs, but the path is left conflicted), upstream (= theirs here) or local
+    /// (= ours here).
     #[arg(long, value_parser = parse_policy)]
     pub policy: Option<Policy>,
     /// Print the merge report as JSON on stdout.
@@ -109,6 +110,9 @@ pub fn merge_into_head(
             porcelain::write_last_merge(repo, key, policy, &report.files, &report.unresolved)
         {
             eprintln!("assetvc: warning: could not write the conflict report: {e}");
+        }
+        if let Err(e) = super::record::porcelain_merge(repo, &report, label, policy) {
+            eprintln!("assetvc: warning: could not record the merge: {e}");
         }
     }
     if json {

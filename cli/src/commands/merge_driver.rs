@@ -1,18 +1,27 @@
-//! `assetvc merge-driver %O %A %B %P`: the merge driver git calls
-//! (`merge.assetvc.driver = assetvc merge-driver %O %A %B %P`).
+//! `assetvc merge-driver -- %O %A %B %P`: the merge driver git calls
+//! (`merge.assetvc.driver = assetvc merge-driver -- %O %A %B %P`; the `--` keeps a file
+//! named `-h.level` a path).
 //!
-//! The result goes into %A. On unparsable input %A is left untouched and the exit status
-//! is 2, so git marks the path conflicted and nothing is lost. During a rebase git swaps
-//! the sides: %A is the branch being rebased onto (upstream) and %B the commit being
-//! replayed, so "theirs" is the replayed commit, as with git's own `-X theirs`.
+//! The result goes into %A, whole or not at all (a temporary file renamed over it; not
+//! fsynced: git reads it back at once). On unparsable input %A is left untouched and the
+//! exit status is 2, so git marks the path conflicted and nothing is lost. During a rebase
+//! git swaps the sides: %A is the branch being rebased onto (upstream) and %B the commit
+//! being replayed; policies `upstream` and `local` follow the workflow's sides, `theirs`
+//! and `ours` git's.
+//!
+//! Every call appends a step to the merge journal (`.git/assetvc/journal/`), with the three
+//! versions of a file that had conflicts, for `assetvc conflicts` and `assetvc resolve`.
+//! A small merge does no repository discovery and starts no thread.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
 use serde::{Deserialize, Serialize};
+use store::journal::{self, Journal, Operation, StepPlace};
 
-use super::{merging, porcelain};
-use crate::{files, report};
+use super::merging;
+use crate::report;
 
 /// Arguments of `assetvc merge-driver`.
 #[derive(Debug, Args)]
@@ -27,10 +36,11 @@ pub struct MergeDriverArgs {
     pub path: String,
 }
 
-/// The report kept in `.git/assetvc/last-merge.json` for `assetvc conflicts`.
+/// The report kept in `.git/assetvc/last-merge.json` by the porcelain (`assetvc merge`,
+/// `assetvc pull`), in the journal's step format.
 #[derive(Serialize, Deserialize, Default)]
 pub struct LastMerge {
-    /// Identifies the merge (git's `GITHEAD_*` variables); a new merge starts a new report.
+    /// Identifies the merge.
     pub merge: String,
     /// One report per merged file.
     pub files: Vec<serde_json::Value>,
@@ -39,13 +49,23 @@ pub struct LastMerge {
 /// Runs the driver: 0 merged, 1 policy fail met a conflict (git marks the path
 /// conflicted; %A holds the theirs-resolved result), 2 cannot merge (%A untouched).
 pub fn run(args: &MergeDriverArgs) -> i32 {
-    let (options, config) = match merging::options(Path::new("."), None) {
+    let (mut options, config) = match merging::options(Path::new("."), None) {
         Ok(o) => o,
         Err(e) => {
             report::error(e);
             return 2;
         }
     };
+    let git_dir = journal::git_dir_near(Path::new("."));
+    let env: Vec<(String, String)> = std::env::vars()
+        .filter(|(k, _)| k.starts_with("GIT"))
+        .collect();
+    let (operation, place) = match &git_dir {
+        Some(dir) => journal::detect(dir, &env),
+        None => journal::detect(Path::new("/nonexistent"), &env),
+    };
+    let configured = options.policy;
+    options.policy = configured.for_operation(operation.swapped);
     let dialect = merging::dialect_of(&config, Path::new(&args.path));
     let shown = |side: &str| format!("{} ({side})", args.path);
     let docs = merging::load_three(
@@ -64,6 +84,8 @@ pub fn run(args: &MergeDriverArgs) -> i32 {
                 "assetvc: {}: not merged, left for you to resolve",
                 args.path
             );
+            let step = merging::unresolved_step(&args.path, configured, &message);
+            record(git_dir.as_deref(), &operation, &place, step, None);
             return 2;
         }
     };
@@ -74,55 +96,89 @@ pub fn run(args: &MergeDriverArgs) -> i32 {
             return 2;
         }
     };
-    if let Err(e) = files::write_atomic(&args.current, outcome.text.as_bytes()) {
-        report::error(e);
+    // The versions are copied before %A is replaced by the result.
+    let versions = match (&git_dir, outcome.conflicts.is_empty()) {
+        (Some(dir), false) => Some(Journal::at(dir).begin(&operation).and_then(|log| {
+            log.save_version_files([&args.base, &args.current, &args.other])
+                .map(|name| (log, name))
+        })),
+        _ => None,
+    };
+    if let Err(e) = write_result(&args.current, outcome.text.as_bytes()) {
+        report::error(format!("{}: {e}", args.current.display()));
         return 2;
     }
+    let sides = merging::Sides::of(&operation);
     eprintln!(
         "assetvc: {}",
-        merging::summary(&args.path, &outcome, options.policy)
+        merging::summary_in(&args.path, &outcome, configured, &sides)
     );
     for c in &outcome.conflicts {
-        eprintln!("assetvc:   {c}");
+        eprintln!(
+            "assetvc:   {}",
+            merging::conflict_line(c, configured, &sides)
+        );
     }
-    let file_report = merging::file_report(&args.path, options.policy, &outcome.conflicts);
-    if let Err(e) = append_report(&file_report) {
-        eprintln!("assetvc: warning: could not write the conflict report: {e}");
+    let step = merging::step_report(&args.path, configured, &sides, &outcome.conflicts);
+    match versions {
+        Some(Ok((log, name))) => {
+            append(&log, step, &place, Some(name));
+        }
+        Some(Err(e)) => eprintln!("assetvc: warning: could not record the merge: {e}"),
+        None => record(git_dir.as_deref(), &operation, &place, step, None),
     }
     i32::from(outcome.failed(options.policy))
 }
 
-/// A key that names the merge in progress, from git's `GITHEAD_<oid>` variables.
-fn merge_key() -> String {
-    let mut heads: Vec<String> = std::env::vars()
-        .filter(|(k, _)| k.starts_with("GITHEAD_"))
-        .map(|(k, _)| k)
-        .collect();
-    heads.sort();
-    heads.join(" ")
+/// Writes the result into %A whole or not at all: a temporary file next to it, renamed
+/// over it. No fsync: git reads the result back at once and writes it into its own
+/// object database, which it syncs as configured.
+fn write_result(path: &Path, contents: &[u8]) -> std::io::Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".assetvc-")
+        .suffix(".tmp")
+        .tempfile_in(dir)?;
+    tmp.write_all(contents)?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    Ok(())
 }
 
-fn append_report(file_report: &merging::FileReport<'_>) -> anyhow::Result<()> {
+/// Appends a step to the journal of the running operation (a warning when it cannot).
+fn record(
+    git_dir: Option<&Path>,
+    operation: &Operation,
+    place: &StepPlace,
+    step: serde_json::Value,
+    versions: Option<String>,
+) {
     // Outside a repository (a driver run by hand) there is nowhere to keep the report.
-    let Ok(repo) = store::repo::open(Path::new(".")) else {
-        return Ok(());
-    };
-    let path = porcelain::last_merge_path(&repo)?;
-    let key = merge_key();
-    let mut last: LastMerge = std::fs::read(&path)
-        .ok()
-        .and_then(|b| serde_json::from_slice(&b).ok())
-        .unwrap_or_default();
-    if last.merge != key {
-        last = LastMerge {
-            merge: key,
-            files: Vec::new(),
-        };
+    let Some(dir) = git_dir else { return };
+    match Journal::at(dir).begin(operation) {
+        Ok(log) => append(&log, step, place, versions),
+        Err(e) => eprintln!("assetvc: warning: could not record the merge: {e}"),
     }
-    let value = serde_json::to_value(file_report)?;
-    let path_str = value.get("path").cloned();
-    last.files.retain(|f| f.get("path") != path_str.as_ref());
-    last.files.push(value);
-    files::write_atomic(&path, serde_json::to_string_pretty(&last)?.as_bytes())?;
-    Ok(())
+}
+
+fn append(
+    log: &journal::OperationLog,
+    mut step: serde_json::Value,
+    place: &StepPlace,
+    versions: Option<String>,
+) {
+    if let Some(s) = &place.step {
+        step["step"] = s.as_str().into();
+    }
+    if let Some(c) = &place.commit {
+        step["commit"] = c.as_str().into();
+    }
+    if let Some(v) = versions {
+        step["versions"] = v.into();
+    }
+    if let Err(e) = log.append(&step) {
+        eprintln!("assetvc: warning: could not record the merge: {e}");
+    }
 }

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use merge::{Conflict, MergeOptions, MergeOutcome, Policy};
+use merge::{Conflict, MergeOptions, MergeOutcome, Policy, Side};
 use serde::Serialize;
 use serde_json::value::RawValue;
 use sjson::{Dialect, Document, ParseOptions};
@@ -45,13 +45,28 @@ pub fn load(path: &Path, shown_as: &str, dialect: Dialect) -> Result<Document, S
     })
 }
 
-/// Reads and parses the three versions in parallel (ours, base, theirs); the first
-/// error, in that order, is returned as a ready-to-print diagnostic.
+/// Below this many bytes in all, the three versions are read one after the other: a
+/// thread costs more than parsing them.
+const PARALLEL_FROM: u64 = 1 << 20;
+
+/// Reads and parses the three versions (ours, base, theirs), in parallel when they are
+/// large; the first error, in that order, is returned as a ready-to-print diagnostic.
 pub fn load_three(
     paths: [(&Path, String); 3],
     dialect: Dialect,
 ) -> Result<(Document, Document, Document), String> {
     let [o, b, t] = paths;
+    let size: u64 = [o.0, b.0, t.0]
+        .iter()
+        .map(|p| std::fs::metadata(p).map_or(0, |m| m.len()))
+        .sum();
+    if size < PARALLEL_FROM {
+        return Ok((
+            load(o.0, &o.1, dialect)?,
+            load(b.0, &b.1, dialect)?,
+            load(t.0, &t.1, dialect)?,
+        ));
+    }
     let (ours, (base, theirs)) = std::thread::scope(|s| {
         let base_theirs = s.spawn(|| (load(b.0, &b.1, dialect), load(t.0, &t.1, dialect)));
         let ours = load(o.0, &o.1, dialect);
@@ -127,11 +142,7 @@ fn raw(json: &Option<String>) -> Option<Box<RawValue>> {
 
 /// The policy's name.
 pub fn policy_name(p: Policy) -> &'static str {
-    match p {
-        Policy::Theirs => "theirs",
-        Policy::Ours => "ours",
-        Policy::Fail => "fail",
-    }
+    p.name()
 }
 
 /// The JSON report of a merged file.
@@ -174,6 +185,8 @@ fn taken_name(policy: Policy) -> &'static str {
         Policy::Ours => "ours",
         Policy::Theirs => "theirs",
         Policy::Fail => "theirs; policy fail",
+        Policy::Upstream => "upstream",
+        Policy::Local => "local",
     }
 }
 
@@ -184,4 +197,125 @@ pub fn dialect_of(config: &Config, path: &Path) -> Dialect {
         .ok()
         .and_then(|m| m.dialect(path))
         .unwrap_or_else(|| Dialect::for_path(&path.to_string_lossy()))
+}
+
+/// What git's two sides mean in the operation that runs a merge: in a merge, a pull or a
+/// cherry-pick "ours" is the local branch and "theirs" the upstream; a rebase swaps them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sides {
+    /// What git's "ours" is: `local` or `upstream`.
+    pub ours: &'static str,
+    /// What git's "theirs" is.
+    pub theirs: &'static str,
+    /// The operation's name: `merge`, `rebase`, `cherry-pick`…
+    pub operation: &'static str,
+}
+
+impl Sides {
+    /// The sides of `operation`.
+    pub fn of(operation: &store::journal::Operation) -> Sides {
+        let (ours, theirs) = if operation.swapped {
+            ("upstream", "local")
+        } else {
+            ("local", "upstream")
+        };
+        Sides {
+            ours,
+            theirs,
+            operation: operation.kind.name(),
+        }
+    }
+
+    /// The sides of a merge (`assetvc merge`, `assetvc pull`).
+    pub fn merge() -> Sides {
+        Sides {
+            ours: "local",
+            theirs: "upstream",
+            operation: "merge",
+        }
+    }
+
+    /// What `side` means here.
+    pub fn meaning(&self, side: Side) -> &'static str {
+        match side {
+            Side::Ours => self.ours,
+            Side::Theirs => self.theirs,
+        }
+    }
+}
+
+/// Whether a policy names the workflow's sides (reports then say what it meant).
+fn by_meaning(policy: Policy) -> bool {
+    matches!(policy, Policy::Upstream | Policy::Local)
+}
+
+/// `kept local (ours in this rebase)`, or git's `took theirs` for side-naming policies.
+pub fn taken_phrase(taken: Side, configured: Policy, sides: &Sides) -> String {
+    if by_meaning(configured) {
+        format!(
+            "kept {} ({} in this {})",
+            sides.meaning(taken),
+            taken.name(),
+            sides.operation
+        )
+    } else {
+        format!("took {}", taken.name())
+    }
+}
+
+/// One conflict for people: `/settings/fog: both modified, kept local (theirs in this rebase)`.
+pub fn conflict_line(c: &Conflict, configured: Policy, sides: &Sides) -> String {
+    let path = if c.path.is_empty() { "/" } else { &c.path };
+    format!(
+        "{path}: {}, {}",
+        c.kind.describe(),
+        taken_phrase(c.taken, configured, sides)
+    )
+}
+
+/// The one-line summary, with the meaning of a workflow policy:
+/// `level.sjson: merged, 1 conflict resolved (kept local: theirs in this rebase)`.
+pub fn summary_in(path: &str, outcome: &MergeOutcome, configured: Policy, sides: &Sides) -> String {
+    if !by_meaning(configured) || outcome.conflicts.is_empty() {
+        return summary(path, outcome, configured);
+    }
+    let side = configured.for_operation(sides.ours == "upstream").side();
+    let n = outcome.conflicts.len();
+    format!(
+        "{path}: merged, {n} conflict{} resolved (kept {}: {} in this {})",
+        if n == 1 { "" } else { "s" },
+        sides.meaning(side),
+        side.name(),
+        sides.operation
+    )
+}
+
+/// The journal's record of one merged file: the JSON report of [`file_report`] (the policy
+/// as configured), plus what git's sides meant and, per conflict, the side kept by meaning.
+pub fn step_report(
+    path: &str,
+    configured: Policy,
+    sides: &Sides,
+    conflicts: &[Conflict],
+) -> serde_json::Value {
+    let mut value =
+        serde_json::to_value(file_report(path, configured, conflicts)).unwrap_or_default();
+    value["sides"] = serde_json::json!({"ours": sides.ours, "theirs": sides.theirs});
+    value["operation"] = sides.operation.into();
+    if let Some(list) = value["conflicts"].as_array_mut() {
+        for (v, c) in list.iter_mut().zip(conflicts) {
+            v["kept"] = sides.meaning(c.taken).into();
+        }
+    }
+    value
+}
+
+/// The journal's record of a file that could not be merged.
+pub fn unresolved_step(path: &str, configured: Policy, reason: &str) -> serde_json::Value {
+    serde_json::json!({
+        "path": path,
+        "policy": configured.name(),
+        "conflicts": [],
+        "unresolved": reason.lines().next().unwrap_or(reason),
+    })
 }

@@ -116,11 +116,7 @@ pub fn merge_into_head(
     // git's discipline: the index lock first, then the index and HEAD read under it.
     let mut lock = worktree::IndexLock::acquire(repo)?;
     let ours = repo::head_commit(repo)?;
-    let policy = match rules.options.policy {
-        merge::Policy::Theirs => "theirs",
-        merge::Policy::Ours => "ours",
-        merge::Policy::Fail => "fail",
-    };
+    let policy = rules.options.policy.name();
     let mut report = MergeReport {
         result: MergeResult::UpToDate,
         ours,

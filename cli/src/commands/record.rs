@@ -1,0 +1,62 @@
+//! Recording a porcelain merge (`assetvc merge`, `assetvc pull`) in the merge journal:
+//! one operation, one step per merged or unresolved file, with the three versions of every
+//! file resolved by policy (read from the commits), in the driver's step format.
+
+use merge::Policy;
+use store::gix;
+use store::journal::{self, Journal, Operation, OperationKind};
+use store::treemerge::MergeReport;
+
+use super::merging::{self, Sides};
+
+/// Appends `report` (the merge of `label` into HEAD) to the journal as one operation.
+pub fn porcelain_merge(
+    repo: &gix::Repository,
+    report: &MergeReport,
+    label: &str,
+    policy: Policy,
+) -> anyhow::Result<()> {
+    let ours = report.ours.map(|o| o.to_string()).unwrap_or_default();
+    let operation = Operation {
+        kind: OperationKind::Porcelain,
+        key: format!("assetvc merge {ours} {}", report.theirs),
+        label: format!("assetvc merge of {label}"),
+        branch: Some(label.to_string()),
+        swapped: false,
+    };
+    let log = Journal::at(repo.git_dir()).begin(&operation)?;
+    let sides = Sides::merge();
+    let with_conflicts: Vec<&str> = report
+        .files
+        .iter()
+        .filter(|f| !f.conflicts.is_empty())
+        .map(|f| f.path.as_str())
+        .collect();
+    let versions = match report.ours {
+        Some(ours) => journal::versions_of_merge(repo, ours, report.theirs, &with_conflicts)?,
+        None => Vec::new(),
+    };
+    let mut versions = with_conflicts.iter().zip(versions);
+    for f in &report.files {
+        let mut step = merging::step_report(&f.path, policy, &sides, &f.conflicts);
+        if let Some(u) = report.unresolved.iter().find(|u| u.path == f.path) {
+            step["unresolved"] = u.kind.to_string().into();
+        }
+        if !f.conflicts.is_empty() {
+            if let Some((_, Some(v))) = versions.next() {
+                step["versions"] = log.save_versions(&v)?.into();
+            }
+        }
+        log.append(&step)?;
+    }
+    for u in &report.unresolved {
+        if report.files.iter().all(|f| f.path != u.path) {
+            log.append(&merging::unresolved_step(
+                &u.path,
+                policy,
+                &u.kind.to_string(),
+            ))?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,343 @@
+//! `assetvc resolve FILE [OBJECT | --all] --take ours|theirs|base|upstream|local [--json]`:
+//! after a merge (the driver under `git merge`, `pull`, `rebase`, `cherry-pick`, or
+//! `assetvc merge`/`pull`), redoes the choice the policy made, from the three versions the
+//! merge journal recorded: for the conflicts of one object (an id, a unique id prefix or a
+//! unique `name`) or every conflict of FILE. Only the conflicting nodes change, printed in
+//! the file's own style; the file is written atomically, and a file that does not parse
+//! is refused untouched.
+
+mod pointer;
+
+use std::path::{Path, PathBuf};
+
+use clap::{Args, ValueEnum};
+use sjson::{Dialect, Document, Out, ParseOptions};
+use store::journal::{Journal, Recorded};
+
+use super::{merging, porcelain};
+use crate::{files, report};
+use pointer::{edit, find, objects, parse_pointer, pick, Object, Seg};
+
+/// The version to take.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Take {
+    /// git's "ours" in that merge (%A; the upstream in a rebase).
+    Ours,
+    /// git's "theirs" in that merge (%B; your replayed commit in a rebase).
+    Theirs,
+    /// The common ancestor.
+    Base,
+    /// The upstream's version, whatever git called it.
+    Upstream,
+    /// Your local version, whatever git called it.
+    Local,
+}
+
+/// Arguments of `assetvc resolve`.
+#[derive(Debug, Args)]
+pub struct ResolveArgs {
+    /// The merged file in the worktree.
+    pub file: PathBuf,
+    /// The object: an id, a unique id prefix, or a unique `name`.
+    #[arg(required_unless_present = "all", conflicts_with = "all")]
+    pub object: Option<String>,
+    /// Redo every conflict of FILE.
+    #[arg(long)]
+    pub all: bool,
+    /// The version to take.
+    #[arg(long, value_enum)]
+    pub take: Take,
+    /// Print what was done as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The newest operation that recorded versions for `path`, with its steps for `path` that
+/// did (a rebase may have merged the file at several steps).
+fn recorded_steps(journal: &Journal, path: &str) -> anyhow::Result<Option<(Recorded, Vec<usize>)>> {
+    for op in journal.operations()?.into_iter().rev() {
+        let steps: Vec<usize> = op
+            .steps
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s["path"] == path && s["versions"].is_string())
+            .map(|(i, _)| i)
+            .collect();
+        if !steps.is_empty() {
+            return Ok(Some((op, steps)));
+        }
+    }
+    Ok(None)
+}
+
+/// Runs `assetvc resolve`: 0 done (also when nothing needed to change), 2 bad input (no
+/// recorded merge for FILE, unknown or ambiguous OBJECT, FILE does not parse).
+pub fn run(args: &ResolveArgs) -> i32 {
+    let (repo, root) = match porcelain::open_worktree() {
+        Ok(r) => r,
+        Err(status) => return status,
+    };
+    let absolute = std::env::current_dir()
+        .map(|d| d.join(&args.file))
+        .unwrap_or_else(|_| args.file.clone());
+    let Some(rela) = store::repo::rela_path(&root, &absolute) else {
+        report::error(format!(
+            "{}: not a file of this repository's worktree",
+            args.file.display()
+        ));
+        return 2;
+    };
+    let rela = rela.to_string();
+    let shown = args.file.display().to_string();
+    let (op, steps) = match recorded_steps(&Journal::at(repo.git_dir()), &rela) {
+        Ok(Some(found)) => found,
+        Ok(None) => {
+            report::error(format!(
+                "{shown}: no recorded merge resolved conflicts in this file by policy"
+            ));
+            return 2;
+        }
+        Err(e) => {
+            report::error(e);
+            return 2;
+        }
+    };
+    let (_, config) = match porcelain::settings(&root, None) {
+        Ok(s) => s,
+        Err(status) => return status,
+    };
+    let dialect = merging::dialect_of(&config, Path::new(&rela));
+    let steps: Vec<&serde_json::Value> = steps.iter().map(|i| &op.steps[*i]).collect();
+    match resolve_in(
+        args,
+        &op,
+        &steps,
+        &absolute,
+        &shown,
+        dialect,
+        &config.merge.natural_keys,
+    ) {
+        Ok(done) => {
+            if args.json {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&done).unwrap_or_default()
+                );
+            } else {
+                for line in done["changed"].as_array().into_iter().flatten() {
+                    println!("{}", line["line"].as_str().unwrap_or_default());
+                }
+                if done["changed"].as_array().is_none_or(|c| c.is_empty()) {
+                    eprintln!("assetvc: {shown}: already as asked; nothing changed");
+                }
+            }
+            0
+        }
+        Err(message) => {
+            report::error(message);
+            2
+        }
+    }
+}
+
+/// The side's version name (`base`, `ours`, `theirs`) for `take` in `step`.
+fn side_of(take: Take, step: &serde_json::Value) -> &'static str {
+    let meaning = |m: &str| {
+        if step["sides"]["ours"] == m {
+            "ours"
+        } else {
+            "theirs"
+        }
+    };
+    match take {
+        Take::Ours => "ours",
+        Take::Theirs => "theirs",
+        Take::Base => "base",
+        Take::Upstream => meaning("upstream"),
+        Take::Local => meaning("local"),
+    }
+}
+
+/// A recorded conflict of the file: its pointer, parsed, and the step that recorded it.
+struct StepConflict {
+    pointer: String,
+    segs: Vec<Seg>,
+    step: usize,
+}
+
+/// The three recorded versions of one step, parsed.
+struct StepVersions {
+    base: Document,
+    ours: Document,
+    theirs: Document,
+}
+
+impl StepVersions {
+    fn get(&self, side: &str) -> &Document {
+        match side {
+            "base" => &self.base,
+            "ours" => &self.ours,
+            _ => &self.theirs,
+        }
+    }
+}
+
+fn resolve_in(
+    args: &ResolveArgs,
+    op: &Recorded,
+    steps: &[&serde_json::Value],
+    absolute: &Path,
+    shown: &str,
+    dialect: Dialect,
+    names: &[String],
+) -> Result<serde_json::Value, String> {
+    let parse = |bytes: Vec<u8>, what: &str| {
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        Document::parse_bytes(bytes, ParseOptions::new(dialect))
+            .map_err(|e| report::parse_error(what, &text, &e))
+    };
+    let current = std::fs::read(absolute).map_err(|e| format!("{shown}: {e}"))?;
+    let mut doc = parse(current, shown)
+        .map_err(|e| format!("{e}\nassetvc: {shown} does not parse; nothing changed"))?;
+    let mut loaded = Vec::new();
+    for step in steps {
+        let v = op
+            .versions(step["versions"].as_str().unwrap_or_default())
+            .map_err(|e| format!("{shown}: {e}"))?;
+        let recorded = |bytes: Vec<u8>, name: &str| parse(bytes, &format!("{shown} ({name})"));
+        loaded.push(StepVersions {
+            base: recorded(v.base, "base")?,
+            ours: recorded(v.ours, "ours")?,
+            theirs: recorded(v.theirs, "theirs")?,
+        });
+    }
+    // Every conflict of the file, the last step's where steps share a pointer.
+    let mut conflicts: Vec<StepConflict> = Vec::new();
+    for (i, step) in steps.iter().enumerate() {
+        for c in step["conflicts"].as_array().into_iter().flatten() {
+            let Some(p) = c["path"].as_str() else {
+                continue;
+            };
+            conflicts.retain(|c| c.pointer != p);
+            conflicts.push(StepConflict {
+                pointer: p.to_string(),
+                segs: parse_pointer(p),
+                step: i,
+            });
+        }
+    }
+    let chosen = select(
+        args.object.as_deref(),
+        &conflicts,
+        &doc,
+        &loaded,
+        names,
+        shown,
+    )?;
+    let mut changed = Vec::new();
+    let mut took = Vec::new();
+    for StepConflict {
+        pointer,
+        segs,
+        step: i,
+    } in chosen
+    {
+        let side = side_of(args.take, steps[*i]);
+        took.push(side);
+        let source = loaded[*i].get(side);
+        let new = find(source.root(), segs);
+        let current = find(doc.root(), segs);
+        let same = match (&new, &current) {
+            (Some((_, a)), Some((_, b))) => a.same_value(b),
+            (None, None) => true,
+            _ => false,
+        };
+        if same {
+            continue;
+        }
+        let text = if segs.is_empty() {
+            Some(match new {
+                Some((_, v)) => sjson::print(&doc, &Out::Value(v)),
+                None => continue,
+            })
+        } else {
+            edit(doc.root(), segs, new).map(|out| sjson::print(&doc, &out))
+        };
+        let Some(text) = text else {
+            eprintln!(
+                "assetvc: warning: {shown} {pointer}: its container is no longer in the file; left as it is"
+            );
+            continue;
+        };
+        let value = new.map(|(_, v)| merge::compact_json(v));
+        doc = Document::parse_with(text, ParseOptions::new(dialect)).map_err(|e| {
+            format!("internal error: the edited {shown} does not parse ({e}); nothing changed")
+        })?;
+        let at = if pointer.is_empty() { "/" } else { pointer };
+        let step = match steps[*i]["step"].as_str() {
+            Some(s) => format!(" (step {s})"),
+            None => String::new(),
+        };
+        changed.push(serde_json::json!({
+            "path": pointer,
+            "took": side,
+            "value": value,
+            "line": format!(
+                "{} {at}: took {side}{step}: {}",
+                steps[*i]["path"].as_str().unwrap_or(shown),
+                value.as_deref().unwrap_or("deleted")
+            ),
+        }));
+    }
+    if !changed.is_empty() {
+        files::write_atomic(absolute, doc.text().as_bytes())
+            .map_err(|e| format!("{shown}: {e}"))?;
+    }
+    took.dedup();
+    Ok(serde_json::json!({
+        "file": steps.first().map(|s| s["path"].clone()),
+        "operation": op.operation.label,
+        "took": took,
+        "changed": changed,
+    }))
+}
+
+/// The conflicts to redo: all, or those on the way to the object `wanted` names.
+fn select<'c>(
+    wanted: Option<&str>,
+    conflicts: &'c [StepConflict],
+    doc: &Document,
+    loaded: &[StepVersions],
+    names: &[String],
+    shown: &str,
+) -> Result<Vec<&'c StepConflict>, String> {
+    let Some(wanted) = wanted else {
+        return Ok(conflicts.iter().collect());
+    };
+    let pointers: Vec<Vec<Seg>> = conflicts.iter().map(|c| c.segs.clone()).collect();
+    let mut docs: Vec<&Document> = vec![doc];
+    for l in loaded.iter().rev() {
+        docs.extend([&l.ours, &l.theirs, &l.base]);
+    }
+    let all = objects(&pointers, &docs, names);
+    let object = pick(&all, wanted).map_err(|candidates| {
+        if candidates.is_empty() {
+            let listed: Vec<String> = all.iter().map(Object::shown).collect();
+            format!(
+                "{shown}: no object {wanted:?} among the recorded conflicts (objects with conflicts: {})",
+                if listed.is_empty() { "none".into() } else { listed.join(", ") }
+            )
+        } else {
+            let listed: Vec<String> = candidates.iter().map(|o| o.shown()).collect();
+            format!(
+                "{shown}: {wanted:?} is ambiguous; candidates: {}",
+                listed.join(", ")
+            )
+        }
+    })?;
+    let seg = Seg::Id {
+        key: object.key.clone(),
+        value: object.id.clone(),
+    };
+    Ok(conflicts.iter().filter(|c| c.segs.contains(&seg)).collect())
+}

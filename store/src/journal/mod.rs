@@ -1,0 +1,331 @@
+//! The merge journal under `.git/assetvc/journal/`: every merge step (a driver call in a
+//! `git merge`, `rebase` or `cherry-pick`, a porcelain `assetvc merge`/`pull`) appends its
+//! report, grouped into operations, and keeps the three input versions of every file it
+//! resolved by policy, so that `assetvc conflicts` can show a whole rebase and `assetvc
+//! resolve` can redo a choice.
+//!
+//! Layout: one directory per operation, numbered (`000042/`), holding `operation.json`
+//! (written once, renamed into place with its directory) and `steps.jsonl`, one step per
+//! line, each line written by a single `O_APPEND` write that starts with a line break (a
+//! step cut short by a crash is one unreadable line that readers skip; it never joins the
+//! next). The versions of a step are written to `versions/` before the step that names them.
+//! Only the last [`KEEP`] operations are kept. Nothing here is fsynced: git itself reads
+//! the driver's results at once, and a lost step after a power cut costs a report, never
+//! a file.
+
+mod commits;
+mod operation;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+pub use commits::versions_of_merge;
+pub use operation::{detect, Operation, OperationKind, StepPlace};
+
+/// How many operations the journal keeps.
+pub const KEEP: usize = 50;
+
+/// What can go wrong with the journal.
+#[derive(Debug, thiserror::Error)]
+pub enum JournalError {
+    /// A file system operation failed.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file or directory.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// A record could not be written as JSON.
+    #[error("journal record: {0}")]
+    Json(#[from] serde_json::Error),
+    /// A step names versions that are not (or no longer) in the journal.
+    #[error("the versions of this merge are no longer recorded ({0})")]
+    MissingVersions(String),
+}
+
+type Result<T> = std::result::Result<T, JournalError>;
+
+fn io<T>(path: &Path, r: std::io::Result<T>) -> Result<T> {
+    r.map_err(|source| JournalError::Io {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// The git directory for the repository whose worktree is (or contains) `cwd`, found
+/// without repository discovery: `$GIT_DIR`, else `cwd/.git` (a directory, or a `gitdir:`
+/// file of a linked worktree). `None` when neither is there.
+pub fn git_dir_near(cwd: &Path) -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("GIT_DIR") {
+        return Some(cwd.join(dir));
+    }
+    let dot_git = cwd.join(".git");
+    if dot_git.is_dir() {
+        return Some(dot_git);
+    }
+    let text = std::fs::read_to_string(&dot_git).ok()?;
+    let target = text.strip_prefix("gitdir:")?.trim();
+    Some(cwd.join(target))
+}
+
+/// The journal of one repository.
+#[derive(Debug, Clone)]
+pub struct Journal {
+    dir: PathBuf,
+}
+
+/// An operation as recorded, with its steps.
+#[derive(Debug, Clone)]
+pub struct Recorded {
+    /// The operation's number in the journal (increasing).
+    pub number: u64,
+    /// The operation.
+    pub operation: Operation,
+    /// When it started (seconds since the Unix epoch).
+    pub started: u64,
+    /// Every readable step, in the order they were appended.
+    pub steps: Vec<serde_json::Value>,
+    dir: PathBuf,
+}
+
+#[derive(Serialize, Deserialize)]
+struct OperationFile {
+    #[serde(flatten)]
+    operation: Operation,
+    started: u64,
+}
+
+/// Where steps of one operation are appended.
+#[derive(Debug, Clone)]
+pub struct OperationLog {
+    dir: PathBuf,
+}
+
+/// The three input versions of a merged file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Versions {
+    /// The common ancestor.
+    pub base: Vec<u8>,
+    /// git's "ours" (%A).
+    pub ours: Vec<u8>,
+    /// git's "theirs" (%B).
+    pub theirs: Vec<u8>,
+}
+
+const SIDES: [&str; 3] = ["base", "ours", "theirs"];
+
+impl Journal {
+    /// The journal of the repository whose git directory is `git_dir`.
+    pub fn at(git_dir: &Path) -> Journal {
+        Journal {
+            dir: git_dir.join("assetvc").join("journal"),
+        }
+    }
+
+    fn numbers(&self) -> Result<Vec<u64>> {
+        let entries = match std::fs::read_dir(&self.dir) {
+            Ok(e) => e,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => return io(&self.dir, Err(e)),
+        };
+        let mut numbers: Vec<u64> = entries
+            .filter_map(|e| e.ok())
+            .filter_map(|e| e.file_name().to_str().and_then(|n| n.parse().ok()))
+            .collect();
+        numbers.sort_unstable();
+        Ok(numbers)
+    }
+
+    fn op_dir(&self, number: u64) -> PathBuf {
+        self.dir.join(format!("{number:06}"))
+    }
+
+    fn read_operation(&self, number: u64) -> Option<OperationFile> {
+        let bytes = std::fs::read(self.op_dir(number).join("operation.json")).ok()?;
+        serde_json::from_slice(&bytes).ok()
+    }
+
+    /// The log of `operation`: the last recorded operation when it has the same key,
+    /// else a new one (older operations beyond [`KEEP`] are then removed).
+    pub fn begin(&self, operation: &Operation) -> Result<OperationLog> {
+        for _attempt in 0..8 {
+            let numbers = self.numbers()?;
+            let last = numbers.last().copied();
+            if let Some(n) = last {
+                if self
+                    .read_operation(n)
+                    .is_some_and(|f| f.operation.key == operation.key)
+                {
+                    return Ok(OperationLog {
+                        dir: self.op_dir(n),
+                    });
+                }
+            }
+            let number = last.map_or(1, |n| n + 1);
+            io(&self.dir, std::fs::create_dir_all(&self.dir))?;
+            let tmp = io(
+                &self.dir,
+                tempfile::Builder::new()
+                    .prefix(".new-")
+                    .tempdir_in(&self.dir),
+            )?;
+            let started = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs());
+            let record = OperationFile {
+                operation: operation.clone(),
+                started,
+            };
+            let file = tmp.path().join("operation.json");
+            io(&file, std::fs::write(&file, serde_json::to_vec(&record)?))?;
+            let target = self.op_dir(number);
+            // A rename onto an existing operation fails: another process began one first.
+            if std::fs::rename(tmp.path(), &target).is_ok() {
+                let _ = tmp.keep();
+                self.prune(&numbers);
+                return Ok(OperationLog { dir: target });
+            }
+        }
+        io(
+            &self.dir,
+            Err(std::io::Error::other("could not begin an operation")),
+        )
+    }
+
+    fn prune(&self, numbers: &[u64]) {
+        // `numbers` are the operations before the new one.
+        let excess = (numbers.len() + 1).saturating_sub(KEEP);
+        for n in &numbers[..excess] {
+            let _ = std::fs::remove_dir_all(self.op_dir(*n));
+        }
+    }
+
+    /// Every recorded operation, oldest first.
+    pub fn operations(&self) -> Result<Vec<Recorded>> {
+        let mut out = Vec::new();
+        for n in self.numbers()? {
+            if let Some(r) = self.recorded(n)? {
+                out.push(r);
+            }
+        }
+        Ok(out)
+    }
+
+    /// The last recorded operation.
+    pub fn last(&self) -> Result<Option<Recorded>> {
+        for n in self.numbers()?.into_iter().rev() {
+            if let Some(r) = self.recorded(n)? {
+                return Ok(Some(r));
+            }
+        }
+        Ok(None)
+    }
+
+    fn recorded(&self, number: u64) -> Result<Option<Recorded>> {
+        let Some(file) = self.read_operation(number) else {
+            return Ok(None);
+        };
+        let dir = self.op_dir(number);
+        let steps_path = dir.join("steps.jsonl");
+        let text = match std::fs::read(&steps_path) {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+            Err(e) => return io(&steps_path, Err(e)),
+        };
+        let mut steps: Vec<serde_json::Value> = Vec::new();
+        for step in text
+            .split(|b| *b == b'\n')
+            .filter(|l| !l.is_empty())
+            .filter_map(|l| serde_json::from_slice::<serde_json::Value>(l).ok())
+            .filter(serde_json::Value::is_object)
+        {
+            // A merge retried (reset, then merged again) replaces its earlier step.
+            let place =
+                |s: &serde_json::Value| (s["path"].clone(), s["step"].clone(), s["commit"].clone());
+            steps.retain(|s| place(s) != place(&step));
+            steps.push(step);
+        }
+        Ok(Some(Recorded {
+            number,
+            operation: file.operation,
+            started: file.started,
+            steps,
+            dir,
+        }))
+    }
+}
+
+impl OperationLog {
+    /// Keeps the three versions of a file, copied from the files git gave the driver;
+    /// returns the name a step uses to refer to them.
+    pub fn save_version_files(&self, [base, ours, theirs]: [&Path; 3]) -> Result<String> {
+        let (name, dir) = self.version_name()?;
+        for (side, from) in SIDES.iter().zip([base, ours, theirs]) {
+            let to = dir.join(format!("{name}.{side}"));
+            io(from, std::fs::copy(from, &to))?;
+        }
+        Ok(name)
+    }
+
+    /// Keeps the three versions of a file given as bytes; returns their name.
+    pub fn save_versions(&self, versions: &Versions) -> Result<String> {
+        let (name, dir) = self.version_name()?;
+        for (side, bytes) in SIDES
+            .iter()
+            .zip([&versions.base, &versions.ours, &versions.theirs])
+        {
+            let to = dir.join(format!("{name}.{side}"));
+            io(&to, std::fs::write(&to, bytes))?;
+        }
+        Ok(name)
+    }
+
+    fn version_name(&self) -> Result<(String, PathBuf)> {
+        let dir = self.dir.join("versions");
+        io(&dir, std::fs::create_dir_all(&dir))?;
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        Ok((format!("{}-{nanos}", std::process::id()), dir))
+    }
+
+    /// Appends one step: a JSON object on one line, in one write.
+    pub fn append(&self, step: &serde_json::Value) -> Result<()> {
+        let mut line = Vec::with_capacity(256);
+        line.push(b'\n');
+        serde_json::to_writer(&mut line, step)?;
+        let path = self.dir.join("steps.jsonl");
+        let mut file = io(
+            &path,
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&path),
+        )?;
+        io(&path, file.write_all(&line))
+    }
+}
+
+impl Recorded {
+    /// The three versions a step recorded under `name`.
+    pub fn versions(&self, name: &str) -> Result<Versions> {
+        if name.contains(['/', '\\']) || name.starts_with('.') {
+            return Err(JournalError::MissingVersions(name.to_string()));
+        }
+        let read = |side: &str| {
+            std::fs::read(self.dir.join("versions").join(format!("{name}.{side}")))
+                .map_err(|_| JournalError::MissingVersions(name.to_string()))
+        };
+        Ok(Versions {
+            base: read("base")?,
+            ours: read("ours")?,
+            theirs: read("theirs")?,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests;
