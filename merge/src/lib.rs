@@ -8,6 +8,7 @@
 //! an edit of ours: ours' text wherever ours' value was kept. No I/O happens here.
 
 mod align;
+pub mod changeset;
 pub mod diff;
 mod keyed;
 mod merger;

@@ -1,0 +1,323 @@
+//! Edits laid over a document: a tree of the places a change set touches, each with the
+//! state it gives that place, printed as an edit of the document (its text kept wherever
+//! nothing was touched).
+
+use std::borrow::Cow;
+
+use rustc_hash::FxHashMap;
+use sjson::{Document, Kind, Out, OutItem, Segment, Value};
+
+use super::write::Resolver;
+use super::Placement;
+
+/// What one place holds.
+#[derive(Debug, Clone)]
+pub(super) enum State<'a> {
+    /// Nothing (a removed property or destroyed object).
+    Absent,
+    /// This value, placed so in its array.
+    Value(Value<'a>, Placement),
+}
+
+/// A step from a container: an object key (or an array index), or a keyed element's id.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum Step {
+    Key(String),
+    Id(String),
+}
+
+/// One place of the tree.
+#[derive(Debug, Default)]
+pub(super) struct Node<'a> {
+    state: Option<State<'a>>,
+    /// For an element named by id: its id key and id, to write into an object made here.
+    id: Option<(String, String)>,
+    children: Vec<(Step, Node<'a>)>,
+    index: FxHashMap<Step, usize>,
+}
+
+impl<'a> Node<'a> {
+    fn child(&mut self, seg: &Segment) -> &mut Node<'a> {
+        let (step, id) = match seg {
+            Segment::Key(k) => (Step::Key(k.clone()), None),
+            Segment::Index(i) => (Step::Key(i.to_string()), None),
+            Segment::Id { key, value } => {
+                (Step::Id(value.clone()), Some((key.clone(), value.clone())))
+            }
+        };
+        let i = match self.index.get(&step) {
+            Some(&i) => i,
+            None => {
+                self.index.insert(step.clone(), self.children.len());
+                let node = Node {
+                    id,
+                    ..Node::default()
+                };
+                self.children.push((step, node));
+                self.children.len() - 1
+            }
+        };
+        &mut self.children[i].1
+    }
+
+    /// Records the state before a change: the first state given to a place wins, and a
+    /// place inside one that already has a state is left alone.
+    pub(super) fn set_first(&mut self, path: &[Segment], state: State<'a>) {
+        let mut at = self;
+        for seg in path {
+            if at.state.is_some() {
+                return;
+            }
+            at = at.child(seg);
+        }
+        if at.state.is_none() {
+            at.state = Some(state);
+        }
+    }
+
+    /// Records the state after a change: the last state given to a place wins and
+    /// replaces whatever was recorded inside it.
+    pub(super) fn set_last(&mut self, path: &[Segment], state: State<'a>) {
+        let mut at = self;
+        for seg in path {
+            at = at.child(seg);
+        }
+        at.state = Some(state);
+        at.children.clear();
+        at.index.clear();
+    }
+}
+
+/// Builds the printable result of laying a tree over `doc`.
+pub(super) struct Builder<'r, 'a> {
+    pub(super) doc: &'a Document,
+    pub(super) ids: &'r Resolver,
+}
+
+impl<'a> Builder<'_, 'a> {
+    fn owned(&self, v: Value<'a>) -> bool {
+        std::ptr::eq(v.doc(), self.doc)
+    }
+
+    fn item(&self, key: Option<Cow<'a, str>>, from: Option<Value<'a>>, value: Out<'a>) -> OutItem<'a> {
+        let ours = from.filter(|v| self.owned(*v));
+        let origin = from.filter(|v| !self.owned(*v));
+        OutItem {
+            key,
+            ours,
+            origin,
+            value,
+        }
+    }
+
+    /// A whole value: the document's own as it is, another document's rebuilt so that
+    /// it prints in the style of its new neighbours.
+    fn value(&self, v: Value<'a>) -> Out<'a> {
+        if self.owned(v) || !v.is_container() {
+            return Out::Value(v);
+        }
+        let items = v
+            .children()
+            .map(|c| OutItem {
+                key: c.key(),
+                ours: None,
+                origin: Some(c),
+                value: self.value(c),
+            })
+            .collect();
+        Out::Container {
+            kind: v.kind(),
+            ours: None,
+            items,
+        }
+    }
+
+    /// What `node` makes of `source` (`None`: nothing there).
+    pub(super) fn build(&self, source: Option<Value<'a>>, node: &Node<'a>) -> Option<Out<'a>> {
+        let source = match &node.state {
+            Some(State::Absent) => None,
+            Some(State::Value(v, _)) => Some(*v),
+            None => source,
+        };
+        if node.children.is_empty() {
+            return source.map(|v| self.value(v));
+        }
+        let mut used = vec![false; node.children.len()];
+        let (kind, mut items) = match source {
+            Some(v) if v.kind() == Kind::Object => (Kind::Object, self.members(v, node, &mut used)),
+            Some(v) if v.kind() == Kind::Array => (Kind::Array, self.elements(v, node, &mut used)),
+            _ => {
+                let keyed = node.children.iter().all(|(s, _)| matches!(s, Step::Id(_)));
+                if keyed {
+                    (Kind::Array, Vec::new())
+                } else {
+                    (Kind::Object, id_item(node).into_iter().collect())
+                }
+            }
+        };
+        match kind {
+            Kind::Object => {
+                for (i, (step, child)) in node.children.iter().enumerate() {
+                    if let (false, Step::Key(k)) = (used[i], step) {
+                        if let Some(out) = self.build(None, child) {
+                            let origin = state_value(child);
+                            items.push(self.item(Some(Cow::Owned(k.clone())), origin, out));
+                        }
+                    }
+                }
+            }
+            _ => items = self.place(items, node, &used),
+        }
+        let ours = source.filter(|v| self.owned(*v) && v.kind() == kind);
+        Some(Out::Container { kind, ours, items })
+    }
+
+    fn members(&self, v: Value<'a>, node: &Node<'a>, used: &mut [bool]) -> Vec<OutItem<'a>> {
+        let mut items = Vec::with_capacity(v.len());
+        for child in v.children() {
+            let key = child.key();
+            let edit = key
+                .as_deref()
+                .and_then(|k| node.index.get(&Step::Key(k.to_string())));
+            let out = match edit {
+                Some(&i) => {
+                    used[i] = true;
+                    match self.build(Some(child), &node.children[i].1) {
+                        Some(out) => out,
+                        None => continue,
+                    }
+                }
+                None => self.value(child),
+            };
+            items.push(self.item(key, Some(child), out));
+        }
+        items
+    }
+
+    /// The elements of array `v` with their edits; elements to be placed elsewhere are
+    /// left for [`Builder::place`]. Each item is returned with its display id.
+    fn elements(&self, v: Value<'a>, node: &Node<'a>, used: &mut [bool]) -> Vec<OutItem<'a>> {
+        let mut items = Vec::with_capacity(v.len());
+        for (n, child) in v.children().enumerate() {
+            let by_id = self
+                .ids
+                .id(child)
+                .and_then(|id| node.index.get(&Step::Id(id)));
+            let edit = by_id.or_else(|| node.index.get(&Step::Key(n.to_string())));
+            let out = match edit {
+                Some(&i) => {
+                    used[i] = true;
+                    let edit = &node.children[i].1;
+                    if placed(edit) {
+                        continue;
+                    }
+                    match self.build(Some(child), edit) {
+                        Some(out) => out,
+                        None => continue,
+                    }
+                }
+                None => self.value(child),
+            };
+            items.push(self.item(None, Some(child), out));
+        }
+        items
+    }
+
+    /// Adds to the array `items` the elements `node` places (created or moved), after
+    /// their predecessors: one pass, without recursion.
+    fn place(&self, items: Vec<OutItem<'a>>, node: &Node<'a>, used: &[bool]) -> Vec<OutItem<'a>> {
+        let mut first = Vec::new();
+        let mut end = Vec::new();
+        let mut after: FxHashMap<&str, Vec<usize>> = FxHashMap::default();
+        for (i, (_, child)) in node.children.iter().enumerate() {
+            let absent = matches!(child.state, Some(State::Absent));
+            if !(placed(child) || (!used[i] && !absent)) {
+                continue;
+            }
+            match &child.state {
+                Some(State::Value(_, Placement::First)) => first.push(i),
+                Some(State::Value(_, Placement::After(p))) => {
+                    after.entry(p.as_str()).or_default().push(i)
+                }
+                _ => end.push(i),
+            }
+        }
+        if first.is_empty() && end.is_empty() && after.is_empty() {
+            return items;
+        }
+        let mut out = Vec::with_capacity(items.len() + node.children.len());
+        let mut stack: Vec<usize> = first.into_iter().rev().collect();
+        self.emit(node, &mut after, &mut out, &mut stack);
+        for item in items {
+            let id = item.ours.or(item.origin).and_then(|v| self.ids.id(v));
+            out.push(item);
+            if let Some(list) = id.and_then(|id| after.remove(id.as_str())) {
+                stack.extend(list.into_iter().rev());
+                self.emit(node, &mut after, &mut out, &mut stack);
+            }
+        }
+        // Those whose predecessor is nowhere, then those placed last.
+        let mut rest: Vec<usize> = after.values().flatten().copied().collect();
+        rest.sort_unstable();
+        rest.extend(end);
+        after.clear();
+        stack.extend(rest.into_iter().rev());
+        self.emit(node, &mut after, &mut out, &mut stack);
+        out
+    }
+
+    /// Emits the placed children on `stack`, each followed by those placed after it.
+    fn emit<'n>(
+        &self,
+        node: &'n Node<'a>,
+        after: &mut FxHashMap<&'n str, Vec<usize>>,
+        out: &mut Vec<OutItem<'a>>,
+        stack: &mut Vec<usize>,
+    ) {
+        while let Some(i) = stack.pop() {
+            let (step, child) = &node.children[i];
+            if let Some(v) = self.build(None, child) {
+                out.push(self.item(None, state_value(child), v));
+            }
+            if let Step::Id(id) = step {
+                if let Some(list) = after.remove(id.as_str()) {
+                    stack.extend(list.into_iter().rev());
+                }
+            }
+        }
+    }
+}
+
+/// Whether a node moves its element to a place of its own (a create or a move).
+fn placed(node: &Node<'_>) -> bool {
+    matches!(&node.state, Some(State::Value(_, p)) if *p != Placement::End)
+}
+
+/// The id member of an object made for an element named by id but missing: a number
+/// when the id reads as one.
+fn id_item<'a>(node: &Node<'a>) -> Option<OutItem<'a>> {
+    let (key, id) = node.id.as_ref()?;
+    if node.index.contains_key(&Step::Key(key.clone())) {
+        return None;
+    }
+    let lexeme = if !id.is_empty() && id.parse::<i64>().is_ok() {
+        id.clone()
+    } else {
+        let mut q = String::new();
+        sjson::string::write_quoted(&mut q, id);
+        q
+    };
+    Some(OutItem {
+        key: Some(Cow::Owned(key.clone())),
+        ours: None,
+        origin: None,
+        value: Out::Lexeme(Cow::Owned(lexeme)),
+    })
+}
+
+fn state_value<'a>(node: &Node<'a>) -> Option<Value<'a>> {
+    match &node.state {
+        Some(State::Value(v, _)) => Some(*v),
+        _ => None,
+    }
+}
