@@ -15,6 +15,7 @@ mod merger;
 pub mod migrate;
 mod moves;
 mod pairing;
+pub mod patch;
 mod sequence;
 
 use std::fmt;

@@ -38,15 +38,19 @@ pub fn apply_change_set(
     for op in ops {
         let (before, after) = match op.kind {
             OpKind::Set => (
-                op.old.map_or(State::Absent, |v| State::Value(v, Placement::End)),
-                op.new.map_or(State::Absent, |v| State::Value(v, Placement::End)),
+                op.old
+                    .map_or(State::Absent, |v| State::Value(v, Placement::End)),
+                op.new
+                    .map_or(State::Absent, |v| State::Value(v, Placement::End)),
             ),
             OpKind::Create => (
                 State::Absent,
-                op.new.map_or(State::Absent, |v| State::Value(v, op.after.clone())),
+                op.new
+                    .map_or(State::Absent, |v| State::Value(v, op.after.clone())),
             ),
             OpKind::Destroy => (
-                op.old.map_or(State::Absent, |v| State::Value(v, Placement::End)),
+                op.old
+                    .map_or(State::Absent, |v| State::Value(v, Placement::End)),
                 State::Absent,
             ),
         };
@@ -54,7 +58,10 @@ pub fn apply_change_set(
         theirs.set_last(&op.path.0, after);
     }
     let ids = Resolver::new(&options.id_keys);
-    let builder = Builder { doc: target, ids: &ids };
+    let builder = Builder {
+        doc: target,
+        ids: &ids,
+    };
     let dialect = target.dialect();
     let text_of = |tree: &Node<'_>| match builder.build(Some(target.root()), tree) {
         Some(out) => sjson::print(target, &out),

@@ -99,7 +99,12 @@ impl<'a> Builder<'_, 'a> {
         std::ptr::eq(v.doc(), self.doc)
     }
 
-    fn item(&self, key: Option<Cow<'a, str>>, from: Option<Value<'a>>, value: Out<'a>) -> OutItem<'a> {
+    fn item(
+        &self,
+        key: Option<Cow<'a, str>>,
+        from: Option<Value<'a>>,
+        value: Out<'a>,
+    ) -> OutItem<'a> {
         let ours = from.filter(|v| self.owned(*v));
         let origin = from.filter(|v| !self.owned(*v));
         OutItem {

@@ -194,14 +194,18 @@ mod tests {
 
     #[test]
     fn bad_lines_name_line_and_column() {
-        let e = parse_change_set("{\"op\":\"set\",\"path\":\"/a\",\"value\":1}\n{\"op\":").unwrap_err();
+        let e =
+            parse_change_set("{\"op\":\"set\",\"path\":\"/a\",\"value\":1}\n{\"op\":").unwrap_err();
         assert_eq!(e.line, 2);
         let lines = parse_change_set("\n{\"op\":\"frob\",\"path\":\"/a\"}").unwrap();
         let e = read_ops(&lines).unwrap_err();
         assert_eq!((e.line, e.col), (2, 7));
         assert!(e.reason.contains("unknown op"), "{e}");
         let lines = parse_change_set("{\"op\":\"set\",\"value\":1}").unwrap();
-        assert!(read_ops(&lines).unwrap_err().reason.contains("missing \"path\""));
+        assert!(read_ops(&lines)
+            .unwrap_err()
+            .reason
+            .contains("missing \"path\""));
         let lines = parse_change_set("{\"op\":\"create\",\"path\":\"/a\",\"value\":1}").unwrap();
         assert!(read_ops(&lines).is_err());
     }

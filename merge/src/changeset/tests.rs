@@ -39,19 +39,41 @@ fn operations_address_objects_by_id_and_carry_old_values() {
         .replace("pos = [0 0 0]", "pos = [5 0 0]")
         .replace("\t{ id = \"u2\" pos = [1 1 1] }\n", "")
         .replace("title = \"t\"", "title = \"t2\" extra = 1");
-    let b = b.replace("\t{ id = \"u3\"", "\t{ id = \"u9\" pos = [9 9 9] }\n\t{ id = \"u3\"");
+    let b = b.replace(
+        "\t{ id = \"u3\"",
+        "\t{ id = \"u9\" pos = [9 9 9] }\n\t{ id = \"u3\"",
+    );
     let set = changes(A, &b);
     let lines: Vec<&str> = set.lines().collect();
-    assert!(lines.contains(&r#"{"op":"set","path":"/units/[id=u1]/pos","old":[0,0,0],"value":[5,0,0]}"#), "{set}");
-    assert!(lines.contains(&r#"{"op":"destroy","path":"/units/[id=u2]","old":{"id":"u2","pos":[1,1,1]}}"#), "{set}");
+    assert!(
+        lines
+            .contains(&r#"{"op":"set","path":"/units/[id=u1]/pos","old":[0,0,0],"value":[5,0,0]}"#),
+        "{set}"
+    );
+    assert!(
+        lines.contains(
+            &r#"{"op":"destroy","path":"/units/[id=u2]","old":{"id":"u2","pos":[1,1,1]}}"#
+        ),
+        "{set}"
+    );
     assert!(lines.contains(&r#"{"op":"create","path":"/units/[id=u9]","after":"u1","value":{"id":"u9","pos":[9,9,9]}}"#), "{set}");
-    assert!(lines.contains(&r#"{"op":"set","path":"/extra","value":1}"#), "{set}");
+    assert!(
+        lines.contains(&r#"{"op":"set","path":"/extra","value":1}"#),
+        "{set}"
+    );
     let out = apply(&set, A, Policy::Theirs);
     assert!(out.conflicts.is_empty());
     // The same data; untouched text kept; new objects in the neighbours' style.
     let b_last = b.replace(" extra = 1", "") + "extra = 1\n";
-    assert!(doc(&out.text).root().same_value(&doc(&b_last).root()), "{}", out.text);
-    for kept in ["\t{ id = \"u1\" pos = [5 0 0] name = \"a\" }\n", "title = \"t2\" // keep me\n"] {
+    assert!(
+        doc(&out.text).root().same_value(&doc(&b_last).root()),
+        "{}",
+        out.text
+    );
+    for kept in [
+        "\t{ id = \"u1\" pos = [5 0 0] name = \"a\" }\n",
+        "title = \"t2\" // keep me\n",
+    ] {
         assert!(out.text.contains(kept), "{}", out.text);
     }
 }
@@ -60,11 +82,18 @@ fn operations_address_objects_by_id_and_carry_old_values() {
 fn sequences_are_set_whole_and_merged() {
     let b = A.replace("tags = [\"x\" \"y\"]", "tags = [\"x\" \"y\" \"z\"]");
     let set = changes(A, &b);
-    assert_eq!(set, "{\"op\":\"set\",\"path\":\"/tags\",\"old\":[\"x\",\"y\"],\"value\":[\"x\",\"y\",\"z\"]}\n");
+    assert_eq!(
+        set,
+        "{\"op\":\"set\",\"path\":\"/tags\",\"old\":[\"x\",\"y\"],\"value\":[\"x\",\"y\",\"z\"]}\n"
+    );
     // Applied where "w" was put first meanwhile: both insertions kept.
     let a2 = A.replace("tags = [\"x\" \"y\"]", "tags = [\"w\" \"x\" \"y\"]");
     let out = apply(&set, &a2, Policy::Theirs);
-    assert!(out.text.contains("tags = [\"w\" \"x\" \"y\" \"z\"]"), "{}", out.text);
+    assert!(
+        out.text.contains("tags = [\"w\" \"x\" \"y\" \"z\"]"),
+        "{}",
+        out.text
+    );
 }
 
 #[test]
@@ -89,7 +118,11 @@ fn moved_and_reordered_objects_arrive_in_place() {
     let set = changes(A, b);
     let out = apply(&set, A, Policy::Theirs);
     assert!(out.conflicts.is_empty());
-    assert_eq!(doc(&out.text).root().same_value(&doc(b).root()), true, "{}", out.text);
+    assert!(
+        doc(&out.text).root().same_value(&doc(b).root()),
+        "{}",
+        out.text
+    );
 }
 
 #[test]

@@ -138,9 +138,13 @@ pub fn change_set<'a>(
                 ops.push(op(OpKind::Create, path.clone(), None, Some(*value), after));
                 whole.insert(path.clone());
             }
-            Change::Added { path, value } => {
-                ops.push(op(OpKind::Set, path.clone(), None, Some(*value), Placement::End))
-            }
+            Change::Added { path, value } => ops.push(op(
+                OpKind::Set,
+                path.clone(),
+                None,
+                Some(*value),
+                Placement::End,
+            )),
             Change::Removed { path, value } if by_id => ops.push(op(
                 OpKind::Destroy,
                 path.clone(),
@@ -148,9 +152,13 @@ pub fn change_set<'a>(
                 None,
                 Placement::End,
             )),
-            Change::Removed { path, value } => {
-                ops.push(op(OpKind::Set, path.clone(), Some(*value), None, Placement::End))
-            }
+            Change::Removed { path, value } => ops.push(op(
+                OpKind::Set,
+                path.clone(),
+                Some(*value),
+                None,
+                Placement::End,
+            )),
             Change::Moved {
                 from, to, value, ..
             } => {
