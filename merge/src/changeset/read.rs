@@ -78,9 +78,15 @@ fn read_op(line: &Line) -> Result<ChangeOp<'_>, ChangeSetError> {
         Some("set") => OpKind::Set,
         Some(other) => {
             let at = root.get("op").unwrap_or(root);
+            let hint = match other {
+                "add" | "remove" | "replace" | "move" | "copy" | "test" => {
+                    "; a JSON Patch is an array of operations: [ … ]"
+                }
+                _ => "",
+            };
             return Err(fail(
                 at,
-                format!("unknown op \"{other}\" (expected create, destroy or set)"),
+                format!("unknown op \"{other}\" (expected create, destroy or set){hint}"),
             ));
         }
         None => return Err(fail(root, "missing \"op\"".into())),
