@@ -39,9 +39,9 @@ pub fn apply_change_set(
         let (before, after) = match op.kind {
             OpKind::Set => (
                 op.old
-                    .map_or(State::Absent, |v| State::Value(v, Placement::End)),
+                    .map_or(State::Absent, |v| State::Value(v, Placement::default())),
                 op.new
-                    .map_or(State::Absent, |v| State::Value(v, Placement::End)),
+                    .map_or(State::Absent, |v| State::Value(v, Placement::default())),
             ),
             OpKind::Create => (
                 State::Absent,
@@ -50,7 +50,7 @@ pub fn apply_change_set(
             ),
             OpKind::Destroy => (
                 op.old
-                    .map_or(State::Absent, |v| State::Value(v, Placement::End)),
+                    .map_or(State::Absent, |v| State::Value(v, Placement::default())),
                 State::Absent,
             ),
         };

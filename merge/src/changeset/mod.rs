@@ -4,12 +4,13 @@
 //!
 //! ```text
 //! {"op":"set","path":"/units/[id=u1]/pos","old":[0,0,0],"value":[1,0,0]}
-//! {"op":"create","path":"/units/[id=u9]","after":"u3","value":{"id":"u9","pos":[0,0,0]}}
+//! {"op":"create","path":"/units/[id=u9]","after":"u3","before":"u4","value":{"id":"u9"}}
 //! {"op":"destroy","path":"/units/[id=u2]","old":{"id":"u2","pos":[5,5,5]}}
 //! ```
 //!
-//! A `set` without `old` adds a property, one without `value` removes it; `after` places a
-//! created object after the object of that id in its array (`null`: first; absent: last);
+//! A `set` without `old` adds a property, one without `value` removes it; `before` and
+//! `after` place a created object before / after the object of that id in its array
+//! (`null`: last / first; the first that names an object the target has wins);
 //! `file` names the file of an operation (change sets written from revisions). Appending
 //! two change sets gives a change set: the first operation on a place gives its base
 //! value, the last its new value.
@@ -53,15 +54,23 @@ impl OpKind {
     }
 }
 
-/// Where a created object goes in its array.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum Placement {
-    /// Where it is (sets), or last (creates).
-    End,
-    /// First in its array.
-    First,
-    /// Right after the object with this id (as people read it).
-    After(String),
+/// Where a created object goes in its array: before its successor (so that, like the
+/// merge, what the target inserted at the same place comes first), else after its
+/// predecessor. For each, `Some(None)` is the end of the array (last / first) and `None`
+/// says nothing.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct Placement {
+    /// The id of the object it follows; `Some(None)`: first.
+    pub after: Option<Option<String>>,
+    /// The id of the object it precedes; `Some(None)`: last.
+    pub before: Option<Option<String>>,
+}
+
+impl Placement {
+    /// Whether it says where the object goes.
+    pub fn is_given(&self) -> bool {
+        self.after.is_some() || self.before.is_some()
+    }
 }
 
 /// One operation of a change set.
@@ -93,12 +102,16 @@ impl ChangeOp<'_> {
         out.push_str(",\"path\":");
         sjson::string::write_quoted(&mut out, &self.path.to_string());
         if self.kind == OpKind::Create {
-            match &self.after {
-                Placement::End => {}
-                Placement::First => out.push_str(",\"after\":null"),
-                Placement::After(id) => {
-                    out.push_str(",\"after\":");
-                    sjson::string::write_quoted(&mut out, id);
+            for (name, anchor) in [("after", &self.after.after), ("before", &self.after.before)] {
+                match anchor {
+                    None => {}
+                    Some(None) => {
+                        out.push_str(&format!(",\"{name}\":null"));
+                    }
+                    Some(Some(id)) => {
+                        out.push_str(&format!(",\"{name}\":"));
+                        sjson::string::write_quoted(&mut out, id);
+                    }
                 }
             }
         }

@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use sjson::{Document, Kind, Out, OutItem, Segment, Value};
 
 use super::write::Resolver;
@@ -91,7 +91,7 @@ impl<'a> Node<'a> {
 /// Builds the printable result of laying a tree over `doc`.
 pub(super) struct Builder<'r, 'a> {
     pub(super) doc: &'a Document,
-    pub(super) ids: &'r Resolver,
+    pub(super) ids: &'r Resolver<'a>,
 }
 
 impl<'a> Builder<'_, 'a> {
@@ -228,74 +228,134 @@ impl<'a> Builder<'_, 'a> {
         items
     }
 
-    /// Adds to the array `items` the elements `node` places (created or moved), after
-    /// their predecessors: one pass, without recursion.
+    /// Adds to the array `items` the elements `node` places (created or moved): before
+    /// their successor, else after their predecessor, when the array holds it. One pass,
+    /// without recursion.
     fn place(&self, items: Vec<OutItem<'a>>, node: &Node<'a>, used: &[bool]) -> Vec<OutItem<'a>> {
-        let mut first = Vec::new();
-        let mut end = Vec::new();
-        let mut after: FxHashMap<&str, Vec<usize>> = FxHashMap::default();
-        for (i, (_, child)) in node.children.iter().enumerate() {
-            let absent = matches!(child.state, Some(State::Absent));
-            if !(placed(child) || (!used[i] && !absent)) {
-                continue;
-            }
-            match &child.state {
-                Some(State::Value(_, Placement::First)) => first.push(i),
-                Some(State::Value(_, Placement::After(p))) => {
-                    after.entry(p.as_str()).or_default().push(i)
-                }
-                _ => end.push(i),
-            }
-        }
-        if first.is_empty() && end.is_empty() && after.is_empty() {
+        let wanted: Vec<usize> = (0..node.children.len())
+            .filter(|&i| {
+                let child = &node.children[i].1;
+                placed(child) || (!used[i] && !matches!(child.state, Some(State::Absent)))
+            })
+            .collect();
+        if wanted.is_empty() {
             return items;
         }
-        let mut out = Vec::with_capacity(items.len() + node.children.len());
-        let mut stack: Vec<usize> = first.into_iter().rev().collect();
-        self.emit(node, &mut after, &mut out, &mut stack);
-        for item in items {
-            let id = item.ours.or(item.origin).and_then(|v| self.ids.id(v));
-            out.push(item);
-            if let Some(list) = id.and_then(|id| after.remove(id.as_str())) {
-                stack.extend(list.into_iter().rev());
-                self.emit(node, &mut after, &mut out, &mut stack);
+        let ids: Vec<Option<String>> = items
+            .iter()
+            .map(|it| it.ours.or(it.origin).and_then(|v| self.ids.id(v)))
+            .collect();
+        let mut known: FxHashSet<&str> = ids.iter().flatten().map(String::as_str).collect();
+        for &i in &wanted {
+            if let Step::Id(id) = &node.children[i].0 {
+                known.insert(id);
             }
         }
-        // Those whose predecessor is nowhere, then those placed last.
-        let mut rest: Vec<usize> = after.values().flatten().copied().collect();
-        rest.sort_unstable();
-        rest.extend(end);
-        after.clear();
-        stack.extend(rest.into_iter().rev());
-        self.emit(node, &mut after, &mut out, &mut stack);
+        let mut links = Links::default();
+        for &i in &wanted {
+            let p = match &node.children[i].1.state {
+                Some(State::Value(_, p)) => p.clone(),
+                _ => Placement::default(),
+            };
+            let anchor = |a: &Option<Option<String>>| match a {
+                Some(Some(id)) if known.contains(id.as_str()) => Some(id.clone()),
+                _ => None,
+            };
+            if let Some(b) = anchor(&p.before) {
+                links.before.entry(b).or_default().push(i);
+            } else if let Some(a) = anchor(&p.after) {
+                links.after.entry(a).or_default().push(i);
+            } else if p.after == Some(None) {
+                links.first.push(i);
+            } else {
+                links.last.push(i);
+            }
+        }
+        let mut slots: Vec<Option<OutItem<'a>>> = items.into_iter().map(Some).collect();
+        let mut out = Vec::with_capacity(slots.len() + wanted.len());
+        let mut jobs: Vec<Job> = links.first.iter().rev().map(|&i| Job::Visit(Entry::Placed(i))).collect();
+        self.run(node, &mut links, &ids, &mut slots, &mut out, &mut jobs);
+        for k in 0..slots.len() {
+            jobs.push(Job::Visit(Entry::Item(k)));
+            self.run(node, &mut links, &ids, &mut slots, &mut out, &mut jobs);
+        }
+        jobs.extend(links.last.iter().rev().map(|&i| Job::Visit(Entry::Placed(i))));
+        self.run(node, &mut links, &ids, &mut slots, &mut out, &mut jobs);
         out
     }
 
-    /// Emits the placed children on `stack`, each followed by those placed after it.
-    fn emit<'n>(
+    /// Works through `jobs`: each entry is preceded by what goes before it and followed
+    /// by what goes after it.
+    fn run(
         &self,
-        node: &'n Node<'a>,
-        after: &mut FxHashMap<&'n str, Vec<usize>>,
+        node: &Node<'a>,
+        links: &mut Links,
+        ids: &[Option<String>],
+        slots: &mut [Option<OutItem<'a>>],
         out: &mut Vec<OutItem<'a>>,
-        stack: &mut Vec<usize>,
+        jobs: &mut Vec<Job>,
     ) {
-        while let Some(i) = stack.pop() {
-            let (step, child) = &node.children[i];
-            if let Some(v) = self.build(None, child) {
-                out.push(self.item(None, state_value(child), v));
+        let id_of = |e: Entry| -> Option<&str> {
+            match e {
+                Entry::Item(k) => ids[k].as_deref(),
+                Entry::Placed(i) => match &node.children[i].0 {
+                    Step::Id(id) => Some(id),
+                    Step::Key(_) => None,
+                },
             }
-            if let Step::Id(id) = step {
-                if let Some(list) = after.remove(id.as_str()) {
-                    stack.extend(list.into_iter().rev());
+        };
+        while let Some(job) = jobs.pop() {
+            match job {
+                Job::Visit(e) => {
+                    jobs.push(Job::After(e));
+                    jobs.push(Job::Emit(e));
+                    if let Some(list) = id_of(e).and_then(|id| links.before.remove(id)) {
+                        jobs.extend(list.into_iter().rev().map(|i| Job::Visit(Entry::Placed(i))));
+                    }
+                }
+                Job::Emit(Entry::Item(k)) => out.extend(slots[k].take()),
+                Job::Emit(Entry::Placed(i)) => {
+                    let child = &node.children[i].1;
+                    if let Some(v) = self.build(None, child) {
+                        out.push(self.item(None, state_value(child), v));
+                    }
+                }
+                Job::After(e) => {
+                    if let Some(list) = id_of(e).and_then(|id| links.after.remove(id)) {
+                        jobs.extend(list.into_iter().rev().map(|i| Job::Visit(Entry::Placed(i))));
+                    }
                 }
             }
         }
     }
 }
 
+/// Placed children by anchor.
+#[derive(Default)]
+struct Links {
+    before: FxHashMap<String, Vec<usize>>,
+    after: FxHashMap<String, Vec<usize>>,
+    first: Vec<usize>,
+    last: Vec<usize>,
+}
+
+/// An element of the array being built: an item of the source, or a placed child.
+#[derive(Clone, Copy)]
+enum Entry {
+    Item(usize),
+    Placed(usize),
+}
+
+/// A step of [`Builder::place`].
+enum Job {
+    Visit(Entry),
+    Emit(Entry),
+    After(Entry),
+}
+
 /// Whether a node moves its element to a place of its own (a create or a move).
 fn placed(node: &Node<'_>) -> bool {
-    matches!(&node.state, Some(State::Value(_, p)) if *p != Placement::End)
+    matches!(&node.state, Some(State::Value(_, p)) if p.is_given())
 }
 
 /// The id member of an object made for an element named by id but missing: a number

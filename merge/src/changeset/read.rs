@@ -61,7 +61,7 @@ fn read_op(line: &Line) -> Result<ChangeOp<'_>, ChangeSetError> {
         return Err(fail(root, "a change is a JSON object".into()));
     }
     for (key, v) in root.members() {
-        if !matches!(&*key, "op" | "file" | "path" | "old" | "value" | "after") {
+        if !matches!(&*key, "op" | "file" | "path" | "old" | "value" | "after" | "before") {
             return Err(fail(v, format!("unknown field \"{key}\"")));
         }
     }
@@ -112,13 +112,17 @@ fn read_op(line: &Line) -> Result<ChangeOp<'_>, ChangeSetError> {
         }
         _ => {}
     }
-    let after = match root.get("after") {
-        None => Placement::End,
-        Some(v) if v.kind() == Kind::Null => Placement::First,
+    let anchor = |name: &str| match root.get(name) {
+        None => Ok(None),
+        Some(v) if v.kind() == Kind::Null => Ok(Some(None)),
         Some(v) if v.kind() == Kind::String => {
-            Placement::After(v.as_str().unwrap_or_default().into_owned())
+            Ok(Some(Some(v.as_str().unwrap_or_default().into_owned())))
         }
-        Some(v) => return Err(fail(v, "\"after\" must be an id string or null".into())),
+        Some(v) => Err(fail(v, format!("\"{name}\" must be an id string or null"))),
+    };
+    let after = Placement {
+        after: anchor("after")?,
+        before: anchor("before")?,
     };
     Ok(ChangeOp {
         kind,

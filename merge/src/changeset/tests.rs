@@ -56,7 +56,7 @@ fn operations_address_objects_by_id_and_carry_old_values() {
         ),
         "{set}"
     );
-    assert!(lines.contains(&r#"{"op":"create","path":"/units/[id=u9]","after":"u1","value":{"id":"u9","pos":[9,9,9]}}"#), "{set}");
+    assert!(lines.contains(&r#"{"op":"create","path":"/units/[id=u9]","after":"u1","before":"u3","value":{"id":"u9","pos":[9,9,9]}}"#), "{set}");
     assert!(
         lines.contains(&r#"{"op":"set","path":"/extra","value":1}"#),
         "{set}"

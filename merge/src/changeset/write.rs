@@ -7,15 +7,21 @@ use super::{ChangeOp, OpKind, Placement};
 use crate::diff::{Change, Diff, DiffOptions};
 use crate::merger::{id_display, id_of};
 
-/// Finds values by paths whose keyed elements are named by id; each array's ids are
-/// indexed once.
-pub(crate) struct Resolver {
-    id_keys_lower: Vec<String>,
-    /// Per array (document address, node index): display id → element index.
-    index: FxHashMap<(usize, usize), FxHashMap<String, usize>>,
+/// One array's elements and ids, indexed.
+struct ArrayIndex<'a> {
+    elements: Vec<Value<'a>>,
+    ids: FxHashMap<String, usize>,
 }
 
-impl Resolver {
+/// Finds values by paths whose keyed elements are named by id; each array is indexed
+/// once.
+pub(crate) struct Resolver<'a> {
+    id_keys_lower: Vec<String>,
+    /// Per array (document address, node index).
+    index: FxHashMap<(usize, usize), ArrayIndex<'a>>,
+}
+
+impl<'a> Resolver<'a> {
     pub(crate) fn new(id_keys: &[String]) -> Self {
         Resolver {
             id_keys_lower: id_keys.iter().map(|k| k.to_lowercase()).collect(),
@@ -28,31 +34,33 @@ impl Resolver {
         id_of(&self.id_keys_lower, v).map(|(_, id)| id_display(&id))
     }
 
-    /// The position of the element with display id `id` in array `arr`.
-    fn position(&mut self, arr: Value<'_>, id: &str) -> Option<usize> {
+    fn indexed(&mut self, arr: Value<'a>) -> &ArrayIndex<'a> {
         let key = (arr.doc() as *const _ as usize, arr.id().index());
         if !self.index.contains_key(&key) {
-            let ids = arr
-                .children()
+            let elements: Vec<Value<'a>> = arr.children().collect();
+            let ids = elements
+                .iter()
                 .enumerate()
-                .filter_map(|(i, el)| Some((self.id(el)?, i)))
+                .filter_map(|(i, el)| Some((self.id(*el)?, i)))
                 .collect();
-            self.index.insert(key, ids);
+            self.index.insert(key, ArrayIndex { elements, ids });
         }
-        self.index.get(&key)?.get(id).copied()
+        &self.index[&key]
     }
 
     /// The value at `path` under `root`.
-    pub(crate) fn resolve<'a>(&mut self, root: Value<'a>, path: &[Segment]) -> Option<Value<'a>> {
+    pub(crate) fn resolve(&mut self, root: Value<'a>, path: &[Segment]) -> Option<Value<'a>> {
         let mut at = root;
         for seg in path {
             at = match (seg, at.kind()) {
                 (Segment::Key(k), Kind::Object) => at.get(k)?,
-                (Segment::Key(k), Kind::Array) => at.children().nth(k.parse().ok()?)?,
-                (Segment::Index(i), Kind::Array) => at.children().nth(*i)?,
+                (Segment::Key(k), Kind::Array) => {
+                    *self.indexed(at).elements.get(k.parse::<usize>().ok()?)?
+                }
+                (Segment::Index(i), Kind::Array) => *self.indexed(at).elements.get(*i)?,
                 (Segment::Id { value, .. }, Kind::Array) => {
-                    let i = self.position(at, value)?;
-                    at.children().nth(i)?
+                    let ix = self.indexed(at);
+                    ix.elements[*ix.ids.get(value)?]
                 }
                 _ => return None,
             };
@@ -60,25 +68,29 @@ impl Resolver {
         Some(at)
     }
 
-    /// Where the element at `path` (ending in an id) sits in its array under `root`: after
-    /// its predecessor's id, or first.
-    fn placement(&mut self, root: Value<'_>, path: &[Segment]) -> Placement {
+    /// Where the element at `path` (ending in an id) sits in its array under `root`:
+    /// between its neighbours' ids.
+    fn placement(&mut self, root: Value<'a>, path: &[Segment]) -> Placement {
         let (Some(Segment::Id { value, .. }), Some(parent)) =
             (path.last(), path.len().checked_sub(1))
         else {
-            return Placement::End;
+            return Placement::default();
         };
         let Some(arr) = self.resolve(root, &path[..parent]) else {
-            return Placement::End;
+            return Placement::default();
         };
-        match self.position(arr, value) {
-            Some(0) => Placement::First,
-            Some(i) => arr
-                .children()
-                .nth(i - 1)
-                .and_then(|p| self.id(p))
-                .map_or(Placement::End, Placement::After),
-            None => Placement::End,
+        let ix = self.indexed(arr);
+        let Some(&i) = ix.ids.get(value) else {
+            return Placement::default();
+        };
+        let (prev, next) = (
+            i.checked_sub(1).map(|k| ix.elements[k]),
+            ix.elements.get(i + 1).copied(),
+        );
+        let neighbour = |v: Option<Value<'_>>| v.and_then(|v| self.id(v));
+        Placement {
+            after: Some(neighbour(prev)),
+            before: Some(neighbour(next)),
         }
     }
 }
@@ -111,7 +123,7 @@ pub fn change_set<'a>(
         if (0..path.0.len()).any(|n| whole.contains(&Path(path.0[..n].to_vec()))) {
             if let Change::Moved { from, .. } = change {
                 let was = old.and_then(|o| r.resolve(o, &from.0));
-                ops.push(op(OpKind::Destroy, from.clone(), was, None, Placement::End));
+                ops.push(op(OpKind::Destroy, from.clone(), was, None, Placement::default()));
             }
             continue;
         }
@@ -120,7 +132,7 @@ pub fn change_set<'a>(
             if whole.insert(array.clone()) {
                 let was = old.and_then(|o| r.resolve(o, &array.0));
                 let is = new.and_then(|n| r.resolve(n, &array.0));
-                ops.push(op(OpKind::Set, array, was, is, Placement::End));
+                ops.push(op(OpKind::Set, array, was, is, Placement::default()));
             }
             continue;
         }
@@ -131,10 +143,10 @@ pub fn change_set<'a>(
                 path.clone(),
                 Some(*old),
                 Some(*new),
-                Placement::End,
+                Placement::default(),
             )),
             Change::Added { path, value } if by_id => {
-                let after = new.map_or(Placement::End, |n| r.placement(n, &path.0));
+                let after = new.map_or_else(Placement::default, |n| r.placement(n, &path.0));
                 ops.push(op(OpKind::Create, path.clone(), None, Some(*value), after));
                 whole.insert(path.clone());
             }
@@ -143,28 +155,28 @@ pub fn change_set<'a>(
                 path.clone(),
                 None,
                 Some(*value),
-                Placement::End,
+                Placement::default(),
             )),
             Change::Removed { path, value } if by_id => ops.push(op(
                 OpKind::Destroy,
                 path.clone(),
                 Some(*value),
                 None,
-                Placement::End,
+                Placement::default(),
             )),
             Change::Removed { path, value } => ops.push(op(
                 OpKind::Set,
                 path.clone(),
                 Some(*value),
                 None,
-                Placement::End,
+                Placement::default(),
             )),
             Change::Moved {
                 from, to, value, ..
             } => {
                 let was = old.and_then(|o| r.resolve(o, &from.0));
-                ops.push(op(OpKind::Destroy, from.clone(), was, None, Placement::End));
-                let after = new.map_or(Placement::End, |n| r.placement(n, &to.0));
+                ops.push(op(OpKind::Destroy, from.clone(), was, None, Placement::default()));
+                let after = new.map_or_else(Placement::default, |n| r.placement(n, &to.0));
                 ops.push(op(OpKind::Create, to.clone(), None, Some(*value), after));
                 whole.insert(to.clone());
             }

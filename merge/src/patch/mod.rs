@@ -113,28 +113,29 @@ fn read_op(index: usize, v: Value<'_>) -> Result<Operation, PatchError> {
         Some(x) => Ok(Json::from_value(x)),
         None => Err(fail(v, "missing \"value\"".into())),
     };
-    let (op, name) =
-        match op_name.as_deref() {
-            None if v.get("op").is_some() => {
-                return Err(fail(
-                    v.get("op").unwrap_or(v),
-                    "\"op\" must be a string".into(),
-                ))
-            }
-            None => return Err(fail(v, "missing \"op\"".into())),
-            Some("add") => (Op::Add(pointer("path")?, value()?), "add"),
-            Some("remove") => (Op::Remove(pointer("path")?), "remove"),
-            Some("replace") => (Op::Replace(pointer("path")?, value()?), "replace"),
-            Some("move") => (Op::Move(pointer("from")?, pointer("path")?), "move"),
-            Some("copy") => (Op::Copy(pointer("from")?, pointer("path")?), "copy"),
-            Some("test") => (Op::Test(pointer("path")?, value()?), "test"),
-            Some(other) => return Err(fail(
+    let (op, name) = match op_name.as_deref() {
+        None if v.get("op").is_some() => {
+            return Err(fail(
+                v.get("op").unwrap_or(v),
+                "\"op\" must be a string".into(),
+            ))
+        }
+        None => return Err(fail(v, "missing \"op\"".into())),
+        Some("add") => (Op::Add(pointer("path")?, value()?), "add"),
+        Some("remove") => (Op::Remove(pointer("path")?), "remove"),
+        Some("replace") => (Op::Replace(pointer("path")?, value()?), "replace"),
+        Some("move") => (Op::Move(pointer("from")?, pointer("path")?), "move"),
+        Some("copy") => (Op::Copy(pointer("from")?, pointer("path")?), "copy"),
+        Some("test") => (Op::Test(pointer("path")?, value()?), "test"),
+        Some(other) => {
+            return Err(fail(
                 v.get("op").unwrap_or(v),
                 format!(
                     "unknown op \"{other}\" (expected add, remove, replace, move, copy or test)"
                 ),
-            )),
-        };
+            ))
+        }
+    };
     Ok(Operation {
         op,
         name,
