@@ -150,7 +150,10 @@ impl<'a> Builder<'_, 'a> {
         let mut used = vec![false; node.children.len()];
         let (kind, mut items) = match source {
             Some(v) if v.kind() == Kind::Object => (Kind::Object, self.members(v, node, &mut used)),
-            Some(v) if v.kind() == Kind::Array => (Kind::Array, self.elements(v, node, &mut used)),
+            Some(v) if v.kind() == Kind::Array => {
+                let slots = self.elements(v, node, &mut used);
+                (Kind::Array, self.place(slots, node, &used))
+            }
             _ => {
                 let keyed = node.children.iter().all(|(s, _)| matches!(s, Step::Id(_)));
                 if keyed {
@@ -171,7 +174,8 @@ impl<'a> Builder<'_, 'a> {
                     }
                 }
             }
-            _ => items = self.place(items, node, &used),
+            _ if source.is_some_and(|v| v.kind() == Kind::Array) => {}
+            _ => items = self.place(Vec::new(), node, &used),
         }
         let ours = source.filter(|v| self.owned(*v) && v.kind() == kind);
         Some(Out::Container { kind, ours, items })
@@ -199,15 +203,16 @@ impl<'a> Builder<'_, 'a> {
         items
     }
 
-    /// The elements of array `v` with their edits; elements to be placed elsewhere are
-    /// left for [`Builder::place`]. Each item is returned with its display id.
-    fn elements(&self, v: Value<'a>, node: &Node<'a>, used: &mut [bool]) -> Vec<OutItem<'a>> {
-        let mut items = Vec::with_capacity(v.len());
+    /// The elements of array `v` with their edits, each with its display id; a
+    /// destroyed element stays as an empty slot (an anchor for its neighbours), one to be
+    /// placed elsewhere is left for [`Builder::place`].
+    fn elements(&self, v: Value<'a>, node: &Node<'a>, used: &mut [bool]) -> Vec<Slot<'a>> {
+        let mut slots = Vec::with_capacity(v.len());
         for (n, child) in v.children().enumerate() {
-            let by_id = self
-                .ids
-                .id(child)
-                .and_then(|id| node.index.get(&Step::Id(id)));
+            let id = self.ids.id(child);
+            let by_id = id
+                .as_ref()
+                .and_then(|id| node.index.get(&Step::Id(id.clone())));
             let edit = by_id.or_else(|| node.index.get(&Step::Key(n.to_string())));
             let out = match edit {
                 Some(&i) => {
@@ -216,22 +221,20 @@ impl<'a> Builder<'_, 'a> {
                     if placed(edit) {
                         continue;
                     }
-                    match self.build(Some(child), edit) {
-                        Some(out) => out,
-                        None => continue,
-                    }
+                    self.build(Some(child), edit)
                 }
-                None => self.value(child),
+                None => Some(self.value(child)),
             };
-            items.push(self.item(None, Some(child), out));
+            let item = out.map(|out| self.item(None, Some(child), out));
+            slots.push(Slot { item, id });
         }
-        items
+        slots
     }
 
     /// Adds to the array `items` the elements `node` places (created or moved): before
     /// their successor, else after their predecessor, when the array holds it. One pass,
     /// without recursion.
-    fn place(&self, items: Vec<OutItem<'a>>, node: &Node<'a>, used: &[bool]) -> Vec<OutItem<'a>> {
+    fn place(&self, slots: Vec<Slot<'a>>, node: &Node<'a>, used: &[bool]) -> Vec<OutItem<'a>> {
         let wanted: Vec<usize> = (0..node.children.len())
             .filter(|&i| {
                 let child = &node.children[i].1;
@@ -239,19 +242,20 @@ impl<'a> Builder<'_, 'a> {
             })
             .collect();
         if wanted.is_empty() {
-            return items;
+            return slots.into_iter().filter_map(|s| s.item).collect();
         }
-        let ids: Vec<Option<String>> = items
-            .iter()
-            .map(|it| it.ours.or(it.origin).and_then(|v| self.ids.id(v)))
-            .collect();
+        let (items, ids): (Vec<Option<OutItem<'a>>>, Vec<Option<String>>) =
+            slots.into_iter().map(|s| (s.item, s.id)).unzip();
         let mut known: FxHashSet<&str> = ids.iter().flatten().map(String::as_str).collect();
         for &i in &wanted {
             if let Step::Id(id) = &node.children[i].0 {
                 known.insert(id);
             }
         }
-        let mut links = Links::default();
+        let mut links = Links {
+            visited: vec![false; node.children.len()],
+            ..Links::default()
+        };
         for &i in &wanted {
             let p = match &node.children[i].1.state {
                 Some(State::Value(_, p)) => p.clone(),
@@ -263,6 +267,8 @@ impl<'a> Builder<'_, 'a> {
             };
             if let Some(b) = anchor(&p.before) {
                 links.before.entry(b).or_default().push(i);
+            } else if p.before == Some(None) {
+                links.last.push(i);
             } else if let Some(a) = anchor(&p.after) {
                 links.after.entry(a).or_default().push(i);
             } else if p.after == Some(None) {
@@ -271,15 +277,31 @@ impl<'a> Builder<'_, 'a> {
                 links.last.push(i);
             }
         }
-        let mut slots: Vec<Option<OutItem<'a>>> = items.into_iter().map(Some).collect();
+        let mut slots = items;
         let mut out = Vec::with_capacity(slots.len() + wanted.len());
-        let mut jobs: Vec<Job> = links.first.iter().rev().map(|&i| Job::Visit(Entry::Placed(i))).collect();
+        let mut jobs: Vec<Job> = links
+            .first
+            .iter()
+            .rev()
+            .map(|&i| Job::Visit(Entry::Placed(i)))
+            .collect();
         self.run(node, &mut links, &ids, &mut slots, &mut out, &mut jobs);
         for k in 0..slots.len() {
             jobs.push(Job::Visit(Entry::Item(k)));
             self.run(node, &mut links, &ids, &mut slots, &mut out, &mut jobs);
         }
-        jobs.extend(links.last.iter().rev().map(|&i| Job::Visit(Entry::Placed(i))));
+        let last = std::mem::take(&mut links.last);
+        jobs.extend(last.iter().rev().map(|&i| Job::Visit(Entry::Placed(i))));
+        self.run(node, &mut links, &ids, &mut slots, &mut out, &mut jobs);
+        // Anchored only to each other (a cycle of new objects): in change-set order.
+        let mut rest: Vec<usize> = links
+            .before
+            .drain()
+            .chain(links.after.drain())
+            .flat_map(|(_, l)| l)
+            .collect();
+        rest.sort_unstable();
+        jobs.extend(rest.iter().rev().map(|&i| Job::Visit(Entry::Placed(i))));
         self.run(node, &mut links, &ids, &mut slots, &mut out, &mut jobs);
         out
     }
@@ -306,6 +328,7 @@ impl<'a> Builder<'_, 'a> {
         };
         while let Some(job) = jobs.pop() {
             match job {
+                Job::Visit(Entry::Placed(i)) if std::mem::replace(&mut links.visited[i], true) => {}
                 Job::Visit(e) => {
                     jobs.push(Job::After(e));
                     jobs.push(Job::Emit(e));
@@ -330,6 +353,12 @@ impl<'a> Builder<'_, 'a> {
     }
 }
 
+/// An element of the source array: its result (`None`: destroyed) and display id.
+struct Slot<'a> {
+    item: Option<OutItem<'a>>,
+    id: Option<String>,
+}
+
 /// Placed children by anchor.
 #[derive(Default)]
 struct Links {
@@ -337,6 +366,8 @@ struct Links {
     after: FxHashMap<String, Vec<usize>>,
     first: Vec<usize>,
     last: Vec<usize>,
+    /// Placed children already visited.
+    visited: Vec<bool>,
 }
 
 /// An element of the array being built: an item of the source, or a placed child.

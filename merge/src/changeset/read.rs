@@ -61,7 +61,10 @@ fn read_op(line: &Line) -> Result<ChangeOp<'_>, ChangeSetError> {
         return Err(fail(root, "a change is a JSON object".into()));
     }
     for (key, v) in root.members() {
-        if !matches!(&*key, "op" | "file" | "path" | "old" | "value" | "after" | "before") {
+        if !matches!(
+            &*key,
+            "op" | "file" | "path" | "old" | "value" | "after" | "before"
+        ) {
             return Err(fail(v, format!("unknown field \"{key}\"")));
         }
     }

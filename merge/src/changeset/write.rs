@@ -123,7 +123,13 @@ pub fn change_set<'a>(
         if (0..path.0.len()).any(|n| whole.contains(&Path(path.0[..n].to_vec()))) {
             if let Change::Moved { from, .. } = change {
                 let was = old.and_then(|o| r.resolve(o, &from.0));
-                ops.push(op(OpKind::Destroy, from.clone(), was, None, Placement::default()));
+                ops.push(op(
+                    OpKind::Destroy,
+                    from.clone(),
+                    was,
+                    None,
+                    Placement::default(),
+                ));
             }
             continue;
         }
@@ -175,7 +181,13 @@ pub fn change_set<'a>(
                 from, to, value, ..
             } => {
                 let was = old.and_then(|o| r.resolve(o, &from.0));
-                ops.push(op(OpKind::Destroy, from.clone(), was, None, Placement::default()));
+                ops.push(op(
+                    OpKind::Destroy,
+                    from.clone(),
+                    was,
+                    None,
+                    Placement::default(),
+                ));
                 let after = new.map_or_else(Placement::default, |n| r.placement(n, &to.0));
                 ops.push(op(OpKind::Create, to.clone(), None, Some(*value), after));
                 whole.insert(to.clone());
