@@ -4,12 +4,13 @@
 //! - `apply(diff(A, B), A) == B` as data, and A's bytes wherever a value did not change;
 //! - `apply(diff(A, B), A2) == merge-file(A2, A, B)` for A2 = A with other edits;
 //! - applying an empty change set changes nothing;
-//! - a change set survives being written and read back, and two appended change sets
-//!   apply like their composition.
+//! - two appended change sets apply like their composition;
+//! - the JSON Patch of `diff(A, B)` applied to A (RFC 6902) gives B, with A's bytes
+//!   wherever a value did not change.
 
 use merge::changeset::{apply_change_set, change_set, parse_change_set, read_ops};
 use merge::diff::{diff, DiffOptions};
-use merge::patch::json_equal;
+use merge::patch::{apply_patch, json_equal};
 use merge::{merge_texts, MergeOptions, MergeOutcome};
 use proptest::prelude::*;
 use sjson::{Dialect, Document};
@@ -217,5 +218,19 @@ proptest! {
         let set = changes(&at, &bt) + &changes(&bt, &ct);
         let out = apply(&set, &at);
         prop_assert!(same_data(&out.text, &ct), "{set}\n{}\nexpected\n{ct}", out.text);
+    }
+
+    #[test]
+    fn the_json_patch_of_a_diff_gives_the_new_version(a in level(), e in edits()) {
+        let b = edit(&a, &e, |_| true, 1000, true);
+        let (at, bt) = (a.text(), b.text());
+        let (ad, bd) = (parse(&at), parse(&bt));
+        let d = diff(ad.root(), bd.root(), &DiffOptions::default());
+        let patch = Document::parse(&d.patch_json(), Dialect::Json).unwrap();
+        let out = apply_patch(&ad, &patch, &MergeOptions::default()).unwrap();
+        prop_assert!(same_data(&out, &bt), "{}\n{out}\nexpected\n{bt}", d.patch_json());
+        for ent in a.entities.iter().filter(|x| b.entities.contains(x)) {
+            prop_assert!(out.contains(&ent.line()), "{}\n{out}", ent.line());
+        }
     }
 }

@@ -6,7 +6,8 @@ use sjson::{Document, ParseError, ParseOptions};
 use super::overlay::{Builder, Node, State};
 use super::write::Resolver;
 use super::{ChangeOp, OpKind, Placement};
-use crate::{merge, MergeOptions, MergeOutcome};
+use crate::merger::compact_json;
+use crate::{merge, Conflict, ConflictKind, MergeOptions, MergeOutcome, Side};
 
 /// Why a change set could not be applied.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -20,8 +21,9 @@ pub enum ApplyError {
 /// Applies `ops` to `target`: the base is `target` with every place the change set
 /// touches set to the value it replaces, theirs is that with the new values, and the
 /// result is [`merge`]`(base, target, theirs)` printed as an edit of `target`. A place
-/// `target` changed since is a conflict resolved by the policy; with no operation the
-/// result is `target`'s text.
+/// `target` changed since is a conflict resolved by the policy; a change inside an object
+/// `target` deleted is a delete-modify conflict that keeps it deleted (the change set does
+/// not hold the object's other values); with no operation the result is `target`'s text.
 pub fn apply_change_set(
     target: &Document,
     ops: &[ChangeOp<'_>],
@@ -35,7 +37,27 @@ pub fn apply_change_set(
     }
     let mut base = Node::default();
     let mut theirs = Node::default();
+    let mut ids = Resolver::new(&options.id_keys);
+    let mut lost = Vec::new();
     for op in ops {
+        // Into an object the target no longer has (and the change set did not make): its
+        // other values are unknown, so it stays deleted, reported as a conflict.
+        if let Some(parent) = op.path.0.len().checked_sub(1) {
+            let up = &op.path.0[..parent];
+            if !theirs.covers(up) && ids.resolve(target.root(), up).is_none() {
+                if op.kind != OpKind::Destroy {
+                    lost.push(Conflict {
+                        path: op.path.to_string(),
+                        kind: ConflictKind::DeleteModify,
+                        base: op.old.map(compact_json),
+                        ours: None,
+                        theirs: op.new.map(compact_json),
+                        taken: Side::Ours,
+                    });
+                }
+                continue;
+            }
+        }
         let (before, after) = match op.kind {
             OpKind::Set => (
                 op.old
@@ -57,7 +79,6 @@ pub fn apply_change_set(
         base.set_first(&op.path.0, before);
         theirs.set_last(&op.path.0, after);
     }
-    let ids = Resolver::new(&options.id_keys);
     let builder = Builder {
         doc: target,
         ids: &ids,
@@ -70,13 +91,20 @@ pub fn apply_change_set(
     let parse = |text: String| {
         Document::parse_with(text, ParseOptions::new(dialect)).map_err(ApplyError::Invalid)
     };
-    let b = parse(text_of(&base))?;
-    let t = parse(text_of(&theirs))?;
+    // Base and theirs are built and parsed side by side.
+    let (b, t) = std::thread::scope(|s| {
+        let b = s.spawn(|| parse(text_of(&base)));
+        let t = parse(text_of(&theirs));
+        (b.join(), t)
+    });
+    let b = b.unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
+    let t = t?;
     let outcome = merge(&b, target, &t, options);
     let checked = parse(outcome.text)?;
+    lost.extend(outcome.conflicts);
     Ok(MergeOutcome {
         text: checked.into_text(),
-        conflicts: outcome.conflicts,
+        conflicts: lost,
     })
 }
 

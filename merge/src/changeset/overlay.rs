@@ -75,6 +75,27 @@ impl<'a> Node<'a> {
         }
     }
 
+    /// Whether a place on `path` (or the place itself) already has a value given by the
+    /// change set.
+    pub(super) fn covers(&self, path: &[Segment]) -> bool {
+        let mut at = self;
+        for seg in path {
+            if matches!(at.state, Some(State::Value(..))) {
+                return true;
+            }
+            let step = match seg {
+                Segment::Key(k) => Step::Key(k.clone()),
+                Segment::Index(i) => Step::Key(i.to_string()),
+                Segment::Id { value, .. } => Step::Id(value.clone()),
+            };
+            match at.index.get(&step) {
+                Some(&i) => at = &at.children[i].1,
+                None => return false,
+            }
+        }
+        matches!(at.state, Some(State::Value(..)))
+    }
+
     /// Records the state after a change: the last state given to a place wins and
     /// replaces whatever was recorded inside it.
     pub(super) fn set_last(&mut self, path: &[Segment], state: State<'a>) {

@@ -136,3 +136,18 @@ fn an_empty_change_set_changes_nothing_and_sets_chain() {
     assert!(out.conflicts.is_empty());
     assert_eq!(out.text, c);
 }
+
+#[test]
+fn a_change_inside_an_object_the_target_deleted_keeps_it_deleted() {
+    let b = A.replace("pos = [0 0 0]", "pos = [5 0 0]");
+    let set = changes(A, &b);
+    let a2 = A.replace("\t{ id = \"u1\" pos = [0 0 0] name = \"a\" }\n", "");
+    let out = apply(&set, &a2, Policy::Theirs);
+    assert_eq!(out.text, a2);
+    assert_eq!(out.conflicts.len(), 1);
+    let c = &out.conflicts[0];
+    assert_eq!(c.path, "/units/[id=u1]/pos");
+    assert_eq!(c.kind, ConflictKind::DeleteModify);
+    assert_eq!(c.taken, Side::Ours);
+    assert!(out.failed(Policy::Fail));
+}
