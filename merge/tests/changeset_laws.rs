@@ -226,7 +226,7 @@ proptest! {
         let (at, bt) = (a.text(), b.text());
         let (ad, bd) = (parse(&at), parse(&bt));
         let d = diff(ad.root(), bd.root(), &DiffOptions::default());
-        let patch = Document::parse(&d.patch_json(), Dialect::Json).unwrap();
+        let patch = Document::parse(d.patch_json(), Dialect::Json).unwrap();
         let out = apply_patch(&ad, &patch, &MergeOptions::default()).unwrap();
         prop_assert!(same_data(&out, &bt), "{}\n{out}\nexpected\n{bt}", d.patch_json());
         for ent in a.entities.iter().filter(|x| b.entities.contains(x)) {
