@@ -100,6 +100,7 @@ pub fn apply_change_set(
     let b = b.unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
     let t = t?;
     let outcome = merge(&b, target, &t, options);
+    drop((b, t));
     let checked = parse(outcome.text)?;
     lost.extend(outcome.conflicts);
     Ok(MergeOutcome {
