@@ -198,7 +198,7 @@ fn the_json_patch_turns_the_old_level_into_the_new_one() {
 fn change_records_name_keyed_objects_by_id() {
     let tmp = tempfile::tempdir().unwrap();
     two_versions(tmp.path());
-    let (code, stdout, _) = diff(tmp.path(), &["--format", "changes"]);
+    let (code, stdout, _) = diff(tmp.path(), &["--json"]);
     assert_eq!(code, 0);
     let records: J = serde_json::from_str(&stdout).unwrap();
     assert_eq!(records.as_array().unwrap().len(), 2);
@@ -217,8 +217,34 @@ fn change_records_name_keyed_objects_by_id() {
         "/units/[id=0c3e5a52-7d1b-4a43-9d8f-2b6c1e4f5a60]"
     );
     assert_eq!(records[1]["value"]["name"], "crate");
-    // --json is the same.
-    assert_eq!(diff(tmp.path(), &["--json"]).1, stdout);
+}
+
+#[test]
+fn a_change_set_is_json_lines_of_operations_by_id_with_old_values() {
+    let tmp = tempfile::tempdir().unwrap();
+    two_versions(tmp.path());
+    let (code, stdout, stderr) = diff(tmp.path(), &["--format", "changes"]);
+    assert_eq!(code, 0, "{stderr}");
+    let ops: Vec<J> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(ops.len(), 2, "{stdout}");
+    assert_eq!(
+        ops[0],
+        serde_json::json!({
+            "op": "set",
+            "path": "/units/[id=ffd94a57-fe64-4025-abe1-eda1d4904d8e]/lights/light/intensity",
+            "old": 5,
+            "value": 7.5
+        })
+    );
+    assert_eq!(ops[1]["op"], "create");
+    assert_eq!(
+        ops[1]["path"],
+        "/units/[id=0c3e5a52-7d1b-4a43-9d8f-2b6c1e4f5a60]"
+    );
+    assert_eq!(ops[1]["value"]["name"], "crate");
 }
 
 #[test]

@@ -202,9 +202,11 @@ fn an_option_after_double_dash_is_not_silently_a_path() {
         &["diff", "--format", "changes", "--", "levels"],
         0,
     );
-    let records: serde_json::Value = serde_json::from_str(&stdout).unwrap();
-    assert_eq!(records[0]["path"], "levels/a.level", "{records:#}");
-    assert_eq!(records[0]["changes"][0]["path"], "/a", "{records:#}");
+    // A change set: one operation per line, each naming its file.
+    let first: serde_json::Value =
+        serde_json::from_str(stdout.lines().next().unwrap_or_default()).unwrap();
+    assert_eq!(first["file"], "levels/a.level", "{first:#}");
+    assert_eq!(first["path"], "/a", "{first:#}");
 }
 
 #[test]

@@ -57,6 +57,8 @@ enum Command {
     Hook(commands::hook::HookArgs),
     /// One-shot: ids into every array of objects that has none, in one commit.
     Migrate(commands::migrate::MigrateArgs),
+    /// Apply a change set (as a three-way merge) or an RFC 6902 JSON Patch to a file.
+    Apply(commands::apply::ApplyArgs),
 }
 
 fn main() -> ExitCode {
@@ -80,6 +82,7 @@ fn main() -> ExitCode {
         Command::Demo(args) => commands::demo::run(args),
         Command::Hook(args) => commands::hook::run(args),
         Command::Migrate(args) => commands::migrate::run(args),
+        Command::Apply(args) => commands::apply::run(args),
     };
     ExitCode::from(status.clamp(0, 255) as u8)
 }

@@ -8,6 +8,7 @@
 //! an edit of ours: ours' text wherever ours' value was kept. No I/O happens here.
 
 mod align;
+pub mod changeset;
 pub mod diff;
 pub mod explain;
 mod keyed;
@@ -17,6 +18,7 @@ pub mod migrate;
 mod moves;
 pub mod naming;
 mod pairing;
+pub mod patch;
 mod sequence;
 
 use std::fmt;

@@ -1,5 +1,6 @@
 //! One module per command; each `run` returns the process exit status.
 
+pub mod apply;
 pub mod check;
 pub mod commit;
 pub mod conflicts;

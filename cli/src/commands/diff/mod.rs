@@ -13,6 +13,7 @@
 //! Here: the arguments, the helpers both modes share, and the two-file mode; `revisions`
 //! holds the revision mode, `driver` the diff driver, `paint` the colors.
 
+mod changes;
 mod driver;
 mod paint;
 mod revisions;
@@ -40,8 +41,12 @@ pub enum Format {
     Text,
     /// An RFC 6902 JSON Patch (array indices in paths).
     JsonPatch,
-    /// A JSON list of change records (keyed elements named by id in paths).
+    /// A change set for `assetvc apply`: JSON Lines, one create/destroy/set operation per
+    /// line, objects by id, each with the value it replaces.
     Changes,
+    /// A JSON list of change records (`--json`, for editors and scripts).
+    #[value(skip)]
+    Records,
 }
 
 /// Arguments of `assetvc diff`.
@@ -50,7 +55,7 @@ pub struct DiffArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
-    /// The same as `--format changes`.
+    /// Change records as JSON (for editors and scripts).
     #[arg(long)]
     pub json: bool,
     /// Two files A B; or no, one or two revisions (default: HEAD against the worktree;
@@ -244,7 +249,14 @@ fn render_asset(
             String::new()
         }
         Format::JsonPatch => d.patch_json(),
-        Format::Changes => d.changes_json(),
+        Format::Records => d.changes_json(),
+        Format::Changes => changes::change_lines(
+            od.as_ref().or(eo.as_ref()),
+            nd.as_ref().or(en.as_ref()),
+            &d,
+            &settings.options,
+            None,
+        ),
     };
     Rendered {
         lines,
@@ -299,7 +311,7 @@ fn print_out(text: &str) -> i32 {
 /// Runs `assetvc diff`.
 pub fn run(args: &DiffArgs) -> i32 {
     let format = if args.json {
-        Format::Changes
+        Format::Records
     } else {
         args.format
     };
@@ -359,7 +371,8 @@ fn run_files(a: &Path, b: &Path, format: Format) -> i32 {
             .map(|c| format!("{}\n", paint.change(c, &names)))
             .collect(),
         Format::JsonPatch => format!("{}\n", d.patch_json()),
-        Format::Changes => format!("{}\n", d.changes_json()),
+        Format::Records => format!("{}\n", d.changes_json()),
+        Format::Changes => changes::change_lines(Some(&od), Some(&nd), &d, &settings.options, None),
     };
     print_out(&text)
 }

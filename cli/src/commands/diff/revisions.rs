@@ -6,7 +6,7 @@ use std::path::{Component, Path, PathBuf};
 use serde::Serialize;
 use serde_json::value::RawValue;
 
-use super::{header, is_binary, print_out, render_asset, settings};
+use super::{changes, header, is_binary, print_out, render_asset, settings};
 use super::{DiffArgs, Format, Paint, Status};
 use crate::report;
 
@@ -195,6 +195,9 @@ pub(super) fn run_revisions(args: &DiffArgs, format: Format) -> i32 {
                     text.push_str(&paint.dim(&format!("{kind} file {}", file_status.name())));
                     text.push('\n');
                 }
+                Format::Changes => {
+                    eprintln!("assetvc: {path}: not an asset, left out of the change set")
+                }
                 _ => records.push(FileRecord {
                     path: path.clone(),
                     status: file_status.name(),
@@ -232,9 +235,16 @@ pub(super) fn run_revisions(args: &DiffArgs, format: Format) -> i32 {
                     text.push('\n');
                 }
             }
+            Format::Changes => match &rendered.unparsed {
+                Some(why) => {
+                    eprintln!("assetvc: {path}: {why}: left out of the change set");
+                    status = 2;
+                }
+                None => text.push_str(&changes::name_file(&rendered.json, path)),
+            },
             _ => {
                 let raw = RawValue::from_string(rendered.json).ok();
-                let (changes, patch) = if format == Format::Changes {
+                let (changes, patch) = if format == Format::Records {
                     (raw, None)
                 } else {
                     (None, raw)
@@ -253,7 +263,7 @@ pub(super) fn run_revisions(args: &DiffArgs, format: Format) -> i32 {
             }
         }
     }
-    if format != Format::Text {
+    if !matches!(format, Format::Text | Format::Changes) {
         text = match serde_json::to_string_pretty(&records) {
             Ok(j) => format!("{j}\n"),
             Err(e) => {

@@ -1,0 +1,307 @@
+//! `assetvc apply [-p | -o OUT] [--policy P] [--json] PATCH [FILE]`: applies a change set
+//! (JSON Lines, as `assetvc diff --format changes` writes) as a three-way merge, or an RFC
+//! 6902 JSON Patch (a JSON array) exactly, to FILE; a change set that names its files
+//! applies to the worktree without FILE.
+//!
+//! Exit status: 0 applied (conflicts resolved by policy theirs/ours), 1 policy fail met a
+//! conflict (the result is still written), 2 bad input (`patch:line:col: reason`, a failed
+//! patch operation, an unreadable file): nothing written.
+
+use std::io::{Read, Write};
+use std::path::{Component, Path, PathBuf};
+
+use clap::Args;
+use merge::changeset::{self, ChangeOp};
+use merge::{MergeOutcome, Policy};
+use sjson::{Dialect, Document, ParseOptions};
+
+use super::merge_file::parse_policy;
+use super::merging;
+use crate::{files, report};
+
+/// Arguments of `assetvc apply`.
+#[derive(Debug, Args)]
+pub struct ApplyArgs {
+    /// Print the result on stdout instead of writing FILE.
+    #[arg(short = 'p', long = "stdout", conflicts_with = "output")]
+    pub stdout: bool,
+    /// Write the result to OUT instead of FILE.
+    #[arg(short = 'o', long = "output", value_name = "OUT")]
+    pub output: Option<PathBuf>,
+    /// How a property FILE changed since the change set is resolved: theirs (the change
+    /// set's value, default), ours (FILE's), or fail (theirs, exit 1).
+    #[arg(long, value_parser = parse_policy)]
+    pub policy: Option<Policy>,
+    /// Print the conflict report as JSON (on stdout, or stderr with -p).
+    #[arg(long)]
+    pub json: bool,
+    /// The change set (JSON Lines) or JSON Patch (a JSON array); `-` reads stdin.
+    pub patch: PathBuf,
+    /// The file to change (in place unless -p or -o). Without it, a change set applies to
+    /// the files it names, in the worktree.
+    pub file: Option<PathBuf>,
+}
+
+/// One file to change: where it is, how it is named in messages, its result.
+struct Target {
+    path: PathBuf,
+    shown: String,
+    outcome: MergeOutcome,
+}
+
+/// Runs `assetvc apply`.
+pub fn run(args: &ApplyArgs) -> i32 {
+    let name = args.patch.display().to_string();
+    let text = match read_patch(&args.patch) {
+        Ok(t) => t,
+        Err(e) => {
+            report::error(format!("{name}: {e}"));
+            return 2;
+        }
+    };
+    if args.output.is_some() && args.file.is_none() {
+        report::error("-o needs FILE");
+        return 2;
+    }
+    let targets = if text.trim_start().starts_with('[') {
+        match &args.file {
+            Some(file) => apply_patch(args, file, &name, &text).map(|t| vec![t]),
+            None => Err("a JSON Patch needs FILE".to_string()),
+        }
+    } else {
+        apply_change_set(args, &name, &text)
+    };
+    let (targets, policy) = match targets {
+        Ok(t) => t.into_iter().unzip::<_, _, Vec<Target>, Vec<Policy>>(),
+        Err(message) => {
+            eprintln!("{}", with_prefix(&message));
+            return 2;
+        }
+    };
+    let policy = policy.first().copied().unwrap_or_default();
+    finish(args, &targets, policy)
+}
+
+/// Messages that carry no `file:line:col` get the usual `assetvc: error: ` prefix.
+fn with_prefix(message: &str) -> String {
+    let positioned = message
+        .split(':')
+        .nth(1)
+        .is_some_and(|l| !l.is_empty() && l.bytes().all(|b| b.is_ascii_digit()));
+    if positioned {
+        message.to_string()
+    } else {
+        format!("assetvc: error: {message}")
+    }
+}
+
+fn read_patch(path: &Path) -> std::io::Result<String> {
+    let mut bytes = Vec::new();
+    if path.as_os_str() == "-" {
+        std::io::stdin().read_to_end(&mut bytes)?;
+    } else {
+        bytes = std::fs::read(path)?;
+    }
+    String::from_utf8(bytes)
+        .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidData, "not UTF-8"))
+}
+
+/// Settings, dialect and parsed document of `file` (an empty document if it is missing
+/// and `missing_ok`).
+fn load(
+    file: &Path,
+    policy: Option<Policy>,
+    missing_ok: bool,
+) -> Result<(merge::MergeOptions, Document), String> {
+    let dir = file
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let (options, config) = merging::options(dir, policy)?;
+    let dialect = merging::dialect_of(&config, file);
+    let shown = file.display().to_string();
+    let doc = if missing_ok && !file.exists() {
+        Document::parse_with("{}".to_string(), ParseOptions::new(dialect))
+            .map_err(|e| e.to_string())?
+    } else {
+        merging::load(file, &shown, dialect)?
+    };
+    Ok((options, doc))
+}
+
+fn apply_patch(
+    args: &ApplyArgs,
+    file: &Path,
+    name: &str,
+    text: &str,
+) -> Result<(Target, Policy), String> {
+    let patch = Document::parse_with(text.to_string(), ParseOptions::new(Dialect::Json))
+        .map_err(|e| report::parse_error(name, text, &e))?;
+    let (options, target) = load(file, args.policy, false)?;
+    let result = merge::patch::apply_patch(&target, &patch, &options).map_err(|e| {
+        let (line, col) = sjson::line_col(text, e.offset);
+        if e.index.is_some() {
+            format!(
+                "{name}:{line}:{col}: {e}; {} left as it was",
+                file.display()
+            )
+        } else {
+            format!("{}: {e}; left as it was", file.display())
+        }
+    })?;
+    let outcome = MergeOutcome {
+        text: result,
+        conflicts: Vec::new(),
+    };
+    let shown = file.display().to_string();
+    Ok((
+        Target {
+            path: file.to_path_buf(),
+            shown,
+            outcome,
+        },
+        options.policy,
+    ))
+}
+
+fn apply_change_set(
+    args: &ApplyArgs,
+    name: &str,
+    text: &str,
+) -> Result<Vec<(Target, Policy)>, String> {
+    let positioned = |e: changeset::ChangeSetError| format!("{name}:{e}");
+    let lines = changeset::parse_change_set(text).map_err(positioned)?;
+    let ops = changeset::read_ops(&lines).map_err(positioned)?;
+    let mut groups: Vec<(PathBuf, Vec<ChangeOp<'_>>)> = Vec::new();
+    match &args.file {
+        Some(file) => {
+            let mut named: Vec<&str> = ops.iter().filter_map(|o| o.file.as_deref()).collect();
+            named.sort_unstable();
+            named.dedup();
+            if named.len() > 1 {
+                return Err(format!(
+                    "{name} changes {} files; give no FILE to apply it to the worktree",
+                    named.len()
+                ));
+            }
+            groups.push((file.clone(), ops));
+        }
+        None => {
+            let root = worktree_root()?;
+            for (op, line) in ops.into_iter().zip(&lines) {
+                let Some(file) = op.file.as_deref() else {
+                    return Err(format!(
+                        "{name}:{}:1: the change names no file: give FILE",
+                        line.number
+                    ));
+                };
+                let path = inside(&root, file).ok_or_else(|| {
+                    format!(
+                        "{name}:{}:1: \"{file}\" is not a path inside the repository",
+                        line.number
+                    )
+                })?;
+                match groups.iter_mut().find(|(p, _)| *p == path) {
+                    Some((_, list)) => list.push(op),
+                    None => groups.push((path, vec![op])),
+                }
+            }
+        }
+    }
+    let mut targets = Vec::new();
+    for (path, ops) in groups {
+        let (options, doc) = load(&path, args.policy, args.file.is_none())?;
+        let outcome = changeset::apply_change_set(&doc, &ops, &options)
+            .map_err(|e| format!("{}: {e}; left as it was", path.display()))?;
+        let shown = match &args.file {
+            Some(f) => f.display().to_string(),
+            None => ops
+                .first()
+                .and_then(|o| o.file.clone())
+                .unwrap_or_else(|| path.display().to_string()),
+        };
+        targets.push((
+            Target {
+                path,
+                shown,
+                outcome,
+            },
+            options.policy,
+        ));
+    }
+    Ok(targets)
+}
+
+/// The worktree of the repository holding the current directory.
+fn worktree_root() -> Result<PathBuf, String> {
+    let cwd = std::env::current_dir().map_err(|e| e.to_string())?;
+    let repo = store::read::open(&cwd).map_err(|e| e.to_string())?;
+    repo.workdir()
+        .map(Path::to_path_buf)
+        .ok_or_else(|| "the repository has no worktree".to_string())
+}
+
+/// `file` (relative, `/`-separated) under `root`, refusing anything that could leave it
+/// or touch `.git`.
+fn inside(root: &Path, file: &str) -> Option<PathBuf> {
+    let rel = Path::new(file);
+    let normal = rel.components().all(|c| matches!(c, Component::Normal(_)));
+    let git = rel
+        .components()
+        .next()
+        .is_some_and(|c| c.as_os_str() == ".git");
+    (normal && !git && !file.is_empty()).then(|| root.join(rel))
+}
+
+/// Writes every result (all were computed first: a bad change leaves every file as it
+/// was), then reports.
+fn finish(args: &ApplyArgs, targets: &[Target], policy: Policy) -> i32 {
+    for t in targets {
+        let written = if args.stdout {
+            let mut out = std::io::stdout().lock();
+            out.write_all(t.outcome.text.as_bytes())
+                .and_then(|_| out.flush())
+                .map_err(anyhow::Error::from)
+        } else {
+            let to = args.output.as_ref().unwrap_or(&t.path);
+            files::write_atomic(to, t.outcome.text.as_bytes()).map_err(anyhow::Error::from)
+        };
+        if let Err(e) = written {
+            report::error(format!("{}: {e}", t.path.display()));
+            return 2;
+        }
+    }
+    let reports: Vec<_> = targets
+        .iter()
+        .map(|t| merging::file_report(&t.shown, policy, &t.outcome.conflicts))
+        .collect();
+    if args.json {
+        let json = if args.file.is_some() && reports.len() == 1 {
+            serde_json::to_string_pretty(&reports[0])
+        } else {
+            serde_json::to_string_pretty(&reports)
+        }
+        .unwrap_or_default();
+        if args.stdout {
+            eprintln!("{json}");
+        } else {
+            println!("{json}");
+        }
+    } else {
+        for t in targets {
+            eprintln!("assetvc: {}", summary(&t.shown, &t.outcome, policy));
+            for c in &t.outcome.conflicts {
+                eprintln!("  {c}");
+            }
+        }
+    }
+    i32::from(targets.iter().any(|t| t.outcome.failed(policy)))
+}
+
+fn summary(path: &str, outcome: &MergeOutcome, policy: Policy) -> String {
+    if outcome.conflicts.is_empty() {
+        format!("{path}: applied cleanly")
+    } else {
+        merging::summary(path, outcome, policy).replacen("merged", "applied", 1)
+    }
+}

@@ -1,0 +1,119 @@
+//! Applying a change set: a three-way merge of the target (ours) with the values the
+//! change set replaces (base) and the values it sets (theirs).
+
+use sjson::{Document, ParseError, ParseOptions};
+
+use super::overlay::{Builder, Node, State};
+use super::write::Resolver;
+use super::{ChangeOp, OpKind, Placement};
+use crate::merger::compact_json;
+use crate::{merge, Conflict, ConflictKind, MergeOptions, MergeOutcome, Side};
+
+/// Why a change set could not be applied.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ApplyError {
+    /// The base or the result the change set describes is not a valid document of the
+    /// target's dialect (e.g. an SJSON root that is not an object).
+    #[error("the change set makes an invalid document: {0}")]
+    Invalid(ParseError),
+}
+
+/// Applies `ops` to `target`: the base is `target` with every place the change set
+/// touches set to the value it replaces, theirs is that with the new values, and the
+/// result is [`merge`]`(base, target, theirs)` printed as an edit of `target`. A place
+/// `target` changed since is a conflict resolved by the policy; a change inside an object
+/// `target` deleted is a delete-modify conflict that keeps it deleted (the change set does
+/// not hold the object's other values); with no operation the result is `target`'s text.
+pub fn apply_change_set(
+    target: &Document,
+    ops: &[ChangeOp<'_>],
+    options: &MergeOptions,
+) -> Result<MergeOutcome, ApplyError> {
+    if ops.is_empty() {
+        return Ok(MergeOutcome {
+            text: target.text().to_string(),
+            conflicts: Vec::new(),
+        });
+    }
+    let mut base = Node::default();
+    let mut theirs = Node::default();
+    let mut ids = Resolver::new(&options.id_keys);
+    let mut lost = Vec::new();
+    for op in ops {
+        // Into an object the target no longer has (and the change set did not make): its
+        // other values are unknown, so it stays deleted, reported as a conflict.
+        if let Some(parent) = op.path.0.len().checked_sub(1) {
+            let up = &op.path.0[..parent];
+            if !theirs.covers(up) && ids.resolve(target.root(), up).is_none() {
+                if op.kind != OpKind::Destroy {
+                    lost.push(Conflict {
+                        path: op.path.to_string(),
+                        kind: ConflictKind::DeleteModify,
+                        base: op.old.map(compact_json),
+                        ours: None,
+                        theirs: op.new.map(compact_json),
+                        taken: Side::Ours,
+                    });
+                }
+                continue;
+            }
+        }
+        let (before, after) = match op.kind {
+            OpKind::Set => (
+                op.old
+                    .map_or(State::Absent, |v| State::Value(v, Placement::default())),
+                op.new
+                    .map_or(State::Absent, |v| State::Value(v, Placement::default())),
+            ),
+            OpKind::Create => (
+                State::Absent,
+                op.new
+                    .map_or(State::Absent, |v| State::Value(v, op.after.clone())),
+            ),
+            OpKind::Destroy => (
+                op.old
+                    .map_or(State::Absent, |v| State::Value(v, Placement::default())),
+                State::Absent,
+            ),
+        };
+        base.set_first(&op.path.0, before);
+        theirs.set_last(&op.path.0, after);
+    }
+    let builder = Builder {
+        doc: target,
+        ids: &ids,
+    };
+    let dialect = target.dialect();
+    let text_of = |tree: &Node<'_>| match builder.build(Some(target.root()), tree) {
+        Some(out) => sjson::print(target, &out),
+        None => empty_root(target).to_string(),
+    };
+    let parse = |text: String| {
+        Document::parse_with(text, ParseOptions::new(dialect)).map_err(ApplyError::Invalid)
+    };
+    // Base and theirs are built and parsed side by side.
+    let (b, t) = std::thread::scope(|s| {
+        let b = s.spawn(|| parse(text_of(&base)));
+        let t = parse(text_of(&theirs));
+        (b.join(), t)
+    });
+    let b = b.unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
+    let t = t?;
+    let outcome = merge(&b, target, &t, options);
+    drop((b, t));
+    let checked = parse(outcome.text)?;
+    lost.extend(outcome.conflicts);
+    Ok(MergeOutcome {
+        text: checked.into_text(),
+        conflicts: lost,
+    })
+}
+
+/// What a document is when its root is destroyed: an empty container of its kind.
+fn empty_root(doc: &Document) -> &'static str {
+    match doc.root().kind() {
+        sjson::Kind::Array => "[]",
+        sjson::Kind::Object => "{}",
+        _ => "null",
+    }
+}

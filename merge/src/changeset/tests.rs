@@ -1,0 +1,153 @@
+//! Change sets by example: written from a diff, read back, applied.
+
+use sjson::{Dialect, Document};
+
+use super::*;
+use crate::diff::{diff, DiffOptions};
+use crate::{ConflictKind, MergeOptions, Policy, Side};
+
+fn doc(text: &str) -> Document {
+    Document::parse(text, Dialect::Sjson).unwrap()
+}
+
+/// The change set of `a` → `b` as text.
+fn changes(a: &str, b: &str) -> String {
+    let (a, b) = (doc(a), doc(b));
+    let opts = DiffOptions::default();
+    let d = diff(a.root(), b.root(), &opts);
+    change_set(Some(a.root()), Some(b.root()), &d, &opts)
+        .iter()
+        .map(|o| format!("{}\n", o.to_json()))
+        .collect()
+}
+
+fn apply(set: &str, target: &str, policy: Policy) -> crate::MergeOutcome {
+    let lines = parse_change_set(set).unwrap();
+    let ops = read_ops(&lines).unwrap();
+    let options = MergeOptions {
+        policy,
+        ..MergeOptions::default()
+    };
+    apply_change_set(&doc(target), &ops, &options).unwrap()
+}
+
+const A: &str = "units = [\n\t{ id = \"u1\" pos = [0 0 0] name = \"a\" }\n\t{ id = \"u2\" pos = [1 1 1] }\n\t{ id = \"u3\" pos = [2 2 2] }\n]\ntitle = \"t\" // keep me\ntags = [\"x\" \"y\"]\n";
+
+#[test]
+fn operations_address_objects_by_id_and_carry_old_values() {
+    let b = A
+        .replace("pos = [0 0 0]", "pos = [5 0 0]")
+        .replace("\t{ id = \"u2\" pos = [1 1 1] }\n", "")
+        .replace("title = \"t\"", "title = \"t2\" extra = 1");
+    let b = b.replace(
+        "\t{ id = \"u3\"",
+        "\t{ id = \"u9\" pos = [9 9 9] }\n\t{ id = \"u3\"",
+    );
+    let set = changes(A, &b);
+    let lines: Vec<&str> = set.lines().collect();
+    assert!(
+        lines
+            .contains(&r#"{"op":"set","path":"/units/[id=u1]/pos","old":[0,0,0],"value":[5,0,0]}"#),
+        "{set}"
+    );
+    assert!(
+        lines.contains(
+            &r#"{"op":"destroy","path":"/units/[id=u2]","old":{"id":"u2","pos":[1,1,1]}}"#
+        ),
+        "{set}"
+    );
+    assert!(lines.contains(&r#"{"op":"create","path":"/units/[id=u9]","after":"u1","before":"u3","value":{"id":"u9","pos":[9,9,9]}}"#), "{set}");
+    assert!(
+        lines.contains(&r#"{"op":"set","path":"/extra","value":1}"#),
+        "{set}"
+    );
+    let out = apply(&set, A, Policy::Theirs);
+    assert!(out.conflicts.is_empty());
+    // The same data; untouched text kept; new objects in the neighbours' style.
+    let b_last = b.replace(" extra = 1", "") + "extra = 1\n";
+    assert!(
+        doc(&out.text).root().same_value(&doc(&b_last).root()),
+        "{}",
+        out.text
+    );
+    for kept in [
+        "\t{ id = \"u1\" pos = [5 0 0] name = \"a\" }\n",
+        "title = \"t2\" // keep me\n",
+    ] {
+        assert!(out.text.contains(kept), "{}", out.text);
+    }
+}
+
+#[test]
+fn sequences_are_set_whole_and_merged() {
+    let b = A.replace("tags = [\"x\" \"y\"]", "tags = [\"x\" \"y\" \"z\"]");
+    let set = changes(A, &b);
+    assert_eq!(
+        set,
+        "{\"op\":\"set\",\"path\":\"/tags\",\"old\":[\"x\",\"y\"],\"value\":[\"x\",\"y\",\"z\"]}\n"
+    );
+    // Applied where "w" was put first meanwhile: both insertions kept.
+    let a2 = A.replace("tags = [\"x\" \"y\"]", "tags = [\"w\" \"x\" \"y\"]");
+    let out = apply(&set, &a2, Policy::Theirs);
+    assert!(
+        out.text.contains("tags = [\"w\" \"x\" \"y\" \"z\"]"),
+        "{}",
+        out.text
+    );
+}
+
+#[test]
+fn a_property_changed_since_is_a_conflict_resolved_by_policy() {
+    let b = A.replace("pos = [0 0 0]", "pos = [5 0 0]");
+    let set = changes(A, &b);
+    let a2 = A.replace("pos = [0 0 0]", "pos = [7 0 0]");
+    let out = apply(&set, &a2, Policy::Theirs);
+    assert_eq!(out.conflicts.len(), 1);
+    let c = &out.conflicts[0];
+    assert_eq!(c.path, "/units/[id=u1]/pos");
+    assert_eq!(c.kind, ConflictKind::BothModified);
+    assert_eq!(c.taken, Side::Theirs);
+    assert!(out.text.contains("[5 0 0]"));
+    let out = apply(&set, &a2, Policy::Ours);
+    assert!(out.text.contains("[7 0 0]") && out.conflicts.len() == 1);
+}
+
+#[test]
+fn moved_and_reordered_objects_arrive_in_place() {
+    let b = "units = [\n\t{ id = \"u3\" pos = [2 2 2] }\n\t{ id = \"u1\" pos = [0 0 0] name = \"a\" }\n\t{ id = \"u2\" pos = [1 1 1] }\n]\ntitle = \"t\" // keep me\ntags = [\"x\" \"y\"]\n";
+    let set = changes(A, b);
+    let out = apply(&set, A, Policy::Theirs);
+    assert!(out.conflicts.is_empty());
+    assert!(
+        doc(&out.text).root().same_value(&doc(b).root()),
+        "{}",
+        out.text
+    );
+}
+
+#[test]
+fn an_empty_change_set_changes_nothing_and_sets_chain() {
+    assert_eq!(apply("", A, Policy::Theirs).text, A);
+    // Two change sets appended: the first gives the base, the last the value.
+    let b = A.replace("title = \"t\"", "title = \"t2\"");
+    let c = A.replace("title = \"t\"", "title = \"t3\"");
+    let set = changes(A, &b) + &changes(&b, &c);
+    let out = apply(&set, A, Policy::Theirs);
+    assert!(out.conflicts.is_empty());
+    assert_eq!(out.text, c);
+}
+
+#[test]
+fn a_change_inside_an_object_the_target_deleted_keeps_it_deleted() {
+    let b = A.replace("pos = [0 0 0]", "pos = [5 0 0]");
+    let set = changes(A, &b);
+    let a2 = A.replace("\t{ id = \"u1\" pos = [0 0 0] name = \"a\" }\n", "");
+    let out = apply(&set, &a2, Policy::Theirs);
+    assert_eq!(out.text, a2);
+    assert_eq!(out.conflicts.len(), 1);
+    let c = &out.conflicts[0];
+    assert_eq!(c.path, "/units/[id=u1]/pos");
+    assert_eq!(c.kind, ConflictKind::DeleteModify);
+    assert_eq!(c.taken, Side::Ours);
+    assert!(out.failed(Policy::Fail));
+}

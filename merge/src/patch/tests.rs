@@ -1,0 +1,217 @@
+//! The examples of RFC 6902 (appendix A) and cases in the spirit of the json-patch test
+//! suite (github.com/json-patch/json-patch-tests).
+
+use sjson::{Dialect, Document};
+
+use super::*;
+
+fn run(doc: &str, patch: &str) -> Result<String, PatchError> {
+    let d = Document::parse(doc, Dialect::Json).unwrap();
+    let p = Document::parse(patch, Dialect::Json).unwrap();
+    apply_patch(&d, &p, &MergeOptions::default())
+}
+
+/// Applies and compares as JSON values (object member order ignored).
+fn ok(doc: &str, patch: &str, expected: &str) {
+    let out = run(doc, patch).unwrap_or_else(|e| panic!("{patch}: {e}"));
+    let got = Document::parse(&out, Dialect::Json).unwrap();
+    let want = Document::parse(expected, Dialect::Json).unwrap();
+    assert!(
+        json_equal(got.root(), want.root()),
+        "{patch}: got {out}, expected {expected}"
+    );
+}
+
+fn err(doc: &str, patch: &str) -> PatchError {
+    match run(doc, patch) {
+        Ok(out) => panic!("{patch} applied to {doc}: {out}"),
+        Err(e) => e,
+    }
+}
+
+#[test]
+fn rfc6902_appendix_a() {
+    ok(
+        r#"{"foo":"bar"}"#,
+        r#"[{"op":"add","path":"/baz","value":"qux"}]"#,
+        r#"{"baz":"qux","foo":"bar"}"#,
+    );
+    ok(
+        r#"{"foo":["bar","baz"]}"#,
+        r#"[{"op":"add","path":"/foo/1","value":"qux"}]"#,
+        r#"{"foo":["bar","qux","baz"]}"#,
+    );
+    ok(
+        r#"{"baz":"qux","foo":"bar"}"#,
+        r#"[{"op":"remove","path":"/baz"}]"#,
+        r#"{"foo":"bar"}"#,
+    );
+    ok(
+        r#"{"foo":["bar","qux","baz"]}"#,
+        r#"[{"op":"remove","path":"/foo/1"}]"#,
+        r#"{"foo":["bar","baz"]}"#,
+    );
+    ok(
+        r#"{"baz":"qux","foo":"bar"}"#,
+        r#"[{"op":"replace","path":"/baz","value":"boo"}]"#,
+        r#"{"baz":"boo","foo":"bar"}"#,
+    );
+    ok(
+        r#"{"foo":{"bar":"baz","waldo":"fred"},"qux":{"corge":"grault"}}"#,
+        r#"[{"op":"move","from":"/foo/waldo","path":"/qux/thud"}]"#,
+        r#"{"foo":{"bar":"baz"},"qux":{"corge":"grault","thud":"fred"}}"#,
+    );
+    ok(
+        r#"{"foo":["all","grass","cows","eat"]}"#,
+        r#"[{"op":"move","from":"/foo/1","path":"/foo/3"}]"#,
+        r#"{"foo":["all","cows","eat","grass"]}"#,
+    );
+    ok(
+        r#"{"baz":"qux","foo":["a",2,"c"]}"#,
+        r#"[{"op":"test","path":"/baz","value":"qux"},{"op":"test","path":"/foo/1","value":2}]"#,
+        r#"{"baz":"qux","foo":["a",2,"c"]}"#,
+    );
+    err(
+        r#"{"baz":"qux"}"#,
+        r#"[{"op":"test","path":"/baz","value":"bar"}]"#,
+    );
+    ok(
+        r#"{"foo":"bar"}"#,
+        r#"[{"op":"add","path":"/child","value":{"grandchild":{}}}]"#,
+        r#"{"foo":"bar","child":{"grandchild":{}}}"#,
+    );
+    ok(
+        r#"{"foo":"bar"}"#,
+        r#"[{"op":"add","path":"/baz","value":"qux","xyz":123}]"#,
+        r#"{"foo":"bar","baz":"qux"}"#,
+    );
+    let e = err(
+        r#"{"foo":"bar"}"#,
+        r#"[{"op":"add","path":"/baz/bat","value":"qux"}]"#,
+    );
+    assert_eq!((e.index, e.op.as_deref()), (Some(0), Some("add")));
+    ok(
+        r#"{"/":9,"~1":10}"#,
+        r#"[{"op":"test","path":"/~01","value":10}]"#,
+        r#"{"/":9,"~1":10}"#,
+    );
+    err(
+        r#"{"/":9,"~1":10}"#,
+        r#"[{"op":"test","path":"/~01","value":"10"}]"#,
+    );
+    ok(
+        r#"{"foo":["bar"]}"#,
+        r#"[{"op":"add","path":"/foo/-","value":["abc","def"]}]"#,
+        r#"{"foo":["bar",["abc","def"]]}"#,
+    );
+}
+
+#[test]
+fn json_patch_test_suite_cases() {
+    // Roots that are not objects; replacing and adding the whole document.
+    ok("[]", r#"[{"op":"add","path":"/-","value":1}]"#, "[1]");
+    ok(
+        "[1,2]",
+        r#"[{"op":"add","path":"/0","value":0}]"#,
+        "[0,1,2]",
+    );
+    ok(
+        "[1,2]",
+        r#"[{"op":"add","path":"/2","value":3}]"#,
+        "[1,2,3]",
+    );
+    err("[1,2]", r#"[{"op":"add","path":"/3","value":3}]"#);
+    err("[1,2]", r#"[{"op":"add","path":"/01","value":3}]"#);
+    err("[1,2]", r#"[{"op":"remove","path":"/-"}]"#);
+    ok(
+        "\"s\"",
+        r#"[{"op":"replace","path":"","value":{"a":1}}]"#,
+        r#"{"a":1}"#,
+    );
+    ok("{}", r#"[{"op":"add","path":"","value":[1]}]"#, "[1]");
+    ok(
+        r#"{"":1}"#,
+        r#"[{"op":"replace","path":"/","value":2}]"#,
+        r#"{"":2}"#,
+    );
+    // test: numbers by value, objects ignoring member order, arrays in order.
+    ok(
+        r#"{"n":1}"#,
+        r#"[{"op":"test","path":"/n","value":1.0}]"#,
+        r#"{"n":1}"#,
+    );
+    ok(
+        r#"{"o":{"a":1,"b":[1,2]}}"#,
+        r#"[{"op":"test","path":"/o","value":{"b":[1,2],"a":1e0}}]"#,
+        r#"{"o":{"a":1,"b":[1,2]}}"#,
+    );
+    err(
+        r#"{"a":[1,2]}"#,
+        r#"[{"op":"test","path":"/a","value":[2,1]}]"#,
+    );
+    err(
+        r#"{"a":null}"#,
+        r#"[{"op":"test","path":"/a","value":false}]"#,
+    );
+    // copy and move.
+    ok(
+        r#"{"a":{"b":1}}"#,
+        r#"[{"op":"copy","from":"/a","path":"/c"}]"#,
+        r#"{"a":{"b":1},"c":{"b":1}}"#,
+    );
+    ok(
+        r#"{"a":1}"#,
+        r#"[{"op":"move","from":"/a","path":"/a"}]"#,
+        r#"{"a":1}"#,
+    );
+    err(
+        r#"{"a":{"b":1}}"#,
+        r#"[{"op":"move","from":"/a","path":"/a/b/c"}]"#,
+    );
+    err(r#"{"a":1}"#, r#"[{"op":"copy","from":"/x","path":"/c"}]"#);
+    // replace and remove need the target.
+    err(r#"{"a":1}"#, r#"[{"op":"replace","path":"/b","value":1}]"#);
+    err(r#"{"a":1}"#, r#"[{"op":"remove","path":"/b"}]"#);
+    // A path into a number.
+    let e = err(r#"{"a":1}"#, r#"[{"op":"add","path":"/a/b","value":1}]"#);
+    assert!(e.reason.contains("is a number"), "{e}");
+    // Malformed operations.
+    let e = err("{}", r#"[{"op":"frob","path":"/a"}]"#);
+    assert!(e.reason.contains("unknown op"), "{e}");
+    let e = err("{}", r#"[{"op":"add","value":1}]"#);
+    assert!(e.reason.contains("missing \"path\""), "{e}");
+    err("{}", r#"[{"op":"add","path":"/a"}]"#);
+    err("{}", r#"[{"op":"move","path":"/a"}]"#);
+    err("{}", r#"[{"path":"/a","value":1}]"#);
+    err("{}", r#"[{"op":"add","path":"a","value":1}]"#);
+    err("{}", r#"[{"op":"add","path":"/a~2","value":1}]"#);
+    err("{}", r#"{"op":"add","path":"/a","value":1}"#);
+    err("{}", r#"[1]"#);
+}
+
+#[test]
+fn all_or_nothing_and_the_target_style_is_kept() {
+    // The second operation fails: an error, whatever the first did.
+    let e = err(
+        r#"{"a":1}"#,
+        r#"[{"op":"add","path":"/b","value":2},{"op":"remove","path":"/zz"}]"#,
+    );
+    assert_eq!((e.index, e.op.as_deref()), (Some(1), Some("remove")));
+    assert_eq!(e.to_string(), "operation 1 (remove): /zz: no such member");
+    // SJSON: untouched text kept.
+    let d = Document::parse(
+        "// level\na = 1.50 // keep\nb = { c = [1 2 3] }\n",
+        Dialect::Sjson,
+    )
+    .unwrap();
+    let p = Document::parse(
+        r#"[{"op":"replace","path":"/b/c/1","value":7}]"#,
+        Dialect::Json,
+    )
+    .unwrap();
+    let out = apply_patch(&d, &p, &MergeOptions::default()).unwrap();
+    assert_eq!(out, "// level\na = 1.50 // keep\nb = { c = [1 7 3] }\n");
+    // An SJSON root stays an object.
+    let p = Document::parse(r#"[{"op":"replace","path":"","value":[1]}]"#, Dialect::Json).unwrap();
+    assert!(apply_patch(&d, &p, &MergeOptions::default()).is_err());
+}
