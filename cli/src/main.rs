@@ -53,6 +53,10 @@ enum Command {
     Hook(commands::hook::HookArgs),
     /// One-shot: ids into every array of objects that has none, in one commit.
     Migrate(commands::migrate::MigrateArgs),
+    /// Share your uncommitted asset edits and merge the upstream in, once or --watch.
+    Sync(commands::sync::SyncArgs),
+    /// Who else is editing which objects (from their synced work in progress).
+    Who(commands::who::WhoArgs),
 }
 
 fn main() -> ExitCode {
@@ -75,6 +79,8 @@ fn main() -> ExitCode {
         Command::Demo(args) => commands::demo::run(args),
         Command::Hook(args) => commands::hook::run(args),
         Command::Migrate(args) => commands::migrate::run(args),
+        Command::Sync(args) => commands::sync::run(args),
+        Command::Who(args) => commands::who::run(args),
     };
     ExitCode::from(status.clamp(0, 255) as u8)
 }

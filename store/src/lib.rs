@@ -7,6 +7,7 @@
 pub mod read;
 pub mod server;
 pub mod staged;
+pub mod sync;
 
 pub mod commit;
 pub mod error;

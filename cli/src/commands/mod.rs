@@ -18,3 +18,5 @@ pub mod migrate;
 mod porcelain;
 pub mod pull;
 pub mod push;
+pub mod sync;
+pub mod who;
