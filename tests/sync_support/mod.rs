@@ -227,9 +227,10 @@ impl Daemon {
         let base = self.base.display().to_string();
         let start = Instant::now();
         loop {
-            let child = Command::new("git")
+            // `git daemon` would run git-daemon as its child, which killing git leaves
+            // running: start git-daemon itself.
+            let child = Command::new(git_daemon())
                 .args([
-                    "daemon",
                     "--reuseaddr",
                     "--export-all",
                     "--enable=receive-pack",
@@ -278,6 +279,12 @@ impl Drop for Daemon {
     fn drop(&mut self) {
         self.stop();
     }
+}
+
+/// The `git-daemon` program of the installed git.
+fn git_daemon() -> PathBuf {
+    let out = Command::new("git").arg("--exec-path").output().unwrap();
+    Path::new(text(&out.stdout).trim()).join("git-daemon")
 }
 
 /// Sends SIGTERM to a child process.

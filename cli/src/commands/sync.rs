@@ -181,9 +181,7 @@ pub fn run(args: &SyncArgs) -> i32 {
         }
         sleep_unless_stopped(pause, &stop);
     }
-    if !args.json {
-        eprintln!("assetvc: sync stopped");
-    }
+    eprintln!("assetvc: sync stopped");
     0
 }
 
