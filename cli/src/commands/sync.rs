@@ -348,7 +348,7 @@ fn cycle(target: &Target, args: &SyncArgs, stop: &AtomicBool) -> Cycle {
                 eprintln!("assetvc: warning: could not write the conflict report: {e}");
             }
             out.json["head"] = json!(new_head.to_string());
-            out.json["conflicts"] = json!(files
+            out.json["files"] = json!(files
                 .iter()
                 .map(|f| super::merging::file_report(&f.path, policy, &f.conflicts))
                 .collect::<Vec<_>>());
