@@ -5,6 +5,7 @@ use sjson::{Dialect, Document};
 
 use super::who::objects_of;
 use super::*;
+use crate::treemerge::AssetRules;
 
 #[test]
 fn emails_become_ref_components() {
@@ -99,5 +100,102 @@ proptest! {
             prop_assert_eq!(wip_owner(&name), Some(c.as_str()));
             prop_assert_eq!(ref_component(&c), Some(c.clone()));
         }
+    }
+}
+
+/// Scratch repositories for the record-and-bring tests.
+mod scratch {
+    use std::path::Path;
+    use std::process::Command;
+
+    pub fn git(dir: &Path, args: &[&str]) -> String {
+        let out = Command::new("git")
+            .args(args)
+            .current_dir(dir)
+            .env("GIT_AUTHOR_NAME", "T")
+            .env("GIT_AUTHOR_EMAIL", "t@e")
+            .env("GIT_COMMITTER_NAME", "T")
+            .env("GIT_COMMITTER_EMAIL", "t@e")
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("HOME", dir)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// `k0 = v0` … one line per key.
+    pub fn level(values: &[u32]) -> String {
+        values
+            .iter()
+            .enumerate()
+            .map(|(i, v)| format!("k{i} = {v}\n"))
+            .collect()
+    }
+}
+
+fn sjson_only(path: &str) -> Option<Dialect> {
+    path.ends_with(".sjson").then_some(Dialect::Sjson)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 8, ..ProptestConfig::default() })]
+
+    /// Recording touches nothing; bringing the upstream in moves HEAD and the index to it
+    /// and leaves in the worktree every uncommitted edit and every upstream change, the
+    /// policy (theirs) deciding where both changed a key.
+    #[test]
+    fn record_and_bring_keep_every_edit(
+        upstream in proptest::collection::vec(proptest::option::of(1u32..9), 6),
+        local in proptest::collection::vec(proptest::option::of(10u32..19), 6),
+    ) {
+        use scratch::{git, level};
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        let base = vec![0u32; 6];
+        git(dir, &["init", "-q", "-b", "main"]);
+        std::fs::write(dir.join("l.sjson"), level(&base)).unwrap();
+        git(dir, &["add", "."]);
+        git(dir, &["commit", "-qm", "base"]);
+        let head = git(dir, &["rev-parse", "HEAD"]);
+        let theirs: Vec<u32> = base.iter().zip(&upstream).map(|(b, u)| u.unwrap_or(*b)).collect();
+        git(dir, &["checkout", "-q", "-b", "up"]);
+        std::fs::write(dir.join("l.sjson"), level(&theirs)).unwrap();
+        git(dir, &["commit", "-qam", "up", "--allow-empty"]);
+        git(dir, &["checkout", "-q", "main"]);
+        let ours: Vec<u32> = base.iter().zip(&local).map(|(b, l)| l.unwrap_or(*b)).collect();
+        let typed = level(&ours);
+        std::fs::write(dir.join("l.sjson"), &typed).unwrap();
+
+        let repo = crate::repo::open(dir).unwrap();
+        let wip = record_wip(&repo, &sjson_only, Some("refs/assetvc/wip/t/main"), "t").unwrap();
+        prop_assert_eq!(git(dir, &["rev-parse", "HEAD"]), head.clone());
+        prop_assert_eq!(git(dir, &["diff", "--cached", "--name-only"]), "");
+        prop_assert_eq!(std::fs::read_to_string(dir.join("l.sjson")).unwrap(), typed.clone());
+        prop_assert_eq!(git(dir, &["show", "refs/assetvc/wip/t/main:l.sjson"]), typed);
+        prop_assert_eq!(wip.is_clean(), ours == base);
+
+        let up = crate::repo::resolve_commit(&repo, "up").unwrap();
+        let rules = AssetRules { dialect_of: &sjson_only, options: Default::default() };
+        let brought = bring_upstream(&repo, "main", &wip, up, "up", &rules).unwrap();
+        let expected: Vec<u32> = (0..6)
+            .map(|i| if upstream[i].is_some() { theirs[i] } else { ours[i] })
+            .collect();
+        if theirs == base {
+            prop_assert!(matches!(brought, Brought::UpToDate));
+        } else {
+            let fast_forward = matches!(brought, Brought::Merged { fast_forward: true, .. });
+            prop_assert!(fast_forward, "{:?}", brought);
+            prop_assert_eq!(git(dir, &["rev-parse", "HEAD"]), git(dir, &["rev-parse", "up"]));
+        }
+        prop_assert_eq!(git(dir, &["diff", "--cached", "--name-only"]), "");
+        prop_assert_eq!(std::fs::read_to_string(dir.join("l.sjson")).unwrap(), level(&expected));
+        let dirty = git(dir, &["status", "--porcelain"]);
+        let committed = if theirs == base { &base } else { &theirs };
+        prop_assert_eq!(dirty.is_empty(), &expected == committed, "{}", dirty);
     }
 }
