@@ -6,6 +6,7 @@
 //! `--watch` repeats until Ctrl-C or SIGTERM, retrying with backoff when the remote is
 //! down; an interrupted cycle is abandoned before the merge, never half-written.
 
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -196,6 +197,20 @@ fn sleep_unless_stopped(pause: Duration, stop: &AtomicBool) {
     }
 }
 
+/// The asset rules' dialect function.
+type DialectFn = Box<dyn Fn(&str) -> Option<sjson::Dialect>>;
+
+/// The repository (opened afresh each cycle: config and refs may have changed), its root,
+/// the merge options and the asset dialects; or the exit status after a message.
+fn open(
+    policy: Option<Policy>,
+) -> Result<(gix::Repository, PathBuf, merge::MergeOptions, DialectFn), i32> {
+    let (repo, root) = porcelain::open_worktree()?;
+    let (options, config) = porcelain::settings(&root, policy)?;
+    let dialect_of = porcelain::dialect_fn(&config)?;
+    Ok((repo, root, options, Box::new(dialect_of)))
+}
+
 /// One sync cycle; everything it has to say goes to stderr (and into its JSON).
 fn cycle(target: &Target, args: &SyncArgs, stop: &AtomicBool) -> Cycle {
     let mut timings = serde_json::Map::new();
@@ -210,22 +225,8 @@ fn cycle(target: &Target, args: &SyncArgs, stop: &AtomicBool) -> Cycle {
             out.json["ms"] = serde_json::Value::Object(timings);
             out
         };
-    let (repo, root) = match store::repo::open_worktree(std::path::Path::new(".")) {
-        Ok(r) => r,
-        Err(e) => {
-            out.status = porcelain::fail(&e);
-            return finish(out, "error", timings);
-        }
-    };
-    let (options, config) = match porcelain::settings(&root, args.policy) {
-        Ok(s) => s,
-        Err(status) => {
-            out.status = status;
-            return finish(out, "error", timings);
-        }
-    };
-    let dialect_of = match porcelain::dialect_fn(&config) {
-        Ok(f) => f,
+    let (repo, root, options, dialect_of) = match open(args.policy) {
+        Ok(opened) => opened,
         Err(status) => {
             out.status = status;
             return finish(out, "error", timings);
@@ -302,7 +303,46 @@ fn cycle(target: &Target, args: &SyncArgs, stop: &AtomicBool) -> Cycle {
     let brought =
         store::sync::bring_upstream(&repo, &target.branch, &wip, upstream, &label, &rules);
     lap(&mut timings, "merge", start);
-    let status = match brought {
+    let context = Merging {
+        repo: &repo,
+        wip: &wip,
+        label: &label,
+        upstream,
+        policy,
+    };
+    let status = report_brought(brought, &context, &mut out);
+    if std::env::var_os("ASSETVC_SYNC_TIMINGS").is_some() {
+        eprintln!(
+            "assetvc: sync timings (ms): {}",
+            serde_json::Value::Object(timings.clone())
+        );
+    }
+    finish(out, status, timings)
+}
+
+/// What the report of the merge step needs.
+struct Merging<'a> {
+    repo: &'a gix::Repository,
+    wip: &'a Wip,
+    label: &'a str,
+    upstream: gix::ObjectId,
+    policy: Policy,
+}
+
+/// Reports the merge step on stderr and into the cycle's JSON; returns its status name.
+fn report_brought(
+    brought: Result<Brought, Error>,
+    context: &Merging<'_>,
+    out: &mut Cycle,
+) -> &'static str {
+    let Merging {
+        repo,
+        label,
+        upstream,
+        policy,
+        ..
+    } = *context;
+    match brought {
         Ok(Brought::UpToDate) => "up-to-date",
         Ok(Brought::Merged {
             from,
@@ -321,13 +361,17 @@ fn cycle(target: &Target, args: &SyncArgs, stop: &AtomicBool) -> Cycle {
                 },
                 short(&from),
                 short(&new_head),
-                if wip.is_clean() {
+                if context.wip.is_clean() {
                     String::new()
                 } else {
                     format!(
                         " (your {} uncommitted asset edit{} kept)",
-                        wip.edits.len(),
-                        if wip.edits.len() == 1 { "" } else { "s" }
+                        context.wip.edits.len(),
+                        if context.wip.edits.len() == 1 {
+                            ""
+                        } else {
+                            "s"
+                        }
                     )
                 }
             );
@@ -344,7 +388,7 @@ fn cycle(target: &Target, args: &SyncArgs, stop: &AtomicBool) -> Cycle {
                 out.json["saved"] = json!(saved);
             }
             let key = format!("assetvc sync {from} {upstream}");
-            if let Err(e) = porcelain::write_last_merge(&repo, key, policy, &files, &[]) {
+            if let Err(e) = porcelain::write_last_merge(repo, key, policy, &files, &[]) {
                 eprintln!("assetvc: warning: could not write the conflict report: {e}");
             }
             out.json["head"] = json!(new_head.to_string());
@@ -362,11 +406,17 @@ fn cycle(target: &Target, args: &SyncArgs, stop: &AtomicBool) -> Cycle {
             out.status = 1;
             for u in &unresolved {
                 match &u.kind {
-                    UnresolvedKind::Unparsable { side, error, .. } => eprintln!(
-                        "assetvc: {}: {side} does not parse yet ({}:{}: {}); {label} is not merged \
+                    UnresolvedKind::Unparsable { side, error, .. } => {
+                        eprintln!(
+                        "assetvc: {}: {} does not parse yet ({}:{}: {}); {label} is not merged \
                          until it does (your bytes are kept)",
-                        u.path, error.line, error.col, error.kind
-                    ),
+                        u.path,
+                        if *side == "ours" { "your version" } else { side },
+                        error.line,
+                        error.col,
+                        error.kind
+                    )
+                    }
                     other => eprintln!(
                         "assetvc: {}: {other}; {label} is not merged: commit, then `assetvc pull`",
                         u.path
@@ -384,14 +434,7 @@ fn cycle(target: &Target, args: &SyncArgs, stop: &AtomicBool) -> Cycle {
             out.status = porcelain::fail(&e);
             "refused"
         }
-    };
-    if std::env::var_os("ASSETVC_SYNC_TIMINGS").is_some() {
-        eprintln!(
-            "assetvc: sync timings (ms): {}",
-            serde_json::Value::Object(timings.clone())
-        );
     }
-    finish(out, status, timings)
 }
 
 /// Records the milliseconds since `start` under `name`.
