@@ -46,13 +46,13 @@ for u in $USERS; do
 done
 MB=$(wc -c < "$WORK/seed/level.sjson" | awk '{printf "%.1f", $1/1048576}')
 
-# edit USER K VALUE: sets the K-th `position = [...]` line of USER's level to VALUE.
+# edit USER K VALUE: sets the K-th `pos = [...]` line of USER's level to VALUE.
 edit() {
   python3 - "$WORK/$1/level.sjson" "$2" "$3" << 'PY'
 import re, sys
 path, k, value = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 lines = open(path).read().split("\n")
-hits = [i for i, l in enumerate(lines) if re.match(r"\s*position = \[", l)]
+hits = [i for i, l in enumerate(lines) if re.match(r"\s*pos = \[", l)]
 i = hits[k]
 lines[i] = re.sub(r"\[.*\]", "[" + value + "]", lines[i])
 open(path, "w").write("\n".join(lines))
