@@ -306,3 +306,45 @@ fn bad_usage_exits_2() {
     let (_, err) = alice.expect(&["sync"], 2);
     assert!(err.contains("detached"), "{err}");
 }
+
+#[test]
+fn a_new_staged_asset_is_shared_and_stays_staged() {
+    let (team, alice, bob, _carol) = team_of_three();
+    alice.edit("fog = 0.1", "fog = 0.4");
+    alice.commit_and_push("fog");
+    std::fs::write(
+        bob.dir.join("lamps.sjson"),
+        "lamps = [\n\t{\n\t\tid = \"l1\"\n\t\tname = \"lamp\"\n\t}\n]\n",
+    )
+    .unwrap();
+    bob.git(&["add", "lamps.sjson"]);
+    bob.edit("tint = \"white\"", "tint = \"blue\"");
+    bob.expect(&["sync"], 0);
+    assert_eq!(bob.rev("HEAD"), team.ref_id("main").unwrap());
+    assert_eq!(bob.staged(), "lamps.sjson\n");
+    assert!(bob.level().contains("fog = 0.4") && bob.level().contains("tint = \"blue\""));
+    assert!(team
+        .show("refs/assetvc/wip/bob/main", "lamps.sjson")
+        .is_some());
+    alice.expect(&["sync"], 0);
+    let (out, _) = alice.expect(&["who", "lamps.sjson"], 0);
+    assert!(
+        out.contains("lamps.sjson  lamp (l1)  /lamps/[id=l1]  added"),
+        "{out}"
+    );
+    assert!(!out.contains("level.sjson"), "{out}");
+    // A staged deletion is not carried: sync records it but does not merge.
+    alice.edit("fog = 0.4", "fog = 0.6");
+    alice.commit_and_push("fog again");
+    bob.git(&["commit", "-qm", "lamps"]);
+    bob.git(&["rm", "-q", "lamps.sjson"]);
+    let (_, err) = bob.expect(&["sync"], 2);
+    assert!(
+        err.contains("staged changes that sync does not carry"),
+        "{err}"
+    );
+    assert!(team
+        .show("refs/assetvc/wip/bob/main", "lamps.sjson")
+        .is_none());
+    assert!(bob.level().contains("tint = \"blue\""));
+}

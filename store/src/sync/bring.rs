@@ -53,7 +53,7 @@ pub enum Brought {
 
 /// Merges `upstream` into HEAD and the worktree, keeping the uncommitted edits that `wip`
 /// recorded on `branch` (see the module documentation). Refuses, changing nothing, when a merge is in
-/// progress, the index holds staged changes or unmerged paths, HEAD moved since `wip` was
+/// progress, the index holds unmerged paths or staged changes the WIP does not carry, HEAD moved since `wip` was
 /// recorded, or a file to be written changed since.
 pub fn bring_upstream(
     repo: &gix::Repository,
@@ -93,15 +93,20 @@ pub fn bring_upstream(
         });
     }
     let head_index = repo.index_from_tree(&wip.head_tree)?;
-    let staged: Vec<String> = diff_indexes(&head_index, &index)
-        .into_iter()
+    // Staged assets (added or modified) are in the WIP and stay staged; anything else
+    // staged is not carried by the WIP, and must be committed first.
+    let staged = diff_indexes(&head_index, &index);
+    let not_carried: Vec<String> = staged
+        .iter()
+        .filter(|c| c.new.is_none() || (rules.dialect_of)(&c.path.to_str_lossy()).is_none())
         .map(|c| c.path.to_str_lossy().into_owned())
         .collect();
-    if !staged.is_empty() {
+    if !not_carried.is_empty() {
         return Err(Error::Refused {
-            message: "you have staged changes; commit them (or unstage them) to let sync merge"
+            message: "you have staged changes that sync does not carry (deletions, files \
+                      that are not assets); commit them to let sync merge"
                 .into(),
-            paths: staged,
+            paths: not_carried,
         });
     }
     let mut files = Vec::new();
@@ -170,7 +175,8 @@ pub fn bring_upstream(
     }
     let recorded_state = repo.index_from_tree(&wip.tree)?;
     let worktree_target = repo.index_from_tree(&worktree_tree)?;
-    let target = repo.index_from_tree(&new_tree)?;
+    let mut target = repo.index_from_tree(&new_tree)?;
+    keep_staged(&mut target, &staged)?;
     worktree::checkout(repo, &recorded, &recorded_state, &worktree_target, target)?;
     // Paths whose file is not the index's content must not look clean to git.
     let mut written = current_index(repo)?;
@@ -202,6 +208,54 @@ pub fn bring_upstream(
         files,
         saved,
     })
+}
+
+/// Puts the staged asset changes `staged` (against HEAD) into `target`, the index of the
+/// new tip; refuses when the upstream changed a staged path too.
+fn keep_staged(target: &mut gix::index::File, staged: &[worktree::PathChange]) -> Result<()> {
+    let stage = gix::index::entry::Stage::Unconflicted;
+    let changed_upstream: Vec<String> = staged
+        .iter()
+        .filter(|c| {
+            target
+                .entry_by_path(c.path.as_bstr())
+                .map(|e| (e.id, e.mode))
+                != c.old
+        })
+        .map(|c| c.path.to_str_lossy().into_owned())
+        .collect();
+    if !changed_upstream.is_empty() {
+        return Err(Error::Refused {
+            message: "the upstream changed files you have staged; commit them to let sync merge"
+                .into(),
+            paths: changed_upstream,
+        });
+    }
+    let mut added = false;
+    for c in staged {
+        let Some((id, mode)) = c.new else { continue };
+        match target.entry_mut_by_path_and_stage(c.path.as_bstr(), stage) {
+            Some(e) => {
+                e.id = id;
+                e.mode = mode;
+                e.stat = Stat::default();
+            }
+            None => {
+                target.dangerously_push_entry(
+                    Stat::default(),
+                    id,
+                    gix::index::entry::Flags::empty(),
+                    mode,
+                    c.path.as_bstr(),
+                );
+                added = true;
+            }
+        }
+    }
+    if added {
+        target.sort_entries();
+    }
+    Ok(())
 }
 
 /// Where the uncommitted edits are kept when a merge resolved a conflict against them:

@@ -239,6 +239,34 @@ pub(super) fn objects_of(
     let d = diff(old.root(), new.root(), options);
     let mut by_pointer: BTreeMap<String, ObjectChange> = BTreeMap::new();
     for change in &d.changes {
+        // A whole array of id'd objects added or removed (a new file, a new layer): each
+        // of its objects is added or removed.
+        if let Change::Added { path, value } | Change::Removed { path, value } = change {
+            let inside_object = path.0.iter().any(|s| matches!(s, Segment::Id { .. }));
+            let elements = match inside_object {
+                true => Vec::new(),
+                false => keyed_elements(*value, &options.id_keys),
+            };
+            if !elements.is_empty() {
+                for (key, id, element) in elements {
+                    let mut object = path.clone();
+                    object.push(Segment::Id {
+                        key,
+                        value: id.clone(),
+                    });
+                    let pointer = object.to_string();
+                    by_pointer.entry(pointer.clone()).or_insert(ObjectChange {
+                        file: file.to_string(),
+                        pointer,
+                        id: Some(id),
+                        name: name_of(element),
+                        change: change.kind_name(),
+                        properties: Vec::new(),
+                    });
+                }
+                continue;
+            }
+        }
         let path = change.path();
         let cut = path
             .0
@@ -265,9 +293,7 @@ pub(super) fn objects_of(
                     Segment::Id { value, .. } => Some(value.clone()),
                     _ => None,
                 }),
-                name: value
-                    .and_then(|v| v.get("name"))
-                    .and_then(|n| n.as_str().map(|s| s.into_owned())),
+                name: value.and_then(name_of),
                 change: kind,
                 properties: Vec::new(),
             }
@@ -280,6 +306,40 @@ pub(super) fn objects_of(
         }
     }
     by_pointer.into_values().collect()
+}
+
+/// The `name` member of an object.
+fn name_of(v: Value<'_>) -> Option<String> {
+    v.get("name")
+        .and_then(|n| n.as_str().map(|s| s.into_owned()))
+}
+
+/// The elements of an array of objects that all carry an id (`(id key, id, element)`),
+/// or nothing.
+fn keyed_elements<'d>(v: Value<'d>, id_keys: &[String]) -> Vec<(String, String, Value<'d>)> {
+    if v.kind() != sjson::Kind::Array || v.is_empty() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for element in v.children() {
+        let found = id_keys.iter().find_map(|wanted| {
+            element.members().find_map(|(k, m)| {
+                if !k.eq_ignore_ascii_case(wanted) {
+                    return None;
+                }
+                let id = m
+                    .as_str()
+                    .map(|s| s.into_owned())
+                    .or_else(|| m.as_number_lexeme().map(str::to_string))?;
+                Some((k.into_owned(), id))
+            })
+        });
+        match found {
+            Some((key, id)) => out.push((key, id, element)),
+            None => return Vec::new(),
+        }
+    }
+    out
 }
 
 /// The value at `path` in `root`, keyed elements found by their id member.

@@ -10,7 +10,7 @@ use crate::commit::entry_kind;
 use crate::error::{Error, Result};
 use crate::repo;
 use crate::treemerge::current_index;
-use crate::worktree::Worktree;
+use crate::worktree::{OnDisk, Worktree};
 
 /// A recorded WIP commit.
 #[derive(Debug, Clone)]
@@ -85,6 +85,16 @@ pub fn record_wip(
             }
         }
         edits.push((rela.to_owned(), now));
+    }
+    // Assets deleted with `git rm`: in HEAD, neither in the index nor on disk.
+    for entry in head_index.entries() {
+        let rela = entry.path(&head_index);
+        if index.entry_by_path(rela).is_some() || dialect_of(&rela.to_str_lossy()).is_none() {
+            continue;
+        }
+        if wt.probe(rela, &index)? == OnDisk::Missing {
+            edits.push((rela.to_owned(), None));
+        }
     }
     let tree = if edits.is_empty() {
         head_tree
