@@ -145,9 +145,9 @@ pub fn run(args: &SyncArgs) -> i32 {
         return 2;
     }
     let Some(every) = args.watch else {
-        let cycle = cycle(&target, args, &stop);
+        let cycle = cycle(args, &stop);
         if args.json {
-            println!("{}", cycle.json);
+            print_line(&cycle.json);
         }
         return cycle.status;
     };
@@ -168,9 +168,9 @@ pub fn run(args: &SyncArgs) -> i32 {
     }
     let mut pause = every;
     while !stop.load(Ordering::Relaxed) {
-        let cycle = cycle(&target, args, &stop);
+        let cycle = cycle(args, &stop);
         if args.json {
-            println!("{}", cycle.json);
+            print_line(&cycle.json);
         }
         if cycle.unreachable {
             pause = (pause * 2).min(Duration::from_secs(60)).max(every);
@@ -184,6 +184,14 @@ pub fn run(args: &SyncArgs) -> i32 {
     }
     eprintln!("assetvc: sync stopped");
     0
+}
+
+/// One JSON line on stdout; a closed pipe is not an error.
+fn print_line(value: &serde_json::Value) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{value}");
+    let _ = out.flush();
 }
 
 fn sleep_unless_stopped(pause: Duration, stop: &AtomicBool) {
@@ -212,12 +220,12 @@ fn open(
 }
 
 /// One sync cycle; everything it has to say goes to stderr (and into its JSON).
-fn cycle(target: &Target, args: &SyncArgs, stop: &AtomicBool) -> Cycle {
+fn cycle(args: &SyncArgs, stop: &AtomicBool) -> Cycle {
     let mut timings = serde_json::Map::new();
     let mut out = Cycle {
         status: 0,
         unreachable: false,
-        json: json!({"user": target.user, "branch": target.branch, "remote": target.remote}),
+        json: json!({}),
     };
     let finish =
         |mut out: Cycle, status: &str, timings: serde_json::Map<String, serde_json::Value>| {
@@ -232,6 +240,15 @@ fn cycle(target: &Target, args: &SyncArgs, stop: &AtomicBool) -> Cycle {
             return finish(out, "error", timings);
         }
     };
+    // Resolved every cycle: the user may switch branches while watching.
+    let target = match target(&repo, args.remote.as_deref()) {
+        Ok(t) => t,
+        Err(status) => {
+            out.status = status;
+            return finish(out, "error", timings);
+        }
+    };
+    out.json = json!({"user": target.user, "branch": target.branch, "remote": target.remote});
     let policy = options.policy;
     let rules = AssetRules {
         dialect_of: &dialect_of,
@@ -249,15 +266,14 @@ fn cycle(target: &Target, args: &SyncArgs, stop: &AtomicBool) -> Cycle {
     };
     lap(&mut timings, "record", start);
     report_wip(&wip, &mut out);
-    // 2. Push it, unless the remote already has it.
+    // 2. Push it, unless the remote already has it (as of the last fetch).
     let limits = Limits {
         timeout: Duration::from_secs_f64(args.timeout),
         stop,
     };
     let start = Instant::now();
     let pushed_copy = format!("{}{}/{}", target.wip_prefix(), target.user, target.branch);
-    let remote_has_it = store::repo::resolve_commit(&repo, &pushed_copy).ok() == Some(wip.commit);
-    if !remote_has_it {
+    if store::repo::resolve_commit(&repo, &pushed_copy).ok() != Some(wip.commit) {
         if let Err(e) = remote::push_wip(&root, &target.remote, &wip_ref, limits) {
             return unreachable(out, "push", &e, timings, stop);
         }
@@ -293,13 +309,6 @@ fn cycle(target: &Target, args: &SyncArgs, stop: &AtomicBool) -> Cycle {
         }
     };
     let label = format!("{}/{}", target.remote, target.upstream_branch);
-    let repo = match store::repo::open(&root) {
-        Ok(r) => r,
-        Err(e) => {
-            out.status = porcelain::fail(&e);
-            return finish(out, "error", timings);
-        }
-    };
     let brought =
         store::sync::bring_upstream(&repo, &target.branch, &wip, upstream, &label, &rules);
     lap(&mut timings, "merge", start);
