@@ -98,3 +98,23 @@ for r in $(seq 1 "$RUNS"); do
   grep -q "\[$r 1 1\]" "$WORK/alice/level.sjson" || { echo "alice lost her edit" >&2; exit 1; }
 done
 echo "| $N | $MB MB | a change on each side | $(wc -l < "$WORK/times-$CASE") | $(median 1) ms | $(median 2) ms | $(median 3) ms | $(median 4) ms | $(median 5) ms | $(awk '{print $6}' "$WORK/times-$CASE" | sort | uniq -c | awk '{printf "%s×%s ", $1, $2}') |"
+# The peer, in the same run: `git pull --autostash` (fetch, stash, fast-forward, stash pop)
+# of bob and carol, each with an uncommitted edit, after alice pushed a commit — the merge
+# half of a cycle without sharing anything (no WIP recorded or pushed, no WIP fetched).
+CASE=peer
+for r in $(seq 1 "$RUNS"); do
+  k=$((200 + r * 7))
+  edit alice $k "$r 9 9"
+  git -C "$WORK/alice" commit -q -am "peer round $r" && git -C "$WORK/alice" push -q origin main 2> /dev/null
+  edit bob $((k + 2)) "$r 8 8"
+  edit carol $((k + 3)) "$r 7 7"
+  for u in bob carol; do
+    start=$(date +%s%N)
+    git -C "$WORK/$u" pull -q --autostash --no-rebase origin main > /dev/null 2>&1 || { echo "git pull of $u failed" >&2; exit 1; }
+    end=$(date +%s%N)
+    echo "$(( (end - start) / 1000 ))" | awk '{printf "%.1f\n", $1 / 1000}' >> "$WORK/times-$CASE"
+  done
+  grep -q "\[$r 9 9\]" "$WORK/bob/level.sjson" && grep -q "\[$r 8 8\]" "$WORK/bob/level.sjson" || { echo "git pull lost an edit" >&2; exit 1; }
+done
+echo
+echo "Peer in the same run: \`git pull --autostash\` with an uncommitted edit after an upstream commit (fetch + fast-forward + stash pop, nothing shared): median $(median 1) ms over $(wc -l < "$WORK/times-$CASE") pulls."

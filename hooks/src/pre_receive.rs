@@ -190,7 +190,8 @@ pub fn run(input: &str, git_dir: &Path, quarantine: Option<&ObjectDirs>) -> Repo
     // Work in progress passes unchecked, but only to its owner (crate::wip_refs).
     let pusher = crate::wip_refs::pusher_from_env();
     let (updates, refused) = crate::wip_refs::split(updates, pusher.as_deref());
-    if !refused.is_empty() {
+    if !refused.is_empty() || updates.is_empty() {
+        // Refused, or only work in progress: nothing to open or check.
         return Report {
             refused,
             elapsed: start.elapsed(),
