@@ -59,6 +59,10 @@ enum Command {
     Migrate(commands::migrate::MigrateArgs),
     /// Apply a change set (as a three-way merge) or an RFC 6902 JSON Patch to a file.
     Apply(commands::apply::ApplyArgs),
+    /// Share your uncommitted asset edits and merge the upstream in, once or --watch.
+    Sync(commands::sync::SyncArgs),
+    /// Who else is editing which objects (from their synced work in progress).
+    Who(commands::who::WhoArgs),
 }
 
 fn main() -> ExitCode {
@@ -83,6 +87,8 @@ fn main() -> ExitCode {
         Command::Hook(args) => commands::hook::run(args),
         Command::Migrate(args) => commands::migrate::run(args),
         Command::Apply(args) => commands::apply::run(args),
+        Command::Sync(args) => commands::sync::run(args),
+        Command::Who(args) => commands::who::run(args),
     };
     ExitCode::from(status.clamp(0, 255) as u8)
 }

@@ -142,6 +142,22 @@ pub struct Expressions {
     pub variables: Vec<String>,
 }
 
+/// Live collaboration settings (`assetvc sync`, `assetvc who`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SyncSettings {
+    /// WIP refs older than this are not shown by `who`: `900`, `90s`, `15m`, `1h`.
+    pub stale: String,
+}
+
+impl Default for SyncSettings {
+    fn default() -> Self {
+        SyncSettings {
+            stale: "15m".into(),
+        }
+    }
+}
+
 /// The whole configuration; every field is optional.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -154,6 +170,8 @@ pub struct Config {
     pub check: CheckSettings,
     /// Expression-valued properties.
     pub expressions: Vec<Expressions>,
+    /// Live collaboration settings.
+    pub sync: SyncSettings,
 }
 
 impl Config {

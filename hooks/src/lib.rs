@@ -22,6 +22,7 @@ pub mod policy;
 pub mod pre_commit;
 pub mod pre_receive;
 pub mod problem;
+pub mod wip_refs;
 pub mod worktree;
 
 pub use checks::{check_blob, check_change, check_many, is_binary};

@@ -93,6 +93,8 @@ pub struct Report {
     pub problems: Vec<Located>,
     /// Why the push could not be checked; rejects the push.
     pub fatal: Option<String>,
+    /// Work-in-progress refs pushed by someone other than their owner; rejects the push.
+    pub refused: Vec<String>,
     /// Distinct blobs read and checked.
     pub blobs_checked: usize,
     /// Wall time.
@@ -110,7 +112,7 @@ impl Report {
 
     /// Whether the push may go in.
     pub fn accepted(&self) -> bool {
-        self.fatal.is_none() && self.problems.is_empty()
+        self.fatal.is_none() && self.problems.is_empty() && self.refused.is_empty()
     }
 
     /// The report for the pusher (git relays the hook's stderr as `remote: …`).
@@ -118,6 +120,9 @@ impl Report {
         let mut out = String::new();
         for note in &self.notes {
             let _ = writeln!(out, "assetvc: note: {note}");
+        }
+        for refused in &self.refused {
+            let _ = writeln!(out, "assetvc: push rejected: {refused}");
         }
         if let Some(fatal) = &self.fatal {
             let _ = writeln!(out, "assetvc: push rejected: cannot check it: {fatal}");
@@ -182,6 +187,17 @@ pub fn run(input: &str, git_dir: &Path, quarantine: Option<&ObjectDirs>) -> Repo
         Ok(u) => u,
         Err(e) => return Report::fatal(e, start),
     };
+    // Work in progress passes unchecked, but only to its owner (crate::wip_refs).
+    let pusher = crate::wip_refs::pusher_from_env();
+    let (updates, refused) = crate::wip_refs::split(updates, pusher.as_deref());
+    if !refused.is_empty() || updates.is_empty() {
+        // Refused, or only work in progress: nothing to open or check.
+        return Report {
+            refused,
+            elapsed: start.elapsed(),
+            ..Report::default()
+        };
+    }
     let scratch = match tempfile::Builder::new()
         .prefix("assetvc-pre-receive-")
         .tempdir()

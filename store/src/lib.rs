@@ -8,6 +8,7 @@ pub mod atomic;
 pub mod read;
 pub mod server;
 pub mod staged;
+pub mod sync;
 
 pub mod commit;
 pub mod error;

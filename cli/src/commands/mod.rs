@@ -23,3 +23,5 @@ pub mod push;
 mod record;
 pub mod resolve;
 mod server_policy;
+pub mod sync;
+pub mod who;

@@ -60,3 +60,30 @@ pub fn porcelain_merge(
     }
     Ok(())
 }
+
+/// Appends a sync cycle's merge of `label` (the upstream `upstream`, into HEAD `from` and
+/// the uncommitted edits) to the journal as one operation: `assetvc conflicts` shows it.
+/// The versions are not kept: the edits were never a commit of their own (they are in
+/// `refs/assetvc/saved/<branch>` when a conflict took the upstream's value).
+pub fn sync_merge(
+    repo: &gix::Repository,
+    from: gix::ObjectId,
+    upstream: gix::ObjectId,
+    label: &str,
+    policy: Policy,
+    files: &[store::treemerge::MergedFile],
+) -> anyhow::Result<()> {
+    let operation = Operation {
+        kind: OperationKind::Porcelain,
+        key: format!("assetvc sync {from} {upstream}"),
+        label: format!("assetvc sync with {label}"),
+        branch: Some(label.to_string()),
+        swapped: false,
+    };
+    let log = Journal::at(repo.git_dir()).begin(&operation)?;
+    let sides = Sides::merge();
+    for f in files {
+        log.append(&merging::step_report(&f.path, policy, &sides, &f.conflicts))?;
+    }
+    Ok(())
+}

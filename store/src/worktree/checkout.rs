@@ -29,12 +29,25 @@ pub fn checkout(
     lock: &mut IndexLock,
     head: &gix::index::State,
     worktree_target: &gix::index::State,
-    mut target: gix::index::File,
+    target: gix::index::File,
 ) -> Result<()> {
+    let current = lock.index().clone();
+    let mut index = checkout_against(repo, &current, head, worktree_target, target)?;
+    lock.stage(&mut index)
+}
+
+/// [`checkout`]'s work with `current` standing for the index (a caller that knows the
+/// worktree holds other content than the index, like sync's recorded edits): returns the
+/// new index with stat data, for the caller to stage into the lock it holds.
+pub fn checkout_against(
+    repo: &gix::Repository,
+    current: &gix::index::File,
+    head: &gix::index::State,
+    worktree_target: &gix::index::State,
+    mut target: gix::index::File,
+) -> Result<gix::index::File> {
     validate_index(worktree_target)?;
     validate_index(&target)?;
-    let current = lock.index().clone();
-    let current = &current;
     let mut wt = Worktree::new(repo)?;
     // 1. The index must be HEAD's.
     let unmerged = unmerged_paths(current);
@@ -154,8 +167,7 @@ pub fn checkout(
             }
         }
     }
-    lock.stage(&mut target)?;
-    Ok(())
+    Ok(target)
 }
 
 fn is_empty_dir(path: &Path) -> bool {

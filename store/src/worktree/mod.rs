@@ -27,7 +27,7 @@ use gix::ObjectId;
 use crate::error::{Error, Result};
 use crate::repo::worktree_path;
 
-pub use checkout::checkout;
+pub use checkout::{checkout, checkout_against};
 use fs::{is_executable, make_symlink, remove_existing, set_executable};
 pub use index::{
     diff_indexes, set_conflict_stages, unmerged_paths, write_index, PathChange, Stages,

@@ -1,0 +1,212 @@
+//! `assetvc who [PATH...] [--json]`: who else is editing which objects, from the WIP refs
+//! that `assetvc sync` fetched — for each other user's WIP fresher than `sync.stale` (git
+//! config `assetvc.sync.stale`, else assetvc.toml `[sync] stale`, default 15 minutes), the
+//! objects it changes against the upstream, and a warning for each object that you edit
+//! too. `--json` gives editor plugins what they need to draw markers.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::Args;
+use merge::diff::DiffOptions;
+use serde_json::json;
+use store::sync::{ObjectChange, WhoReport, WhoRequest};
+
+use super::porcelain;
+use super::sync::target;
+use crate::report;
+
+/// Arguments of `assetvc who`.
+#[derive(Debug, Args)]
+pub struct WhoArgs {
+    /// Only objects in files under these paths.
+    pub paths: Vec<PathBuf>,
+    /// Print the report as JSON on stdout.
+    #[arg(long)]
+    pub json: bool,
+    /// The remote whose WIP refs to read; default: the branch's upstream remote, or `origin`.
+    #[arg(long)]
+    pub remote: Option<String>,
+}
+
+/// Runs `assetvc who`: 0 reported, 2 bad usage.
+pub fn run(args: &WhoArgs) -> i32 {
+    let (repo, root) = match porcelain::open_worktree() {
+        Ok(r) => r,
+        Err(status) => return status,
+    };
+    let target = match target(&repo, args.remote.as_deref()) {
+        Ok(t) => t,
+        Err(status) => return status,
+    };
+    let (options, config) = match porcelain::settings(&root, None) {
+        Ok(s) => s,
+        Err(status) => return status,
+    };
+    let dialect_of = match porcelain::dialect_fn(&config) {
+        Ok(f) => f,
+        Err(status) => return status,
+    };
+    let from_git = repo
+        .config_snapshot()
+        .string("assetvc.sync.stale")
+        .map(|v| {
+            (
+                String::from_utf8_lossy(v.as_ref()).into_owned(),
+                "git config assetvc.sync.stale",
+            )
+        });
+    let (stale_text, stale_source) =
+        from_git.unwrap_or_else(|| (config.sync.stale.clone(), "assetvc.toml: sync.stale"));
+    let Some(stale) = store::sync::parse_duration(&stale_text) else {
+        report::error(format!(
+            "{stale_source}: {stale_text:?} is not a duration (900, 90s, 15m, 1h)"
+        ));
+        return 2;
+    };
+    let mut paths = Vec::new();
+    for p in &args.paths {
+        match store::repo::rela_path(&root, p) {
+            Some(r) => paths.push(r.to_string()),
+            None => {
+                report::error(format!("{}: outside the repository", p.display()));
+                return 2;
+            }
+        }
+    }
+    // Your own edits, recorded in memory: `who` writes nothing.
+    let memory = repo.clone().with_object_memory();
+    let mine = match store::sync::record_wip(&memory, &dialect_of, None, &target.user) {
+        Ok(w) => Some(w.commit),
+        Err(store::error::Error::Usage(_)) => None,
+        Err(e) => return porcelain::fail(&e),
+    };
+    let request = WhoRequest {
+        wip_prefix: target.wip_prefix(),
+        me: target.user.clone(),
+        mine,
+        upstream: store::repo::resolve_commit(&repo, &target.tracking).ok(),
+        stale,
+        paths,
+        dialect_of: &dialect_of,
+        options: DiffOptions::from(&options),
+        now: now_seconds(),
+    };
+    let who = match store::sync::who(&memory, &request) {
+        Ok(w) => w,
+        Err(e) => return porcelain::fail(&e),
+    };
+    let text = if args.json {
+        format!("{}\n", json_report(&who, stale))
+    } else {
+        text_report(&who)
+    };
+    // A closed pipe (`assetvc who | head`) is not an error.
+    let _ = std::io::Write::write_all(&mut std::io::stdout().lock(), text.as_bytes());
+    0
+}
+
+fn now_seconds() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or_default()
+}
+
+/// `12 s`, `4 min`, `2 h`.
+fn age_text(seconds: i64) -> String {
+    match seconds {
+        s if s < 60 => format!("{s} s"),
+        s if s < 3600 => format!("{} min", s / 60),
+        s => format!("{} h", s / 3600),
+    }
+}
+
+fn object_line(o: &ObjectChange) -> String {
+    let mut line = format!("{}  {}  {}  {}", o.file, o.label(), o.pointer, o.change);
+    if !o.properties.is_empty() {
+        line.push_str(": ");
+        line.push_str(&o.properties.join(", "));
+    }
+    line
+}
+
+/// The report for people.
+fn text_report(who: &WhoReport) -> String {
+    let mut out = String::new();
+    if who.others.is_empty() {
+        out.push_str("nobody else is editing (no fresh work in progress; run `assetvc sync`)\n");
+    }
+    for other in &who.others {
+        out.push_str(&format!(
+            "{} on {}, {} ago:\n",
+            other.user,
+            other.branch,
+            age_text(other.age)
+        ));
+        if other.objects.is_empty() && other.unparsable.is_empty() {
+            out.push_str("  no asset changes\n");
+        }
+        for o in &other.objects {
+            out.push_str(&format!("  {}\n", object_line(o)));
+        }
+        for f in &other.unparsable {
+            out.push_str(&format!("  {f}  (being edited: does not parse yet)\n"));
+        }
+    }
+    for (user, o) in &who.overlaps {
+        out.push_str(&format!(
+            "warning: {user} is editing {} {} ({}), which you are editing too\n",
+            o.file,
+            o.label(),
+            o.pointer
+        ));
+    }
+    out
+}
+
+fn object_json(o: &ObjectChange) -> serde_json::Value {
+    json!({
+        "file": o.file,
+        "pointer": o.pointer,
+        "id": o.id,
+        "short_id": o.id.as_deref().map(store::sync::short_id),
+        "name": o.name,
+        "change": o.change,
+        "properties": o.properties,
+    })
+}
+
+/// The report for editor plugins.
+fn json_report(who: &WhoReport, stale: Duration) -> String {
+    let users: Vec<_> = who
+        .others
+        .iter()
+        .map(|w| {
+            json!({
+                "user": w.user,
+                "branch": w.branch,
+                "commit": w.commit.to_string(),
+                "age_seconds": w.age,
+                "objects": w.objects.iter().map(object_json).collect::<Vec<_>>(),
+                "unparsable": w.unparsable,
+            })
+        })
+        .collect();
+    let overlaps: Vec<_> = who
+        .overlaps
+        .iter()
+        .map(|(user, o)| {
+            let mut v = object_json(o);
+            v["user"] = json!(user);
+            v
+        })
+        .collect();
+    let value = json!({
+        "stale_seconds": stale.as_secs(),
+        "users": users,
+        "mine": who.mine.iter().map(object_json).collect::<Vec<_>>(),
+        "overlaps": overlaps,
+    });
+    serde_json::to_string_pretty(&value).unwrap_or_default()
+}

@@ -1,0 +1,127 @@
+//! Pushing the WIP ref and fetching the upstream and everyone's WIP refs, through the `git`
+//! executable: gix 0.90 cannot push, and running both through git gives them one behaviour
+//! for every transport and credential helper, and one way to give up on a remote that is
+//! down or too slow (the child is killed after a timeout, or when the user interrupts).
+
+use std::path::Path;
+use std::process::{Child, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::error::{Error, Result};
+use crate::fetch::git_command;
+
+/// How a remote operation is bounded.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits<'a> {
+    /// The longest a push or fetch may take before it is abandoned.
+    pub timeout: Duration,
+    /// Set when the user interrupts: the running git is stopped.
+    pub stop: &'a AtomicBool,
+}
+
+/// Force-pushes `refname` to the same name on `remote` (a WIP ref is private to its user).
+pub fn push_wip(dir: &Path, remote: &str, refname: &str, limits: Limits<'_>) -> Result<()> {
+    let spec = format!("+{refname}:{refname}");
+    run_git(
+        dir,
+        &["push", "--quiet", "--no-verify", "--", remote, &spec],
+        limits,
+    )
+}
+
+/// Fetches `refs/heads/<branch>` of `remote` into `tracking`, and every
+/// `refs/assetvc/wip/*` into `wip_prefix*` (pruning the WIP refs the remote no longer has).
+pub fn fetch(
+    dir: &Path,
+    remote: &str,
+    branch: &str,
+    tracking: &str,
+    wip_prefix: &str,
+    limits: Limits<'_>,
+) -> Result<()> {
+    let upstream = format!("+refs/heads/{branch}:{tracking}");
+    let wip = format!("+{}*:{wip_prefix}*", super::WIP_PREFIX);
+    run_git(
+        dir,
+        &[
+            "fetch",
+            "--quiet",
+            "--no-tags",
+            "--no-write-fetch-head",
+            "--prune",
+            "--",
+            remote,
+            &upstream,
+            &wip,
+        ],
+        limits,
+    )
+}
+
+/// Runs git with `args` in `dir`; its standard error is kept for the error message.
+fn run_git(dir: &Path, args: &[&str], limits: Limits<'_>) -> Result<()> {
+    let what = format!("git {}", args[0]);
+    let mut child = git_command(dir)
+        .args(args)
+        .env("GIT_TERMINAL_PROMPT", "0")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| Error::Command(format!("cannot run {what}: {e}")))?;
+    // Read standard error on a thread so that a chatty git never blocks on a full pipe.
+    let stderr = child.stderr.take();
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        if let Some(mut s) = stderr {
+            use std::io::Read;
+            let _ = s.read_to_string(&mut text);
+        }
+        text
+    });
+    let status = wait_bounded(&mut child, limits);
+    let stderr = reader.join().unwrap_or_default();
+    let stderr = stderr.trim();
+    match status {
+        Ok(s) if s.success() => Ok(()),
+        Ok(s) => Err(Error::Command(format!(
+            "{what} failed ({s}){}{stderr}",
+            if stderr.is_empty() { "" } else { ": " }
+        ))),
+        Err(why) => Err(Error::Command(format!("{what}: {why}"))),
+    }
+}
+
+/// Waits for `child`, killing it when the timeout passes or the stop flag is set.
+fn wait_bounded(
+    child: &mut Child,
+    limits: Limits<'_>,
+) -> std::result::Result<std::process::ExitStatus, String> {
+    let start = Instant::now();
+    let mut pause = Duration::from_millis(2);
+    loop {
+        match child.try_wait() {
+            Ok(Some(status)) => return Ok(status),
+            Ok(None) => {}
+            Err(e) => return Err(e.to_string()),
+        }
+        let why = if limits.stop.load(Ordering::Relaxed) {
+            Some("interrupted".to_string())
+        } else if start.elapsed() >= limits.timeout {
+            Some(format!(
+                "no answer after {:.0} s: the remote is down or too slow",
+                limits.timeout.as_secs_f64()
+            ))
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(why);
+        }
+        std::thread::sleep(pause);
+        pause = (pause * 2).min(Duration::from_millis(25));
+    }
+}

@@ -1,0 +1,197 @@
+//! Unit tests of the sync module's pure parts: ref names, durations, objects of a diff.
+
+use proptest::prelude::*;
+use sjson::{Dialect, Document};
+
+use super::who::objects_of;
+use super::*;
+use crate::treemerge::AssetRules;
+
+#[test]
+fn emails_become_ref_components() {
+    assert_eq!(
+        ref_component("alice@example.com").as_deref(),
+        Some("alice@example.com")
+    );
+    assert_eq!(ref_component("Bob Smith").as_deref(), Some("Bob-Smith"));
+    assert_eq!(ref_component("..x..y.lock").as_deref(), Some("x.y"));
+    assert_eq!(ref_component("a@{b}").as_deref(), Some("a@-b-"));
+    assert_eq!(ref_component("  ").as_deref(), None);
+    assert_eq!(ref_component("@").as_deref(), None);
+}
+
+#[test]
+fn wip_owner_reads_the_user_of_a_wip_ref() {
+    assert_eq!(wip_owner("refs/assetvc/wip/alice/main"), Some("alice"));
+    assert_eq!(wip_owner("refs/assetvc/wip/alice/feature/x"), Some("alice"));
+    assert_eq!(wip_owner("refs/assetvc/wip/alice"), None);
+    assert_eq!(wip_owner("refs/heads/main"), None);
+}
+
+#[test]
+fn durations_take_units() {
+    let secs = |t: &str| parse_duration(t).map(|d| d.as_secs());
+    assert_eq!(secs("900"), Some(900));
+    assert_eq!(secs("90s"), Some(90));
+    assert_eq!(secs("15m"), Some(900));
+    assert_eq!(secs("2h"), Some(7200));
+    assert_eq!(secs("15 minutes"), None);
+    assert_eq!(secs("-1"), None);
+    assert_eq!(secs(""), None);
+}
+
+#[test]
+fn changes_are_grouped_by_object() {
+    let old = Document::parse(
+        "entities = [\n\t{ id = \"e1\" name = \"crate\" position = [0 0 0] tint = \"white\" }\n\t{ id = \"e2\" name = \"barrel\" }\n]\ngravity = 9.8\n",
+        Dialect::Sjson,
+    )
+    .unwrap();
+    let new = Document::parse(
+        "entities = [\n\t{ id = \"e1\" name = \"crate\" position = [1 0 0] tint = \"blue\" }\n\t{ id = \"e3\" name = \"lamp\" }\n]\ngravity = 3\n",
+        Dialect::Sjson,
+    )
+    .unwrap();
+    let objects = objects_of("l.sjson", &old, &new, &Default::default());
+    let summary: Vec<(String, Option<String>, &str, Vec<String>)> = objects
+        .iter()
+        .map(|o| {
+            (
+                o.pointer.clone(),
+                o.name.clone(),
+                o.change,
+                o.properties.clone(),
+            )
+        })
+        .collect();
+    let expected: Vec<(String, Option<String>, &str, Vec<String>)> = vec![
+        ("".into(), None, "changed", vec!["/gravity".into()]),
+        (
+            "/entities/[id=e1]".into(),
+            Some("crate".into()),
+            "changed",
+            vec!["/position".into(), "/tint".into()],
+        ),
+        (
+            "/entities/[id=e2]".into(),
+            Some("barrel".into()),
+            "removed",
+            vec![],
+        ),
+        (
+            "/entities/[id=e3]".into(),
+            Some("lamp".into()),
+            "added",
+            vec![],
+        ),
+    ];
+    assert_eq!(summary, expected);
+    assert_eq!(objects[1].label(), "crate (e1)");
+}
+
+proptest! {
+    /// Whatever the user name, the WIP ref built from it is a valid ref name that names
+    /// that user as its owner.
+    #[test]
+    fn any_user_gives_a_valid_wip_ref(user in "\\PC{0,24}") {
+        if let Some(c) = ref_component(&user) {
+            let name = wip_ref(&c, "main");
+            prop_assert!(gix::refs::FullName::try_from(name.as_str()).is_ok(), "{name}");
+            prop_assert_eq!(wip_owner(&name), Some(c.as_str()));
+            prop_assert_eq!(ref_component(&c), Some(c.clone()));
+        }
+    }
+}
+
+/// Scratch repositories for the record-and-bring tests.
+mod scratch {
+    use std::path::Path;
+    use std::process::Command;
+
+    pub fn git(dir: &Path, args: &[&str]) -> String {
+        let out = Command::new("git")
+            .args(args)
+            .current_dir(dir)
+            .env("GIT_AUTHOR_NAME", "T")
+            .env("GIT_AUTHOR_EMAIL", "t@e")
+            .env("GIT_COMMITTER_NAME", "T")
+            .env("GIT_COMMITTER_EMAIL", "t@e")
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("HOME", dir)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// `k0 = v0` … one line per key.
+    pub fn level(values: &[u32]) -> String {
+        values
+            .iter()
+            .enumerate()
+            .map(|(i, v)| format!("k{i} = {v}\n"))
+            .collect()
+    }
+}
+
+fn sjson_only(path: &str) -> Option<Dialect> {
+    path.ends_with(".sjson").then_some(Dialect::Sjson)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 8, ..ProptestConfig::default() })]
+
+    /// Recording touches nothing; bringing the upstream in moves HEAD and the index to it
+    /// and leaves in the worktree every uncommitted edit and every upstream change, the
+    /// policy (theirs) deciding where both changed a key.
+    #[test]
+    fn record_and_bring_keep_every_edit(
+        upstream in proptest::collection::vec(proptest::option::of(1u32..9), 6),
+        local in proptest::collection::vec(proptest::option::of(10u32..19), 6),
+    ) {
+        use scratch::{git, level};
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        let base = vec![0u32; 6];
+        git(dir, &["init", "-q", "-b", "main"]);
+        std::fs::write(dir.join("l.sjson"), level(&base)).unwrap();
+        git(dir, &["add", "."]);
+        git(dir, &["commit", "-qm", "base"]);
+        let head = git(dir, &["rev-parse", "HEAD"]);
+        let theirs: Vec<u32> = base.iter().zip(&upstream).map(|(b, u)| u.unwrap_or(*b)).collect();
+        git(dir, &["checkout", "-q", "-b", "up"]);
+        std::fs::write(dir.join("l.sjson"), level(&theirs)).unwrap();
+        git(dir, &["commit", "-qam", "up", "--allow-empty"]);
+        git(dir, &["checkout", "-q", "main"]);
+        let ours: Vec<u32> = base.iter().zip(&local).map(|(b, l)| l.unwrap_or(*b)).collect();
+        let typed = level(&ours);
+        std::fs::write(dir.join("l.sjson"), &typed).unwrap();
+
+        let repo = crate::repo::open(dir).unwrap();
+        let wip = record_wip(&repo, &sjson_only, Some("refs/assetvc/wip/t/main"), "t").unwrap();
+        prop_assert_eq!(git(dir, &["rev-parse", "HEAD"]), head.clone());
+        prop_assert_eq!(git(dir, &["diff", "--cached", "--name-only"]), "");
+        prop_assert_eq!(std::fs::read_to_string(dir.join("l.sjson")).unwrap(), typed.clone());
+        prop_assert_eq!(git(dir, &["show", "refs/assetvc/wip/t/main:l.sjson"]), typed);
+        prop_assert_eq!(wip.is_clean(), ours == base);
+
+        let up = crate::repo::resolve_commit(&repo, "up").unwrap();
+        let rules = AssetRules { dialect_of: &sjson_only, options: Default::default() };
+        let brought = bring_upstream(&repo, "main", &wip, up, "up", &rules).unwrap();
+        let expected: Vec<u32> = (0..6)
+            .map(|i| if upstream[i].is_some() { theirs[i] } else { ours[i] })
+            .collect();
+        // The upstream is always one commit ahead (possibly an empty one): a fast-forward.
+        let fast_forward = matches!(brought, Brought::Merged { fast_forward: true, .. });
+        prop_assert!(fast_forward, "{:?}", brought);
+        prop_assert_eq!(git(dir, &["rev-parse", "HEAD"]), git(dir, &["rev-parse", "up"]));
+        prop_assert_eq!(git(dir, &["diff", "--cached", "--name-only"]), "");
+        prop_assert_eq!(std::fs::read_to_string(dir.join("l.sjson")).unwrap(), level(&expected));
+        let dirty = git(dir, &["status", "--porcelain"]);
+        prop_assert_eq!(dirty.is_empty(), expected == theirs, "{}", dirty);
+    }
+}

@@ -1,0 +1,362 @@
+//! `who`: the objects that the other users' fresh WIP commits change against the
+//! upstream, and the ones that the local user edits too.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use gix::bstr::ByteSlice;
+use gix::ObjectId;
+use merge::diff::{diff, Change, DiffOptions};
+use sjson::{Dialect, Document, ParseOptions, Path, Segment, Value};
+
+use crate::error::{Error, Result};
+use crate::repo;
+use crate::worktree::diff_indexes;
+
+/// One object changed by a WIP: an id'd element (the outermost one on the change's path),
+/// or, for changes outside any id'd element, the top-level member they are in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ObjectChange {
+    /// Repository-relative file.
+    pub file: String,
+    /// The object's JSON Pointer, keyed elements named by id (`/entities/[id=e1]`).
+    pub pointer: String,
+    /// Its id, if it has one.
+    pub id: Option<String>,
+    /// Its `name` member, if it has one.
+    pub name: Option<String>,
+    /// `added`, `removed`, `moved` or `changed`.
+    pub change: &'static str,
+    /// The properties changed, as pointers relative to the object (`/position`).
+    pub properties: Vec<String>,
+}
+
+impl ObjectChange {
+    /// How people name it: `crate (e1)`, `e1`, `/settings`.
+    pub fn label(&self) -> String {
+        match (&self.name, &self.id) {
+            (Some(n), Some(id)) => format!("{n} ({})", short_id(id)),
+            (None, Some(id)) => short_id(id),
+            (Some(n), None) => format!("{n} ({})", self.pointer),
+            (None, None) if self.pointer.is_empty() => "(root)".into(),
+            (None, None) => self.pointer.clone(),
+        }
+    }
+}
+
+/// The first 8 characters of a long id (a GUID), the whole id otherwise.
+pub fn short_id(id: &str) -> String {
+    if id.chars().count() > 12 {
+        id.chars().take(8).collect()
+    } else {
+        id.to_string()
+    }
+}
+
+/// Another user's WIP and what it changes.
+#[derive(Debug, Clone)]
+pub struct OtherWip {
+    /// The user, as named in the ref.
+    pub user: String,
+    /// Their branch.
+    pub branch: String,
+    /// The WIP commit.
+    pub commit: ObjectId,
+    /// Seconds since it was recorded.
+    pub age: i64,
+    /// The objects it changes against the upstream, by file then pointer.
+    pub objects: Vec<ObjectChange>,
+    /// Changed assets that do not parse (being edited).
+    pub unparsable: Vec<String>,
+}
+
+/// What [`who`] found.
+#[derive(Debug, Clone, Default)]
+pub struct WhoReport {
+    /// Every other user's fresh WIP, by user.
+    pub others: Vec<OtherWip>,
+    /// The objects the local user changes against the upstream.
+    pub mine: Vec<ObjectChange>,
+    /// (other user, object) for each object that both the local user and another change.
+    pub overlaps: Vec<(String, ObjectChange)>,
+}
+
+/// What [`who`] looks at.
+pub struct WhoRequest<'a> {
+    /// Where the fetched WIP refs are: `refs/assetvc/remote-wip/<remote>/`.
+    pub wip_prefix: String,
+    /// The local user (as a ref component): their own WIP is not listed.
+    pub me: String,
+    /// The local user's WIP commit (HEAD plus the uncommitted edits), if known.
+    pub mine: Option<ObjectId>,
+    /// The upstream branch's tip, the reference the changes are measured against.
+    pub upstream: Option<ObjectId>,
+    /// WIPs older than this are ignored.
+    pub stale: Duration,
+    /// Only files under these repository-relative paths (all when empty).
+    pub paths: Vec<String>,
+    /// The dialect of an asset path; `None` for other files.
+    pub dialect_of: &'a dyn Fn(&str) -> Option<Dialect>,
+    /// How values are compared.
+    pub options: DiffOptions,
+    /// The current time, seconds since the epoch.
+    pub now: i64,
+}
+
+/// Lists the other users' fresh WIPs with the objects they change against the upstream
+/// (from the merge base of the WIP and the upstream), and the objects the local user
+/// changes too.
+pub fn who(repo: &gix::Repository, request: &WhoRequest<'_>) -> Result<WhoReport> {
+    let mut report = WhoReport::default();
+    let refs = repo.references().map_err(Error::git)?;
+    let prefixed = refs
+        .prefixed(request.wip_prefix.as_str())
+        .map_err(Error::git)?;
+    let mut found = Vec::new();
+    for r in prefixed {
+        let mut r = r.map_err(Error::git)?;
+        let name = r.name().as_bstr().to_str_lossy().into_owned();
+        let Some(rest) = name.strip_prefix(&request.wip_prefix) else {
+            continue;
+        };
+        let Some((user, branch)) = rest.split_once('/') else {
+            continue;
+        };
+        if user == request.me {
+            continue;
+        }
+        let id = r.peel_to_id().map_err(Error::git)?.detach();
+        found.push((user.to_string(), branch.to_string(), id));
+    }
+    for (user, branch, id) in found {
+        let commit = repo.find_commit(id)?;
+        let time = commit.time().map_err(Error::git)?.seconds;
+        let age = (request.now - time).max(0);
+        if age as u64 > request.stale.as_secs() {
+            continue;
+        }
+        let (objects, unparsable) = changed_objects(repo, id, request)?;
+        report.others.push(OtherWip {
+            user,
+            branch,
+            commit: id,
+            age,
+            objects,
+            unparsable,
+        });
+    }
+    if let Some(mine) = request.mine {
+        report.mine = changed_objects(repo, mine, request)?.0;
+    }
+    for other in &report.others {
+        for o in &other.objects {
+            if report
+                .mine
+                .iter()
+                .any(|m| m.file == o.file && m.pointer == o.pointer)
+            {
+                report.overlaps.push((other.user.clone(), o.clone()));
+            }
+        }
+    }
+    Ok(report)
+}
+
+/// The objects `commit` changes against its merge base with the upstream (its first
+/// parent when there is no upstream), and the changed assets that do not parse.
+fn changed_objects(
+    repo: &gix::Repository,
+    commit: ObjectId,
+    request: &WhoRequest<'_>,
+) -> Result<(Vec<ObjectChange>, Vec<String>)> {
+    let base = match request.upstream {
+        Some(up) => repo
+            .merge_base(commit, up)
+            .ok()
+            .flatten()
+            .map(|b| b.detach()),
+        None => None,
+    };
+    let base = match base {
+        Some(b) => Some(b),
+        None => repo
+            .find_commit(commit)?
+            .parent_ids()
+            .next()
+            .map(|p| p.detach()),
+    };
+    let old = repo.index_from_tree(&repo::tree_of(repo, base)?)?;
+    let new = repo.index_from_tree(&repo::tree_of(repo, Some(commit))?)?;
+    let mut objects = Vec::new();
+    let mut unparsable = Vec::new();
+    for change in diff_indexes(&old, &new) {
+        let file = change.path.to_str_lossy().into_owned();
+        if !request.paths.is_empty() && !request.paths.iter().any(|p| under(&file, p)) {
+            continue;
+        }
+        let Some(dialect) = (request.dialect_of)(&file) else {
+            continue;
+        };
+        let load = |side: Option<(ObjectId, gix::index::entry::Mode)>| -> Result<Option<Document>> {
+            let data = match side {
+                Some((id, _)) => repo.find_blob(id)?.take_data(),
+                None => return Ok(None),
+            };
+            Ok(Document::parse_bytes(data, ParseOptions::new(dialect)).ok())
+        };
+        let (Some(old_doc), Some(new_doc)) = (
+            load(change.old)?.or_else(|| empty(dialect)),
+            load(change.new)?.or_else(|| empty(dialect).filter(|_| change.new.is_none())),
+        ) else {
+            unparsable.push(file);
+            continue;
+        };
+        objects.extend(objects_of(&file, &old_doc, &new_doc, &request.options));
+    }
+    Ok((objects, unparsable))
+}
+
+fn under(file: &str, prefix: &str) -> bool {
+    let prefix = prefix.trim_end_matches('/');
+    prefix.is_empty() || prefix == "." || file == prefix || file.starts_with(&format!("{prefix}/"))
+}
+
+fn empty(dialect: Dialect) -> Option<Document> {
+    let text = match dialect {
+        Dialect::Json => "{}",
+        _ => "",
+    };
+    Document::parse(text, dialect).ok()
+}
+
+/// Groups the changes between two versions of `file` by object, in pointer order.
+pub(super) fn objects_of(
+    file: &str,
+    old: &Document,
+    new: &Document,
+    options: &DiffOptions,
+) -> Vec<ObjectChange> {
+    let d = diff(old.root(), new.root(), options);
+    let mut by_pointer: BTreeMap<String, ObjectChange> = BTreeMap::new();
+    for change in &d.changes {
+        // A whole array of id'd objects added or removed (a new file, a new layer): each
+        // of its objects is added or removed.
+        if let Change::Added { path, value } | Change::Removed { path, value } = change {
+            let inside_object = path.0.iter().any(|s| matches!(s, Segment::Id { .. }));
+            let elements = match inside_object {
+                true => Vec::new(),
+                false => keyed_elements(*value, &options.id_keys),
+            };
+            if !elements.is_empty() {
+                for (key, id, element) in elements {
+                    let mut object = path.clone();
+                    object.push(Segment::Id {
+                        key,
+                        value: id.clone(),
+                    });
+                    let pointer = object.to_string();
+                    by_pointer.entry(pointer.clone()).or_insert(ObjectChange {
+                        file: file.to_string(),
+                        pointer,
+                        id: Some(id),
+                        name: name_of(element),
+                        change: change.kind_name(),
+                        properties: Vec::new(),
+                    });
+                }
+                continue;
+            }
+        }
+        let path = change.path();
+        let cut = path
+            .0
+            .iter()
+            .position(|s| matches!(s, Segment::Id { .. }))
+            .map(|i| i + 1)
+            .unwrap_or_else(|| path.0.len().saturating_sub(1).min(1));
+        let object = Path(path.0[..cut].to_vec());
+        let property = Path(path.0[cut..].to_vec()).to_string();
+        let pointer = object.to_string();
+        let at_object = property.is_empty();
+        let kind = match change {
+            Change::Added { .. } if at_object => "added",
+            Change::Removed { .. } if at_object => "removed",
+            Change::Moved { .. } if at_object => "moved",
+            _ => "changed",
+        };
+        let entry = by_pointer.entry(pointer.clone()).or_insert_with(|| {
+            let value = resolve(new.root(), &object.0).or_else(|| resolve(old.root(), &object.0));
+            ObjectChange {
+                file: file.to_string(),
+                pointer: pointer.clone(),
+                id: object.0.last().and_then(|s| match s {
+                    Segment::Id { value, .. } => Some(value.clone()),
+                    _ => None,
+                }),
+                name: value.and_then(name_of),
+                change: kind,
+                properties: Vec::new(),
+            }
+        });
+        if entry.change == "changed" && kind != "changed" || kind == "added" || kind == "removed" {
+            entry.change = kind;
+        }
+        if !at_object && !entry.properties.contains(&property) {
+            entry.properties.push(property);
+        }
+    }
+    by_pointer.into_values().collect()
+}
+
+/// The `name` member of an object.
+fn name_of(v: Value<'_>) -> Option<String> {
+    v.get("name")
+        .and_then(|n| n.as_str().map(|s| s.into_owned()))
+}
+
+/// The elements of an array of objects that all carry an id (`(id key, id, element)`),
+/// or nothing.
+fn keyed_elements<'d>(v: Value<'d>, id_keys: &[String]) -> Vec<(String, String, Value<'d>)> {
+    if v.kind() != sjson::Kind::Array || v.is_empty() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for element in v.children() {
+        let found = id_keys.iter().find_map(|wanted| {
+            element.members().find_map(|(k, m)| {
+                if !k.eq_ignore_ascii_case(wanted) {
+                    return None;
+                }
+                let id = m
+                    .as_str()
+                    .map(|s| s.into_owned())
+                    .or_else(|| m.as_number_lexeme().map(str::to_string))?;
+                Some((k.into_owned(), id))
+            })
+        });
+        match found {
+            Some((key, id)) => out.push((key, id, element)),
+            None => return Vec::new(),
+        }
+    }
+    out
+}
+
+/// The value at `path` in `root`, keyed elements found by their id member.
+fn resolve<'d>(root: Value<'d>, path: &[Segment]) -> Option<Value<'d>> {
+    let mut v = root;
+    for seg in path {
+        v = match seg {
+            Segment::Key(k) => v.get(k)?,
+            Segment::Index(i) => v.children().nth(*i)?,
+            Segment::Id { key, value } => v.children().find(|c| {
+                c.members().any(|(k, m)| {
+                    k.eq_ignore_ascii_case(key)
+                        && (m.as_str().is_some_and(|s| s == value.as_str())
+                            || m.as_number_lexeme() == Some(value.as_str()))
+                })
+            })?,
+        };
+    }
+    Some(v)
+}
