@@ -121,6 +121,8 @@ impl<'a> Merger<'a> {
                 ours: Some(json_list(c.o)),
                 theirs: Some(json_list(c.t)),
                 taken,
+                object: None,
+                referrer: None,
             });
             self.path.pop();
             match taken {

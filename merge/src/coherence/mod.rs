@@ -1,0 +1,143 @@
+//! Level coherence (DESIGN.md "Level coherence"): after the structural merge, a merged
+//! level must not reference a missing object, hold a parent cycle, lose an object that no
+//! side deleted, or hold an id twice. [`repair`] finds what breaks those invariants and
+//! repairs it — restores referenced or orphaned objects from the side that kept them,
+//! reverts the losing side's reparents on a cycle — reporting each repair as a
+//! [`Conflict`] of kind `dangling-reference`, `cycle` or `orphan`. No I/O happens here.
+
+mod apply;
+mod index;
+mod plan;
+#[cfg(test)]
+mod tests;
+
+use globset::{Glob, GlobSet, GlobSetBuilder};
+use sjson::{Document, ParseError, ParseOptions};
+
+use crate::{Conflict, MergeOptions};
+use index::{DocIndex, Matchers};
+
+/// What counts as a reference (`[references]` in assetvc.toml).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReferenceOptions {
+    /// Globs on property names under which ids shorter than 8 characters are references.
+    pub keys: Vec<String>,
+    /// Globs on property names whose reference makes the referrer a child of the target.
+    pub parent: Vec<String>,
+}
+
+impl Default for ReferenceOptions {
+    fn default() -> Self {
+        ReferenceOptions {
+            keys: ["parent", "*_id", "*_ids", "target", "unit", "members"]
+                .map(String::from)
+                .to_vec(),
+            parent: vec!["parent".into()],
+        }
+    }
+}
+
+/// Why the coherence pass cannot run.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CoherenceError {
+    /// A reference names an id that more than one object holds: which one is meant is a
+    /// guess, so nothing is merged.
+    #[error("{side}:{line}:{col}: {key} = \"{id}\" names an id that {count} objects hold")]
+    AmbiguousReference {
+        /// `base`, `ours` or `theirs`.
+        side: &'static str,
+        /// 1-based line of the reference.
+        line: usize,
+        /// 1-based column.
+        col: usize,
+        /// The property holding it.
+        key: String,
+        /// The id.
+        id: String,
+        /// How many objects hold it.
+        count: usize,
+    },
+    /// A `[references]` glob does not compile.
+    #[error("[references] {setting}: pattern {pattern:?}: {message}")]
+    Pattern {
+        /// `keys` or `parent`.
+        setting: &'static str,
+        /// The pattern.
+        pattern: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// A repaired document did not parse back (a bug; nothing is written).
+    #[error("internal error: the repaired document does not parse ({0})")]
+    Invalid(ParseError),
+}
+
+/// At most this many rounds of repairs (each round's repairs can expose more).
+const MAX_ROUNDS: usize = 64;
+
+fn globs(setting: &'static str, patterns: &[String]) -> Result<GlobSet, CoherenceError> {
+    let mut b = GlobSetBuilder::new();
+    for p in patterns {
+        let glob = Glob::new(p).map_err(|e| CoherenceError::Pattern {
+            setting,
+            pattern: p.clone(),
+            message: e.kind().to_string(),
+        })?;
+        b.add(glob);
+    }
+    b.build().map_err(|e| CoherenceError::Pattern {
+        setting,
+        pattern: patterns.join(","),
+        message: e.to_string(),
+    })
+}
+
+/// Repairs `merged` (the structural merge of `base`, `ours`, `theirs`) until it holds the
+/// coherence invariants; returns the repaired document and one report per repair.
+pub fn repair(
+    base: &Document,
+    ours: &Document,
+    theirs: &Document,
+    merged: Document,
+    options: &MergeOptions,
+) -> Result<(Document, Vec<Conflict>), CoherenceError> {
+    let id_keys_lower: Vec<String> = options
+        .id_keys
+        .iter()
+        .map(|k| k.to_ascii_lowercase())
+        .collect();
+    let m = Matchers {
+        id_keys_lower: &id_keys_lower,
+        keys: globs("keys", &options.references.keys)?,
+        parent: globs("parent", &options.references.parent)?,
+    };
+    let sides = [
+        ("base", base, DocIndex::build(base.root(), &m)),
+        ("ours", ours, DocIndex::build(ours.root(), &m)),
+        ("theirs", theirs, DocIndex::build(theirs.root(), &m)),
+    ];
+    if sides.iter().all(|(_, _, i)| i.objs.is_empty()) {
+        return Ok((merged, Vec::new()));
+    }
+    for (name, doc, index) in &sides {
+        plan::check_ambiguous(name, doc, index, &m)?;
+    }
+    let [(_, _, ib), (_, _, io), (_, _, it)] = sides;
+    let mut state = plan::State::new(ib, io, it, ours, theirs, &m, options.policy);
+    let dialect = merged.dialect();
+    let mut doc = merged;
+    let mut reports = Vec::new();
+    for _ in 0..MAX_ROUNDS {
+        let text = {
+            let (edits, mut found) = state.plan(&doc);
+            if edits.is_empty() {
+                break;
+            }
+            reports.append(&mut found);
+            apply::apply(&doc, &edits)
+        };
+        doc = Document::parse_with(text, ParseOptions::new(dialect))
+            .map_err(CoherenceError::Invalid)?;
+    }
+    Ok((doc, reports))
+}
