@@ -70,7 +70,9 @@ pub fn run(args: &MergeFileArgs) -> i32 {
             return 2;
         }
     };
-    let outcome = match merging::merge_docs(base, ours, theirs, &options) {
+    let names = [&args.base, &args.current, &args.other].map(|p| p.display().to_string());
+    let names = [names[0].as_str(), names[1].as_str(), names[2].as_str()];
+    let outcome = match merging::merge_docs_named(base, ours, theirs, &options, names) {
         Ok(o) => o,
         Err(e) => {
             report::error(e);

@@ -245,9 +245,10 @@ fn scan<'d>(
     }
 }
 
+#[allow(clippy::ptr_arg)]
 fn candidate<'d>(
     node: Value<'d>,
-    key: &Cow<'d, str>,
+    key: &Cow<'d, str>, // cloned into each reference (borrowed from the document)
     owner: Option<usize>,
     ids: &dyn Fn(&str) -> bool,
     m: &Matchers<'_>,

@@ -175,7 +175,7 @@ impl<'s, 'o> State<'s, 'o> {
             .iter()
             .chain(&self.theirs.objs)
             .map(|o| &o.id)
-            .filter(|id| !im.has(id) && !self.deleted(id))
+            .filter(|id| !im.has(id) && !self.deleted(id) && self.lost_container(id, &im))
             .map(|id| id.to_string())
             .collect();
         for id in lost {
@@ -191,6 +191,18 @@ impl<'s, 'o> State<'s, 'o> {
             self.break_cycle(&mut round, &refs);
         }
         (round.edits, round.reports)
+    }
+
+    /// Whether `id`, missing from the result, was lost with a container: held by both
+    /// sides, or new on one side inside an id'd object the result lacks (an object new
+    /// to one side's array can also be an unmigrated base element the other deleted).
+    fn lost_container(&self, id: &str, im: &DocIndex<'_>) -> bool {
+        match (self.ours.by_id.get(id), self.theirs.by_id.get(id)) {
+            (Some(_), Some(_)) => true,
+            (Some(&i), None) => self.ours.owner_id(i).is_some_and(|o| !im.has(o)),
+            (None, Some(&i)) => self.theirs.owner_id(i).is_some_and(|o| !im.has(o)),
+            (None, None) => false,
+        }
     }
 
     /// Whether a side deleted `id` (base held it, that side does not).
@@ -316,6 +328,15 @@ impl<'s> State<'s, '_> {
         let Some(edit) = place(round.im, si, y, container, value) else {
             return;
         };
+        if let Edit::AddMember { object, key, .. } = &edit {
+            // One new member per place and round: the next round inserts into it.
+            let taken = round.edits.iter().any(|e| {
+                matches!(e, Edit::AddMember { object: o, key: k, .. } if o == object && k == key)
+            });
+            if taken {
+                return;
+            }
+        }
         round.planned.extend(subtree.iter().map(|s| s.to_string()));
         round.edits.push(edit);
         let json = |i: &DocIndex<'_>| i.get(id).map(|o| compact_json(o.value));
@@ -431,13 +452,17 @@ impl<'s> State<'s, '_> {
             }
         }
         for cycle in cycles(&edges) {
-            let on_cycle: Vec<&Reference<'m>> =
-                cycle.iter().filter_map(|&(_, e)| e.map(|ri| &refs[ri])).collect();
+            let on_cycle: Vec<&Reference<'m>> = cycle
+                .iter()
+                .filter_map(|&(_, e)| e.map(|ri| &refs[ri]))
+                .collect();
             if on_cycle.is_empty() {
                 continue;
             }
             let held_by = |s: Side| {
-                cycle.iter().all(|&(c, e)| self.has_edge(s, im, c, e.map(|ri| &refs[ri])))
+                cycle
+                    .iter()
+                    .all(|&(c, e)| self.has_edge(s, im, c, e.map(|ri| &refs[ri])))
             };
             if held_by(Side::Ours) || held_by(Side::Theirs) {
                 continue;
@@ -487,7 +512,9 @@ impl<'s> State<'s, '_> {
         match r {
             Some(r) => Self::names(Self::member(index, id, &r.key), &r.target),
             None => {
-                let Some(parent) = im.owner_id(c) else { return false };
+                let Some(parent) = im.owner_id(c) else {
+                    return false;
+                };
                 index.by_id.get(&**id).and_then(|&i| index.owner_id(i)) == Some(parent)
             }
         }

@@ -51,7 +51,9 @@ fn a_unit_theirs_deleted_that_ours_new_flow_node_uses_is_restored_sjson() {
     assert_eq!(r.referrer.as_deref(), Some("/flow/[id=n1]/unit"));
     assert_eq!(r.taken, Side::Ours);
     assert!(out.failed(Policy::Fail));
-    assert!(r.to_string().contains("dangling-reference: crate (a1b2c3d4)"));
+    assert!(r
+        .to_string()
+        .contains("dangling-reference: crate (a1b2c3d4)"));
 }
 
 #[test]
@@ -65,18 +67,28 @@ fn a_unit_ours_deleted_that_theirs_new_flow_node_uses_is_restored_json() {
     assert_eq!(ids(Dialect::Json, &out.text, "units"), [UNIT]);
     // Theirs' content, theirs' edits included.
     assert!(out.text.contains("\"v\": 2"), "{}", out.text);
-    assert!(repairs(&out).contains(&(ConflictKind::DanglingReference, format!("/units/[id={UNIT}]"))));
+    assert!(repairs(&out).contains(&(
+        ConflictKind::DanglingReference,
+        format!("/units/[id={UNIT}]")
+    )));
 }
 
 #[test]
 fn a_new_child_of_a_deleted_parent_brings_the_parent_back_with_its_ancestors() {
     let base = "l = [\n\t{ id = g parent = \"\" }\n\t{ id = p parent = g }\n]\n";
-    let ours = "l = [\n\t{ id = g parent = \"\" }\n\t{ id = p parent = g }\n\t{ id = c parent = p }\n]\n";
+    let ours =
+        "l = [\n\t{ id = g parent = \"\" }\n\t{ id = p parent = g }\n\t{ id = c parent = p }\n]\n";
     let theirs = "l = [\n]\n";
     let out = sj(base, ours, theirs);
     assert_eq!(ids(Dialect::Sjson, &out.text, "l"), ["g", "p", "c"]);
     let kinds: Vec<_> = repairs(&out).into_iter().map(|(k, _)| k).collect();
-    assert_eq!(kinds, [ConflictKind::DanglingReference, ConflictKind::DanglingReference]);
+    assert_eq!(
+        kinds,
+        [
+            ConflictKind::DanglingReference,
+            ConflictKind::DanglingReference
+        ]
+    );
 }
 
 #[test]
@@ -96,7 +108,10 @@ fn an_object_moved_into_a_container_the_other_side_deleted_survives() {
         };
         let out = run(dialect, base, ours, theirs, Policy::Theirs);
         assert_eq!(ids(dialect, &out.text, "l"), ["x"], "{}", out.text);
-        assert_eq!(repairs(&out), [(ConflictKind::Orphan, "/l/[id=x]".to_string())]);
+        assert_eq!(
+            repairs(&out),
+            [(ConflictKind::Orphan, "/l/[id=x]".to_string())]
+        );
     }
 }
 
@@ -111,7 +126,16 @@ fn nesting_each_in_the_other_keeps_both_under_the_policy_sides_structure() {
         let d = Document::parse(&out.text, Dialect::Sjson).unwrap();
         let l = d.root().get("l").unwrap();
         let c = l.children().next().unwrap().get("c").unwrap();
-        assert_eq!(c.children().next().unwrap().get("id").unwrap().as_str().unwrap(), inner);
+        assert_eq!(
+            c.children()
+                .next()
+                .unwrap()
+                .get("id")
+                .unwrap()
+                .as_str()
+                .unwrap(),
+            inner
+        );
         assert!(repairs(&out).iter().any(|(k, _)| *k == ConflictKind::Cycle));
     }
 }
@@ -138,8 +162,16 @@ fn reparenting_each_under_the_other_reverts_the_losing_sides_reparent() {
             let o = l.children().nth(i).unwrap();
             o.get("parent").unwrap().as_str().unwrap().to_string()
         };
-        assert_eq!((parent(0), parent(1)), ("r".into(), "a".into()), "{}", out.text);
-        assert_eq!(repairs(&out), [(ConflictKind::Cycle, "/l/[id=a]/parent".to_string())]);
+        assert_eq!(
+            (parent(0), parent(1)),
+            ("r".into(), "a".into()),
+            "{}",
+            out.text
+        );
+        assert_eq!(
+            repairs(&out),
+            [(ConflictKind::Cycle, "/l/[id=a]/parent".to_string())]
+        );
         assert_eq!(out.conflicts[0].referrer.as_deref(), Some("/l/[id=b]"));
     }
 }
@@ -170,14 +202,19 @@ fn short_ids_count_only_under_reference_keys_and_ids_inside_text_never() {
     assert!(repairs(&out).is_empty(), "{:?}", out.conflicts);
     let ours = "u = [{ id = k1 }] n = [{ id = n1 members = [k1 zz] }]\n";
     let out = sj(base, ours, theirs);
-    assert_eq!(repairs(&out), [(ConflictKind::DanglingReference, "/u/[id=k1]".to_string())]);
+    assert_eq!(
+        repairs(&out),
+        [(ConflictKind::DanglingReference, "/u/[id=k1]".to_string())]
+    );
 }
 
 #[test]
 fn a_reference_naming_an_id_held_twice_is_an_error() {
     let base = "u = [{ id = k1 } { id = k1 }] n = [{ id = n1 unit = k1 }]\n";
     let err = merge_texts(base, base, base, Dialect::Sjson, &MergeOptions::default()).unwrap_err();
-    let MergeError::Coherence(e) = err else { panic!("{err}") };
+    let MergeError::Coherence(e) = err else {
+        panic!("{err}")
+    };
     assert_eq!(
         e.to_string(),
         "base:1:53: unit = \"k1\" names an id that 2 objects hold"
@@ -188,6 +225,17 @@ fn a_reference_naming_an_id_held_twice_is_an_error() {
 fn bad_reference_globs_are_errors() {
     let mut opts = MergeOptions::default();
     opts.references.keys = vec!["a[".into()];
-    let err = merge_texts("u = [{ id = k1 }]", "u = []", "u = []", Dialect::Sjson, &opts).unwrap_err();
-    assert!(err.to_string().starts_with("[references] keys: pattern \"a[\""), "{err}");
+    let err = merge_texts(
+        "u = [{ id = k1 }]",
+        "u = []",
+        "u = []",
+        Dialect::Sjson,
+        &opts,
+    )
+    .unwrap_err();
+    assert!(
+        err.to_string()
+            .starts_with("[references] keys: pattern \"a[\""),
+        "{err}"
+    );
 }
