@@ -28,6 +28,8 @@ pub enum Check {
     Read,
     /// A check crashed; the file is rejected to be safe.
     Internal,
+    /// A resource reference names a file that is not in the tree.
+    Resource,
 }
 
 /// The widest source excerpt kept with a problem, in characters.

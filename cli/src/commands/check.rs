@@ -43,6 +43,16 @@ pub fn run(args: &CheckArgs) -> i32 {
             return 2;
         }
     };
+    // Resource references name files from the repository root.
+    let policy = match store::repo::open(Path::new(".")) {
+        Ok(repo) if policy.checks_resources() => {
+            let root = repo.workdir().map(Path::to_path_buf).unwrap_or_default();
+            policy.with_tree(hooks::checks::resources::TreePaths::new(move |p| {
+                root.join(p).is_file()
+            }))
+        }
+        _ => policy,
+    };
     let paths = match crate::files::files_under(&roots, |_| true) {
         Ok(p) => p,
         Err(e) => {

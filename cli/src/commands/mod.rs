@@ -18,3 +18,4 @@ pub mod migrate;
 mod porcelain;
 pub mod pull;
 pub mod push;
+pub mod resources;
