@@ -102,3 +102,48 @@ fn a_merge_that_leaves_a_reference_to_a_deleted_unit_is_reported_checked_and_rej
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn pre_commit_blocks_a_level_that_places_a_unit_missing_from_the_index() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let work = root.join("work");
+    let git = |args: &[&str]| git_home(&work, &root, args);
+    git_home(&root, &root, &["init", "-q", "-b", "main", "work"]);
+    let hook = work.join(".git/hooks/pre-commit");
+    std::fs::create_dir_all(hook.parent().unwrap()).unwrap();
+    std::fs::write(
+        &hook,
+        format!(
+            "#!/bin/sh\nexec {} hook pre-commit\n",
+            env!("CARGO_BIN_EXE_assetvc")
+        ),
+    )
+    .unwrap();
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&hook, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    write(&work, "assetvc.toml", CONFIG);
+    write(&work, "levels/a.level", LEVEL);
+    write(&work, "units/barrel.unit", "renderable = true\n");
+    git(&["add", "-A"]);
+    git(&["commit", "-q", "-m", "start"]);
+    // The crate exists in the worktree but is not staged: the commit would lack it.
+    write(&work, "units/crate.unit", "renderable = true\n");
+    write(&work, "levels/a.level", PLACED);
+    let out = git_home_output(&work, &root, &["commit", "-q", "-am", "a crate"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(
+        err.contains("levels/a.level:8:10: unit units/crate.unit does not exist"),
+        "{err}"
+    );
+    git(&["add", "units/crate.unit"]);
+    let out = git_home_output(&work, &root, &["commit", "-q", "-am", "a crate"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

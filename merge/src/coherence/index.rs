@@ -3,6 +3,7 @@
 //! name an object.
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use globset::GlobSet;
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -12,9 +13,9 @@ use crate::merger::{id_display, id_of};
 
 /// One step from an object (or the root) down to the array holding an object.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Step {
+pub(crate) enum Step<'d> {
     /// An object member.
-    Key(String),
+    Key(Cow<'d, str>),
     /// An element of an array without ids.
     Index(usize),
 }
@@ -32,8 +33,8 @@ pub(crate) struct Obj<'d> {
     pub array: Value<'d>,
     /// The nearest id'd object above it (index into [`DocIndex::objs`]).
     pub owner: Option<usize>,
-    /// The route from the owner (or the root) to `array`.
-    pub route: Vec<Step>,
+    /// The route from the owner (or the root) to `array` (shared by its siblings).
+    pub route: Arc<[Step<'d>]>,
 }
 
 /// A string value that names an id'd object.
@@ -60,6 +61,14 @@ pub(crate) struct DocIndex<'d> {
     pub by_id: FxHashMap<Cow<'d, str>, usize>,
     /// Ids held by more than one object.
     pub dups: FxHashSet<Cow<'d, str>>,
+    /// Bit `n` set: an id of `n` bytes exists (127: of 127 bytes or more); a string of
+    /// another length names no object, without a lookup.
+    pub lengths: u128,
+}
+
+/// The [`DocIndex::lengths`] bit of a string of `len` bytes.
+pub(crate) fn length_bit(len: usize) -> u128 {
+    1u128 << len.min(127)
 }
 
 /// Compiled reference settings.
@@ -90,27 +99,34 @@ impl<'d> DocIndex<'d> {
         &mut self,
         v: Value<'d>,
         owner: Option<usize>,
-        route: &mut Vec<Step>,
+        route: &mut Vec<Step<'d>>,
         m: &Matchers<'_>,
     ) {
         match v.kind() {
             Kind::Object => {
-                for (k, c) in v.members() {
-                    if c.is_container() {
-                        route.push(Step::Key(k.into_owned()));
+                for c in v.children() {
+                    if c.is_container() && !scalars_only(c) {
+                        route.push(Step::Key(c.key().unwrap_or_default()));
                         self.walk(c, owner, route, m);
                         route.pop();
                     }
                 }
             }
             Kind::Array => {
+                let mut shared: Option<Arc<[Step<'d>]>> = None;
+                self.objs.reserve(v.len());
+                self.by_id.reserve(v.len());
                 for (i, c) in v.children().enumerate() {
                     if let Some((id_key, id)) = id_of(m.id_keys_lower, c) {
                         let me = self.objs.len();
-                        if self.by_id.contains_key(&id) {
-                            self.dups.insert(id.clone());
-                        } else {
-                            self.by_id.insert(id.clone(), me);
+                        self.lengths |= length_bit(id.len());
+                        match self.by_id.entry(id.clone()) {
+                            std::collections::hash_map::Entry::Occupied(_) => {
+                                self.dups.insert(id.clone());
+                            }
+                            std::collections::hash_map::Entry::Vacant(e) => {
+                                e.insert(me);
+                            }
                         }
                         self.objs.push(Obj {
                             id,
@@ -118,11 +134,13 @@ impl<'d> DocIndex<'d> {
                             value: c,
                             array: v,
                             owner,
-                            route: route.clone(),
+                            route: shared
+                                .get_or_insert_with(|| route.as_slice().into())
+                                .clone(),
                         });
                         let mut inner = Vec::new();
                         self.walk(c, Some(me), &mut inner, m);
-                    } else if c.is_container() {
+                    } else if c.is_container() && !scalars_only(c) {
                         route.push(Step::Index(i));
                         self.walk(c, owner, route, m);
                         route.pop();
@@ -159,9 +177,9 @@ impl<'d> DocIndex<'d> {
         let mut path = Path::root();
         for &j in chain.iter().rev() {
             let obj = &self.objs[j];
-            for step in &obj.route {
+            for step in obj.route.iter() {
                 path.push(match step {
-                    Step::Key(k) => Segment::Key(k.clone()),
+                    Step::Key(k) => Segment::Key(k.to_string()),
                     Step::Index(n) => Segment::Index(*n),
                 });
             }
@@ -188,6 +206,13 @@ impl<'d> DocIndex<'d> {
     }
 }
 
+/// Whether container `v` holds no container (nothing to index or scan inside it but
+/// its own strings).
+fn scalars_only(v: Value<'_>) -> bool {
+    // Containers are the nodes with children; a flat array's elements are all scalars.
+    v.children().all(|c| !c.is_container())
+}
+
 /// The references under `root`: string values (alone or in an array of strings) equal to
 /// an id of `ids`; ids shorter than 8 characters only under the `keys` globs.
 pub(crate) fn references<'d>(
@@ -197,76 +222,99 @@ pub(crate) fn references<'d>(
     m: &Matchers<'_>,
 ) -> Vec<Reference<'d>> {
     let mut out = Vec::new();
-    // Owner of each object node, to name the referrer.
-    let owners: FxHashMap<sjson::NodeId, usize> = index
-        .objs
-        .iter()
-        .enumerate()
-        .map(|(i, o)| (o.value.id(), i))
-        .collect();
-    scan(root, None, &owners, ids, m, &mut out);
+    let mut scan = Scan {
+        objs: &index.objs,
+        next: 0,
+        ids,
+        m,
+        globs: Vec::new(),
+        out: &mut out,
+    };
+    scan.value(root, None);
     out
 }
 
-fn scan<'d>(
-    v: Value<'d>,
-    owner: Option<usize>,
-    owners: &FxHashMap<sjson::NodeId, usize>,
-    ids: &dyn Fn(&str) -> bool,
-    m: &Matchers<'_>,
-    out: &mut Vec<Reference<'d>>,
-) {
-    let owner = owners.get(&v.id()).copied().or(owner);
-    match v.kind() {
-        Kind::Object => {
-            for (k, c) in v.members() {
-                match c.kind() {
-                    Kind::String if !m.is_id_key(&k) => {
-                        candidate(c, &k, owner, ids, m, out);
-                    }
-                    Kind::Array if c.children().all(|e| e.kind() == Kind::String) => {
-                        for e in c.children() {
-                            candidate(e, &k, owner, ids, m, out);
+/// A walk in document order; `next` is the first object of `objs` not met yet, so the
+/// id'd object a node is comes without a lookup.
+struct Scan<'s, 'd> {
+    objs: &'s [Obj<'d>],
+    next: usize,
+    ids: &'s dyn Fn(&str) -> bool,
+    m: &'s Matchers<'s>,
+    /// Keys met so far and their glob matches.
+    globs: Vec<(String, bool, bool)>,
+    out: &'s mut Vec<Reference<'d>>,
+}
+
+impl<'d> Scan<'_, 'd> {
+    fn value(&mut self, v: Value<'d>, owner: Option<usize>) {
+        let mut owner = owner;
+        if self
+            .objs
+            .get(self.next)
+            .is_some_and(|o| o.value.id() == v.id())
+        {
+            owner = Some(self.next);
+            self.next += 1;
+        }
+        let m = self.m;
+        match v.kind() {
+            Kind::Object => {
+                for (k, c) in v.members() {
+                    match c.kind() {
+                        Kind::String if !m.is_id_key(&k) => self.candidate(c, &k, owner),
+                        Kind::Array if c.children().all(|e| e.kind() == Kind::String) => {
+                            for e in c.children() {
+                                self.candidate(e, &k, owner);
+                            }
                         }
+                        Kind::Array | Kind::Object => self.value(c, owner),
+                        _ => {}
                     }
-                    Kind::Array | Kind::Object => scan(c, owner, owners, ids, m, out),
-                    _ => {}
                 }
             }
-        }
-        Kind::Array => {
-            for c in v.children() {
-                if c.is_container() {
-                    scan(c, owner, owners, ids, m, out);
+            Kind::Array => {
+                for c in v.children() {
+                    if c.is_container() {
+                        self.value(c, owner);
+                    }
                 }
             }
+            _ => {}
         }
-        _ => {}
     }
 }
 
-#[allow(clippy::ptr_arg)]
-fn candidate<'d>(
-    node: Value<'d>,
-    key: &Cow<'d, str>, // cloned into each reference (borrowed from the document)
-    owner: Option<usize>,
-    ids: &dyn Fn(&str) -> bool,
-    m: &Matchers<'_>,
-    out: &mut Vec<Reference<'d>>,
-) {
-    let Some(s) = node.as_str() else { return };
-    if !ids(&s) {
-        return;
+impl<'d> Scan<'_, 'd> {
+    /// Whether `key` is a reference key and a parent key (globs matched once per key).
+    fn flags(&mut self, key: &str) -> (bool, bool) {
+        if let Some(&(_, keyed, parent)) = self.globs.iter().find(|(k, ..)| k == key) {
+            return (keyed, parent);
+        }
+        let flags = (self.m.keys.is_match(key), self.m.parent.is_match(key));
+        if self.globs.len() < 64 {
+            self.globs.push((key.to_string(), flags.0, flags.1));
+        }
+        flags
     }
-    let keyed = m.keys.is_match(key.as_ref());
-    if s.chars().count() < 8 && !keyed {
-        return;
+
+    // The key is a `Cow` borrowed from the document: cloned into each reference as is.
+    #[allow(clippy::ptr_arg)]
+    fn candidate(&mut self, node: Value<'d>, key: &Cow<'d, str>, owner: Option<usize>) {
+        let Some(s) = node.as_str() else { return };
+        if !(self.ids)(&s) {
+            return;
+        }
+        let (keyed, parent) = self.flags(key);
+        if s.chars().count() < 8 && !keyed {
+            return;
+        }
+        self.out.push(Reference {
+            node,
+            key: key.clone(),
+            target: s,
+            referrer: owner,
+            parent,
+        });
     }
-    out.push(Reference {
-        node,
-        key: key.clone(),
-        target: s,
-        referrer: owner,
-        parent: m.parent.is_match(key.as_ref()),
-    });
 }

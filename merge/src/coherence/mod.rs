@@ -67,6 +67,9 @@ pub enum CoherenceError {
         /// What is wrong.
         message: String,
     },
+    /// Indexing a version failed (a bug; nothing is written).
+    #[error("internal error: indexing a version for the coherence pass failed")]
+    Internal,
     /// A repaired document did not parse back (a bug; nothing is written).
     #[error("internal error: the repaired document does not parse ({0})")]
     Invalid(ParseError),
@@ -111,19 +114,21 @@ pub fn repair(
         keys: globs("keys", &options.references.keys)?,
         parent: globs("parent", &options.references.parent)?,
     };
-    let sides = [
-        ("base", base, DocIndex::build(base.root(), &m)),
-        ("ours", ours, DocIndex::build(ours.root(), &m)),
-        ("theirs", theirs, DocIndex::build(theirs.root(), &m)),
-    ];
-    if sides.iter().all(|(_, _, i)| i.objs.is_empty()) {
+    // Ours' and theirs' indexes are independent: built side by side. Base's is built
+    // only when a repair needs it.
+    let (io, it) = std::thread::scope(|scope| {
+        let t = scope.spawn(|| DocIndex::build(theirs.root(), &m));
+        (DocIndex::build(ours.root(), &m), t.join())
+    });
+    let Ok(it) = it else {
+        return Err(CoherenceError::Internal);
+    };
+    if io.objs.is_empty() && it.objs.is_empty() {
         return Ok((merged, Vec::new()));
     }
-    for (name, doc, index) in &sides {
-        plan::check_ambiguous(name, doc, index, &m)?;
-    }
-    let [(_, _, ib), (_, _, io), (_, _, it)] = sides;
-    let mut state = plan::State::new(ib, io, it, ours, theirs, &m, options.policy);
+    plan::check_ambiguous("ours", ours, &io, &m)?;
+    plan::check_ambiguous("theirs", theirs, &it, &m)?;
+    let mut state = plan::State::new(base, io, it, ours, theirs, &m, options.policy);
     let dialect = merged.dialect();
     let mut doc = merged;
     let mut reports = Vec::new();

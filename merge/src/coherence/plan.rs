@@ -37,15 +37,15 @@ pub(crate) fn check_ambiguous(
 
 /// The three inputs' indexes and what persists between rounds.
 pub(crate) struct State<'s, 'o> {
-    base: DocIndex<'s>,
+    /// Base's index, built when first needed (the common merge never needs it).
+    base_index: std::cell::OnceCell<DocIndex<'s>>,
+    base_doc: &'s Document,
     ours: DocIndex<'s>,
     theirs: DocIndex<'s>,
     ours_doc: &'s Document,
     theirs_doc: &'s Document,
     m: &'o Matchers<'o>,
     winner: Side,
-    /// Per side (ours, theirs): ids it references without holding them (computed when first needed).
-    dangling_in: [Option<FxHashSet<String>>; 2],
 }
 
 /// A short id for people: the first 8 characters.
@@ -70,7 +70,7 @@ fn other(side: Side) -> Side {
 
 impl<'s, 'o> State<'s, 'o> {
     pub(crate) fn new(
-        base: DocIndex<'s>,
+        base_doc: &'s Document,
         ours: DocIndex<'s>,
         theirs: DocIndex<'s>,
         ours_doc: &'s Document,
@@ -79,7 +79,8 @@ impl<'s, 'o> State<'s, 'o> {
         policy: Policy,
     ) -> Self {
         State {
-            base,
+            base_index: std::cell::OnceCell::new(),
+            base_doc,
             ours,
             theirs,
             ours_doc,
@@ -89,7 +90,6 @@ impl<'s, 'o> State<'s, 'o> {
                 Policy::Ours => Side::Ours,
                 Policy::Theirs | Policy::Fail => Side::Theirs,
             },
-            dangling_in: [None, None],
         }
     }
 
@@ -100,32 +100,34 @@ impl<'s, 'o> State<'s, 'o> {
         }
     }
 
-    fn known(&self, id: &str) -> bool {
-        self.base.has(id) || self.ours.has(id) || self.theirs.has(id)
+    /// Base's index.
+    fn base(&self) -> &DocIndex<'s> {
+        self.base_index
+            .get_or_init(|| DocIndex::build(self.base_doc.root(), self.m))
     }
 
-    /// Whether `side` itself references `id` without holding it.
-    fn dangles_in(&mut self, side: Side, id: &str) -> bool {
-        let slot = match side {
-            Side::Ours => 0,
-            Side::Theirs => 1,
+    /// Whether `id` names an object of a side. (An id only base holds is one that both
+    /// sides deleted: nothing references it that a repair could serve.)
+    fn known(&self, id: &str) -> bool {
+        self.ours.has(id) || self.theirs.has(id)
+    }
+
+    /// Whether `side` (which deleted the target of `r`) left `r` dangling itself: its
+    /// version of the referrer (the root for a root-level reference) still names the
+    /// target under the same key.
+    fn dangles_in(&self, side: Side, im: &DocIndex<'_>, r: &Reference<'_>) -> bool {
+        let doc = match side {
+            Side::Ours => self.ours_doc,
+            Side::Theirs => self.theirs_doc,
         };
-        if self.dangling_in[slot].is_none() {
-            let (doc, index) = match side {
-                Side::Ours => (self.ours_doc, &self.ours),
-                Side::Theirs => (self.theirs_doc, &self.theirs),
-            };
-            let known = |s: &str| self.base.has(s) || self.ours.has(s) || self.theirs.has(s);
-            let set = references(doc.root(), index, &known, self.m)
-                .into_iter()
-                .filter(|r| !index.has(&r.target))
-                .map(|r| r.target.into_owned())
-                .collect();
-            self.dangling_in[slot] = Some(set);
-        }
-        self.dangling_in[slot]
-            .as_ref()
-            .is_some_and(|s| s.contains(id))
+        let holder = match r.referrer {
+            Some(i) => match self.side(side).get(&im.objs[i].id) {
+                Some(o) => o.value,
+                None => return false,
+            },
+            None => doc.root(),
+        };
+        names_under(holder, &r.key, &r.target)
     }
 
     /// One round: the edits that repair what is broken in `doc`, and their reports.
@@ -141,8 +143,11 @@ impl<'s, 'o> State<'s, 'o> {
             reports: Vec::new(),
             planned: FxHashSet::default(),
         };
+        let lengths = self.ours.lengths | self.theirs.lengths | im.lengths;
         let refs = {
-            let known = |s: &str| self.known(s) || im.has(s);
+            let known = |s: &str| {
+                lengths & super::index::length_bit(s.len()) != 0 && (im.has(s) || self.known(s))
+            };
             references(doc.root(), &im, &known, self.m)
         };
         // (1) References to objects the result lacks but a side kept.
@@ -154,7 +159,7 @@ impl<'s, 'o> State<'s, 'o> {
                 (true, true) => None,
                 (false, false) => continue,
             };
-            if deleter.is_some_and(|d| self.dangles_in(d, &r.target)) {
+            if deleter.is_some_and(|d| self.dangles_in(d, &im, r)) {
                 continue;
             }
             let referrer = match r.referrer {
@@ -186,8 +191,8 @@ impl<'s, 'o> State<'s, 'o> {
             };
             self.restore(&mut round, &id, kind, None);
         }
-        // (2) Parent cycles, once nothing is missing.
-        if round.edits.is_empty() {
+        // (2) Parent cycles, once nothing is missing (nesting alone never makes one).
+        if round.edits.is_empty() && refs.iter().any(|r| r.parent) {
             self.break_cycle(&mut round, &refs);
         }
         (round.edits, round.reports)
@@ -207,7 +212,7 @@ impl<'s, 'o> State<'s, 'o> {
 
     /// Whether a side deleted `id` (base held it, that side does not).
     fn deleted(&self, id: &str) -> bool {
-        self.base.has(id) && (!self.ours.has(id) || !self.theirs.has(id))
+        (!self.ours.has(id) || !self.theirs.has(id)) && self.base().has(id)
     }
 
     /// The ids of the id'd ancestors of `id` in `side`, nearest first.
@@ -233,6 +238,12 @@ impl<'s, 'o> State<'s, 'o> {
                 .any(|a| self.ancestors(other(s), a).contains(&id))
         })
     }
+}
+
+/// Whether a member `key` inside `v` (at any depth) names `target`, alone or in a list.
+fn names_under(v: Value<'_>, key: &str, target: &str) -> bool {
+    v.descendants()
+        .any(|d| d.key().is_some_and(|k| k == key) && State::names(Some(d), target))
 }
 
 /// The edits and reports of one round.
@@ -313,7 +324,9 @@ impl<'s> State<'s, '_> {
             .take(subtree.len() - 1)
             .filter(|o| {
                 round.im.has(&o.id)
-                    || (!chain.contains(&&*o.id) && self.base.has(&o.id) && !other_index.has(&o.id))
+                    || (!chain.contains(&&*o.id)
+                        && !other_index.has(&o.id)
+                        && self.base().has(&o.id))
             })
             .map(|o| o.value.id())
             .collect();
@@ -343,7 +356,7 @@ impl<'s> State<'s, '_> {
         round.reports.push(Conflict {
             path: si.pointer(x).to_string(),
             kind,
-            base: json(&self.base),
+            base: json(self.base()),
             ours: json(&self.ours),
             theirs: json(&self.theirs),
             taken: side,
@@ -388,7 +401,7 @@ fn place<'m>(
                 };
                 for s in obj.route[n + 1..].iter().rev() {
                     let (kind, key) = match s {
-                        Step::Key(k) => (Kind::Object, Some(k.clone().into())),
+                        Step::Key(k) => (Kind::Object, Some(k.clone())),
                         Step::Index(_) => (Kind::Array, None),
                     };
                     built = Out::Container {
@@ -404,7 +417,7 @@ fn place<'m>(
                 }
                 return Some(Edit::AddMember {
                     object: at.id(),
-                    key: k.clone(),
+                    key: k.to_string(),
                     value: built,
                     origin: None,
                 });
@@ -525,7 +538,7 @@ impl<'s> State<'s, '_> {
         let Some(c) = r.referrer else { return false };
         let id = &im.objs[c].id;
         Self::names(Self::member(self.side(side), id, &r.key), &r.target)
-            && !Self::names(Self::member(&self.base, id, &r.key), &r.target)
+            && !Self::names(Self::member(self.base(), id, &r.key), &r.target)
     }
 
     /// Reverts reparent `r` to base's value (removes it where base had none).
@@ -536,7 +549,7 @@ impl<'s> State<'s, '_> {
         let Some(c) = r.referrer else { return };
         let im = round.im;
         let id = im.objs[c].id.to_string();
-        let base_value = Self::member(&self.base, &id, &r.key);
+        let base_value = Self::member(self.base(), &id, &r.key);
         let holder = im.objs[c].value.get(&r.key);
         let edit = match (holder, base_value) {
             // A string member: back to base's value, or gone.
@@ -556,7 +569,7 @@ impl<'s> State<'s, '_> {
         round.reports.push(Conflict {
             path: format!("{}/{}", im.pointer(c), r.key),
             kind: ConflictKind::Cycle,
-            base: json(&self.base),
+            base: json(self.base()),
             ours: json(&self.ours),
             theirs: json(&self.theirs),
             taken: self.winner,

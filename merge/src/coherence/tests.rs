@@ -217,7 +217,7 @@ fn a_reference_naming_an_id_held_twice_is_an_error() {
     };
     assert_eq!(
         e.to_string(),
-        "base:1:53: unit = \"k1\" names an id that 2 objects hold"
+        "ours:1:53: unit = \"k1\" names an id that 2 objects hold"
     );
 }
 
