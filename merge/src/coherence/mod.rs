@@ -114,27 +114,39 @@ pub fn repair(
         keys: globs("keys", &options.references.keys)?,
         parent: globs("parent", &options.references.parent)?,
     };
-    // Ours' and theirs' indexes are independent: built side by side. Base's is built
-    // only when a repair needs it.
-    let (io, it) = std::thread::scope(|scope| {
+    // The indexes of ours, theirs and the result are independent: built side by side.
+    // Base's is built only when a repair needs it.
+    let (io, it, im) = std::thread::scope(|scope| {
         let t = scope.spawn(|| DocIndex::build(theirs.root(), &m));
-        (DocIndex::build(ours.root(), &m), t.join())
+        let r = scope.spawn(|| DocIndex::build(merged.root(), &m));
+        (DocIndex::build(ours.root(), &m), t.join(), r.join())
     });
-    let Ok(it) = it else {
+    let (Ok(it), Ok(im)) = (it, im) else {
         return Err(CoherenceError::Internal);
     };
     if io.objs.is_empty() && it.objs.is_empty() {
+        drop(im);
         return Ok((merged, Vec::new()));
     }
     plan::check_ambiguous("ours", ours, &io, &m)?;
     plan::check_ambiguous("theirs", theirs, &it, &m)?;
     let mut state = plan::State::new(base, io, it, ours, theirs, &m, options.policy);
     let dialect = merged.dialect();
-    let mut doc = merged;
     let mut reports = Vec::new();
-    for _ in 0..MAX_ROUNDS {
+    // The first round uses the index built above; later rounds index the repaired text.
+    let first = {
+        let (edits, mut found) = state.plan(&merged, Some(im));
+        reports.append(&mut found);
+        (!edits.is_empty()).then(|| apply::apply(&merged, &edits))
+    };
+    let Some(text) = first else {
+        return Ok((merged, reports));
+    };
+    let mut doc =
+        Document::parse_with(text, ParseOptions::new(dialect)).map_err(CoherenceError::Invalid)?;
+    for _ in 1..MAX_ROUNDS {
         let text = {
-            let (edits, mut found) = state.plan(&doc);
+            let (edits, mut found) = state.plan(&doc, None);
             if edits.is_empty() {
                 break;
             }

@@ -131,11 +131,16 @@ impl<'s, 'o> State<'s, 'o> {
     }
 
     /// One round: the edits that repair what is broken in `doc`, and their reports.
-    pub(crate) fn plan<'m>(&mut self, doc: &'m Document) -> (Vec<Edit<'m>>, Vec<Conflict>)
+    /// `built`: `doc`'s index if it is at hand.
+    pub(crate) fn plan<'m>(
+        &mut self,
+        doc: &'m Document,
+        built: Option<DocIndex<'m>>,
+    ) -> (Vec<Edit<'m>>, Vec<Conflict>)
     where
         's: 'm,
     {
-        let im = DocIndex::build(doc.root(), self.m);
+        let im = built.unwrap_or_else(|| DocIndex::build(doc.root(), self.m));
         let mut round = Round {
             im: &im,
             root: doc.root(),
