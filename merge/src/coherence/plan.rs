@@ -185,7 +185,7 @@ impl<'s, 'o> State<'s, 'o> {
             .iter()
             .chain(&self.theirs.objs)
             .map(|o| &o.id)
-            .filter(|id| !im.has(id) && !self.deleted(id) && self.lost_container(id, &im))
+            .filter(|id| !im.has(id) && !self.deleted(id) && self.lost_container(id))
             .map(|id| id.to_string())
             .collect();
         for id in lost {
@@ -196,6 +196,10 @@ impl<'s, 'o> State<'s, 'o> {
             };
             self.restore(&mut round, &id, kind, None);
         }
+        // (4) An id twice (a move the structural merge also kept at the old place).
+        if round.edits.is_empty() && !im.dups.is_empty() {
+            self.dedupe(&mut round);
+        }
         // (2) Parent cycles, once nothing is missing (nesting alone never makes one).
         if round.edits.is_empty() && refs.iter().any(|r| r.parent) {
             self.break_cycle(&mut round, &refs);
@@ -203,15 +207,63 @@ impl<'s, 'o> State<'s, 'o> {
         (round.edits, round.reports)
     }
 
-    /// Whether `id`, missing from the result, was lost with a container: held by both
-    /// sides, or new on one side inside an id'd object the result lacks (an object new
-    /// to one side's array can also be an unmigrated base element the other deleted).
-    fn lost_container(&self, id: &str, im: &DocIndex<'_>) -> bool {
+    /// Whether `id`, missing from the result, was lost with or inside a container: held
+    /// by both sides, or new on one side inside an id'd object (a new object of a
+    /// top-level array can also be an unmigrated base element the other side deleted).
+    fn lost_container(&self, id: &str) -> bool {
         match (self.ours.by_id.get(id), self.theirs.by_id.get(id)) {
             (Some(_), Some(_)) => true,
-            (Some(&i), None) => self.ours.owner_id(i).is_some_and(|o| !im.has(o)),
-            (None, Some(&i)) => self.theirs.owner_id(i).is_some_and(|o| !im.has(o)),
+            (Some(&i), None) => self.ours.owner_id(i).is_some(),
+            (None, Some(&i)) => self.theirs.owner_id(i).is_some(),
             (None, None) => false,
+        }
+    }
+
+    /// Keeps each id the result holds twice once: at the policy side's place (the one
+    /// whose id'd container is the one that side has), else the first; the other copies
+    /// go (what only they held comes back as orphans in the next round).
+    fn dedupe<'m>(&self, round: &mut Round<'_, 'm>) {
+        let im = round.im;
+        // Ids a side already holds twice are that side's (numeric ids in unkeyed arrays).
+        let mut dups: Vec<&str> = im
+            .dups
+            .iter()
+            .map(|d| &**d)
+            .filter(|d| !self.ours.dups.contains(*d) && !self.theirs.dups.contains(*d))
+            .collect();
+        dups.sort_unstable();
+        for id in dups {
+            let copies: Vec<usize> = (0..im.objs.len())
+                .filter(|&i| im.objs[i].id == id)
+                .collect();
+            let winner = self.side(self.winner);
+            let wanted = winner.by_id.get(id).map(|&i| winner.owner_id(i));
+            let keep = copies
+                .iter()
+                .copied()
+                .find(|&c| Some(im.owner_id(c)) == wanted)
+                .unwrap_or(copies[0]);
+            for &c in copies.iter().filter(|&&c| c != keep) {
+                // A copy inside another copy goes with it.
+                if copies.iter().any(|&o| {
+                    o != c && o != keep && im.objs[o].value.contains(im.objs[c].value.id())
+                }) {
+                    continue;
+                }
+                round.edits.push(Edit::Remove {
+                    node: im.objs[c].value.id(),
+                });
+                round.reports.push(Conflict {
+                    path: im.pointer(c).to_string(),
+                    kind: ConflictKind::Orphan,
+                    base: None,
+                    ours: None,
+                    theirs: None,
+                    taken: self.winner,
+                    object: Some(label(im.objs[c].value, id)),
+                    referrer: Some(im.pointer(keep).to_string()),
+                });
+            }
         }
     }
 

@@ -239,3 +239,15 @@ fn bad_reference_globs_are_errors() {
         "{err}"
     );
 }
+
+#[test]
+fn an_object_moved_out_of_a_container_the_policy_kept_whole_is_held_once() {
+    // Theirs moves x out of c and deletes c; ours edits c (and x inside it). Policy ours
+    // keeps ours' c whole, theirs' move put x at the top too: one copy stays (ours').
+    let base = "l = [\n\t{ id = c v = 1 children = [\n\t\t{ id = xxxxxxxx v = 2 children = [] }\n\t] }\n]\n";
+    let ours = "l = [\n\t{ id = c v = 1 children = [\n\t\t{ id = xxxxxxxx v = 2 children = [\n\t\t\t{ id = n v = 3 children = [] }\n\t\t] }\n\t] }\n]\n";
+    let theirs = "l = [\n\t{ id = xxxxxxxx v = 2 children = [] }\n]\n";
+    let out = run(Dialect::Sjson, base, ours, theirs, Policy::Ours);
+    assert_eq!(out.text.matches("id = xxxxxxxx").count(), 1, "{}", out.text);
+    assert!(out.text.contains("id = n"), "{}", out.text);
+}
