@@ -208,13 +208,14 @@ impl<'s, 'o> State<'s, 'o> {
     }
 
     /// Whether `id`, missing from the result, was lost with or inside a container: held
-    /// by both sides, or new on one side inside an id'd object (a new object of a
-    /// top-level array can also be an unmigrated base element the other side deleted).
+    /// by both sides, or new on one side inside an id'd object that base has (an object
+    /// that base lacks, with ids on one side only, can be an unmigrated base element that
+    /// the other side deleted).
     fn lost_container(&self, id: &str) -> bool {
         match (self.ours.by_id.get(id), self.theirs.by_id.get(id)) {
             (Some(_), Some(_)) => true,
-            (Some(&i), None) => self.ours.owner_id(i).is_some(),
-            (None, Some(&i)) => self.theirs.owner_id(i).is_some(),
+            (Some(&i), None) => self.ours.owner_id(i).is_some_and(|o| self.base().has(o)),
+            (None, Some(&i)) => self.theirs.owner_id(i).is_some_and(|o| self.base().has(o)),
             (None, None) => false,
         }
     }
