@@ -2,7 +2,8 @@
 //! `commit`, pre-commit and pre-receive) on the files of a worktree: assets parse, no
 //! conflict markers in any text file, unique ids in keyed arrays, `check.require_ids`
 //! (every array of objects counts as new here), Lua scripts parse, expressions compile,
-//! external checkers from trusted git config pass.
+//! resource references (`[references] resources`) name files of the worktree, external
+//! checkers from trusted git config pass.
 
 use std::path::{Path, PathBuf};
 
