@@ -158,6 +158,30 @@ impl Default for SyncSettings {
     }
 }
 
+/// What counts as a reference (DESIGN.md "Level coherence").
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct References {
+    /// Globs on property names under which ids shorter than 8 characters are references.
+    pub keys: Vec<String>,
+    /// Globs on property names whose reference makes the referrer a child.
+    pub parent: Vec<String>,
+    /// Property name → asset type (file extension): `type = "unit"` makes
+    /// `type = "units/crate"` name `units/crate.unit`. Empty (off) by default.
+    pub resources: std::collections::BTreeMap<String, String>,
+}
+
+impl Default for References {
+    fn default() -> Self {
+        let d = merge::coherence::ReferenceOptions::default();
+        References {
+            keys: d.keys,
+            parent: d.parent,
+            resources: Default::default(),
+        }
+    }
+}
+
 /// The whole configuration; every field is optional.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -172,6 +196,8 @@ pub struct Config {
     pub expressions: Vec<Expressions>,
     /// Live collaboration settings.
     pub sync: SyncSettings,
+    /// References between objects and to other assets.
+    pub references: References,
 }
 
 impl Config {

@@ -38,6 +38,10 @@ pub struct Policy {
     pub(crate) require_ids: bool,
     pub(crate) expressions: Vec<ExpressionRule>,
     pub(crate) checkers: Vec<ExternalChecker>,
+    /// `[references] resources`: property name → asset type.
+    pub(crate) resources: Vec<(String, String)>,
+    /// The tree resource references are checked against (none: not checked).
+    pub(crate) tree: Option<crate::checks::resources::TreePaths>,
 }
 
 impl Policy {
@@ -68,7 +72,25 @@ impl Policy {
             require_ids: config.check.require_ids,
             expressions,
             checkers: Vec::new(),
+            resources: config
+                .references
+                .resources
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+            tree: None,
         })
+    }
+
+    /// The same policy checking resource references against `tree`.
+    pub fn with_tree(mut self, tree: crate::checks::resources::TreePaths) -> Policy {
+        self.tree = Some(tree);
+        self
+    }
+
+    /// Whether resource references are configured (`[references] resources`).
+    pub fn checks_resources(&self) -> bool {
+        !self.resources.is_empty()
     }
 
     /// The same policy with these external checkers.

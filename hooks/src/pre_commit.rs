@@ -57,9 +57,15 @@ fn check_staged(dir: &Path) -> Result<CommitReport, String> {
         .map_err(|e| format!("git config: {e}"))?;
     let root = repo.workdir().unwrap_or_else(|| dir.to_path_buf());
     let config = Config::discover(&root).map_err(|e| e.to_string())?;
-    let policy = Policy::new(&config)
+    let mut policy = Policy::new(&config)
         .map_err(|e| e.to_string())?
         .with_checkers(settings.checkers);
+    if policy.checks_resources() {
+        let staged = repo.staged_paths().map_err(|e| e.to_string())?;
+        policy = policy.with_tree(crate::checks::resources::TreePaths::new(move |p| {
+            staged.contains(p)
+        }));
+    }
     let jobs: Vec<Job> = repo
         .changes()
         .map_err(|e| e.to_string())?

@@ -350,6 +350,23 @@ fn check_updates(
             );
         }
     }
+    // Resource references are checked against the pushed tips' trees.
+    let with_tree;
+    let policy = if policy.checks_resources() {
+        let mut paths = HashSet::new();
+        for site in &sites {
+            let tree = repo.commit(site.commit)?.tree;
+            paths.extend(repo.diff_trees(None, tree)?.into_iter().map(|c| c.path));
+        }
+        with_tree = policy
+            .clone()
+            .with_tree(crate::checks::resources::TreePaths::new(move |p| {
+                paths.contains(p)
+            }));
+        &with_tree
+    } else {
+        policy
+    };
     let outcome = check_jobs(&jobs, policy, &repo.readers());
     report.blobs_checked = outcome.blobs_checked;
     for (problems, &site) in outcome.problems.into_iter().zip(&job_site) {

@@ -31,6 +31,8 @@ pub enum Check {
     Internal,
     /// A tree holds a path that git refuses to check out (`git fsck` flags it).
     UnsafePath,
+    /// A resource reference names a file that is not in the tree.
+    Resource,
 }
 
 /// The widest source excerpt kept with a problem, in characters.

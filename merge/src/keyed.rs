@@ -336,6 +336,8 @@ impl<'a> Merger<'a> {
                         ours: ids(&o_seq),
                         theirs: ids(&t_seq),
                         taken,
+                        object: None,
+                        referrer: None,
                     });
                     taken
                 }

@@ -9,6 +9,7 @@
 
 mod align;
 pub mod changeset;
+pub mod coherence;
 pub mod diff;
 pub mod explain;
 mod keyed;
@@ -142,6 +143,12 @@ pub enum ConflictKind {
     BothAdded,
     /// Both sides reordered the same elements differently.
     Order,
+    /// Repair: the result referenced an object one side deleted; it was restored.
+    DanglingReference,
+    /// Repair: the sides' reparents made a parent cycle; the losing side's were reverted.
+    Cycle,
+    /// Repair: an object no side deleted lost its container; it went back to its place.
+    Orphan,
 }
 
 impl ConflictKind {
@@ -153,6 +160,9 @@ impl ConflictKind {
             ConflictKind::ModifyDelete => "modify-delete",
             ConflictKind::BothAdded => "both-added",
             ConflictKind::Order => "order",
+            ConflictKind::DanglingReference => "dangling-reference",
+            ConflictKind::Cycle => "cycle",
+            ConflictKind::Orphan => "orphan",
         }
     }
 
@@ -164,6 +174,9 @@ impl ConflictKind {
             ConflictKind::ModifyDelete => "modified by ours, deleted by theirs",
             ConflictKind::BothAdded => "both added",
             ConflictKind::Order => "both reordered",
+            ConflictKind::DanglingReference => "referenced object restored",
+            ConflictKind::Cycle => "parent cycle broken",
+            ConflictKind::Orphan => "lost object restored",
         }
     }
 }
@@ -183,6 +196,21 @@ pub struct Conflict {
     pub theirs: Option<String>,
     /// The side whose value the result holds.
     pub taken: Side,
+    /// For a coherence repair: the object, as people name it (`crate (1f2e3d4c)`).
+    pub object: Option<String>,
+    /// For a coherence repair: the JSON Pointer of the reference that needed the object
+    /// (`dangling-reference`) or of the parent the reverted reparent named (`cycle`).
+    pub referrer: Option<String>,
+}
+
+impl ConflictKind {
+    /// Whether this is a coherence repair rather than a true conflict.
+    pub fn is_repair(self) -> bool {
+        matches!(
+            self,
+            ConflictKind::DanglingReference | ConflictKind::Cycle | ConflictKind::Orphan
+        )
+    }
 }
 
 impl fmt::Display for Conflict {
@@ -192,6 +220,21 @@ impl fmt::Display for Conflict {
         } else {
             &self.path
         };
+        if self.kind.is_repair() {
+            write!(f, "{path}: {}", self.kind.name())?;
+            if let Some(object) = &self.object {
+                write!(f, ": {object}")?;
+            }
+            write!(f, ", {}", self.kind.describe())?;
+            if let Some(referrer) = &self.referrer {
+                let role = match self.kind {
+                    ConflictKind::Cycle => "parent",
+                    _ => "referenced by",
+                };
+                write!(f, " ({role} {referrer})")?;
+            }
+            return write!(f, ", from {}", self.taken.name());
+        }
         write!(
             f,
             "{}: {}, took {}",
@@ -214,6 +257,8 @@ pub struct MergeOptions {
     pub natural_keys: Vec<String>,
     /// All-number arrays up to this length, of equal length in all versions, are atomic.
     pub atomic_max: usize,
+    /// What counts as a reference between objects (level coherence).
+    pub references: coherence::ReferenceOptions,
 }
 
 impl Default for MergeOptions {
@@ -225,6 +270,7 @@ impl Default for MergeOptions {
                 .to_vec(),
             natural_keys: vec!["name".into()],
             atomic_max: 16,
+            references: coherence::ReferenceOptions::default(),
         }
     }
 }
@@ -239,7 +285,8 @@ pub struct MergeOutcome {
 }
 
 impl MergeOutcome {
-    /// Whether policy `fail` met a conflict (the text still holds theirs' values).
+    /// Whether policy `fail` met a conflict or made a repair (the text still holds theirs'
+    /// values, repaired).
     pub fn failed(&self, policy: Policy) -> bool {
         policy == Policy::Fail && !self.conflicts.is_empty()
     }
@@ -259,6 +306,9 @@ pub enum MergeError {
     /// The merged text did not parse back (a bug; nothing is written).
     #[error("internal error: the merged document does not parse ({0})")]
     Invalid(ParseError),
+    /// The level's references cannot be made coherent (bad input or settings).
+    #[error("{0}")]
+    Coherence(#[from] coherence::CoherenceError),
 }
 
 /// Merges three parsed documents. The result is an edit of `ours`.
@@ -288,10 +338,38 @@ pub fn merge_texts(
         parse("ours", ours)?,
         parse("theirs", theirs)?,
     );
-    let outcome = merge(&b, &o, &t, options);
-    Document::parse_with(outcome.text.clone(), ParseOptions::new(dialect))
-        .map_err(MergeError::Invalid)?;
+    merge_coherent(&b, &o, &t, options)
+}
+
+/// Merges three parsed documents by structure, checks that the result parses, then
+/// repairs it into a coherent level ([`coherence::repair`]); repairs are reported among
+/// the conflicts.
+pub fn merge_coherent(
+    base: &Document,
+    ours: &Document,
+    theirs: &Document,
+    options: &MergeOptions,
+) -> Result<MergeOutcome, MergeError> {
+    let (mut outcome, merged) = merge_coherent_document(base, ours, theirs, options)?;
+    outcome.text = merged.into_text();
     Ok(outcome)
+}
+
+/// [`merge_coherent`], with the result as the parsed document (for callers that read it
+/// without parsing it again); the outcome's `text` is empty, the text is the document's.
+pub fn merge_coherent_document(
+    base: &Document,
+    ours: &Document,
+    theirs: &Document,
+    options: &MergeOptions,
+) -> Result<(MergeOutcome, Document), MergeError> {
+    let mut outcome = merge(base, ours, theirs, options);
+    let text = std::mem::take(&mut outcome.text);
+    let merged = Document::parse_with(text, ParseOptions::new(ours.dialect()))
+        .map_err(MergeError::Invalid)?;
+    let (repaired, repairs) = coherence::repair(base, ours, theirs, merged, options)?;
+    outcome.conflicts.extend(repairs);
+    Ok((outcome, repaired))
 }
 
 #[cfg(test)]

@@ -268,6 +268,8 @@ impl<'a> Merger<'a> {
             ours: o.map(compact_json),
             theirs: t.map(compact_json),
             taken,
+            object: None,
+            referrer: None,
         });
     }
 

@@ -250,6 +250,9 @@ impl Moves {
 struct Walk {
     deleted: Vec<(NodeId, Vec<Step>)>,
     added: Vec<NodeId>,
+    /// Object members added, with the path of their object: a deleted sibling may have
+    /// been renamed into one (`settings` → `render`).
+    added_members: Vec<(NodeId, Vec<Step>)>,
     path: Vec<Step>,
 }
 
@@ -259,6 +262,7 @@ fn detect_side<'a>(m: &Merger<'a>, side_doc: &'a Document) -> SideMoves {
     let mut w = Walk {
         deleted: Vec::new(),
         added: Vec::new(),
+        added_members: Vec::new(),
         path: Vec::new(),
     };
     walk(m, m.base.root(), side_doc.root(), &mut w);
@@ -290,20 +294,23 @@ fn detect_side<'a>(m: &Merger<'a>, side_doc: &'a Document) -> SideMoves {
                 .get(id.as_ref())
                 .copied()
                 .filter(|n| !moves.into.contains_key(n)),
-            None => dv.key().and_then(|k| {
-                by_key
-                    .get(k.as_ref())?
-                    .iter()
-                    .map(|&n| (n, side_doc.value(n)))
-                    .filter(|(_, n)| n.kind() == dv.kind() && !moves.into.contains_key(&n.id()))
-                    .map(|(id, n)| (id, similarity(dv, n, None)))
-                    .filter(|&(_, s)| s >= PAIRING_THRESHOLD)
-                    .fold(None, |best: Option<(NodeId, f64)>, (id, s)| match best {
-                        Some((_, bs)) if bs >= s => best,
-                        _ => Some((id, s)),
-                    })
-                    .map(|(id, _)| id)
-            }),
+            None => dv
+                .key()
+                .and_then(|k| {
+                    by_key
+                        .get(k.as_ref())?
+                        .iter()
+                        .map(|&n| (n, side_doc.value(n)))
+                        .filter(|(_, n)| n.kind() == dv.kind() && !moves.into.contains_key(&n.id()))
+                        .map(|(id, n)| (id, similarity(dv, n, None)))
+                        .filter(|&(_, s)| s >= PAIRING_THRESHOLD)
+                        .fold(None, |best: Option<(NodeId, f64)>, (id, s)| match best {
+                            Some((_, bs)) if bs >= s => best,
+                            _ => Some((id, s)),
+                        })
+                        .map(|(id, _)| id)
+                })
+                .or_else(|| renamed(side_doc, dv, &path, &w.added_members, &moves)),
         };
         if let Some(target) = target {
             moves.away.insert(d);
@@ -314,6 +321,43 @@ fn detect_side<'a>(m: &Merger<'a>, side_doc: &'a Document) -> SideMoves {
     moves.targets = moves.into.keys().copied().collect();
     moves.targets.sort_unstable();
     moves
+}
+
+/// The member that base object member `dv` (at `path`) was renamed into: a member added
+/// to the same object, of the same kind, the most similar one above the pairing
+/// threshold, not yet the target of another move.
+fn renamed(
+    side_doc: &Document,
+    dv: Value<'_>,
+    path: &[Step],
+    added_members: &[(NodeId, Vec<Step>)],
+    moves: &SideMoves,
+) -> Option<NodeId> {
+    let (Some(Step::Key(_)), parent) = (path.last(), &path[..path.len().saturating_sub(1)]) else {
+        return None;
+    };
+    if dv.kind() != Kind::Object {
+        return None;
+    }
+    added_members
+        .iter()
+        .filter(|(_, p)| p.len() == parent.len() && same_steps(p, parent))
+        .map(|&(n, _)| (n, side_doc.value(n)))
+        .filter(|(n, v)| v.kind() == dv.kind() && !moves.into.contains_key(n))
+        .map(|(n, v)| (n, similarity(dv, v, None)))
+        .filter(|&(_, s)| s >= PAIRING_THRESHOLD)
+        .fold(None, |best: Option<(NodeId, f64)>, (n, s)| match best {
+            Some((_, bs)) if bs >= s => best,
+            _ => Some((n, s)),
+        })
+        .map(|(n, _)| n)
+}
+
+fn same_steps(a: &[Step], b: &[Step]) -> bool {
+    a.iter().zip(b).all(|(x, y)| match (x, y) {
+        (Step::Key(x), Step::Key(y)) | (Step::Id(x), Step::Id(y)) => x == y,
+        _ => false,
+    })
 }
 
 fn walk<'a>(m: &Merger<'a>, b: Value<'a>, s: Value<'a>, w: &mut Walk) {
@@ -342,6 +386,7 @@ fn walk<'a>(m: &Merger<'a>, b: Value<'a>, s: Value<'a>, w: &mut Walk) {
             for (k, sv) in s.members() {
                 if sv.is_container() && !bi.contains(&k) {
                     w.added.push(sv.id());
+                    w.added_members.push((sv.id(), w.path.clone()));
                 }
             }
         }

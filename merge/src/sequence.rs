@@ -118,6 +118,8 @@ impl<'a> Merger<'a> {
                 ours: Some(json_list(c.o)),
                 theirs: Some(json_list(c.t)),
                 taken,
+                object: None,
+                referrer: None,
             });
             self.path.pop();
             match taken {
@@ -131,9 +133,38 @@ impl<'a> Merger<'a> {
     /// and merge each pair; unpaired elements are insertions or deletions.
     fn pair_chunk(&mut self, c: Chunk<'_, 'a>, items: &mut Vec<OutItem<'a>>) {
         let natural = self.opts.natural_keys.clone();
-        let ot = pair(c.o, c.t, &natural, None);
-        let ob = pair(c.o, c.b, &natural, None);
+        let mut ot = pair(c.o, c.t, &natural, None);
+        let mut ob = pair(c.o, c.b, &natural, None);
         let tb = pair(c.t, c.b, &natural, None);
+        // Two versions of one base element pair through it, however unlike each other
+        // their edits made them (ours edited `a`, theirs `b`: both edits are kept).
+        for i in 0..c.o.len() {
+            if ot[i].is_some() {
+                continue;
+            }
+            let Some(k) = ob[i] else { continue };
+            if let Some(j) = (0..c.t.len()).find(|&j| tb[j] == Some(k) && !ot.contains(&Some(j))) {
+                ot[i] = Some(j);
+            }
+        }
+        // Objects with the same keys at one position of a chunk as long in all three
+        // versions are versions of one element when nothing else paired them.
+        if c.o.len() == c.b.len() && c.t.len() == c.b.len() {
+            for i in 0..c.o.len() {
+                if same_keys(c.b[i], c.o[i])
+                    && same_keys(c.b[i], c.t[i])
+                    && ot[i].is_none()
+                    && !ot.contains(&Some(i))
+                    && ob[i].is_none()
+                    && !ob.contains(&Some(i))
+                    && tb[i].is_none_or(|k| k == i)
+                    && (0..c.t.len()).all(|j| j == i || tb[j] != Some(i))
+                {
+                    ot[i] = Some(i);
+                    ob[i] = Some(i);
+                }
+            }
+        }
         let mut t_paired = vec![false; c.t.len()];
         for (i, oe) in c.o.iter().enumerate() {
             self.path.push(Segment::Index(c.o_start + i));
@@ -171,6 +202,14 @@ impl<'a> Merger<'a> {
             self.path.pop();
         }
     }
+}
+
+/// Whether `a` and `b` are objects with the same keys (in any order).
+fn same_keys(a: Value<'_>, b: Value<'_>) -> bool {
+    a.kind() == sjson::Kind::Object
+        && b.kind() == sjson::Kind::Object
+        && a.len() == b.len()
+        && a.members().all(|(k, _)| b.get(&k).is_some())
 }
 
 struct Chunk<'c, 'a> {

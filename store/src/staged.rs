@@ -96,6 +96,21 @@ impl StagedRepo {
     }
 }
 
+impl StagedRepo {
+    /// The paths of every entry of the index (what the commit's tree will hold).
+    pub fn staged_paths(&self) -> Result<std::collections::HashSet<String>, Error> {
+        let index = self
+            .repo
+            .open_index()
+            .map_err(|e| Error::Index(e.to_string()))?;
+        Ok(index
+            .entries()
+            .iter()
+            .map(|e| e.path(&index).to_str_lossy().into_owned())
+            .collect())
+    }
+}
+
 fn is_file(mode: gix::index::entry::Mode) -> bool {
     mode == gix::index::entry::Mode::FILE || mode == gix::index::entry::Mode::FILE_EXECUTABLE
 }

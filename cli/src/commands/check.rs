@@ -2,7 +2,8 @@
 //! `commit`, pre-commit and pre-receive) on the files of a worktree: assets parse, no
 //! conflict markers in any text file, unique ids in keyed arrays, `check.require_ids`
 //! (every array of objects counts as new here), Lua scripts parse, expressions compile,
-//! external checkers from trusted git config pass.
+//! resource references (`[references] resources`) name files of the worktree, external
+//! checkers from trusted git config pass.
 
 use std::path::{Path, PathBuf};
 
@@ -40,6 +41,16 @@ pub fn run(args: &CheckArgs) -> i32 {
     };
     let (paths, problems) = match hooks::worktree_policy(Path::new(".")) {
         Ok(policy) => {
+            // Resource references name files from the repository root.
+            let policy = match store::repo::open(Path::new(".")) {
+                Ok(repo) if policy.checks_resources() => {
+                    let root = repo.workdir().map(Path::to_path_buf).unwrap_or_default();
+                    policy.with_tree(hooks::checks::resources::TreePaths::new(move |p| {
+                        root.join(p).is_file()
+                    }))
+                }
+                _ => policy,
+            };
             let paths = match crate::files::files_under(&roots, |_| true) {
                 Ok(p) => p,
                 Err(e) => {

@@ -47,7 +47,14 @@ pub fn check_blobs(
     config: &Config,
     root: &std::path::Path,
 ) -> Result<Vec<String>, String> {
-    let policy = hooks::policy_with_checkers(config, root).map_err(|e| e.to_string())?;
+    let mut policy = hooks::policy_with_checkers(config, root).map_err(|e| e.to_string())?;
+    if policy.checks_resources() {
+        // Resource references name files of the worktree being committed.
+        let root = root.to_path_buf();
+        policy = policy.with_tree(hooks::checks::resources::TreePaths::new(move |p| {
+            root.join(p).is_file()
+        }));
+    }
     let files: Vec<hooks::checks::FileVersion<'_>> = blobs
         .iter()
         .map(|b| (b.path.as_str(), b.data.as_slice(), b.base.as_deref()))

@@ -34,11 +34,39 @@ fn describe(kind: &str) -> String {
         ConflictKind::ModifyDelete,
         ConflictKind::BothAdded,
         ConflictKind::Order,
+        ConflictKind::DanglingReference,
+        ConflictKind::Cycle,
+        ConflictKind::Orphan,
     ]
     .into_iter()
     .find(|k| k.name() == kind)
     .map(|k| k.describe().to_string())
     .unwrap_or_else(|| kind.replace('-', " "))
+}
+
+/// A coherence repair of the stored report, to print as the merge printed it.
+fn repair(c: &serde_json::Value) -> Option<merge::Conflict> {
+    let kind = [
+        ConflictKind::DanglingReference,
+        ConflictKind::Cycle,
+        ConflictKind::Orphan,
+    ]
+    .into_iter()
+    .find(|k| Some(k.name()) == c["kind"].as_str())?;
+    let text = |k: &str| c[k].as_str().map(str::to_string);
+    Some(merge::Conflict {
+        path: text("path").unwrap_or_default(),
+        kind,
+        base: None,
+        ours: None,
+        theirs: None,
+        taken: match c["taken"].as_str() {
+            Some("ours") => merge::Side::Ours,
+            _ => merge::Side::Theirs,
+        },
+        object: text("object"),
+        referrer: text("referrer"),
+    })
 }
 
 /// How a conflict's side reads: `took theirs`, or for the policies `upstream` and `local`
@@ -67,6 +95,10 @@ pub fn lines(steps: &[serde_json::Value]) -> Vec<String> {
             (None, None) => String::new(),
         };
         for c in file["conflicts"].as_array().into_iter().flatten() {
+            if let Some(repair) = repair(c) {
+                out.push(format!("{prefix}{path} {repair}"));
+                continue;
+            }
             let at = c["path"].as_str().filter(|p| !p.is_empty()).unwrap_or("/");
             out.push(format!(
                 "{prefix}{path} {at}: {}, {}",

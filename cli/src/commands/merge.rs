@@ -92,6 +92,7 @@ pub fn merge_into_head(
         Err(status) => return status,
     };
     let policy = options.policy;
+    let resources_config = config.clone();
     let rules = AssetRules {
         dialect_of: &dialect_of,
         options,
@@ -119,6 +120,15 @@ pub fn merge_into_head(
         println!("{}", json_report(&report, policy));
     } else {
         porcelain::print_merge(&report, policy);
+    }
+    if matches!(
+        report.result,
+        MergeResult::Merged { .. } | MergeResult::Conflicted
+    ) {
+        for line in super::resources::created_by_merge(repo, &root, report.ours, &resources_config)
+        {
+            eprintln!("assetvc: {line} (created by this merge)");
+        }
     }
     let short = |id: &ObjectId| id.to_hex_with_len(7).to_string();
     let line = match &report.result {

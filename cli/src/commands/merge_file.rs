@@ -83,7 +83,11 @@ pub fn run(args: &MergeFileArgs) -> i32 {
         ours: ours.clone(),
         theirs: theirs.clone(),
     });
-    let (outcome, result) = match merging::merge_docs_parsed(base, ours, theirs, &options) {
+    let sides = [&args.base, &args.current, &args.other].map(|p| p.display().to_string());
+    let sides = [sides[0].as_str(), sides[1].as_str(), sides[2].as_str()];
+    let merged = merging::merge_docs_parsed(base, ours, theirs, &options)
+        .map_err(|e| merging::name_sides(e, sides));
+    let (outcome, result) = match merged {
         Ok(o) => o,
         Err(e) => {
             report::error(e);

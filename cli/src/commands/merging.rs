@@ -28,6 +28,10 @@ pub fn options(dir: &Path, policy: Option<Policy>) -> Result<(MergeOptions, Conf
         id_keys: config.merge.id_keys.clone(),
         natural_keys: config.merge.natural_keys.clone(),
         atomic_max: config.merge.atomic_max,
+        references: merge::coherence::ReferenceOptions {
+            keys: config.references.keys.clone(),
+            parent: config.references.parent.clone(),
+        },
     };
     Ok((options, config))
 }
@@ -83,7 +87,8 @@ pub fn load_three(
     Ok((ours?, base?, theirs?))
 }
 
-/// Merges three documents, frees them, and checks the result parses.
+/// Merges three documents, makes the result a coherent level, frees the inputs, and
+/// checks the result parses.
 pub fn merge_docs(
     base: Document,
     ours: Document,
@@ -103,14 +108,22 @@ pub fn merge_docs_parsed(
     theirs: Document,
     options: &MergeOptions,
 ) -> Result<(MergeOutcome, Document), String> {
-    let dialect = ours.dialect();
-    let mut outcome = merge::merge(&base, &ours, &theirs, options);
-    drop((base, ours, theirs));
-    let text = std::mem::take(&mut outcome.text);
-    let checked = Document::parse_with(text, ParseOptions::new(dialect)).map_err(|e| {
-        format!("internal error: the merged document does not parse ({e}); nothing was written")
-    })?;
-    Ok((outcome, checked))
+    // The structural merge, checked to parse, then made a coherent level.
+    merge::merge_coherent_document(&base, &ours, &theirs, options).map_err(|e| match e {
+        merge::MergeError::Coherence(e) => e.to_string(),
+        e => format!("{e}; nothing was written"),
+    })
+}
+
+/// An error of [`merge_docs`] with the position of a bad reference named by the version's
+/// file (`ours` → `names[1]`) instead of its side.
+pub fn name_sides(e: String, names: [&str; 3]) -> String {
+    for (side, name) in ["base", "ours", "theirs"].into_iter().zip(names) {
+        if let Some(rest) = e.strip_prefix(side).filter(|r| r.starts_with(':')) {
+            return format!("{name}{rest}; nothing was written");
+        }
+    }
+    e
 }
 
 /// One conflict in a JSON report.
@@ -122,6 +135,12 @@ pub struct ConflictReport<'a> {
     ours: Option<Box<RawValue>>,
     theirs: Option<Box<RawValue>>,
     taken: &'static str,
+    /// A coherence repair's object (`crate (1f2e3d4c)`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    object: Option<&'a str>,
+    /// A coherence repair's referrer (JSON Pointer).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    referrer: Option<&'a str>,
 }
 
 /// The report of one merged file.
@@ -159,6 +178,8 @@ pub fn file_report<'a>(path: &str, policy: Policy, conflicts: &'a [Conflict]) ->
                 ours: raw(&c.ours),
                 theirs: raw(&c.theirs),
                 taken: c.taken.name(),
+                object: c.object.as_deref(),
+                referrer: c.referrer.as_deref(),
             })
             .collect(),
     }

@@ -22,6 +22,7 @@ pub mod pull;
 pub mod push;
 mod record;
 pub mod resolve;
+pub mod resources;
 mod server_policy;
 pub mod sync;
 pub mod who;

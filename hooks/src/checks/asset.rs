@@ -38,6 +38,13 @@ pub(super) fn check_asset(
     if !policy.expressions.is_empty() {
         expressions(path, &doc, policy, out);
     }
+    if let Some(tree) = policy
+        .tree
+        .as_ref()
+        .filter(|_| !policy.resources.is_empty())
+    {
+        super::resources::check_resources(path, &doc, &policy.resources, tree, out);
+    }
 }
 
 /// The ids repeated within keyed arrays of an already parsed document (`duplicate id …`

@@ -20,6 +20,7 @@
 
 mod asset;
 mod lua;
+pub mod resources;
 
 #[cfg(test)]
 mod tests;

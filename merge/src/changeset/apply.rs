@@ -53,6 +53,8 @@ pub fn apply_change_set(
                         ours: None,
                         theirs: op.new.map(compact_json),
                         taken: Side::Ours,
+                        object: None,
+                        referrer: None,
                     });
                 }
                 continue;

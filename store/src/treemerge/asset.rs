@@ -68,20 +68,12 @@ pub(super) fn merge_asset(
         Ok(d) => d,
         Err(kind) => return Ok(AssetMerge::Failed(kind)),
     };
-    let mut outcome = merge::merge(&b, &o, &t, options);
+    // The result must parse (checked before anything is written) and be a coherent level.
+    let outcome = match merge::merge_coherent(&b, &o, &t, options) {
+        Ok(outcome) => outcome,
+        Err(e) => return Ok(AssetMerge::Failed(UnresolvedKind::Internal(e.to_string()))),
+    };
     drop((b, o, t));
-    // The result must parse: it is checked before anything is written.
-    match Document::parse_with(
-        std::mem::take(&mut outcome.text),
-        ParseOptions::new(dialect),
-    ) {
-        Ok(doc) => outcome.text = doc.into_text(),
-        Err(e) => {
-            return Ok(AssetMerge::Failed(UnresolvedKind::Internal(format!(
-                "internal error: the merged document does not parse ({e})"
-            ))))
-        }
-    }
     let failed = outcome.failed(options.policy);
     let blob = repo.write_blob(outcome.text.as_bytes())?.detach();
     Ok(AssetMerge::Merged {

@@ -1,0 +1,320 @@
+//! The id'd objects and references of one document: where each object lives (its
+//! nearest id'd ancestor and the route from there to its array) and which string values
+//! name an object.
+
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use globset::GlobSet;
+use rustc_hash::{FxHashMap, FxHashSet};
+use sjson::{Kind, Path, Segment, Value};
+
+use crate::merger::{id_display, id_of};
+
+/// One step from an object (or the root) down to the array holding an object.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Step<'d> {
+    /// An object member.
+    Key(Cow<'d, str>),
+    /// An element of an array without ids.
+    Index(usize),
+}
+
+/// An id'd object: an object element of an array that carries an id key.
+#[derive(Debug, Clone)]
+pub(crate) struct Obj<'d> {
+    /// The id's identity text.
+    pub id: Cow<'d, str>,
+    /// The id key as written.
+    pub id_key: Cow<'d, str>,
+    /// The object.
+    pub value: Value<'d>,
+    /// The array holding it.
+    pub array: Value<'d>,
+    /// The nearest id'd object above it (index into [`DocIndex::objs`]).
+    pub owner: Option<usize>,
+    /// The route from the owner (or the root) to `array` (shared by its siblings).
+    pub route: Arc<[Step<'d>]>,
+}
+
+/// A string value that names an id'd object.
+#[derive(Debug, Clone)]
+pub(crate) struct Reference<'d> {
+    /// The string node.
+    pub node: Value<'d>,
+    /// The property holding it.
+    pub key: Cow<'d, str>,
+    /// The id it names.
+    pub target: Cow<'d, str>,
+    /// The id'd object holding the reference (index into [`DocIndex::objs`]).
+    pub referrer: Option<usize>,
+    /// Whether the property is a parent key (the referrer is a child of the target).
+    pub parent: bool,
+}
+
+/// The id'd objects of a document.
+#[derive(Debug, Default)]
+pub(crate) struct DocIndex<'d> {
+    /// Every id'd object, in document order.
+    pub objs: Vec<Obj<'d>>,
+    /// The first object of each id.
+    pub by_id: FxHashMap<Cow<'d, str>, usize>,
+    /// Ids held by more than one object.
+    pub dups: FxHashSet<Cow<'d, str>>,
+    /// Bit `n` set: an id of `n` bytes exists (127: of 127 bytes or more); a string of
+    /// another length names no object, without a lookup.
+    pub lengths: u128,
+}
+
+/// The [`DocIndex::lengths`] bit of a string of `len` bytes.
+pub(crate) fn length_bit(len: usize) -> u128 {
+    1u128 << len.min(127)
+}
+
+/// Compiled reference settings.
+pub(crate) struct Matchers<'o> {
+    pub id_keys_lower: &'o [String],
+    pub keys: GlobSet,
+    pub parent: GlobSet,
+}
+
+impl Matchers<'_> {
+    fn is_id_key(&self, key: &str) -> bool {
+        self.id_keys_lower
+            .iter()
+            .any(|k| k.eq_ignore_ascii_case(key))
+    }
+}
+
+impl<'d> DocIndex<'d> {
+    /// Indexes the id'd objects under `root`.
+    pub fn build(root: Value<'d>, m: &Matchers<'_>) -> DocIndex<'d> {
+        let mut index = DocIndex::default();
+        let mut route = Vec::new();
+        index.walk(root, None, &mut route, m);
+        index
+    }
+
+    fn walk(
+        &mut self,
+        v: Value<'d>,
+        owner: Option<usize>,
+        route: &mut Vec<Step<'d>>,
+        m: &Matchers<'_>,
+    ) {
+        match v.kind() {
+            Kind::Object => {
+                for c in v.children() {
+                    if c.is_container() && !scalars_only(c) {
+                        route.push(Step::Key(c.key().unwrap_or_default()));
+                        self.walk(c, owner, route, m);
+                        route.pop();
+                    }
+                }
+            }
+            Kind::Array => {
+                let mut shared: Option<Arc<[Step<'d>]>> = None;
+                self.objs.reserve(v.len());
+                self.by_id.reserve(v.len());
+                for (i, c) in v.children().enumerate() {
+                    if let Some((id_key, id)) = id_of(m.id_keys_lower, c) {
+                        let me = self.objs.len();
+                        self.lengths |= length_bit(id.len());
+                        match self.by_id.entry(id.clone()) {
+                            std::collections::hash_map::Entry::Occupied(_) => {
+                                self.dups.insert(id.clone());
+                            }
+                            std::collections::hash_map::Entry::Vacant(e) => {
+                                e.insert(me);
+                            }
+                        }
+                        self.objs.push(Obj {
+                            id,
+                            id_key,
+                            value: c,
+                            array: v,
+                            owner,
+                            route: shared
+                                .get_or_insert_with(|| route.as_slice().into())
+                                .clone(),
+                        });
+                        let mut inner = Vec::new();
+                        self.walk(c, Some(me), &mut inner, m);
+                    } else if c.is_container() && !scalars_only(c) {
+                        route.push(Step::Index(i));
+                        self.walk(c, owner, route, m);
+                        route.pop();
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The object with `id`, if any.
+    pub fn get(&self, id: &str) -> Option<&Obj<'d>> {
+        self.by_id.get(id).map(|&i| &self.objs[i])
+    }
+
+    /// Whether `id` names an object here.
+    pub fn has(&self, id: &str) -> bool {
+        self.by_id.contains_key(id)
+    }
+
+    /// The id of the nearest id'd ancestor of object `i`.
+    pub fn owner_id(&self, i: usize) -> Option<&str> {
+        self.objs[i].owner.map(|o| &*self.objs[o].id)
+    }
+
+    /// The JSON Pointer of object `i` (keyed elements by id).
+    pub fn pointer(&self, i: usize) -> Path {
+        let mut chain = vec![i];
+        let mut at = i;
+        while let Some(o) = self.objs[at].owner {
+            chain.push(o);
+            at = o;
+        }
+        let mut path = Path::root();
+        for &j in chain.iter().rev() {
+            let obj = &self.objs[j];
+            for step in obj.route.iter() {
+                path.push(match step {
+                    Step::Key(k) => Segment::Key(k.to_string()),
+                    Step::Index(n) => Segment::Index(*n),
+                });
+            }
+            path.push(Segment::Id {
+                key: obj.id_key.to_string(),
+                value: id_display(&obj.id),
+            });
+        }
+        path
+    }
+
+    /// The ids of the id'd objects inside object `i` (itself included).
+    pub fn subtree_ids(&self, i: usize) -> Vec<&str> {
+        let v = self.objs[i].value;
+        let start = i;
+        let mut out = vec![&*self.objs[i].id];
+        for o in &self.objs[start + 1..] {
+            if !v.contains(o.value.id()) {
+                break;
+            }
+            out.push(&o.id);
+        }
+        out
+    }
+}
+
+/// Whether container `v` holds no container (nothing to index or scan inside it but
+/// its own strings).
+fn scalars_only(v: Value<'_>) -> bool {
+    // Containers are the nodes with children; a flat array's elements are all scalars.
+    v.children().all(|c| !c.is_container())
+}
+
+/// The references under `root`: string values (alone or in an array of strings) equal to
+/// an id of `ids`; ids shorter than 8 characters only under the `keys` globs.
+pub(crate) fn references<'d>(
+    root: Value<'d>,
+    index: &DocIndex<'d>,
+    ids: &dyn Fn(&str) -> bool,
+    m: &Matchers<'_>,
+) -> Vec<Reference<'d>> {
+    let mut out = Vec::new();
+    let mut scan = Scan {
+        objs: &index.objs,
+        next: 0,
+        ids,
+        m,
+        globs: Vec::new(),
+        out: &mut out,
+    };
+    scan.value(root, None);
+    out
+}
+
+/// A walk in document order; `next` is the first object of `objs` not met yet, so the
+/// id'd object a node is comes without a lookup.
+struct Scan<'s, 'd> {
+    objs: &'s [Obj<'d>],
+    next: usize,
+    ids: &'s dyn Fn(&str) -> bool,
+    m: &'s Matchers<'s>,
+    /// Keys met so far and their glob matches.
+    globs: Vec<(String, bool, bool)>,
+    out: &'s mut Vec<Reference<'d>>,
+}
+
+impl<'d> Scan<'_, 'd> {
+    fn value(&mut self, v: Value<'d>, owner: Option<usize>) {
+        let mut owner = owner;
+        if self
+            .objs
+            .get(self.next)
+            .is_some_and(|o| o.value.id() == v.id())
+        {
+            owner = Some(self.next);
+            self.next += 1;
+        }
+        let m = self.m;
+        match v.kind() {
+            Kind::Object => {
+                for (k, c) in v.members() {
+                    match c.kind() {
+                        Kind::String if !m.is_id_key(&k) => self.candidate(c, &k, owner),
+                        Kind::Array if c.children().all(|e| e.kind() == Kind::String) => {
+                            for e in c.children() {
+                                self.candidate(e, &k, owner);
+                            }
+                        }
+                        Kind::Array | Kind::Object => self.value(c, owner),
+                        _ => {}
+                    }
+                }
+            }
+            Kind::Array => {
+                for c in v.children() {
+                    if c.is_container() {
+                        self.value(c, owner);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+impl<'d> Scan<'_, 'd> {
+    /// Whether `key` is a reference key and a parent key (globs matched once per key).
+    fn flags(&mut self, key: &str) -> (bool, bool) {
+        if let Some(&(_, keyed, parent)) = self.globs.iter().find(|(k, ..)| k == key) {
+            return (keyed, parent);
+        }
+        let flags = (self.m.keys.is_match(key), self.m.parent.is_match(key));
+        if self.globs.len() < 64 {
+            self.globs.push((key.to_string(), flags.0, flags.1));
+        }
+        flags
+    }
+
+    // The key is a `Cow` borrowed from the document: cloned into each reference as is.
+    #[allow(clippy::ptr_arg)]
+    fn candidate(&mut self, node: Value<'d>, key: &Cow<'d, str>, owner: Option<usize>) {
+        let Some(s) = node.as_str() else { return };
+        if !(self.ids)(&s) {
+            return;
+        }
+        let (keyed, parent) = self.flags(key);
+        if s.chars().count() < 8 && !keyed {
+            return;
+        }
+        self.out.push(Reference {
+            node,
+            key: key.clone(),
+            target: s,
+            referrer: owner,
+            parent,
+        });
+    }
+}

@@ -1,0 +1,160 @@
+//! Level coherence (DESIGN.md "Level coherence"): after the structural merge, a merged
+//! level must not reference a missing object, hold a parent cycle, lose an object that no
+//! side deleted, or hold an id twice. [`repair`] finds what breaks those invariants and
+//! repairs it — restores referenced or orphaned objects from the side that kept them,
+//! reverts the losing side's reparents on a cycle — reporting each repair as a
+//! [`Conflict`] of kind `dangling-reference`, `cycle` or `orphan`. No I/O happens here.
+
+mod apply;
+mod index;
+mod plan;
+#[cfg(test)]
+mod tests;
+
+use globset::{Glob, GlobSet, GlobSetBuilder};
+use sjson::{Document, ParseError, ParseOptions};
+
+use crate::{Conflict, MergeOptions};
+use index::{DocIndex, Matchers};
+
+/// What counts as a reference (`[references]` in assetvc.toml).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReferenceOptions {
+    /// Globs on property names under which ids shorter than 8 characters are references.
+    pub keys: Vec<String>,
+    /// Globs on property names whose reference makes the referrer a child of the target.
+    pub parent: Vec<String>,
+}
+
+impl Default for ReferenceOptions {
+    fn default() -> Self {
+        ReferenceOptions {
+            keys: ["parent", "*_id", "*_ids", "target", "unit", "members"]
+                .map(String::from)
+                .to_vec(),
+            parent: vec!["parent".into()],
+        }
+    }
+}
+
+/// Why the coherence pass cannot run.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CoherenceError {
+    /// A reference names an id that more than one object holds: which one is meant is a
+    /// guess, so nothing is merged.
+    #[error("{side}:{line}:{col}: {key} = \"{id}\" names an id that {count} objects hold")]
+    AmbiguousReference {
+        /// `base`, `ours` or `theirs`.
+        side: &'static str,
+        /// 1-based line of the reference.
+        line: usize,
+        /// 1-based column.
+        col: usize,
+        /// The property holding it.
+        key: String,
+        /// The id.
+        id: String,
+        /// How many objects hold it.
+        count: usize,
+    },
+    /// A `[references]` glob does not compile.
+    #[error("[references] {setting}: pattern {pattern:?}: {message}")]
+    Pattern {
+        /// `keys` or `parent`.
+        setting: &'static str,
+        /// The pattern.
+        pattern: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// Indexing a version failed (a bug; nothing is written).
+    #[error("internal error: indexing a version for the coherence pass failed")]
+    Internal,
+    /// A repaired document did not parse back (a bug; nothing is written).
+    #[error("internal error: the repaired document does not parse ({0})")]
+    Invalid(ParseError),
+}
+
+/// At most this many rounds of repairs (each round's repairs can expose more).
+const MAX_ROUNDS: usize = 64;
+
+fn globs(setting: &'static str, patterns: &[String]) -> Result<GlobSet, CoherenceError> {
+    let mut b = GlobSetBuilder::new();
+    for p in patterns {
+        let glob = Glob::new(p).map_err(|e| CoherenceError::Pattern {
+            setting,
+            pattern: p.clone(),
+            message: e.kind().to_string(),
+        })?;
+        b.add(glob);
+    }
+    b.build().map_err(|e| CoherenceError::Pattern {
+        setting,
+        pattern: patterns.join(","),
+        message: e.to_string(),
+    })
+}
+
+/// Repairs `merged` (the structural merge of `base`, `ours`, `theirs`) until it holds the
+/// coherence invariants; returns the repaired document and one report per repair.
+pub fn repair(
+    base: &Document,
+    ours: &Document,
+    theirs: &Document,
+    merged: Document,
+    options: &MergeOptions,
+) -> Result<(Document, Vec<Conflict>), CoherenceError> {
+    let id_keys_lower: Vec<String> = options
+        .id_keys
+        .iter()
+        .map(|k| k.to_ascii_lowercase())
+        .collect();
+    let m = Matchers {
+        id_keys_lower: &id_keys_lower,
+        keys: globs("keys", &options.references.keys)?,
+        parent: globs("parent", &options.references.parent)?,
+    };
+    // The indexes of ours, theirs and the result are independent: built side by side.
+    // Base's is built only when a repair needs it.
+    let (io, it, im) = std::thread::scope(|scope| {
+        let t = scope.spawn(|| DocIndex::build(theirs.root(), &m));
+        let r = scope.spawn(|| DocIndex::build(merged.root(), &m));
+        (DocIndex::build(ours.root(), &m), t.join(), r.join())
+    });
+    let (Ok(it), Ok(im)) = (it, im) else {
+        return Err(CoherenceError::Internal);
+    };
+    if io.objs.is_empty() && it.objs.is_empty() {
+        drop(im);
+        return Ok((merged, Vec::new()));
+    }
+    plan::check_ambiguous("ours", ours, &io, &m)?;
+    plan::check_ambiguous("theirs", theirs, &it, &m)?;
+    let mut state = plan::State::new(base, io, it, ours, theirs, &m, options.policy);
+    let dialect = merged.dialect();
+    let mut reports = Vec::new();
+    // The first round uses the index built above; later rounds index the repaired text.
+    let first = {
+        let (edits, mut found) = state.plan(&merged, Some(im));
+        reports.append(&mut found);
+        (!edits.is_empty()).then(|| apply::apply(&merged, &edits))
+    };
+    let Some(text) = first else {
+        return Ok((merged, reports));
+    };
+    let mut doc =
+        Document::parse_with(text, ParseOptions::new(dialect)).map_err(CoherenceError::Invalid)?;
+    for _ in 1..MAX_ROUNDS {
+        let text = {
+            let (edits, mut found) = state.plan(&doc, None);
+            if edits.is_empty() {
+                break;
+            }
+            reports.append(&mut found);
+            apply::apply(&doc, &edits)
+        };
+        doc = Document::parse_with(text, ParseOptions::new(dialect))
+            .map_err(CoherenceError::Invalid)?;
+    }
+    Ok((doc, reports))
+}

@@ -1,0 +1,682 @@
+//! Finding what breaks the invariants in a merged document and planning the repairs.
+
+use rustc_hash::FxHashSet;
+use sjson::{Document, Kind, NodeId, Out, OutItem, Value};
+
+use super::apply::{without, Edit};
+use super::index::{references, DocIndex, Matchers, Reference, Step};
+use super::CoherenceError;
+use crate::merger::{compact_json, id_display};
+use crate::{Conflict, ConflictKind, Policy, Side};
+
+/// Fails when a reference of `index`'s document names an id held by more than one object.
+pub(crate) fn check_ambiguous(
+    side: &'static str,
+    doc: &Document,
+    index: &DocIndex<'_>,
+    m: &Matchers<'_>,
+) -> Result<(), CoherenceError> {
+    if index.dups.is_empty() {
+        return Ok(());
+    }
+    let refs = references(doc.root(), index, &|s| index.dups.contains(s), m);
+    if let Some(r) = refs.first() {
+        let (line, col) = sjson::line_col(doc.text(), r.node.span().start);
+        let count = index.objs.iter().filter(|o| o.id == r.target).count();
+        return Err(CoherenceError::AmbiguousReference {
+            side,
+            line,
+            col,
+            key: r.key.to_string(),
+            id: r.target.to_string(),
+            count,
+        });
+    }
+    Ok(())
+}
+
+/// The three inputs' indexes and what persists between rounds.
+pub(crate) struct State<'s, 'o> {
+    /// Base's index, built when first needed (the common merge never needs it).
+    base_index: std::cell::OnceCell<DocIndex<'s>>,
+    base_doc: &'s Document,
+    ours: DocIndex<'s>,
+    theirs: DocIndex<'s>,
+    ours_doc: &'s Document,
+    theirs_doc: &'s Document,
+    m: &'o Matchers<'o>,
+    winner: Side,
+}
+
+/// A short id for people: the first 8 characters.
+fn short(id: &str) -> String {
+    id_display(id).chars().take(8).collect()
+}
+
+/// `name (short id)` of an object, or the short id alone.
+fn label(v: Value<'_>, id: &str) -> String {
+    match v.get("name").and_then(|n| n.as_str()) {
+        Some(name) => format!("{name} ({})", short(id)),
+        None => short(id),
+    }
+}
+
+fn other(side: Side) -> Side {
+    match side {
+        Side::Ours => Side::Theirs,
+        Side::Theirs => Side::Ours,
+    }
+}
+
+impl<'s, 'o> State<'s, 'o> {
+    pub(crate) fn new(
+        base_doc: &'s Document,
+        ours: DocIndex<'s>,
+        theirs: DocIndex<'s>,
+        ours_doc: &'s Document,
+        theirs_doc: &'s Document,
+        m: &'o Matchers<'o>,
+        policy: Policy,
+    ) -> Self {
+        State {
+            base_index: std::cell::OnceCell::new(),
+            base_doc,
+            ours,
+            theirs,
+            ours_doc,
+            theirs_doc,
+            m,
+            winner: policy.side(),
+        }
+    }
+
+    fn side(&self, side: Side) -> &DocIndex<'s> {
+        match side {
+            Side::Ours => &self.ours,
+            Side::Theirs => &self.theirs,
+        }
+    }
+
+    /// Base's index.
+    fn base(&self) -> &DocIndex<'s> {
+        self.base_index
+            .get_or_init(|| DocIndex::build(self.base_doc.root(), self.m))
+    }
+
+    /// Whether `id` names an object of a side. (An id only base holds is one that both
+    /// sides deleted: nothing references it that a repair could serve.)
+    fn known(&self, id: &str) -> bool {
+        self.ours.has(id) || self.theirs.has(id)
+    }
+
+    /// Whether `side` (which deleted the target of `r`) left `r` dangling itself: its
+    /// version of the referrer (the root for a root-level reference) still names the
+    /// target under the same key.
+    fn dangles_in(&self, side: Side, im: &DocIndex<'_>, r: &Reference<'_>) -> bool {
+        let doc = match side {
+            Side::Ours => self.ours_doc,
+            Side::Theirs => self.theirs_doc,
+        };
+        let holder = match r.referrer {
+            Some(i) => match self.side(side).get(&im.objs[i].id) {
+                Some(o) => o.value,
+                None => return false,
+            },
+            None => doc.root(),
+        };
+        names_under(holder, &r.key, &r.target)
+    }
+
+    /// One round: the edits that repair what is broken in `doc`, and their reports.
+    /// `built`: `doc`'s index if it is at hand.
+    pub(crate) fn plan<'m>(
+        &mut self,
+        doc: &'m Document,
+        built: Option<DocIndex<'m>>,
+    ) -> (Vec<Edit<'m>>, Vec<Conflict>)
+    where
+        's: 'm,
+    {
+        let im = built.unwrap_or_else(|| DocIndex::build(doc.root(), self.m));
+        let mut round = Round {
+            im: &im,
+            root: doc.root(),
+            edits: Vec::new(),
+            reports: Vec::new(),
+            planned: FxHashSet::default(),
+        };
+        let lengths = self.ours.lengths | self.theirs.lengths | im.lengths;
+        let refs = {
+            let known = |s: &str| {
+                lengths & super::index::length_bit(s.len()) != 0 && (im.has(s) || self.known(s))
+            };
+            references(doc.root(), &im, &known, self.m)
+        };
+        // (1) References to objects the result lacks but a side kept.
+        for r in refs.iter().filter(|r| !im.has(&r.target)) {
+            let (o, t) = (self.ours.has(&r.target), self.theirs.has(&r.target));
+            let deleter = match (o, t) {
+                (true, false) => Some(Side::Theirs),
+                (false, true) => Some(Side::Ours),
+                (true, true) => None,
+                (false, false) => continue,
+            };
+            if deleter.is_some_and(|d| self.dangles_in(d, &im, r)) {
+                continue;
+            }
+            let referrer = match r.referrer {
+                Some(i) => format!("{}/{}", im.pointer(i), r.key),
+                None => format!("/{}", r.key),
+            };
+            self.restore(
+                &mut round,
+                &r.target,
+                ConflictKind::DanglingReference,
+                Some(referrer),
+            );
+        }
+        // (3) Objects lost that no side deleted.
+        let lost: Vec<String> = self
+            .ours
+            .objs
+            .iter()
+            .chain(&self.theirs.objs)
+            .map(|o| &o.id)
+            .filter(|id| !im.has(id) && !self.deleted(id) && self.lost_container(id))
+            .map(|id| id.to_string())
+            .collect();
+        for id in lost {
+            let kind = if self.nested_cycle(&id) {
+                ConflictKind::Cycle
+            } else {
+                ConflictKind::Orphan
+            };
+            self.restore(&mut round, &id, kind, None);
+        }
+        // (4) An id twice (a move the structural merge also kept at the old place).
+        if round.edits.is_empty() && !im.dups.is_empty() {
+            self.dedupe(&mut round);
+        }
+        // (2) Parent cycles, once nothing is missing (nesting alone never makes one).
+        if round.edits.is_empty() && refs.iter().any(|r| r.parent) {
+            self.break_cycle(&mut round, &refs);
+        }
+        (round.edits, round.reports)
+    }
+
+    /// Whether `id`, missing from the result, was lost with or inside a container: held
+    /// by both sides, or new on one side inside an id'd object that base has (an object
+    /// that base lacks, with ids on one side only, can be an unmigrated base element that
+    /// the other side deleted).
+    fn lost_container(&self, id: &str) -> bool {
+        match (self.ours.by_id.get(id), self.theirs.by_id.get(id)) {
+            (Some(_), Some(_)) => true,
+            (Some(&i), None) => self.ours.owner_id(i).is_some_and(|o| self.base().has(o)),
+            (None, Some(&i)) => self.theirs.owner_id(i).is_some_and(|o| self.base().has(o)),
+            (None, None) => false,
+        }
+    }
+
+    /// Keeps each id the result holds twice once: at the policy side's place (the one
+    /// whose id'd container is the one that side has), else the first; the other copies
+    /// go (what only they held comes back as orphans in the next round).
+    fn dedupe<'m>(&self, round: &mut Round<'_, 'm>) {
+        let im = round.im;
+        // Ids a side already holds twice are that side's (numeric ids in unkeyed arrays).
+        let mut dups: Vec<&str> = im
+            .dups
+            .iter()
+            .map(|d| &**d)
+            .filter(|d| !self.ours.dups.contains(*d) && !self.theirs.dups.contains(*d))
+            .collect();
+        dups.sort_unstable();
+        for id in dups {
+            let copies: Vec<usize> = (0..im.objs.len())
+                .filter(|&i| im.objs[i].id == id)
+                .collect();
+            let winner = self.side(self.winner);
+            let wanted = winner.by_id.get(id).map(|&i| winner.owner_id(i));
+            let keep = copies
+                .iter()
+                .copied()
+                .find(|&c| Some(im.owner_id(c)) == wanted)
+                .unwrap_or(copies[0]);
+            for &c in copies.iter().filter(|&&c| c != keep) {
+                // A copy inside another copy goes with it.
+                if copies.iter().any(|&o| {
+                    o != c && o != keep && im.objs[o].value.contains(im.objs[c].value.id())
+                }) {
+                    continue;
+                }
+                round.edits.push(Edit::Remove {
+                    node: im.objs[c].value.id(),
+                });
+                round.reports.push(Conflict {
+                    path: im.pointer(c).to_string(),
+                    kind: ConflictKind::Orphan,
+                    base: None,
+                    ours: None,
+                    theirs: None,
+                    taken: self.winner,
+                    object: Some(label(im.objs[c].value, id)),
+                    referrer: Some(im.pointer(keep).to_string()),
+                });
+            }
+        }
+    }
+
+    /// Whether a side deleted `id` (base held it, that side does not).
+    fn deleted(&self, id: &str) -> bool {
+        (!self.ours.has(id) || !self.theirs.has(id)) && self.base().has(id)
+    }
+
+    /// The ids of the id'd ancestors of `id` in `side`, nearest first.
+    fn ancestors(&self, side: Side, id: &str) -> Vec<&str> {
+        let index = self.side(side);
+        let mut out = Vec::new();
+        let mut at = index.by_id.get(id).copied();
+        while let Some(i) = at.and_then(|i| index.objs[i].owner) {
+            if out.len() > index.objs.len() {
+                break;
+            }
+            out.push(&*index.objs[i].id);
+            at = Some(i);
+        }
+        out
+    }
+
+    /// Whether one side nests `id` under an object that the other side nests under `id`.
+    fn nested_cycle(&self, id: &str) -> bool {
+        [Side::Ours, Side::Theirs].into_iter().any(|s| {
+            self.ancestors(s, id)
+                .into_iter()
+                .any(|a| self.ancestors(other(s), a).contains(&id))
+        })
+    }
+}
+
+/// Whether a member `key` inside `v` (at any depth) names `target`, alone or in a list.
+fn names_under(v: Value<'_>, key: &str, target: &str) -> bool {
+    v.descendants()
+        .any(|d| d.key().is_some_and(|k| k == key) && State::names(Some(d), target))
+}
+
+/// The edits and reports of one round.
+struct Round<'r, 'm> {
+    im: &'r DocIndex<'m>,
+    root: Value<'m>,
+    edits: Vec<Edit<'m>>,
+    reports: Vec<Conflict>,
+    /// Ids restored this round (each object is restored once).
+    planned: FxHashSet<String>,
+}
+
+impl<'s> State<'s, '_> {
+    /// The side to restore `id` from: the only side holding it; else, for an orphan, the
+    /// side whose container the result still has; else the policy's side.
+    fn source(&self, id: &str, kind: ConflictKind, im: &DocIndex<'_>) -> Option<Side> {
+        let holds = |s: Side| self.side(s).has(id);
+        match (holds(Side::Ours), holds(Side::Theirs)) {
+            (false, false) => None,
+            (true, false) => Some(Side::Ours),
+            (false, true) => Some(Side::Theirs),
+            (true, true) if kind == ConflictKind::Cycle => Some(self.winner),
+            (true, true) => {
+                let housed = |s: Side| {
+                    let index = self.side(s);
+                    index.owner_id(index.by_id[id]).is_none_or(|o| im.has(o))
+                };
+                Some(match (housed(Side::Ours), housed(Side::Theirs)) {
+                    (true, false) => Side::Ours,
+                    (false, true) => Side::Theirs,
+                    _ => self.winner,
+                })
+            }
+        }
+    }
+
+    /// Plans restoring object `id` (and its missing ancestors) at its place in the side
+    /// that kept it.
+    fn restore<'m>(
+        &self,
+        round: &mut Round<'_, 'm>,
+        id: &str,
+        kind: ConflictKind,
+        referrer: Option<String>,
+    ) where
+        's: 'm,
+    {
+        if round.planned.contains(id) {
+            return;
+        }
+        let Some(side) = self.source(id, kind, round.im) else {
+            return;
+        };
+        let si = self.side(side);
+        let other_index = self.side(other(side));
+        let x = si.by_id[id];
+        // The topmost ancestor the result lacks: it is restored whole.
+        let mut y = x;
+        let mut chain = vec![&*si.objs[x].id];
+        while let Some(o) = si.objs[y].owner {
+            if round.im.has(&si.objs[o].id) {
+                break;
+            }
+            y = o;
+            chain.push(&si.objs[y].id);
+        }
+        let subtree = si.subtree_ids(y);
+        if subtree.iter().any(|s| round.planned.contains(*s)) {
+            return;
+        }
+        // Inside it, leave out objects the result holds elsewhere and ones the other side
+        // deleted (unless they are on the way down to the object).
+        let top = si.objs[y].value;
+        let drop: Vec<NodeId> = si
+            .objs
+            .iter()
+            .skip(y + 1)
+            .take(subtree.len() - 1)
+            .filter(|o| {
+                round.im.has(&o.id)
+                    || (!chain.contains(&&*o.id)
+                        && !other_index.has(&o.id)
+                        && self.base().has(&o.id))
+            })
+            .map(|o| o.value.id())
+            .collect();
+        let container = match si.objs[y].owner {
+            Some(o) => match round.im.get(&si.objs[o].id) {
+                Some(obj) => obj.value,
+                None => return,
+            },
+            None => round.root,
+        };
+        let value = without(top, &drop);
+        let Some(edit) = place(round.im, si, y, container, value) else {
+            return;
+        };
+        if let Edit::AddMember { object, key, .. } = &edit {
+            // One new member per place and round: the next round inserts into it.
+            let taken = round.edits.iter().any(|e| {
+                matches!(e, Edit::AddMember { object: o, key: k, .. } if o == object && k == key)
+            });
+            if taken {
+                return;
+            }
+        }
+        round.planned.extend(subtree.iter().map(|s| s.to_string()));
+        round.edits.push(edit);
+        let json = |i: &DocIndex<'_>| i.get(id).map(|o| compact_json(o.value));
+        round.reports.push(Conflict {
+            path: si.pointer(x).to_string(),
+            kind,
+            base: json(self.base()),
+            ours: json(&self.ours),
+            theirs: json(&self.theirs),
+            taken: side,
+            object: Some(label(si.objs[x].value, id)),
+            referrer,
+        });
+    }
+}
+
+/// The edit that puts `value` (object `y` of side index `si`) into the result: into the
+/// array at the object's route from `container`, after the nearest preceding sibling the
+/// result holds there; the route's missing members are created.
+fn place<'m>(
+    im: &DocIndex<'m>,
+    si: &DocIndex<'m>,
+    y: usize,
+    container: Value<'m>,
+    value: Out<'m>,
+) -> Option<Edit<'m>> {
+    let obj = &si.objs[y];
+    let origin = obj.value;
+    let mut at = container;
+    for (n, step) in obj.route.iter().enumerate() {
+        let next = match (step, at.kind()) {
+            (Step::Key(k), Kind::Object) => at.get(k),
+            (Step::Index(i), Kind::Array) => at.children().nth(*i),
+            _ => return None,
+        };
+        match next {
+            Some(v) => at = v,
+            None => {
+                let Step::Key(k) = step else { return None };
+                let mut built = Out::Container {
+                    kind: Kind::Array,
+                    ours: None,
+                    items: vec![OutItem {
+                        key: None,
+                        ours: None,
+                        origin: Some(origin),
+                        value,
+                    }],
+                };
+                for s in obj.route[n + 1..].iter().rev() {
+                    let (kind, key) = match s {
+                        Step::Key(k) => (Kind::Object, Some(k.clone())),
+                        Step::Index(_) => (Kind::Array, None),
+                    };
+                    built = Out::Container {
+                        kind,
+                        ours: None,
+                        items: vec![OutItem {
+                            key,
+                            ours: None,
+                            origin: None,
+                            value: built,
+                        }],
+                    };
+                }
+                return Some(Edit::AddMember {
+                    object: at.id(),
+                    key: k.to_string(),
+                    value: built,
+                    origin: None,
+                });
+            }
+        }
+    }
+    if at.kind() != Kind::Array {
+        return None;
+    }
+    // The nearest earlier sibling (in the side) that the result holds in this array.
+    let after = si.objs[..y]
+        .iter()
+        .rev()
+        .filter(|o| o.array.id() == obj.array.id())
+        .filter_map(|o| im.get(&o.id))
+        .find(|m| m.array.id() == at.id())
+        .map(|m| m.value.id());
+    Some(Edit::Insert {
+        array: at.id(),
+        after,
+        value,
+        origin,
+    })
+}
+
+impl<'s> State<'s, '_> {
+    /// Breaks one parent cycle that neither side has by reverting, to base, the reparents
+    /// on it made by the side that loses under the policy.
+    fn break_cycle<'m>(&self, round: &mut Round<'_, 'm>, refs: &[Reference<'m>])
+    where
+        's: 'm,
+    {
+        let im = round.im;
+        // Edges child → parent: nesting and parent references.
+        let n = im.objs.len();
+        let mut edges: Vec<Vec<(usize, Option<usize>)>> = vec![Vec::new(); n];
+        for (i, o) in im.objs.iter().enumerate() {
+            if let Some(p) = o.owner {
+                edges[i].push((p, None));
+            }
+        }
+        for (ri, r) in refs.iter().enumerate() {
+            if let (true, Some(c), Some(&p)) = (r.parent, r.referrer, im.by_id.get(&r.target)) {
+                edges[c].push((p, Some(ri)));
+            }
+        }
+        for cycle in cycles(&edges) {
+            let on_cycle: Vec<&Reference<'m>> = cycle
+                .iter()
+                .filter_map(|&(_, e)| e.map(|ri| &refs[ri]))
+                .collect();
+            if on_cycle.is_empty() {
+                continue;
+            }
+            let held_by = |s: Side| {
+                cycle
+                    .iter()
+                    .all(|&(c, e)| self.has_edge(s, im, c, e.map(|ri| &refs[ri])))
+            };
+            if held_by(Side::Ours) || held_by(Side::Theirs) {
+                continue;
+            }
+            let loser = other(self.winner);
+            let made = |s: Side| -> Vec<&Reference<'m>> {
+                on_cycle
+                    .iter()
+                    .copied()
+                    .filter(|r| self.made(s, im, r))
+                    .collect()
+            };
+            let mut revert = made(loser);
+            if revert.is_empty() {
+                revert = made(self.winner);
+            }
+            if revert.is_empty() {
+                revert = vec![on_cycle[0]];
+            }
+            for r in revert {
+                self.revert(round, r);
+            }
+            return;
+        }
+    }
+
+    /// The value of member `key` of object `id` in `index`.
+    fn member<'x>(index: &DocIndex<'x>, id: &str, key: &str) -> Option<Value<'x>> {
+        index.get(id).and_then(|o| o.value.get(key))
+    }
+
+    /// Whether a (parent-key) value names `target`.
+    fn names(v: Option<Value<'_>>, target: &str) -> bool {
+        v.is_some_and(|v| match v.kind() {
+            Kind::String => v.as_str().is_some_and(|s| s == target),
+            Kind::Array => v
+                .children()
+                .any(|e| e.as_str().is_some_and(|s| s == target)),
+            _ => false,
+        })
+    }
+
+    /// Whether `side` holds the edge from object `c` of the result (nesting, or `r`).
+    fn has_edge(&self, side: Side, im: &DocIndex<'_>, c: usize, r: Option<&Reference<'_>>) -> bool {
+        let index = self.side(side);
+        let id = &im.objs[c].id;
+        match r {
+            Some(r) => Self::names(Self::member(index, id, &r.key), &r.target),
+            None => {
+                let Some(parent) = im.owner_id(c) else {
+                    return false;
+                };
+                index.by_id.get(&**id).and_then(|&i| index.owner_id(i)) == Some(parent)
+            }
+        }
+    }
+
+    /// Whether `side` made reparent `r` (it names the target, base did not).
+    fn made(&self, side: Side, im: &DocIndex<'_>, r: &Reference<'_>) -> bool {
+        let Some(c) = r.referrer else { return false };
+        let id = &im.objs[c].id;
+        Self::names(Self::member(self.side(side), id, &r.key), &r.target)
+            && !Self::names(Self::member(self.base(), id, &r.key), &r.target)
+    }
+
+    /// Reverts reparent `r` to base's value (removes it where base had none).
+    fn revert<'m>(&self, round: &mut Round<'_, 'm>, r: &Reference<'m>)
+    where
+        's: 'm,
+    {
+        let Some(c) = r.referrer else { return };
+        let im = round.im;
+        let id = im.objs[c].id.to_string();
+        let base_value = Self::member(self.base(), &id, &r.key);
+        let holder = im.objs[c].value.get(&r.key);
+        let edit = match (holder, base_value) {
+            // A string member: back to base's value, or gone.
+            (Some(h), Some(b)) if h.id() == r.node.id() => Edit::Replace {
+                node: h.id(),
+                value: Out::Value(b),
+            },
+            _ => Edit::Remove { node: r.node.id() },
+        };
+        round.edits.push(edit);
+        let json = |i: &DocIndex<'_>| Self::member(i, &id, &r.key).map(compact_json);
+        let target_pointer = im
+            .by_id
+            .get(&r.target)
+            .map(|&p| im.pointer(p).to_string())
+            .unwrap_or_default();
+        round.reports.push(Conflict {
+            path: format!("{}/{}", im.pointer(c), r.key),
+            kind: ConflictKind::Cycle,
+            base: json(self.base()),
+            ours: json(&self.ours),
+            theirs: json(&self.theirs),
+            taken: self.winner,
+            object: Some(label(im.objs[c].value, &id)),
+            referrer: Some(target_pointer),
+        });
+    }
+}
+
+/// The cycles of a graph given as successor lists: each as (node, edge label) pairs.
+fn cycles<E: Copy>(edges: &[Vec<(usize, E)>]) -> Vec<Vec<(usize, E)>> {
+    #[derive(Clone, Copy, PartialEq)]
+    enum Mark {
+        New,
+        Open,
+        Done,
+    }
+    let mut mark = vec![Mark::New; edges.len()];
+    let mut found = Vec::new();
+    for start in 0..edges.len() {
+        if mark[start] != Mark::New {
+            continue;
+        }
+        // Iterative DFS: (node, next edge index); `via` holds the edge taken to each node.
+        let mut stack: Vec<(usize, usize)> = vec![(start, 0)];
+        let mut via: Vec<(usize, E)> = Vec::new();
+        mark[start] = Mark::Open;
+        while let Some(top) = stack.last_mut() {
+            let (node, next) = *top;
+            top.1 += 1;
+            if let Some(&(to, label)) = edges[node].get(next) {
+                match mark[to] {
+                    Mark::New => {
+                        mark[to] = Mark::Open;
+                        via.push((node, label));
+                        stack.push((to, 0));
+                    }
+                    Mark::Open => {
+                        // The cycle: from `to` along the stack back to `node`, then node → to.
+                        let pos = stack.iter().position(|&(n, _)| n == to).unwrap_or(0);
+                        let mut cycle: Vec<(usize, E)> = via[pos..].to_vec();
+                        cycle.push((node, label));
+                        found.push(cycle);
+                    }
+                    Mark::Done => {}
+                }
+            } else {
+                mark[node] = Mark::Done;
+                stack.pop();
+                via.pop();
+            }
+        }
+    }
+    found
+}

@@ -1,0 +1,253 @@
+use sjson::{Dialect, Document};
+
+use crate::{merge_texts, ConflictKind, MergeError, MergeOptions, MergeOutcome, Policy, Side};
+
+fn run(dialect: Dialect, base: &str, ours: &str, theirs: &str, policy: Policy) -> MergeOutcome {
+    let opts = MergeOptions {
+        policy,
+        ..MergeOptions::default()
+    };
+    merge_texts(base, ours, theirs, dialect, &opts)
+        .unwrap_or_else(|e| panic!("{e}\nbase:\n{base}\nours:\n{ours}\ntheirs:\n{theirs}"))
+}
+
+fn sj(base: &str, ours: &str, theirs: &str) -> MergeOutcome {
+    run(Dialect::Sjson, base, ours, theirs, Policy::Theirs)
+}
+
+/// Ids of the objects of array `key` (SJSON or JSON), in order.
+fn ids(dialect: Dialect, text: &str, key: &str) -> Vec<String> {
+    let d = Document::parse(text, dialect).unwrap();
+    let a = d.root().get(key).unwrap();
+    a.children()
+        .map(|c| c.get("id").unwrap().as_str().unwrap().to_string())
+        .collect()
+}
+
+fn repairs(out: &MergeOutcome) -> Vec<(ConflictKind, String)> {
+    out.conflicts
+        .iter()
+        .filter(|c| c.kind.is_repair())
+        .map(|c| (c.kind, c.path.clone()))
+        .collect()
+}
+
+const UNIT: &str = "a1b2c3d4-0000-4000-8000-000000000001";
+
+#[test]
+fn a_unit_theirs_deleted_that_ours_new_flow_node_uses_is_restored_sjson() {
+    let base = format!("units = [\n\t{{ id = \"{UNIT}\" name = \"crate\" }}\n]\nflow = [\n]\n");
+    let ours = format!(
+        "units = [\n\t{{ id = \"{UNIT}\" name = \"crate\" }}\n]\nflow = [\n\t{{ id = \"n1\" unit = \"{UNIT}\" }}\n]\n"
+    );
+    let theirs = "units = [\n]\nflow = [\n]\n".to_string();
+    let out = sj(&base, &ours, &theirs);
+    assert_eq!(ids(Dialect::Sjson, &out.text, "units"), [UNIT]);
+    assert_eq!(ids(Dialect::Sjson, &out.text, "flow"), ["n1"]);
+    let r = &out.conflicts[0];
+    assert_eq!(r.kind, ConflictKind::DanglingReference);
+    assert_eq!(r.path, format!("/units/[id={UNIT}]"));
+    assert_eq!(r.object.as_deref(), Some("crate (a1b2c3d4)"));
+    assert_eq!(r.referrer.as_deref(), Some("/flow/[id=n1]/unit"));
+    assert_eq!(r.taken, Side::Ours);
+    assert!(out.failed(Policy::Fail));
+    assert!(r
+        .to_string()
+        .contains("dangling-reference: crate (a1b2c3d4)"));
+}
+
+#[test]
+fn a_unit_ours_deleted_that_theirs_new_flow_node_uses_is_restored_json() {
+    let base = format!(r#"{{"units": [{{"id": "{UNIT}", "v": 1}}], "flow": []}}"#);
+    let ours = r#"{"units": [], "flow": []}"#.to_string();
+    let theirs = format!(
+        r#"{{"units": [{{"id": "{UNIT}", "v": 2}}], "flow": [{{"id": "n1", "unit": "{UNIT}"}}]}}"#
+    );
+    let out = run(Dialect::Json, &base, &ours, &theirs, Policy::Ours);
+    assert_eq!(ids(Dialect::Json, &out.text, "units"), [UNIT]);
+    // Theirs' content, theirs' edits included.
+    assert!(out.text.contains("\"v\": 2"), "{}", out.text);
+    assert!(repairs(&out).contains(&(
+        ConflictKind::DanglingReference,
+        format!("/units/[id={UNIT}]")
+    )));
+}
+
+#[test]
+fn a_new_child_of_a_deleted_parent_brings_the_parent_back_with_its_ancestors() {
+    let base = "l = [\n\t{ id = g parent = \"\" }\n\t{ id = p parent = g }\n]\n";
+    let ours =
+        "l = [\n\t{ id = g parent = \"\" }\n\t{ id = p parent = g }\n\t{ id = c parent = p }\n]\n";
+    let theirs = "l = [\n]\n";
+    let out = sj(base, ours, theirs);
+    assert_eq!(ids(Dialect::Sjson, &out.text, "l"), ["g", "p", "c"]);
+    let kinds: Vec<_> = repairs(&out).into_iter().map(|(k, _)| k).collect();
+    assert_eq!(
+        kinds,
+        [
+            ConflictKind::DanglingReference,
+            ConflictKind::DanglingReference
+        ]
+    );
+}
+
+#[test]
+fn an_object_moved_into_a_container_the_other_side_deleted_survives() {
+    for dialect in [Dialect::Sjson, Dialect::Json] {
+        let (base, ours, theirs) = match dialect {
+            Dialect::Sjson => (
+                "l = [\n\t{ id = a children = [] }\n\t{ id = x v = 1 }\n]\n",
+                "l = [\n\t{ id = a children = [\n\t\t{ id = x v = 1 }\n\t] }\n]\n",
+                "l = [\n\t{ id = x v = 1 }\n]\n",
+            ),
+            Dialect::Json => (
+                r#"{"l": [{"id": "a", "children": []}, {"id": "x", "v": 1}]}"#,
+                r#"{"l": [{"id": "a", "children": [{"id": "x", "v": 1}]}]}"#,
+                r#"{"l": [{"id": "x", "v": 1}]}"#,
+            ),
+        };
+        let out = run(dialect, base, ours, theirs, Policy::Theirs);
+        assert_eq!(ids(dialect, &out.text, "l"), ["x"], "{}", out.text);
+        assert_eq!(
+            repairs(&out),
+            [(ConflictKind::Orphan, "/l/[id=x]".to_string())]
+        );
+    }
+}
+
+#[test]
+fn nesting_each_in_the_other_keeps_both_under_the_policy_sides_structure() {
+    let base = "l = [\n\t{ id = a c = [] }\n\t{ id = b c = [] }\n]\n";
+    let ours = "l = [\n\t{ id = a c = [\n\t\t{ id = b c = [] }\n\t] }\n]\n";
+    let theirs = "l = [\n\t{ id = b c = [\n\t\t{ id = a c = [] }\n\t] }\n]\n";
+    for (policy, top, inner) in [(Policy::Theirs, "b", "a"), (Policy::Ours, "a", "b")] {
+        let out = run(Dialect::Sjson, base, ours, theirs, policy);
+        assert_eq!(ids(Dialect::Sjson, &out.text, "l"), [top], "{}", out.text);
+        let d = Document::parse(&out.text, Dialect::Sjson).unwrap();
+        let l = d.root().get("l").unwrap();
+        let c = l.children().next().unwrap().get("c").unwrap();
+        assert_eq!(
+            c.children()
+                .next()
+                .unwrap()
+                .get("id")
+                .unwrap()
+                .as_str()
+                .unwrap(),
+            inner
+        );
+        assert!(repairs(&out).iter().any(|(k, _)| *k == ConflictKind::Cycle));
+    }
+}
+
+#[test]
+fn reparenting_each_under_the_other_reverts_the_losing_sides_reparent() {
+    for dialect in [Dialect::Sjson, Dialect::Json] {
+        let (base, ours, theirs) = match dialect {
+            Dialect::Sjson => (
+                "l = [\n\t{ id = a parent = r }\n\t{ id = b parent = r }\n\t{ id = r }\n]\n",
+                "l = [\n\t{ id = a parent = b }\n\t{ id = b parent = r }\n\t{ id = r }\n]\n",
+                "l = [\n\t{ id = a parent = r }\n\t{ id = b parent = a }\n\t{ id = r }\n]\n",
+            ),
+            Dialect::Json => (
+                r#"{"l": [{"id": "a", "parent": "r"}, {"id": "b", "parent": "r"}, {"id": "r"}]}"#,
+                r#"{"l": [{"id": "a", "parent": "b"}, {"id": "b", "parent": "r"}, {"id": "r"}]}"#,
+                r#"{"l": [{"id": "a", "parent": "r"}, {"id": "b", "parent": "a"}, {"id": "r"}]}"#,
+            ),
+        };
+        let out = run(dialect, base, ours, theirs, Policy::Theirs);
+        let d = Document::parse(&out.text, dialect).unwrap();
+        let parent = |i: usize| {
+            let l = d.root().get("l").unwrap();
+            let o = l.children().nth(i).unwrap();
+            o.get("parent").unwrap().as_str().unwrap().to_string()
+        };
+        assert_eq!(
+            (parent(0), parent(1)),
+            ("r".into(), "a".into()),
+            "{}",
+            out.text
+        );
+        assert_eq!(
+            repairs(&out),
+            [(ConflictKind::Cycle, "/l/[id=a]/parent".to_string())]
+        );
+        assert_eq!(out.conflicts[0].referrer.as_deref(), Some("/l/[id=b]"));
+    }
+}
+
+#[test]
+fn a_cycle_one_side_already_had_is_left_alone() {
+    let base = "l = [\n\t{ id = a parent = b }\n\t{ id = b parent = a }\n]\n";
+    let ours = "l = [\n\t{ id = a parent = b x = 1 }\n\t{ id = b parent = a }\n]\n";
+    let out = sj(base, ours, base);
+    assert_eq!(out.text, ours);
+    assert!(out.conflicts.is_empty());
+}
+
+#[test]
+fn a_reference_a_side_left_dangling_itself_is_not_repaired() {
+    let base = format!("units = [{{ id = \"{UNIT}\" }}] n = [{{ id = q unit = \"{UNIT}\" }}]\n");
+    let ours = format!("units = [] n = [{{ id = q unit = \"{UNIT}\" }}]\n");
+    let out = sj(&base, &ours, &base);
+    assert_eq!(out.text, ours);
+}
+
+#[test]
+fn short_ids_count_only_under_reference_keys_and_ids_inside_text_never() {
+    let base = "u = [{ id = k1 }] n = []\n";
+    let ours = "u = [{ id = k1 }] n = [{ id = n1 label = k1 note = \"see k1\" unit = \"k1 \" }]\n";
+    let theirs = "u = [] n = []\n";
+    let out = sj(base, ours, theirs);
+    assert!(repairs(&out).is_empty(), "{:?}", out.conflicts);
+    let ours = "u = [{ id = k1 }] n = [{ id = n1 members = [k1 zz] }]\n";
+    let out = sj(base, ours, theirs);
+    assert_eq!(
+        repairs(&out),
+        [(ConflictKind::DanglingReference, "/u/[id=k1]".to_string())]
+    );
+}
+
+#[test]
+fn a_reference_naming_an_id_held_twice_is_an_error() {
+    let base = "u = [{ id = k1 } { id = k1 }] n = [{ id = n1 unit = k1 }]\n";
+    let err = merge_texts(base, base, base, Dialect::Sjson, &MergeOptions::default()).unwrap_err();
+    let MergeError::Coherence(e) = err else {
+        panic!("{err}")
+    };
+    assert_eq!(
+        e.to_string(),
+        "ours:1:53: unit = \"k1\" names an id that 2 objects hold"
+    );
+}
+
+#[test]
+fn bad_reference_globs_are_errors() {
+    let mut opts = MergeOptions::default();
+    opts.references.keys = vec!["a[".into()];
+    let err = merge_texts(
+        "u = [{ id = k1 }]",
+        "u = []",
+        "u = []",
+        Dialect::Sjson,
+        &opts,
+    )
+    .unwrap_err();
+    assert!(
+        err.to_string()
+            .starts_with("[references] keys: pattern \"a[\""),
+        "{err}"
+    );
+}
+
+#[test]
+fn an_object_moved_out_of_a_container_the_policy_kept_whole_is_held_once() {
+    // Theirs moves x out of c and deletes c; ours edits c (and x inside it). Policy ours
+    // keeps ours' c whole, theirs' move put x at the top too: one copy stays (ours').
+    let base = "l = [\n\t{ id = c v = 1 children = [\n\t\t{ id = xxxxxxxx v = 2 children = [] }\n\t] }\n]\n";
+    let ours = "l = [\n\t{ id = c v = 1 children = [\n\t\t{ id = xxxxxxxx v = 2 children = [\n\t\t\t{ id = n v = 3 children = [] }\n\t\t] }\n\t] }\n]\n";
+    let theirs = "l = [\n\t{ id = xxxxxxxx v = 2 children = [] }\n]\n";
+    let out = run(Dialect::Sjson, base, ours, theirs, Policy::Ours);
+    assert_eq!(out.text.matches("id = xxxxxxxx").count(), 1, "{}", out.text);
+    assert!(out.text.contains("id = n"), "{}", out.text);
+}

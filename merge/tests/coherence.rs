@@ -1,0 +1,308 @@
+//! Property: random levels with hierarchies (nested `children`, `parent` references) and
+//! references (`members`), random concurrent edits on two sides (create, destroy, set,
+//! reparent, move between arrays) — every merge result holds the coherence invariants:
+//! no reference to a missing object, no parent cycle, no object lost that no side
+//! deleted, no id twice.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use merge::{merge_texts, MergeOptions, Policy};
+use proptest::prelude::*;
+use sjson::{Dialect, Document, Kind, Value};
+
+#[derive(Clone, Debug)]
+struct Obj {
+    id: String,
+    v: u32,
+    parent: Option<String>,
+    members: Vec<String>,
+    children: Vec<Obj>,
+}
+
+type Level = Vec<Obj>;
+
+/// A small deterministic generator (xorshift), so a case is one seed.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+fn all_ids(level: &[Obj], out: &mut Vec<String>) {
+    for o in level {
+        out.push(o.id.clone());
+        all_ids(&o.children, out);
+    }
+}
+
+fn ids_of(level: &[Obj]) -> Vec<String> {
+    let mut v = Vec::new();
+    all_ids(level, &mut v);
+    v
+}
+
+fn find_mut<'a>(level: &'a mut [Obj], id: &str) -> Option<&'a mut Obj> {
+    for o in level {
+        if o.id == id {
+            return Some(o);
+        }
+        if let Some(f) = find_mut(&mut o.children, id) {
+            return Some(f);
+        }
+    }
+    None
+}
+
+fn take(level: &mut Vec<Obj>, id: &str) -> Option<Obj> {
+    if let Some(p) = level.iter().position(|o| o.id == id) {
+        return Some(level.remove(p));
+    }
+    level.iter_mut().find_map(|o| take(&mut o.children, id))
+}
+
+/// Edges child → parent (nesting and `parent`), by id.
+fn edges(level: &[Obj], owner: Option<&str>, out: &mut BTreeMap<String, Vec<String>>) {
+    for o in level {
+        let e = out.entry(o.id.clone()).or_default();
+        e.extend(owner.map(String::from));
+        e.extend(o.parent.clone());
+        edges(&o.children, Some(&o.id), out);
+    }
+}
+
+/// Whether `to` is reachable from `from` going up.
+fn reaches(g: &BTreeMap<String, Vec<String>>, from: &str, to: &str) -> bool {
+    let mut seen = BTreeSet::new();
+    let mut stack = vec![from.to_string()];
+    while let Some(n) = stack.pop() {
+        if n == to {
+            return true;
+        }
+        if seen.insert(n.clone()) {
+            stack.extend(g.get(&n).into_iter().flatten().cloned());
+        }
+    }
+    false
+}
+
+fn scrub(level: &mut [Obj], gone: &BTreeSet<String>) {
+    for o in level {
+        if o.parent.as_ref().is_some_and(|p| gone.contains(p)) {
+            o.parent = None;
+        }
+        o.members.retain(|m| !gone.contains(m));
+        scrub(&mut o.children, gone);
+    }
+}
+
+fn new_id(rng: &mut Rng, tag: &str) -> String {
+    // Short ids (references only under parent/members) and long ones.
+    if rng.below(2) == 0 {
+        format!("{tag}{}", rng.below(1000))
+    } else {
+        format!("{tag}-{:08x}", rng.next() as u32)
+    }
+}
+
+/// One random edit that keeps the side coherent (a level editor's operation).
+fn edit(level: &mut Level, rng: &mut Rng, tag: &str) {
+    let ids = ids_of(level);
+    let pick = |rng: &mut Rng| ids.get(rng.below(ids.len())).cloned();
+    match rng.below(5) {
+        0 => {
+            let id = new_id(rng, tag);
+            if ids.contains(&id) {
+                return;
+            }
+            let o = Obj {
+                id,
+                v: rng.below(9) as u32,
+                parent: if rng.below(2) == 0 { pick(rng) } else { None },
+                members: (0..rng.below(3)).filter_map(|_| pick(rng)).collect(),
+                children: Vec::new(),
+            };
+            match pick(rng).filter(|_| rng.below(2) == 0) {
+                Some(at) => find_mut(level, &at).unwrap().children.push(o),
+                None => {
+                    let p = rng.below(level.len() + 1);
+                    level.insert(p, o)
+                }
+            }
+        }
+        1 => {
+            if let Some(id) = pick(rng) {
+                let gone = take(level, &id).unwrap();
+                let gone: BTreeSet<String> = ids_of(&[gone]).into_iter().collect();
+                scrub(level, &gone);
+            }
+        }
+        2 => {
+            if let Some(id) = pick(rng) {
+                find_mut(level, &id).unwrap().v = rng.below(9) as u32;
+            }
+        }
+        3 => {
+            let (Some(c), Some(p)) = (pick(rng), pick(rng)) else {
+                return;
+            };
+            let mut g = BTreeMap::new();
+            edges(level, None, &mut g);
+            if !reaches(&g, &p, &c) {
+                find_mut(level, &c).unwrap().parent = Some(p);
+            }
+        }
+        _ => {
+            let Some(x) = pick(rng) else { return };
+            let to = pick(rng).filter(|_| rng.below(3) != 0);
+            let mut g = BTreeMap::new();
+            edges(level, None, &mut g);
+            if to.as_ref().is_some_and(|y| reaches(&g, y, &x)) {
+                return;
+            }
+            let o = take(level, &x).unwrap();
+            match to {
+                Some(y) => find_mut(level, &y).unwrap().children.push(o),
+                None => {
+                    let p = rng.below(level.len() + 1);
+                    level.insert(p, o)
+                }
+            }
+        }
+    }
+}
+
+fn render(level: &[Obj], indent: &str, out: &mut String) {
+    for o in level {
+        out.push_str(&format!("{indent}{{ id = \"{}\" v = {}", o.id, o.v));
+        if let Some(p) = &o.parent {
+            out.push_str(&format!(" parent = \"{p}\""));
+        }
+        if !o.members.is_empty() {
+            let m: Vec<String> = o.members.iter().map(|m| format!("\"{m}\"")).collect();
+            out.push_str(&format!(" members = [{}]", m.join(" ")));
+        }
+        out.push_str(" children = [\n");
+        render(&o.children, &format!("{indent}\t"), out);
+        out.push_str(&format!("{indent}] }}\n"));
+    }
+}
+
+fn text(level: &[Obj]) -> String {
+    let mut out = String::from("l = [\n");
+    render(level, "\t", &mut out);
+    out.push_str("]\n");
+    out
+}
+
+fn base_level(rng: &mut Rng) -> Level {
+    let mut level = Level::new();
+    for _ in 0..rng.below(8) + 2 {
+        edit(&mut level, rng, "b");
+    }
+    level
+}
+
+/// The result's objects: id → (count, parent edges), and every referenced id.
+fn inspect(
+    v: Value<'_>,
+    owner: Option<String>,
+    objs: &mut BTreeMap<String, (usize, Vec<String>)>,
+    refs: &mut Vec<String>,
+) {
+    match v.kind() {
+        Kind::Array => {
+            for c in v.children() {
+                inspect(c, owner.clone(), objs, refs);
+            }
+        }
+        Kind::Object => {
+            let id = v.get("id").and_then(|i| i.as_str()).map(|s| s.to_string());
+            if let Some(id) = &id {
+                let e = objs.entry(id.clone()).or_default();
+                e.0 += 1;
+                e.1.extend(owner.clone());
+                if let Some(p) = v.get("parent").and_then(|p| p.as_str()) {
+                    e.1.push(p.to_string());
+                    refs.push(p.to_string());
+                }
+                for m in v.get("members").into_iter().flat_map(|m| m.children()) {
+                    refs.push(m.as_str().unwrap().to_string());
+                }
+            }
+            for (_, c) in v.members() {
+                inspect(c, id.clone().or(owner.clone()), objs, refs);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn check(seed: u64, edits: usize, policy: Policy) -> Result<(), TestCaseError> {
+    let mut rng = Rng(seed | 1);
+    let base = base_level(&mut rng);
+    let mut ours = base.clone();
+    let mut theirs = base.clone();
+    for _ in 0..edits {
+        edit(&mut ours, &mut rng, "o");
+        edit(&mut theirs, &mut rng, "t");
+    }
+    let (b, o, t) = (text(&base), text(&ours), text(&theirs));
+    let opts = MergeOptions {
+        policy,
+        ..MergeOptions::default()
+    };
+    let out = merge_texts(&b, &o, &t, Dialect::Sjson, &opts)
+        .map_err(|e| TestCaseError::fail(format!("{e}")))?;
+    let doc = Document::parse(&out.text, Dialect::Sjson).unwrap();
+    let mut objs = BTreeMap::new();
+    let mut refs = Vec::new();
+    inspect(doc.root(), None, &mut objs, &mut refs);
+    let ctx = || {
+        format!(
+            "\n--- base:\n{b}--- ours:\n{o}--- theirs:\n{t}--- result:\n{}\n{:#?}",
+            out.text, out.conflicts
+        )
+    };
+    // (4) No id twice.
+    for (id, (n, _)) in &objs {
+        prop_assert_eq!(*n, 1, "{} twice{}", id, ctx());
+    }
+    // (1) No reference to a missing object.
+    for r in &refs {
+        prop_assert!(objs.contains_key(r), "dangling {}{}", r, ctx());
+    }
+    // (2) No parent cycle.
+    let g: BTreeMap<String, Vec<String>> = objs
+        .iter()
+        .map(|(k, (_, e))| (k.clone(), e.clone()))
+        .collect();
+    for (id, ups) in &g {
+        for up in ups {
+            prop_assert!(!reaches(&g, up, id), "cycle through {}{}", id, ctx());
+        }
+    }
+    // (3) No object lost that no side deleted.
+    let (bi, oi, ti) = (ids_of(&base), ids_of(&ours), ids_of(&theirs));
+    for id in oi.iter().chain(&ti) {
+        let deleted = bi.contains(id) && (!oi.contains(id) || !ti.contains(id));
+        prop_assert!(deleted || objs.contains_key(id), "lost {}{}", id, ctx());
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    #[test]
+    fn every_merge_result_is_a_coherent_level(seed in any::<u64>(), edits in 1usize..6, ours_wins in any::<bool>()) {
+        check(seed, edits, if ours_wins { Policy::Ours } else { Policy::Theirs })?;
+    }
+}

@@ -1,0 +1,141 @@
+//! End to end: merges that would break a level's references are repaired and reported
+//! (DESIGN.md "Level coherence"), under `git merge` with the driver and `merge-file`.
+
+mod common;
+
+use std::path::Path;
+
+use common::{assetvc, git, git_output, run};
+
+const UNIT: &str = "9f0c2d1e-5a6b-4c7d-8e9f-0a1b2c3d4e5f";
+
+fn base_level() -> String {
+    format!(
+        "units = [\n\t{{\n\t\tid = \"{UNIT}\"\n\t\tname = \"crate\"\n\t\ttype = \"units/crate\"\n\t}}\n]\nflow = [\n]\n"
+    )
+}
+
+fn flow_level() -> String {
+    base_level().replace(
+        "flow = [\n]",
+        &format!("flow = [\n\t{{\n\t\tid = \"node-spawn\"\n\t\tunit = \"{UNIT}\"\n\t}}\n]"),
+    )
+}
+
+const NO_UNITS: &str = "units = [\n]\nflow = [\n]\n";
+
+fn setup(dir: &Path) {
+    git(dir, &["init", "-q", "-b", "main"]);
+    let driver = format!("{} merge-driver %O %A %B %P", env!("CARGO_BIN_EXE_assetvc"));
+    git(dir, &["config", "merge.assetvc.driver", &driver]);
+    std::fs::write(dir.join(".gitattributes"), "*.level merge=assetvc\n").unwrap();
+    std::fs::write(dir.join("a.level"), base_level()).unwrap();
+    git(dir, &["add", "."]);
+    git(dir, &["commit", "-q", "-m", "base"]);
+}
+
+fn commit_on(dir: &Path, branch: &str, text: &str) {
+    git(dir, &["checkout", "-q", "-B", branch, "main"]);
+    std::fs::write(dir.join("a.level"), text).unwrap();
+    git(dir, &["commit", "-q", "-am", branch]);
+}
+
+#[test]
+fn git_merge_restores_a_unit_deleted_on_one_branch_that_a_new_flow_node_uses() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    setup(dir);
+    commit_on(dir, "flow", &flow_level());
+    commit_on(dir, "cleanup", NO_UNITS);
+    git(dir, &["checkout", "-q", "flow"]);
+    let out = git_output(dir, &["merge", "--no-edit", "cleanup"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "/units/[id={UNIT}]: dangling-reference: crate (9f0c2d1e), referenced object restored (referenced by /flow/[id=node-spawn]/unit), from ours"
+        )),
+        "{stderr}"
+    );
+    let merged = std::fs::read_to_string(dir.join("a.level")).unwrap();
+    assert_eq!(merged, flow_level(), "the unit is back, with ours' text");
+    // `assetvc conflicts` reads the same repair.
+    let out = run(assetvc().arg("conflicts").current_dir(dir));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("a.level /units/[id=9f0c2d1e-5a6b-4c7d-8e9f-0a1b2c3d4e5f]: dangling-reference: crate (9f0c2d1e)"),
+        "{text}"
+    );
+    let out = run(assetvc().args(["conflicts", "--json"]).current_dir(dir));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let c = &report["files"][0]["conflicts"][0];
+    assert_eq!(c["kind"], "dangling-reference");
+    assert_eq!(c["referrer"], "/flow/[id=node-spawn]/unit");
+    assert_eq!(c["object"], "crate (9f0c2d1e)");
+    assert_eq!(c["taken"], "ours");
+}
+
+#[test]
+fn merge_file_reports_repairs_in_json_and_the_report_and_fails_under_policy_fail() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    std::fs::write(dir.join("base.level"), base_level()).unwrap();
+    std::fs::write(dir.join("ours.level"), NO_UNITS).unwrap();
+    std::fs::write(dir.join("theirs.level"), flow_level()).unwrap();
+    let out = run(assetvc()
+        .args([
+            "merge-file",
+            "--json",
+            "--policy",
+            "fail",
+            "--report",
+            "r.json",
+        ])
+        .args(["ours.level", "base.level", "theirs.level"])
+        .current_dir(dir));
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["conflicts"][0]["kind"], "dangling-reference");
+    assert_eq!(json["conflicts"][0]["taken"], "theirs");
+    let report: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("r.json")).unwrap()).unwrap();
+    assert_eq!(report, json);
+    // Repaired, then failed: the result holds the unit and the node.
+    let merged = std::fs::read_to_string(dir.join("ours.level")).unwrap();
+    assert!(
+        merged.contains(UNIT) && merged.contains("node-spawn"),
+        "{merged}"
+    );
+}
+
+#[test]
+fn a_reference_to_an_id_held_twice_is_bad_input_and_nothing_is_written() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let twice = format!(
+        "units = [\n\t{{ id = \"{UNIT}\" }}\n\t{{ id = \"{UNIT}\" }}\n]\nflow = [\n\t{{ id = n unit = \"{UNIT}\" }}\n]\n"
+    );
+    std::fs::write(dir.join("base.level"), base_level()).unwrap();
+    std::fs::write(dir.join("ours.level"), &twice).unwrap();
+    std::fs::write(dir.join("theirs.level"), NO_UNITS).unwrap();
+    let out = run(assetvc()
+        .args(["merge-file", "ours.level", "base.level", "theirs.level"])
+        .current_dir(dir));
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "ours.level:6:18: unit = \"{UNIT}\" names an id that 2 objects hold"
+        )),
+        "{stderr}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("ours.level")).unwrap(),
+        twice
+    );
+}
