@@ -221,9 +221,10 @@ impl fmt::Display for Conflict {
             &self.path
         };
         if self.kind.is_repair() {
-            write!(f, "{path}: {}", self.kind.name())?;
+            let safe = sjson::string::terminal_safe;
+            write!(f, "{}: {}", safe(path), self.kind.name())?;
             if let Some(object) = &self.object {
-                write!(f, ": {object}")?;
+                write!(f, ": {}", safe(object))?;
             }
             write!(f, ", {}", self.kind.describe())?;
             if let Some(referrer) = &self.referrer {
@@ -231,7 +232,7 @@ impl fmt::Display for Conflict {
                     ConflictKind::Cycle => "parent",
                     _ => "referenced by",
                 };
-                write!(f, " ({role} {referrer})")?;
+                write!(f, " ({role} {})", safe(referrer))?;
             }
             return write!(f, ", from {}", self.taken.name());
         }

@@ -79,12 +79,14 @@ impl<'a> Names<'a> {
                 Segment::Id { value, .. } => {
                     let element = self.element(&plain, seg);
                     let name = element.and_then(|e| self.name_of(e));
+                    // Names and ids come from the documents: escaped for terminals.
                     out.push('[');
                     if let Some(name) = name {
-                        out.push_str(&name);
+                        out.push_str(&sjson::string::terminal_safe(&name));
                         out.push(' ');
                     }
-                    let _ = write!(out, "#{}", self.short_id(value));
+                    let short = self.short_id(value);
+                    let _ = write!(out, "#{}", sjson::string::terminal_safe(&short));
                     out.push(']');
                     plain.push(seg.clone());
                 }

@@ -285,10 +285,15 @@ pub fn taken_phrase(taken: Side, configured: Policy, sides: &Sides) -> String {
 }
 
 /// One conflict for people: `/settings/fog: both modified, kept local (theirs in this rebase)`.
+/// A coherence repair reads as the merge reports it (kind, object, referrer, side).
 pub fn conflict_line(c: &Conflict, configured: Policy, sides: &Sides) -> String {
+    if c.kind.is_repair() {
+        return c.to_string();
+    }
     let path = if c.path.is_empty() { "/" } else { &c.path };
     format!(
-        "{path}: {}, {}",
+        "{}: {}, {}",
+        sjson::string::terminal_safe(path),
         c.kind.describe(),
         taken_phrase(c.taken, configured, sides)
     )
