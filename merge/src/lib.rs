@@ -13,6 +13,7 @@ mod keyed;
 mod merger;
 pub mod migrate;
 mod moves;
+pub mod objects;
 mod pairing;
 mod sequence;
 

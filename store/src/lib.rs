@@ -12,6 +12,7 @@ pub mod commit;
 pub mod error;
 pub mod fetch;
 pub mod migrate;
+pub mod objects;
 pub mod repo;
 pub mod setup;
 pub mod treemerge;
