@@ -53,6 +53,14 @@ enum Command {
     Hook(commands::hook::HookArgs),
     /// One-shot: ids into every array of objects that has none, in one commit.
     Migrate(commands::migrate::MigrateArgs),
+    /// An object's content and where it lives (OBJECT: FILE#ID, id, id prefix or name).
+    Show(commands::objects::show::ShowArgs),
+    /// The commits that changed an object: author, date, properties changed.
+    Log(commands::objects::log::LogArgs),
+    /// For each object of a file and each property: the commit, author and date of its last change.
+    Blame(commands::objects::blame::BlameArgs),
+    /// Put one object back as it was at a revision; nothing else in the file changes.
+    Restore(commands::objects::restore::RestoreArgs),
 }
 
 fn main() -> ExitCode {
@@ -75,6 +83,10 @@ fn main() -> ExitCode {
         Command::Demo(args) => commands::demo::run(args),
         Command::Hook(args) => commands::hook::run(args),
         Command::Migrate(args) => commands::migrate::run(args),
+        Command::Show(args) => commands::objects::show::run(args),
+        Command::Log(args) => commands::objects::log::run(args),
+        Command::Blame(args) => commands::objects::blame::run(args),
+        Command::Restore(args) => commands::objects::restore::run(args),
     };
     ExitCode::from(status.clamp(0, 255) as u8)
 }

@@ -15,6 +15,7 @@ pub mod merge_driver;
 pub mod merge_file;
 mod merging;
 pub mod migrate;
+pub mod objects;
 mod porcelain;
 pub mod pull;
 pub mod push;
