@@ -427,66 +427,70 @@ impl<'r> ObjectIndex<'r> {
             .into_iter()
             .map(|f| (f.0.clone(), f))
             .collect();
-        let empty = BTreeMap::new();
-        let mut delta = Delta {
-            base: base.to_string(),
-            ..Delta::default()
-        };
-        let mut removed = Vec::new();
-        let mut created = Vec::new();
-        for (path, _) in &changed {
-            let old = index.files.get(path).map_or(&empty, |f| &f.objects);
-            let new = match scanned.remove(path) {
-                Some((_, oid, objects)) => {
-                    delta
-                        .blobs
-                        .push((path.clone(), Some((oid.to_string(), objects.is_some()))));
-                    objects.unwrap_or_default()
-                }
-                None => {
-                    delta.blobs.push((path.clone(), None));
-                    BTreeMap::new()
-                }
-            };
-            diff_file(
-                path,
-                old,
-                &new,
-                &mut delta.changes,
-                &mut removed,
-                &mut created,
-            );
-        }
-        pair_moves(removed, created, &mut delta.changes);
-        Ok(delta)
+        let files = changed
+            .into_iter()
+            .map(|(path, _)| {
+                let new = scanned
+                    .remove(&path)
+                    .map(|(_, oid, objects)| (oid.to_string(), objects));
+                (path, new)
+            })
+            .collect();
+        Ok(delta_of(index, base.to_string(), files))
     }
 
     /// A root commit's delta: every object of the tree, created.
     fn delta_from_scan(&self, index: &TreeIndex, base: ObjectId, tree: ObjectId) -> Result<Delta> {
         let full = self.scan_tree(tree)?;
-        let mut delta = Delta {
-            base: base.to_string(),
-            ..Delta::default()
-        };
-        let (mut removed, mut created) = (Vec::new(), Vec::new());
-        let empty = BTreeMap::new();
-        for (path, file) in &full.files {
-            delta
-                .blobs
-                .push((path.clone(), Some((file.blob.clone(), file.parsed))));
-            let old = index.files.get(path).map_or(&empty, |f| &f.objects);
-            diff_file(
-                path,
-                old,
-                &file.objects,
-                &mut delta.changes,
-                &mut removed,
-                &mut created,
-            );
-        }
-        pair_moves(removed, created, &mut delta.changes);
-        Ok(delta)
+        let files = full
+            .files
+            .into_iter()
+            .map(|(path, f)| {
+                let objects = f.parsed.then_some(f.objects);
+                (path, Some((f.blob, objects)))
+            })
+            .collect();
+        Ok(delta_of(index, base.to_string(), files))
     }
+}
+
+/// A changed file of a tree: its path and its new blob id with its objects (`None`: it
+/// does not parse), or `None` when it was removed.
+type ChangedFile = (String, Option<(String, Option<BTreeMap<String, Entry>>)>);
+
+/// The delta from `index` (of tree `base`) to the tree in which `files` changed.
+fn delta_of(index: &TreeIndex, base: String, files: Vec<ChangedFile>) -> Delta {
+    let empty = BTreeMap::new();
+    let mut delta = Delta {
+        base,
+        ..Delta::default()
+    };
+    let (mut removed, mut created) = (Vec::new(), Vec::new());
+    for (path, new) in files {
+        let old = index.files.get(&path).map_or(&empty, |f| &f.objects);
+        let new = match new {
+            Some((blob, objects)) => {
+                delta
+                    .blobs
+                    .push((path.clone(), Some((blob, objects.is_some()))));
+                objects.unwrap_or_default()
+            }
+            None => {
+                delta.blobs.push((path.clone(), None));
+                BTreeMap::new()
+            }
+        };
+        diff_file(
+            &path,
+            old,
+            &new,
+            &mut delta.changes,
+            &mut removed,
+            &mut created,
+        );
+    }
+    pair_moves(removed, created, &mut delta.changes);
+    delta
 }
 
 /// A scanned blob: path, blob id, objects (`None`: it does not parse).
@@ -569,4 +573,77 @@ fn pair_moves(
         });
     }
     changes.extend(out);
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// A tree index from path → (id → hash) (a hash of 0 makes a file that does not parse).
+    fn tree(files: &BTreeMap<String, BTreeMap<String, u64>>) -> TreeIndex {
+        let mut index = TreeIndex::default();
+        for (path, objects) in files {
+            let parsed = !objects.values().any(|h| *h == 0);
+            let objects = objects
+                .iter()
+                .filter(|_| parsed)
+                .map(|(id, h)| {
+                    let entry = Entry {
+                        pointer: format!("/e/[id={id}]"),
+                        hash: *h,
+                        name: None,
+                        props: vec![("x".into(), *h)],
+                    };
+                    (id.clone(), entry)
+                })
+                .collect();
+            let blob = format!("{path}{objects:?}");
+            index.files.insert(
+                path.clone(),
+                FileObjects {
+                    blob,
+                    parsed,
+                    objects,
+                },
+            );
+        }
+        index
+    }
+
+    fn files() -> impl Strategy<Value = BTreeMap<String, BTreeMap<String, u64>>> {
+        let ids = prop::collection::btree_map("[a-f]", 0u64..4, 0..5);
+        prop::collection::btree_map("[pqr]\\.level", ids, 0..4)
+    }
+
+    proptest! {
+        /// Applying the delta between two trees' indexes to the first gives the second;
+        /// an id that left exactly one file for exactly one other is one move.
+        #[test]
+        fn applying_a_delta_gives_the_new_index(old in files(), new in files()) {
+            let (old_index, new_index) = (tree(&old), tree(&new));
+            let paths: std::collections::BTreeSet<&String> = old.keys().chain(new.keys()).collect();
+            let changed: Vec<ChangedFile> = paths
+                .into_iter()
+                .filter(|p| old_index.files.get(*p) != new_index.files.get(*p))
+                .map(|p| {
+                    let f = new_index.files.get(p).map(|f| {
+                        (f.blob.clone(), f.parsed.then(|| f.objects.clone()))
+                    });
+                    (p.clone(), f)
+                })
+                .collect();
+            let delta = delta_of(&old_index, "base".into(), changed);
+            let mut applied = old_index.clone();
+            applied.apply(&delta);
+            prop_assert_eq!(&applied, &new_index);
+            for change in &delta.changes {
+                let ids = delta.changes.iter().filter(|c| c.id == change.id).count();
+                if let (Some(o), Some(n)) = (&change.old, &change.new) {
+                    prop_assert!(o.path == n.path || ids == 1);
+                }
+            }
+        }
+    }
 }

@@ -240,8 +240,21 @@ pub struct BlameObject {
     pub properties: Vec<BlameLine>,
 }
 
-/// Properties of one object still looking for their commit: (object, file here, props).
-type Pending = Vec<(usize, String, Vec<(usize, u64)>)>;
+/// Properties still looking for their commit, by object: the file the object is in at
+/// the commit, and (property, value hash) pairs.
+type Pending = HashMap<usize, (String, Vec<(usize, u64)>)>;
+
+/// Adds `more` to `pending` (an object reached from two children keeps both's properties).
+fn merge_pending(pending: &mut Pending, more: Pending) {
+    for (obj, (here, props)) in more {
+        let slot = pending.entry(obj).or_insert_with(|| (here, Vec::new()));
+        for p in props {
+            if !slot.1.contains(&p) {
+                slot.1.push(p);
+            }
+        }
+    }
+}
 
 /// For every object of file `path` in `start`'s tree and each of its properties, the
 /// commit that gave the property its present value.
@@ -262,6 +275,11 @@ pub fn blame(
         .map(|(id, e)| (id.clone(), e.clone()))
         .collect();
     objects.sort_by(|a, b| a.1.pointer.cmp(&b.1.pointer));
+    let by_id: HashMap<String, usize> = objects
+        .iter()
+        .enumerate()
+        .map(|(i, (id, _))| (id.clone(), i))
+        .collect();
     let mut found: Vec<Vec<Option<CommitInfo>>> = objects
         .iter()
         .map(|(_, e)| vec![None; e.props.len()])
@@ -276,12 +294,12 @@ pub fn blame(
                 .enumerate()
                 .map(|(j, (_, h))| (j, *h))
                 .collect();
-            (i, path.to_string(), props)
+            (i, (path.to_string(), props))
         })
         .collect();
     let mut walk: Walk<Pending> = Walk::new();
-    walk.push(&first, pending, |a, b| a.extend(b));
-    while let Some((commit, pending)) = walk.pop() {
+    walk.push(&first, pending, merge_pending);
+    while let Some((commit, mut pending)) = walk.pop() {
         let info = index.commit_info(commit)?;
         let parents: Vec<CommitInfo> = info
             .parents
@@ -292,8 +310,47 @@ pub fn blame(
         for p in &parents {
             deltas.push(index.delta(info.tree, p.tree)?);
         }
-        let mut passed: Vec<Pending> = vec![Vec::new(); parents.len()];
-        for (obj, here, props) in pending {
+        if let ([parent], [delta]) = (parents.as_slice(), deltas.as_slice()) {
+            if !walk.visited.contains(&parent.id) {
+                // One parent: only the objects the commit changed are looked at.
+                let touched: Vec<(usize, &ObjectChange)> = delta
+                    .changes
+                    .iter()
+                    .filter_map(|c| {
+                        let new = c.new.as_ref()?;
+                        let obj = *by_id.get(&c.id)?;
+                        let (here, _) = pending.get(&obj)?;
+                        (*here == new.path).then_some((obj, c))
+                    })
+                    .collect();
+                for (obj, change) in touched {
+                    let Some((here, props)) = pending.get_mut(&obj) else {
+                        continue;
+                    };
+                    let old = change.old.as_ref();
+                    props.retain(|(prop, hash)| {
+                        let name = &objects[obj].1.props[*prop].0;
+                        let kept = old.and_then(|o| o.entry.prop(name)) == Some(*hash);
+                        if !kept {
+                            found[obj][*prop] = Some(info.clone());
+                        }
+                        kept
+                    });
+                    if let Some(o) = old {
+                        *here = o.path.clone();
+                    }
+                    if props.is_empty() {
+                        pending.remove(&obj);
+                    }
+                }
+                if !pending.is_empty() {
+                    walk.push(parent, pending, merge_pending);
+                }
+                continue;
+            }
+        }
+        let mut passed: Vec<Pending> = vec![Pending::new(); parents.len()];
+        for (obj, (here, props)) in pending {
             let id = &objects[obj].0;
             let records: Vec<Option<&ObjectChange>> =
                 deltas.iter().map(|d| d.find(&here, id, true)).collect();
@@ -316,13 +373,13 @@ pub fn blame(
                     let there = records[i]
                         .and_then(|r| r.old.as_ref())
                         .map_or(here.clone(), |o| o.path.clone());
-                    passed[i].push((obj, there, props));
+                    passed[i].insert(obj, (there, props));
                 }
             }
         }
         for (parent, pending) in parents.iter().zip(passed) {
             if !pending.is_empty() {
-                walk.push(parent, pending, |a, b| a.extend(b));
+                walk.push(parent, pending, merge_pending);
             }
         }
     }

@@ -315,4 +315,61 @@ mod tests {
             Err(RestoreError::NotInSource(_))
         ));
     }
+
+    /// A level of objects `o0`, `o1`, … with members `a` and `b` (`None`: the object is
+    /// absent), written with irregular spacing.
+    fn level(objects: &[Option<(i64, i64)>]) -> String {
+        let mut s = String::from("entities = [\n");
+        for (i, o) in objects.iter().enumerate() {
+            if let Some((a, b)) = o {
+                s.push_str(&format!(
+                    "\t{{\n\t\tid = \"o{i}\"\n\t\ta  =  {a}\n\t\tb = {b} // b\n\t}}\n"
+                ));
+            }
+        }
+        s.push_str("]\n");
+        s
+    }
+
+    fn versions() -> impl proptest::strategy::Strategy<
+        Value = (Vec<Option<(i64, i64)>>, Vec<Option<(i64, i64)>>, usize),
+    > {
+        use proptest::prelude::*;
+        let obj = proptest::option::weighted(0.8, (0i64..3, 0i64..3));
+        (1usize..6).prop_flat_map(move |n| {
+            (
+                prop::collection::vec(obj.clone(), n),
+                prop::collection::vec(obj.clone(), n),
+                0..n,
+            )
+        })
+    }
+
+    proptest::proptest! {
+        /// After restoring object `k` from the source, it equals the source's object and
+        /// every other object of the current version keeps its text byte for byte.
+        #[test]
+        fn restore_changes_only_the_chosen_object((cur, src, k) in versions()) {
+            let mut src = src;
+            if src[k].is_none() {
+                src[k] = Some((1, 1));
+            }
+            let (current, source) = (doc(&level(&cur)), doc(&level(&src)));
+            let id = format!("o{k}");
+            let text = match restore_object(&current, &source, &id, &keys()).unwrap() {
+                Restored::Unchanged => current.text().to_string(),
+                Restored::Changed(t) | Restored::Recreated(t) => t,
+            };
+            let result = doc(&text);
+            let objects = keyed_objects(result.root(), &keys());
+            let before = keyed_objects(current.root(), &keys());
+            let wanted = keyed_objects(source.root(), &keys());
+            let restored = objects.iter().find(|o| o.id == id).unwrap();
+            let original = wanted.iter().find(|o| o.id == id).unwrap();
+            proptest::prop_assert!(restored.value.same_value(&original.value));
+            let others: Vec<&str> = objects.iter().filter(|o| o.id != id).map(|o| o.value.text()).collect();
+            let kept: Vec<&str> = before.iter().filter(|o| o.id != id).map(|o| o.value.text()).collect();
+            proptest::prop_assert_eq!(others, kept);
+        }
+    }
 }
