@@ -331,9 +331,10 @@ mod tests {
         s
     }
 
-    fn versions() -> impl proptest::strategy::Strategy<
-        Value = (Vec<Option<(i64, i64)>>, Vec<Option<(i64, i64)>>, usize),
-    > {
+    /// Objects `o0`, `o1`, … as (a, b), `None` where absent.
+    type Objects = Vec<Option<(i64, i64)>>;
+
+    fn versions() -> impl proptest::strategy::Strategy<Value = (Objects, Objects, usize)> {
         use proptest::prelude::*;
         let obj = proptest::option::weighted(0.8, (0i64..3, 0i64..3));
         (1usize..6).prop_flat_map(move |n| {
