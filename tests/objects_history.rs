@@ -414,3 +414,22 @@ fn bad_specs_and_revisions_exit_2() {
     );
     let _ = (&s.move_file, &s.rename);
 }
+
+#[test]
+fn a_shallow_clone_starts_history_at_its_boundary() {
+    let s = story();
+    let shallow = tempfile::tempdir().unwrap();
+    let url = format!("file://{}", s.repo.path().display());
+    let target = shallow.path().join("c");
+    let target_str = target.to_str().unwrap();
+    common::git(
+        shallow.path(),
+        &["clone", "-q", "--depth", "1", &url, target_str],
+    );
+    let (out, _) = assetvc_expect(&target, shallow.path(), &["log", "door", "--json"], 0);
+    let log: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        listed(&log),
+        [row(&s.recreate_gate, "created", "Dave", &[])]
+    );
+}

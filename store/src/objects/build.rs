@@ -88,7 +88,13 @@ impl<'r> ObjectIndex<'r> {
         let ctx = || format!("reading commit {id}");
         let commit = self.repo.find_commit(id).map_err(IndexError::git(ctx()))?;
         let tree = commit.tree_id().map_err(IndexError::git(ctx()))?.detach();
-        let parents = commit.parent_ids().map(|p| p.detach()).collect();
+        // A shallow clone's boundary commits have parents that are not in the repository:
+        // they are roots here.
+        let parents = commit
+            .parent_ids()
+            .map(|p| p.detach())
+            .filter(|p| self.repo.has_object(p))
+            .collect();
         let author = commit.author().map_err(IndexError::git(ctx()))?;
         let (name, email) = (author.name.to_string(), author.email.to_string());
         let time = author.time().map(|t| t.seconds).unwrap_or(0);

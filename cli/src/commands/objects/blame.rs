@@ -5,7 +5,7 @@ use clap::Args;
 use serde_json::json;
 use store::objects::history::blame;
 
-use super::{commit_json, date, fail, object_name, open, print_json, short_commit};
+use super::{commit_json, day, fail, object_name, open, print_json, short_commit};
 
 /// Arguments of `assetvc blame`.
 #[derive(Debug, Args)]
@@ -63,7 +63,7 @@ fn run_blame(args: &BlameArgs) -> Result<(), String> {
         return Ok(());
     }
     for o in &objects {
-        println!("{}  {}", object_name(o.name.as_deref(), &o.id), o.pointer);
+        outln!("{}  {}", object_name(o.name.as_deref(), &o.id), o.pointer);
         let width = o
             .properties
             .iter()
@@ -71,11 +71,11 @@ fn run_blame(args: &BlameArgs) -> Result<(), String> {
             .max()
             .unwrap_or(0);
         for l in &o.properties {
-            println!(
+            outln!(
                 "    {:width$}  {} {} {}  {}",
                 l.property,
                 short_commit(&l.commit),
-                &date(l.commit.time)[..10],
+                day(l.commit.time),
                 l.commit.author,
                 l.commit.summary
             );

@@ -6,7 +6,7 @@ use clap::Args;
 use serde_json::json;
 use store::objects::history::{log, LogEntry, LogKind};
 
-use super::{commit_json, date, fail, object_name, open, print_json, resolve, short_commit};
+use super::{commit_json, day, fail, object_name, open, print_json, resolve, short_commit};
 
 /// Arguments of `assetvc log`.
 #[derive(Debug, Args)]
@@ -63,12 +63,12 @@ fn run_log(args: &LogArgs) -> Result<(), String> {
         }));
         return Ok(());
     }
-    println!("{} in {path}", object_name(name.as_deref(), &id));
+    outln!("{} in {path}", object_name(name.as_deref(), &id));
     for e in &entries {
-        println!(
+        outln!(
             "{} {} {} {}  {}",
             short_commit(&e.commit),
-            &date(e.commit.time)[..10],
+            day(e.commit.time),
             e.commit.author,
             describe(e),
             e.commit.summary

@@ -6,6 +6,14 @@
 //! Exit status: 0 success; 2 bad input (unknown revision, no or several matching
 //! objects, an unparsable file) with a message on stderr.
 
+/// `println!` that treats a closed stdout (`| head`) as the end of the output, not a panic.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+
 pub mod blame;
 pub mod log;
 pub mod restore;
@@ -153,6 +161,11 @@ pub fn date(seconds: i64) -> String {
     gix::date::Time::new(seconds, 0).format_or_unix(gix::date::time::format::ISO8601_STRICT)
 }
 
+/// A commit's author day in UTC: `2026-11-24`.
+pub fn day(seconds: i64) -> String {
+    gix::date::Time::new(seconds, 0).format_or_unix(gix::date::time::format::SHORT)
+}
+
 /// A commit's short id.
 pub fn short_commit(c: &Commit) -> String {
     c.id.to_hex_with_len(7).to_string()
@@ -169,9 +182,19 @@ pub fn commit_json(c: &Commit) -> serde_json::Value {
     })
 }
 
+/// Writes `text` to stdout; a closed pipe (`| head`) is not an error.
+pub fn emit(text: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+}
+
 /// Prints a JSON value on stdout.
 pub fn print_json(v: &serde_json::Value) {
-    println!("{}", serde_json::to_string_pretty(v).unwrap_or_default());
+    emit(&format!(
+        "{}\n",
+        serde_json::to_string_pretty(v).unwrap_or_default()
+    ));
 }
 
 /// Prints an error and returns exit status 2.

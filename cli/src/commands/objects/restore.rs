@@ -66,6 +66,13 @@ fn restore(args: &RestoreArgs) -> Result<(), String> {
             .unwrap_or_else(|| found.path.clone())
         }
     };
+    // Only a path inside the worktree (a tree's path never climbs out; a typed one may).
+    if !Path::new(&target)
+        .components()
+        .all(|c| matches!(c, std::path::Component::Normal(_)))
+    {
+        return Err(format!("{target}: not a file inside the worktree"));
+    }
     let dialect = repo
         .matcher
         .dialect(Path::new(&target))
@@ -112,9 +119,9 @@ fn restore(args: &RestoreArgs) -> Result<(), String> {
             "result": result,
         }));
     } else if result == "unchanged" {
-        println!("{name} in {target} is already as at {}", args.source);
+        outln!("{name} in {target} is already as at {}", args.source);
     } else {
-        println!("{result} {name} in {target} as at {}", args.source);
+        outln!("{result} {name} in {target} as at {}", args.source);
     }
     Ok(())
 }

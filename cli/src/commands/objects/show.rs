@@ -75,7 +75,7 @@ fn show(args: &ShowArgs) -> Result<(), String> {
             "value": value,
         }));
     } else {
-        println!(
+        outln!(
             "{} in {} at {} ({shown_rev})",
             object_name(found.name.as_deref(), &found.id),
             found.path,
@@ -84,7 +84,7 @@ fn show(args: &ShowArgs) -> Result<(), String> {
         // The object's lines without the indentation of the line it starts on.
         let indent = doc.line_indent(obj.value.span().start);
         for line in obj.value.text().lines() {
-            println!("{}", line.strip_prefix(indent).unwrap_or(line));
+            outln!("{}", line.strip_prefix(indent).unwrap_or(line));
         }
     }
     Ok(())
