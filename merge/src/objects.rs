@@ -14,6 +14,8 @@ pub struct KeyedObject<'a> {
     pub id: String,
     /// Where it is, the object itself named by id: `/entities/[id=f341]`.
     pub path: Path,
+    /// `path` as a JSON Pointer string (built once per array, not per object).
+    pub pointer: String,
     /// The object.
     pub value: Value<'a>,
 }
@@ -26,6 +28,15 @@ pub fn keyed_objects<'a>(root: Value<'a>, id_keys: &[String]) -> Vec<KeyedObject
     let mut path = Path::root();
     walk(root, &lower, &mut path, &mut out);
     out
+}
+
+/// Appends one pointer segment's text, escaped as RFC 6901 says (`~` → `~0`, `/` → `~1`).
+fn push_escaped(out: &mut String, s: &str) {
+    if s.contains(['~', '/']) {
+        out.push_str(&s.replace('~', "~0").replace('/', "~1"));
+    } else {
+        out.push_str(s);
+    }
 }
 
 /// The elements of `arr` with their id keys and ids, if it is a non-empty keyed array.
@@ -64,7 +75,15 @@ fn walk<'a>(v: Value<'a>, lower: &[String], path: &mut Path, out: &mut Vec<Keyed
         }
         Kind::Array => {
             if let Some(ids) = keyed_elements(v, lower) {
+                let array_pointer = path.to_string();
                 for (el, (key, id)) in v.children().zip(ids) {
+                    let mut pointer = String::with_capacity(array_pointer.len() + id.len() + 8);
+                    pointer.push_str(&array_pointer);
+                    pointer.push_str("/[");
+                    push_escaped(&mut pointer, &key);
+                    pointer.push('=');
+                    push_escaped(&mut pointer, &id);
+                    pointer.push(']');
                     path.push(Segment::Id {
                         key,
                         value: id.clone(),
@@ -72,6 +91,7 @@ fn walk<'a>(v: Value<'a>, lower: &[String], path: &mut Path, out: &mut Vec<Keyed
                     out.push(KeyedObject {
                         id,
                         path: path.clone(),
+                        pointer,
                         value: el,
                     });
                     walk(el, lower, path, out);
@@ -104,7 +124,7 @@ mod tests {
     #[test]
     fn lists_keyed_elements_at_any_depth_with_their_pointers() {
         let doc = Document::parse(
-            "entities = [ { id = \"a\" name = \"door\" parts = [ { GUID = 7 } ] } { id = \"b\" } ]\n\
+            "entities = [ { id = \"a\" name = \"door\" parts = [ { GUID = 7 } ] } { id = \"b/~\" } ]\n\
              points = [ { x = 1 } ]\n\
              dup = [ { id = \"c\" } { id = \"c\" } ]\n",
             Dialect::Sjson,
@@ -115,6 +135,7 @@ mod tests {
             .iter()
             .map(|o| (o.id.clone(), o.path.to_string()))
             .collect();
+        assert!(objs.iter().all(|o| o.pointer == o.path.to_string()));
         assert_eq!(
             listed,
             [
@@ -123,7 +144,7 @@ mod tests {
                     "7".to_string(),
                     "/entities/[id=a]/parts/[GUID=7]".to_string()
                 ),
-                ("b".to_string(), "/entities/[id=b]".to_string()),
+                ("b/~".to_string(), "/entities/[id=b~1~0]".to_string()),
             ]
         );
         assert_eq!(objs[0].value.get("name").unwrap().as_str().unwrap(), "door");

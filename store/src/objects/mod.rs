@@ -220,5 +220,5 @@ pub fn index_dir(repo: &gix::Repository, settings: &IndexSettings) -> PathBuf {
     repo.common_dir()
         .join("assetvc")
         .join("object-index")
-        .join(format!("v1-{:016x}", settings.fingerprint))
+        .join(format!("v2-{:016x}", settings.fingerprint))
 }

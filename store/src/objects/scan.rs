@@ -15,23 +15,36 @@ fn value_hash(v: Value<'_>) -> u64 {
 }
 
 /// The id'd objects of a parsed document by id (the first of a repeated id is kept).
+/// An object's hash combines its members' names and hashes: each value is hashed once.
 pub fn scan_document(doc: &Document, id_keys: &[String]) -> BTreeMap<String, Entry> {
     let mut out = BTreeMap::new();
     for obj in merge::objects::keyed_objects(doc.root(), id_keys) {
-        out.entry(obj.id).or_insert_with(|| Entry {
-            pointer: obj.path.to_string(),
-            hash: value_hash(obj.value),
+        if out.contains_key(&obj.id) {
+            continue;
+        }
+        let mut whole = rustc_hash::FxHasher::default();
+        let props: Vec<(String, u64)> = obj
+            .value
+            .members()
+            .map(|(k, v)| {
+                let h = value_hash(v);
+                whole.write(k.as_bytes());
+                whole.write_u8(0xff);
+                whole.write_u64(h);
+                (k.into_owned(), h)
+            })
+            .collect();
+        let entry = Entry {
+            pointer: obj.pointer,
+            hash: whole.finish(),
             name: obj
                 .value
                 .get("name")
                 .and_then(|n| n.as_str())
                 .map(|n| n.into_owned()),
-            props: obj
-                .value
-                .members()
-                .map(|(k, v)| (k.into_owned(), value_hash(v)))
-                .collect(),
-        });
+            props,
+        };
+        out.insert(obj.id, entry);
     }
     out
 }
