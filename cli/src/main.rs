@@ -63,6 +63,14 @@ enum Command {
     Sync(commands::sync::SyncArgs),
     /// Who else is editing which objects (from their synced work in progress).
     Who(commands::who::WhoArgs),
+    /// An object's content and where it lives (OBJECT: FILE#ID, id, id prefix or name).
+    Show(commands::objects::show::ShowArgs),
+    /// The commits that changed an object: author, date, properties changed.
+    Log(commands::objects::log::LogArgs),
+    /// For each object of a file and each property: the commit, author and date of its last change.
+    Blame(commands::objects::blame::BlameArgs),
+    /// Put one object back as it was at a revision; nothing else in the file changes.
+    Restore(commands::objects::restore::RestoreArgs),
 }
 
 fn main() -> ExitCode {
@@ -89,6 +97,10 @@ fn main() -> ExitCode {
         Command::Apply(args) => commands::apply::run(args),
         Command::Sync(args) => commands::sync::run(args),
         Command::Who(args) => commands::who::run(args),
+        Command::Show(args) => commands::objects::show::run(args),
+        Command::Log(args) => commands::objects::log::run(args),
+        Command::Blame(args) => commands::objects::blame::run(args),
+        Command::Restore(args) => commands::objects::restore::run(args),
     };
     ExitCode::from(status.clamp(0, 255) as u8)
 }

@@ -18,6 +18,7 @@ mod merger;
 pub mod migrate;
 mod moves;
 pub mod naming;
+pub mod objects;
 mod pairing;
 pub mod patch;
 mod sequence;

@@ -16,6 +16,7 @@ pub mod fetch;
 pub mod journal;
 pub mod migrate;
 pub mod migrate_journal;
+pub mod objects;
 pub mod repo;
 pub mod setup;
 pub mod treemerge;

@@ -17,6 +17,7 @@ pub mod merge_file;
 mod merge_hooks;
 mod merging;
 pub mod migrate;
+pub mod objects;
 mod porcelain;
 pub mod pull;
 pub mod push;

@@ -1,0 +1,85 @@
+//! `assetvc blame FILE [--rev REV] [--json]`: for each object of FILE and each of its
+//! properties, the commit, author and date of its last change.
+
+use clap::Args;
+use serde_json::json;
+use store::objects::history::blame;
+
+use super::{commit_json, day, fail, object_name, open, print_json, short_commit};
+
+/// Arguments of `assetvc blame`.
+#[derive(Debug, Args)]
+pub struct BlameArgs {
+    /// The asset file.
+    pub file: String,
+    /// Blame the file as in this revision.
+    #[arg(long, default_value = "HEAD")]
+    pub rev: String,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs `assetvc blame`.
+pub fn run(args: &BlameArgs) -> i32 {
+    match run_blame(args) {
+        Ok(()) => 0,
+        Err(message) => fail(message),
+    }
+}
+
+fn run_blame(args: &BlameArgs) -> Result<(), String> {
+    let repo = open()?;
+    let path = repo.rela(&args.file);
+    if repo.matcher.dialect(std::path::Path::new(&path)).is_none() {
+        return Err(format!(
+            "{path}: not an asset file (see [assets] in assetvc.toml)"
+        ));
+    }
+    let mut index = repo.index();
+    let commit = index.resolve_commit(&args.rev).map_err(|e| e.to_string())?;
+    let tree = index.commit_index(commit).map_err(|e| e.to_string())?;
+    if !tree.files.contains_key(&path) {
+        return Err(format!("{path}: not in {}", args.rev));
+    }
+    let objects = blame(&mut index, commit, &path).map_err(|e| e.to_string())?;
+    if args.json {
+        let objects: Vec<_> = objects
+            .iter()
+            .map(|o| {
+                json!({
+                    "id": o.id,
+                    "name": o.name,
+                    "pointer": o.pointer,
+                    "properties": o.properties.iter().map(|l| {
+                        let mut v = commit_json(&l.commit);
+                        v["property"] = json!(l.property);
+                        v
+                    }).collect::<Vec<_>>(),
+                })
+            })
+            .collect();
+        print_json(&json!({"path": path, "revision": args.rev, "objects": objects}));
+        return Ok(());
+    }
+    for o in &objects {
+        outln!("{}  {}", object_name(o.name.as_deref(), &o.id), o.pointer);
+        let width = o
+            .properties
+            .iter()
+            .map(|l| l.property.chars().count())
+            .max()
+            .unwrap_or(0);
+        for l in &o.properties {
+            outln!(
+                "    {:width$}  {} {} {}  {}",
+                l.property,
+                short_commit(&l.commit),
+                day(l.commit.time),
+                l.commit.author,
+                l.commit.summary
+            );
+        }
+    }
+    Ok(())
+}

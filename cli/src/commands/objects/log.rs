@@ -1,0 +1,122 @@
+//! `assetvc log OBJECT [--rev REV] [--json] [-n N]`: the commits that changed an object,
+//! newest first: author, date, the properties changed; across arrays, files and renames;
+//! at a merge, the parent whose version was taken.
+
+use clap::Args;
+use serde_json::json;
+use store::objects::history::{log, LogEntry, LogKind};
+
+use super::{commit_json, day, fail, object_name, open, print_json, resolve, short_commit};
+
+/// Arguments of `assetvc log`.
+#[derive(Debug, Args)]
+pub struct LogArgs {
+    /// FILE#ID, an id, a unique id prefix, or a unique name (FILE#ID also finds an object
+    /// that was deleted from FILE).
+    pub object: String,
+    /// Start from this revision.
+    #[arg(long, default_value = "HEAD")]
+    pub rev: String,
+    /// At most N commits.
+    #[arg(short = 'n', long = "max-count", value_name = "N")]
+    pub max_count: Option<usize>,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs `assetvc log`.
+pub fn run(args: &LogArgs) -> i32 {
+    match run_log(args) {
+        Ok(()) => 0,
+        Err(message) => fail(message),
+    }
+}
+
+fn run_log(args: &LogArgs) -> Result<(), String> {
+    let repo = open()?;
+    let mut index = repo.index();
+    let commit = index.resolve_commit(&args.rev).map_err(|e| e.to_string())?;
+    let tree = index.commit_index(commit).map_err(|e| e.to_string())?;
+    let spec = repo.spec(&args.object);
+    let (path, id, name, present) = match resolve(&tree, &spec) {
+        Ok(c) => (c.path, c.id, c.name, true),
+        // A deleted object, named by file and exact id.
+        Err(e) => match spec.rsplit_once('#') {
+            Some((file, id)) if !id.is_empty() => (file.to_string(), id.to_string(), None, false),
+            _ => return Err(e),
+        },
+    };
+    let entries =
+        log(&mut index, commit, &path, &id, present, args.max_count).map_err(|e| e.to_string())?;
+    let name = name.or_else(|| {
+        entries
+            .iter()
+            .find_map(|e| e.new.as_ref().or(e.old.as_ref())?.entry.name.clone())
+    });
+    if args.json {
+        print_json(&json!({
+            "id": id,
+            "name": name,
+            "path": path,
+            "commits": entries.iter().map(entry_json).collect::<Vec<_>>(),
+        }));
+        return Ok(());
+    }
+    outln!("{} in {path}", object_name(name.as_deref(), &id));
+    for e in &entries {
+        outln!(
+            "{} {} {} {}  {}",
+            short_commit(&e.commit),
+            day(e.commit.time),
+            e.commit.author,
+            describe(e),
+            e.commit.summary
+        );
+    }
+    Ok(())
+}
+
+/// `changed position, rotation`, `moved a.level → b.level`, `merged from parent 2 …`.
+fn describe(e: &LogEntry) -> String {
+    let props = if e.properties.is_empty() {
+        String::new()
+    } else {
+        format!(" {}", e.properties.join(", "))
+    };
+    match e.kind {
+        LogKind::Created => format!("created in {}", e.new.as_ref().map_or("", |n| &n.path)),
+        LogKind::Deleted => format!("deleted from {}", e.old.as_ref().map_or("", |o| &o.path)),
+        LogKind::Changed => format!("changed{props}"),
+        LogKind::Moved => {
+            let (o, n) = (e.old.as_ref(), e.new.as_ref());
+            let place = |l: Option<&store::objects::Located>| {
+                l.map_or(String::new(), |l| format!("{}:{}", l.path, l.entry.pointer))
+            };
+            format!("moved {} → {}{props}", place(o), place(n))
+        }
+        LogKind::Merged => match &e.parent {
+            Some((number, p)) => format!(
+                "merged from parent {number} {} ({}){props}",
+                short_commit(p),
+                p.summary
+            ),
+            None => format!("merged{props}"),
+        },
+    }
+}
+
+fn entry_json(e: &LogEntry) -> serde_json::Value {
+    let mut v = commit_json(&e.commit);
+    v["kind"] = json!(e.kind.name());
+    v["properties"] = json!(e.properties);
+    v["path"] = json!(e.new.as_ref().map(|n| &n.path));
+    v["pointer"] = json!(e.new.as_ref().map(|n| &n.entry.pointer));
+    v["old_path"] = json!(e.old.as_ref().map(|o| &o.path));
+    v["old_pointer"] = json!(e.old.as_ref().map(|o| &o.entry.pointer));
+    v["parent"] = match &e.parent {
+        Some((number, p)) => json!({"number": number, "commit": p.id.to_string()}),
+        None => serde_json::Value::Null,
+    };
+    v
+}

@@ -1,0 +1,660 @@
+//! Building the object index: deltas of commits against their parents, parents first,
+//! parsing only the blobs a commit changed; full indexes rebuilt from a snapshot and a
+//! chain of deltas, or, when the cache has nothing usable, from the tree itself.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use gix::bstr::ByteSlice;
+use gix::ObjectId;
+use rayon::prelude::*;
+
+use super::cache::{Cache, SNAPSHOT_EVERY};
+use super::scan::scan_blob;
+use super::{
+    index_dir, Delta, Entry, FileObjects, IndexError, IndexSettings, Located, ObjectChange,
+    TreeIndex,
+};
+
+/// A commit as history queries need it.
+#[derive(Debug, Clone)]
+pub struct CommitInfo {
+    /// The commit.
+    pub id: ObjectId,
+    /// Its tree.
+    pub tree: ObjectId,
+    /// Its parents, first parent first.
+    pub parents: Vec<ObjectId>,
+    /// Author name.
+    pub author: String,
+    /// Author e-mail.
+    pub email: String,
+    /// Author time, seconds since the epoch.
+    pub time: i64,
+    /// Committer time, seconds since the epoch (the walk order).
+    pub commit_time: i64,
+    /// The first line of the message.
+    pub summary: String,
+}
+
+/// The object index of a repository, built on demand.
+pub struct ObjectIndex<'r> {
+    repo: &'r gix::Repository,
+    settings: IndexSettings,
+    cache: Cache,
+    empty: ObjectId,
+    /// Full indexes built in this process, with their chain depth.
+    memo: HashMap<ObjectId, (TreeIndex, u32)>,
+}
+
+type Result<T> = std::result::Result<T, IndexError>;
+
+impl<'r> ObjectIndex<'r> {
+    /// The index of `repo` with `settings` (its cache directory keyed by the settings).
+    pub fn open(repo: &'r gix::Repository, settings: IndexSettings) -> ObjectIndex<'r> {
+        let cache = Cache::new(index_dir(repo, &settings));
+        ObjectIndex {
+            repo,
+            settings,
+            cache,
+            empty: ObjectId::empty_tree(repo.object_hash()),
+            memo: HashMap::new(),
+        }
+    }
+
+    /// The repository.
+    pub fn repo(&self) -> &'r gix::Repository {
+        self.repo
+    }
+
+    /// The settings.
+    pub fn settings(&self) -> &IndexSettings {
+        &self.settings
+    }
+
+    /// The commit `rev` names.
+    pub fn resolve_commit(&self, rev: &str) -> Result<ObjectId> {
+        let unknown = || IndexError::UnknownRevision(rev.to_string());
+        let id = self.repo.rev_parse_single(rev).map_err(|_| unknown())?;
+        let commit = id
+            .object()
+            .map_err(|_| unknown())?
+            .peel_to_commit()
+            .map_err(|_| unknown())?;
+        Ok(commit.id)
+    }
+
+    /// A commit's tree, parents, author and summary.
+    pub fn commit_info(&self, id: ObjectId) -> Result<CommitInfo> {
+        let ctx = || format!("reading commit {id}");
+        let commit = self.repo.find_commit(id).map_err(IndexError::git(ctx()))?;
+        let tree = commit.tree_id().map_err(IndexError::git(ctx()))?.detach();
+        // A shallow clone's boundary commits have parents that are not in the repository:
+        // they are roots here.
+        let parents = commit
+            .parent_ids()
+            .map(|p| p.detach())
+            .filter(|p| self.repo.has_object(p))
+            .collect();
+        let author = commit.author().map_err(IndexError::git(ctx()))?;
+        let (name, email) = (author.name.to_string(), author.email.to_string());
+        let time = author.time().map(|t| t.seconds).unwrap_or(0);
+        let commit_time = commit.time().map(|t| t.seconds).unwrap_or(time);
+        let summary = commit
+            .message()
+            .map(|m| m.summary().to_str_lossy().into_owned())
+            .unwrap_or_default();
+        Ok(CommitInfo {
+            id,
+            tree,
+            parents,
+            author: name,
+            email,
+            time,
+            commit_time,
+            summary,
+        })
+    }
+
+    /// Indexes every commit reachable from `start` that is not indexed yet, parents first
+    /// (a commit is indexed when its deltas against all its parents are stored).
+    pub fn ensure(&mut self, start: ObjectId) -> Result<()> {
+        let mut todo = Vec::new();
+        let mut visited = HashSet::new();
+        let mut stack = vec![(start, false)];
+        while let Some((id, expanded)) = stack.pop() {
+            if expanded {
+                todo.push(id);
+                continue;
+            }
+            if !visited.insert(id) {
+                continue;
+            }
+            let info = self.commit_info(id)?;
+            if self.indexed(&info)? {
+                continue;
+            }
+            stack.push((id, true));
+            for p in info.parents.iter().rev() {
+                if !visited.contains(p) {
+                    stack.push((*p, false));
+                }
+            }
+        }
+        let total = todo.len();
+        for (done, id) in todo.into_iter().enumerate() {
+            if let Some(progress) = &self.settings.progress {
+                if total > 1 {
+                    progress(done, total);
+                }
+            }
+            let info = self.commit_info(id)?;
+            self.index_commit(&info)?;
+        }
+        if let Some(progress) = &self.settings.progress {
+            progress(total, total);
+        }
+        Ok(())
+    }
+
+    fn parent_trees(&self, info: &CommitInfo) -> Result<Vec<ObjectId>> {
+        if info.parents.is_empty() {
+            return Ok(vec![self.empty]);
+        }
+        info.parents
+            .iter()
+            .map(|p| Ok(self.commit_info(*p)?.tree))
+            .collect()
+    }
+
+    fn indexed(&self, info: &CommitInfo) -> Result<bool> {
+        Ok(self.parent_trees(info)?.iter().all(|base| {
+            *base == info.tree
+                || self
+                    .cache
+                    .has_delta(&info.tree.to_string(), &base.to_string())
+        }))
+    }
+
+    fn index_commit(&mut self, info: &CommitInfo) -> Result<()> {
+        for (i, base) in self.parent_trees(info)?.into_iter().enumerate() {
+            let (tree_hex, base_hex) = (info.tree.to_string(), base.to_string());
+            if base == info.tree || (i > 0 && self.cache.has_delta(&tree_hex, &base_hex)) {
+                continue;
+            }
+            let (mut index, depth) = if i == 0 {
+                self.take(base)?
+            } else {
+                self.load(base)?
+            };
+            let mut delta = self.compute_delta(&index, base, info.tree)?;
+            delta.depth = depth + 1;
+            if i == 0 {
+                index.apply(&delta);
+                if delta.depth >= SNAPSHOT_EVERY {
+                    // Best effort: without the file, the chain is only longer.
+                    let _ = self.cache.put_snapshot(&tree_hex, &index);
+                    delta.depth = 0;
+                }
+                let depth = delta.depth;
+                let _ = self.cache.put_delta(&tree_hex, &delta);
+                self.remember(info.tree, index, depth);
+            } else {
+                let _ = self.cache.put_delta(&tree_hex, &delta);
+            }
+        }
+        Ok(())
+    }
+
+    fn remember(&mut self, tree: ObjectId, index: TreeIndex, depth: u32) {
+        if self.memo.len() >= 4 {
+            self.memo.clear();
+        }
+        self.memo.insert(tree, (index, depth));
+    }
+
+    /// The full index of `tree` and its chain depth, removed from the memo if there.
+    fn take(&mut self, tree: ObjectId) -> Result<(TreeIndex, u32)> {
+        match self.memo.remove(&tree) {
+            Some(hit) => Ok(hit),
+            None => self.load(tree),
+        }
+    }
+
+    /// The full index of `tree` (indexing what is missing from the cache).
+    pub fn tree_index(&mut self, tree: ObjectId) -> Result<TreeIndex> {
+        Ok(self.load(tree)?.0)
+    }
+
+    /// The full index of the tree of commit `commit`, indexing its history first.
+    pub fn commit_index(&mut self, commit: ObjectId) -> Result<TreeIndex> {
+        self.ensure(commit)?;
+        let tree = self.commit_info(commit)?.tree;
+        self.tree_index(tree)
+    }
+
+    fn load(&mut self, tree: ObjectId) -> Result<(TreeIndex, u32)> {
+        if tree == self.empty {
+            return Ok((TreeIndex::default(), 0));
+        }
+        if let Some((index, depth)) = self.memo.get(&tree) {
+            return Ok((index.clone(), *depth));
+        }
+        let mut chain = Vec::new();
+        let mut at = tree;
+        let mut base = loop {
+            let hex = at.to_string();
+            if at == self.empty {
+                break TreeIndex::default();
+            }
+            if let Some(snapshot) = self.cache.snapshot(&hex) {
+                break snapshot;
+            }
+            match self.cache.any_delta(&hex) {
+                Some(delta) if chain.len() <= 2 * SNAPSHOT_EVERY as usize => {
+                    at =
+                        ObjectId::from_hex(delta.base.as_bytes()).map_err(|e| IndexError::Git {
+                            context: format!("object index of {hex}"),
+                            message: e.to_string(),
+                        })?;
+                    chain.push(delta);
+                }
+                _ => {
+                    // Nothing usable: index this tree from its blobs and keep a snapshot.
+                    chain.clear();
+                    let index = self.scan_tree(tree)?;
+                    let _ = self.cache.put_snapshot(&tree.to_string(), &index);
+                    break index;
+                }
+            }
+        };
+        let depth = chain.len() as u32;
+        for delta in chain.iter().rev() {
+            base.apply(delta);
+        }
+        Ok((base, depth))
+    }
+
+    /// The delta of `tree` against `base` (read from the cache, or computed and stored).
+    pub fn delta(&mut self, tree: ObjectId, base: ObjectId) -> Result<Delta> {
+        if tree == base {
+            return Ok(Delta {
+                base: base.to_string(),
+                ..Delta::default()
+            });
+        }
+        if let Some(d) = self.cache.delta(&tree.to_string(), &base.to_string()) {
+            return Ok(d);
+        }
+        let (index, depth) = self.load(base)?;
+        let mut delta = self.compute_delta(&index, base, tree)?;
+        delta.depth = depth + 1;
+        if delta.depth < SNAPSHOT_EVERY {
+            let _ = self.cache.put_delta(&tree.to_string(), &delta);
+        }
+        Ok(delta)
+    }
+
+    fn asset_dialect(&self, path: &str) -> Option<sjson::Dialect> {
+        (self.settings.dialect)(path)
+    }
+
+    /// Reads blobs and parses them in parallel: (path, blob, objects if it parsed).
+    fn scan_blobs(&self, blobs: Vec<(String, ObjectId)>) -> Result<Vec<ScannedFile>> {
+        let mut read = Vec::with_capacity(blobs.len());
+        for (path, oid) in blobs {
+            let Some(dialect) = self.asset_dialect(&path) else {
+                continue;
+            };
+            let data = self
+                .repo
+                .find_object(oid)
+                .map_err(IndexError::git(format!("reading {path}")))?
+                .detach()
+                .data;
+            read.push((path, oid, dialect, data));
+        }
+        let keys = &self.settings.id_keys;
+        Ok(read
+            .into_par_iter()
+            .map(|(path, oid, dialect, data)| {
+                let objects = scan_blob(data, dialect, keys);
+                (path, oid, objects)
+            })
+            .collect())
+    }
+
+    /// The full index of a tree from its blobs.
+    fn scan_tree(&self, tree: ObjectId) -> Result<TreeIndex> {
+        let ctx = || format!("listing tree {tree}");
+        let entries = self
+            .repo
+            .find_object(tree)
+            .map_err(IndexError::git(ctx()))?
+            .into_tree()
+            .traverse()
+            .breadthfirst
+            .files()
+            .map_err(IndexError::git(ctx()))?;
+        let blobs = entries
+            .into_iter()
+            .filter(|e| e.mode.is_blob())
+            .map(|e| (e.filepath.to_str_lossy().into_owned(), e.oid))
+            .collect();
+        let mut index = TreeIndex::default();
+        for (path, oid, objects) in self.scan_blobs(blobs)? {
+            index.files.insert(
+                path,
+                FileObjects {
+                    blob: oid.to_string(),
+                    parsed: objects.is_some(),
+                    objects: objects.unwrap_or_default(),
+                },
+            );
+        }
+        Ok(index)
+    }
+
+    /// The asset files that differ between two trees: path → new blob (`None`: removed).
+    fn changed_files(
+        &self,
+        base: ObjectId,
+        tree: ObjectId,
+    ) -> Result<Vec<(String, Option<ObjectId>)>> {
+        use gix::diff::tree::recorder::Change;
+        let ctx = || format!("comparing trees {base} and {tree}");
+        let old = self.repo.find_tree(base).map_err(IndexError::git(ctx()))?;
+        let new = self.repo.find_tree(tree).map_err(IndexError::git(ctx()))?;
+        let mut recorder = gix::diff::tree::Recorder::default();
+        gix::diff::tree(
+            gix::objs::TreeRefIter::from_bytes(&old.data, base.kind()),
+            gix::objs::TreeRefIter::from_bytes(&new.data, tree.kind()),
+            &mut gix::diff::tree::State::default(),
+            &self.repo.objects,
+            &mut recorder,
+        )
+        .map_err(|e| IndexError::Git {
+            context: ctx(),
+            message: e.to_string(),
+        })?;
+        let mut out = BTreeMap::new();
+        for change in recorder.records {
+            let (path, removed, added) = match change {
+                Change::Addition {
+                    entry_mode,
+                    oid,
+                    path,
+                    ..
+                } => (path, None, entry_mode.is_blob().then_some(oid)),
+                Change::Deletion {
+                    entry_mode, path, ..
+                } => (path, Some(entry_mode.is_blob()), None),
+                Change::Modification {
+                    previous_entry_mode,
+                    entry_mode,
+                    oid,
+                    path,
+                    ..
+                } => (
+                    path,
+                    Some(previous_entry_mode.is_blob()),
+                    entry_mode.is_blob().then_some(oid),
+                ),
+            };
+            let path = path.to_str_lossy().into_owned();
+            if self.asset_dialect(&path).is_none() {
+                continue;
+            }
+            match added {
+                Some(oid) => {
+                    out.insert(path, Some(oid));
+                }
+                None if removed == Some(true) => {
+                    out.entry(path).or_insert(None);
+                }
+                None => {}
+            }
+        }
+        Ok(out.into_iter().collect())
+    }
+
+    /// The delta of `tree` against `base`, whose full index is `index` (depth left 0).
+    fn compute_delta(&self, index: &TreeIndex, base: ObjectId, tree: ObjectId) -> Result<Delta> {
+        let changed = if base == self.empty {
+            return self.delta_from_scan(index, base, tree);
+        } else {
+            self.changed_files(base, tree)?
+        };
+        let added: Vec<(String, ObjectId)> = changed
+            .iter()
+            .filter_map(|(p, oid)| oid.map(|o| (p.clone(), o)))
+            .collect();
+        let mut scanned: HashMap<String, ScannedFile> = self
+            .scan_blobs(added)?
+            .into_iter()
+            .map(|f| (f.0.clone(), f))
+            .collect();
+        let files = changed
+            .into_iter()
+            .map(|(path, _)| {
+                let new = scanned
+                    .remove(&path)
+                    .map(|(_, oid, objects)| (oid.to_string(), objects));
+                (path, new)
+            })
+            .collect();
+        Ok(delta_of(index, base.to_string(), files))
+    }
+
+    /// A root commit's delta: every object of the tree, created.
+    fn delta_from_scan(&self, index: &TreeIndex, base: ObjectId, tree: ObjectId) -> Result<Delta> {
+        let full = self.scan_tree(tree)?;
+        let files = full
+            .files
+            .into_iter()
+            .map(|(path, f)| {
+                let objects = f.parsed.then_some(f.objects);
+                (path, Some((f.blob, objects)))
+            })
+            .collect();
+        Ok(delta_of(index, base.to_string(), files))
+    }
+}
+
+/// A changed file of a tree: its path and its new blob id with its objects (`None`: it
+/// does not parse), or `None` when it was removed.
+type ChangedFile = (String, Option<(String, Option<BTreeMap<String, Entry>>)>);
+
+/// The delta from `index` (of tree `base`) to the tree in which `files` changed.
+fn delta_of(index: &TreeIndex, base: String, files: Vec<ChangedFile>) -> Delta {
+    let empty = BTreeMap::new();
+    let mut delta = Delta {
+        base,
+        ..Delta::default()
+    };
+    let (mut removed, mut created) = (Vec::new(), Vec::new());
+    for (path, new) in files {
+        let old = index.files.get(&path).map_or(&empty, |f| &f.objects);
+        let new = match new {
+            Some((blob, objects)) => {
+                delta
+                    .blobs
+                    .push((path.clone(), Some((blob, objects.is_some()))));
+                objects.unwrap_or_default()
+            }
+            None => {
+                delta.blobs.push((path.clone(), None));
+                BTreeMap::new()
+            }
+        };
+        diff_file(
+            &path,
+            old,
+            &new,
+            &mut delta.changes,
+            &mut removed,
+            &mut created,
+        );
+    }
+    pair_moves(removed, created, &mut delta.changes);
+    delta
+}
+
+/// A scanned blob: path, blob id, objects (`None`: it does not parse).
+type ScannedFile = (String, ObjectId, Option<BTreeMap<String, Entry>>);
+
+/// Changes of one file's objects; removals and creations are collected for move pairing.
+fn diff_file(
+    path: &str,
+    old: &BTreeMap<String, Entry>,
+    new: &BTreeMap<String, Entry>,
+    changes: &mut Vec<ObjectChange>,
+    removed: &mut Vec<(String, Located)>,
+    created: &mut Vec<(String, Located)>,
+) {
+    let located = |entry: &Entry| Located {
+        path: path.to_string(),
+        entry: entry.clone(),
+    };
+    for (id, o) in old {
+        match new.get(id) {
+            Some(n) if n == o => {}
+            Some(n) => changes.push(ObjectChange {
+                id: id.clone(),
+                old: Some(located(o)),
+                new: Some(located(n)),
+            }),
+            None => removed.push((id.clone(), located(o))),
+        }
+    }
+    for (id, n) in new {
+        if !old.contains_key(id) {
+            created.push((id.clone(), located(n)));
+        }
+    }
+}
+
+/// An id removed from one file and added to another in the same delta, once each, moved.
+fn pair_moves(
+    removed: Vec<(String, Located)>,
+    created: Vec<(String, Located)>,
+    changes: &mut Vec<ObjectChange>,
+) {
+    let mut removed_count: HashMap<&str, usize> = HashMap::new();
+    for (id, _) in &removed {
+        *removed_count.entry(id.as_str()).or_default() += 1;
+    }
+    let mut created_count: HashMap<&str, usize> = HashMap::new();
+    for (id, _) in &created {
+        *created_count.entry(id.as_str()).or_default() += 1;
+    }
+    let unique_ids: HashSet<String> = removed_count
+        .iter()
+        .filter(|(id, n)| **n == 1 && created_count.get(*id) == Some(&1))
+        .map(|(id, _)| id.to_string())
+        .collect();
+    let unique = |id: &str| unique_ids.contains(id);
+    let mut moved_from: HashMap<String, Located> = HashMap::new();
+    let mut out = Vec::new();
+    for (id, old) in &removed {
+        if unique(id) {
+            moved_from.insert(id.clone(), old.clone());
+        } else {
+            out.push(ObjectChange {
+                id: id.clone(),
+                old: Some(old.clone()),
+                new: None,
+            });
+        }
+    }
+    for (id, new) in created {
+        let old = if unique(&id) {
+            moved_from.remove(&id)
+        } else {
+            None
+        };
+        out.push(ObjectChange {
+            id,
+            old,
+            new: Some(new),
+        });
+    }
+    changes.extend(out);
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// A tree index from path → (id → hash) (a hash of 0 makes a file that does not parse).
+    fn tree(files: &BTreeMap<String, BTreeMap<String, u64>>) -> TreeIndex {
+        let mut index = TreeIndex::default();
+        for (path, objects) in files {
+            let parsed = !objects.values().any(|h| *h == 0);
+            let objects = objects
+                .iter()
+                .filter(|_| parsed)
+                .map(|(id, h)| {
+                    let entry = Entry {
+                        pointer: format!("/e/[id={id}]"),
+                        hash: *h,
+                        name: None,
+                        props: vec![("x".into(), *h)],
+                    };
+                    (id.clone(), entry)
+                })
+                .collect();
+            let blob = format!("{path}{objects:?}");
+            index.files.insert(
+                path.clone(),
+                FileObjects {
+                    blob,
+                    parsed,
+                    objects,
+                },
+            );
+        }
+        index
+    }
+
+    fn files() -> impl Strategy<Value = BTreeMap<String, BTreeMap<String, u64>>> {
+        let ids = prop::collection::btree_map("[a-f]", 0u64..4, 0..5);
+        prop::collection::btree_map("[pqr]\\.level", ids, 0..4)
+    }
+
+    proptest! {
+        /// Applying the delta between two trees' indexes to the first gives the second;
+        /// an id that left exactly one file for exactly one other is one move.
+        #[test]
+        fn applying_a_delta_gives_the_new_index(old in files(), new in files()) {
+            let (old_index, new_index) = (tree(&old), tree(&new));
+            let paths: std::collections::BTreeSet<&String> = old.keys().chain(new.keys()).collect();
+            let changed: Vec<ChangedFile> = paths
+                .into_iter()
+                .filter(|p| old_index.files.get(*p) != new_index.files.get(*p))
+                .map(|p| {
+                    let f = new_index.files.get(p).map(|f| {
+                        (f.blob.clone(), f.parsed.then(|| f.objects.clone()))
+                    });
+                    (p.clone(), f)
+                })
+                .collect();
+            let delta = delta_of(&old_index, "base".into(), changed);
+            let mut applied = old_index.clone();
+            applied.apply(&delta);
+            prop_assert_eq!(&applied, &new_index);
+            for change in &delta.changes {
+                // A move pairs the only removal of an id with its only creation.
+                let unpaired = delta
+                    .changes
+                    .iter()
+                    .filter(|c| c.id == change.id && (c.old.is_none() || c.new.is_none()))
+                    .count();
+                if let (Some(o), Some(n)) = (&change.old, &change.new) {
+                    prop_assert!(o.path == n.path || unpaired == 0);
+                }
+            }
+        }
+    }
+}

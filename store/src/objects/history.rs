@@ -1,0 +1,406 @@
+//! History of objects from the index's deltas: `log` (the commits that changed one object,
+//! following it across arrays, files and renames) and `blame` (for each object of a file
+//! and each of its properties, the commit that last changed it).
+//!
+//! Both walk commits newest first (by committer time) from a start commit, like `git log`
+//! with its history simplification: at a merge whose result equals one parent's for what
+//! is followed, only that parent is followed, and `log` names it as the parent that
+//! brought the change.
+
+use std::collections::{BinaryHeap, HashMap, HashSet};
+
+use gix::ObjectId;
+
+use super::build::{CommitInfo, ObjectIndex};
+use super::{IndexError, Located, ObjectChange};
+
+pub use super::build::CommitInfo as Commit;
+
+/// What a commit did to the object.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LogKind {
+    /// It appeared.
+    Created,
+    /// It disappeared.
+    Deleted,
+    /// Its content changed in place.
+    Changed,
+    /// It moved to another file or array (its content may have changed too).
+    Moved,
+    /// A merge took it from a parent other than the first.
+    Merged,
+}
+
+impl LogKind {
+    /// `created`, `deleted`, `changed`, `moved` or `merged`.
+    pub fn name(self) -> &'static str {
+        match self {
+            LogKind::Created => "created",
+            LogKind::Deleted => "deleted",
+            LogKind::Changed => "changed",
+            LogKind::Moved => "moved",
+            LogKind::Merged => "merged",
+        }
+    }
+}
+
+/// One commit of an object's history.
+#[derive(Debug, Clone)]
+pub struct LogEntry {
+    /// The commit.
+    pub commit: CommitInfo,
+    /// What it did.
+    pub kind: LogKind,
+    /// The object before (in the first parent, or in the parent named by `parent`).
+    pub old: Option<Located>,
+    /// The object after.
+    pub new: Option<Located>,
+    /// The properties whose value changed (added or removed ones included), in order.
+    pub properties: Vec<String>,
+    /// For a merge: the parent (1-based number, commit) whose version the merge took, when
+    /// that is not the first parent.
+    pub parent: Option<(usize, CommitInfo)>,
+}
+
+/// The properties that differ between two versions of an object.
+fn changed_properties(old: Option<&Located>, new: Option<&Located>) -> Vec<String> {
+    let (Some(old), Some(new)) = (old, new) else {
+        return Vec::new();
+    };
+    let mut out: Vec<String> = new
+        .entry
+        .props
+        .iter()
+        .filter(|(k, h)| old.entry.prop(k) != Some(*h))
+        .map(|(k, _)| k.clone())
+        .collect();
+    out.extend(
+        old.entry
+            .props
+            .iter()
+            .filter(|(k, _)| new.entry.prop(k).is_none())
+            .map(|(k, _)| k.clone()),
+    );
+    out
+}
+
+fn entry_of(
+    commit: CommitInfo,
+    change: &ObjectChange,
+    parent: Option<(usize, CommitInfo)>,
+) -> LogEntry {
+    let kind = match (&change.old, &change.new) {
+        _ if parent.is_some() => LogKind::Merged,
+        (None, _) => LogKind::Created,
+        (_, None) => LogKind::Deleted,
+        (Some(o), Some(n)) if o.path != n.path || o.entry.pointer != n.entry.pointer => {
+            LogKind::Moved
+        }
+        _ => LogKind::Changed,
+    };
+    LogEntry {
+        commit,
+        kind,
+        properties: changed_properties(change.old.as_ref(), change.new.as_ref()),
+        old: change.old.clone(),
+        new: change.new.clone(),
+        parent,
+    }
+}
+
+/// Commits newest first by committer time, each with the state carried to it.
+struct Walk<S> {
+    heap: BinaryHeap<(i64, u64, ObjectId)>,
+    states: HashMap<ObjectId, S>,
+    visited: HashSet<ObjectId>,
+    seq: u64,
+}
+
+impl<S> Walk<S> {
+    fn new() -> Self {
+        Walk {
+            heap: BinaryHeap::new(),
+            states: HashMap::new(),
+            visited: HashSet::new(),
+            seq: u64::MAX,
+        }
+    }
+
+    /// Queues `commit` with `state` unless it was queued already (then `merge` combines).
+    fn push(&mut self, commit: &CommitInfo, state: S, merge: impl FnOnce(&mut S, S)) {
+        if self.visited.contains(&commit.id) {
+            return;
+        }
+        match self.states.get_mut(&commit.id) {
+            Some(existing) => merge(existing, state),
+            None => {
+                self.states.insert(commit.id, state);
+                self.seq -= 1;
+                self.heap.push((commit.commit_time, self.seq, commit.id));
+            }
+        }
+    }
+
+    fn pop(&mut self) -> Option<(ObjectId, S)> {
+        while let Some((_, _, id)) = self.heap.pop() {
+            if let Some(state) = self.states.remove(&id) {
+                self.visited.insert(id);
+                return Some((id, state));
+            }
+        }
+        None
+    }
+}
+
+/// The commits from `start` that changed object `id`, which is in file `path` of
+/// `start`'s tree (`present`) or was there before being deleted (`!present`); newest
+/// first, at most `limit`.
+pub fn log(
+    index: &mut ObjectIndex<'_>,
+    start: ObjectId,
+    path: &str,
+    id: &str,
+    present: bool,
+    limit: Option<usize>,
+) -> Result<Vec<LogEntry>, IndexError> {
+    index.ensure(start)?;
+    let mut out = Vec::new();
+    let mut walk: Walk<(String, bool)> = Walk::new();
+    let first = index.commit_info(start)?;
+    walk.push(&first, (path.to_string(), present), |_, _| {});
+    while let Some((commit, (path, present))) = walk.pop() {
+        if limit.is_some_and(|n| out.len() >= n) {
+            break;
+        }
+        let info = index.commit_info(commit)?;
+        let parents: Vec<CommitInfo> = info
+            .parents
+            .iter()
+            .map(|p| index.commit_info(*p))
+            .collect::<Result<_, _>>()?;
+        let base_trees: Vec<ObjectId> = if parents.is_empty() {
+            vec![ObjectId::empty_tree(index.repo().object_hash())]
+        } else {
+            parents.iter().map(|p| p.tree).collect()
+        };
+        let mut records = Vec::with_capacity(base_trees.len());
+        for base in base_trees {
+            let delta = index.delta(info.tree, base)?;
+            records.push(delta.find(&path, id, present).cloned());
+        }
+        if let Some(same) = records.iter().position(Option::is_none) {
+            // Unchanged against parent `same`: follow that parent only.
+            if same > 0 {
+                if let Some(change) = &records[0] {
+                    out.push(entry_of(
+                        info.clone(),
+                        change,
+                        Some((same + 1, parents[same].clone())),
+                    ));
+                }
+            }
+            if let Some(p) = parents.get(same) {
+                walk.push(p, (path, present), |_, _| {});
+            }
+            continue;
+        }
+        if let Some(Some(change)) = records.first() {
+            out.push(entry_of(info.clone(), change, None));
+        }
+        for (parent, record) in parents.iter().zip(records) {
+            let next = match record.as_ref().and_then(|r| r.old.as_ref()) {
+                Some(old) => (old.path.clone(), true),
+                None => (path.clone(), false),
+            };
+            walk.push(parent, next, |_, _| {});
+        }
+    }
+    Ok(out)
+}
+
+/// The last change of one property of one object.
+#[derive(Debug, Clone)]
+pub struct BlameLine {
+    /// The property.
+    pub property: String,
+    /// The commit that gave it its present value.
+    pub commit: CommitInfo,
+}
+
+/// One object of a blamed file.
+#[derive(Debug, Clone)]
+pub struct BlameObject {
+    /// Its id.
+    pub id: String,
+    /// Its `name`, if any.
+    pub name: Option<String>,
+    /// Its JSON Pointer.
+    pub pointer: String,
+    /// Each property, in document order.
+    pub properties: Vec<BlameLine>,
+}
+
+/// Properties still looking for their commit, by object: the file the object is in at
+/// the commit, and (property, value hash) pairs.
+type Pending = HashMap<usize, (String, Vec<(usize, u64)>)>;
+
+/// Adds `more` to `pending` (an object reached from two children keeps both's properties).
+fn merge_pending(pending: &mut Pending, more: Pending) {
+    for (obj, (here, props)) in more {
+        let slot = pending.entry(obj).or_insert_with(|| (here, Vec::new()));
+        for p in props {
+            if !slot.1.contains(&p) {
+                slot.1.push(p);
+            }
+        }
+    }
+}
+
+/// For every object of file `path` in `start`'s tree and each of its properties, the
+/// commit that gave the property its present value.
+pub fn blame(
+    index: &mut ObjectIndex<'_>,
+    start: ObjectId,
+    path: &str,
+) -> Result<Vec<BlameObject>, IndexError> {
+    index.ensure(start)?;
+    let first = index.commit_info(start)?;
+    let tree = index.tree_index(first.tree)?;
+    let Some(file) = tree.files.get(path) else {
+        return Ok(Vec::new());
+    };
+    let mut objects: Vec<(String, super::Entry)> = file
+        .objects
+        .iter()
+        .map(|(id, e)| (id.clone(), e.clone()))
+        .collect();
+    objects.sort_by(|a, b| a.1.pointer.cmp(&b.1.pointer));
+    let by_id: HashMap<String, usize> = objects
+        .iter()
+        .enumerate()
+        .map(|(i, (id, _))| (id.clone(), i))
+        .collect();
+    let mut found: Vec<Vec<Option<CommitInfo>>> = objects
+        .iter()
+        .map(|(_, e)| vec![None; e.props.len()])
+        .collect();
+    let pending: Pending = objects
+        .iter()
+        .enumerate()
+        .map(|(i, (_, e))| {
+            let props = e
+                .props
+                .iter()
+                .enumerate()
+                .map(|(j, (_, h))| (j, *h))
+                .collect();
+            (i, (path.to_string(), props))
+        })
+        .collect();
+    let mut walk: Walk<Pending> = Walk::new();
+    walk.push(&first, pending, merge_pending);
+    while let Some((commit, mut pending)) = walk.pop() {
+        let info = index.commit_info(commit)?;
+        let parents: Vec<CommitInfo> = info
+            .parents
+            .iter()
+            .map(|p| index.commit_info(*p))
+            .collect::<Result<_, _>>()?;
+        let mut deltas = Vec::with_capacity(parents.len());
+        for p in &parents {
+            deltas.push(index.delta(info.tree, p.tree)?);
+        }
+        if let ([parent], [delta]) = (parents.as_slice(), deltas.as_slice()) {
+            if !walk.visited.contains(&parent.id) {
+                // One parent: only the objects the commit changed are looked at.
+                let touched: Vec<(usize, &ObjectChange)> = delta
+                    .changes
+                    .iter()
+                    .filter_map(|c| {
+                        let new = c.new.as_ref()?;
+                        let obj = *by_id.get(&c.id)?;
+                        let (here, _) = pending.get(&obj)?;
+                        (*here == new.path).then_some((obj, c))
+                    })
+                    .collect();
+                for (obj, change) in touched {
+                    let Some((here, props)) = pending.get_mut(&obj) else {
+                        continue;
+                    };
+                    let old = change.old.as_ref();
+                    props.retain(|(prop, hash)| {
+                        let name = &objects[obj].1.props[*prop].0;
+                        let kept = old.and_then(|o| o.entry.prop(name)) == Some(*hash);
+                        if !kept {
+                            found[obj][*prop] = Some(info.clone());
+                        }
+                        kept
+                    });
+                    if let Some(o) = old {
+                        *here = o.path.clone();
+                    }
+                    if props.is_empty() {
+                        pending.remove(&obj);
+                    }
+                }
+                if !pending.is_empty() {
+                    walk.push(parent, pending, merge_pending);
+                }
+                continue;
+            }
+        }
+        let mut passed: Vec<Pending> = vec![Pending::new(); parents.len()];
+        for (obj, (here, props)) in pending {
+            let id = &objects[obj].0;
+            let records: Vec<Option<&ObjectChange>> =
+                deltas.iter().map(|d| d.find(&here, id, true)).collect();
+            let mut to_parent: Vec<Vec<(usize, u64)>> = vec![Vec::new(); parents.len()];
+            for (prop, hash) in props {
+                let name = &objects[obj].1.props[prop].0;
+                let same = records.iter().position(|r| match r {
+                    None => true,
+                    Some(r) => r.old.as_ref().and_then(|o| o.entry.prop(name)) == Some(hash),
+                });
+                match same {
+                    Some(i) if !walk.visited.contains(&parents[i].id) => {
+                        to_parent[i].push((prop, hash))
+                    }
+                    _ => found[obj][prop] = Some(info.clone()),
+                }
+            }
+            for (i, props) in to_parent.into_iter().enumerate() {
+                if !props.is_empty() {
+                    let there = records[i]
+                        .and_then(|r| r.old.as_ref())
+                        .map_or(here.clone(), |o| o.path.clone());
+                    passed[i].insert(obj, (there, props));
+                }
+            }
+        }
+        for (parent, pending) in parents.iter().zip(passed) {
+            if !pending.is_empty() {
+                walk.push(parent, pending, merge_pending);
+            }
+        }
+    }
+    Ok(objects
+        .into_iter()
+        .zip(found)
+        .map(|((id, entry), commits)| BlameObject {
+            id,
+            name: entry.name.clone(),
+            properties: entry
+                .props
+                .iter()
+                .zip(commits)
+                .filter_map(|((k, _), c)| {
+                    c.map(|commit| BlameLine {
+                        property: k.clone(),
+                        commit,
+                    })
+                })
+                .collect(),
+            pointer: entry.pointer,
+        })
+        .collect())
+}

@@ -1,0 +1,96 @@
+//! The objects of one asset file: parsed once, hashed by value.
+
+use std::collections::BTreeMap;
+use std::hash::Hasher;
+
+use sjson::{Dialect, Document, ParseOptions, Value};
+
+use super::Entry;
+
+/// A stable 64-bit hash of a value (not of its formatting).
+fn value_hash(v: Value<'_>) -> u64 {
+    let mut h = rustc_hash::FxHasher::default();
+    v.hash_value(&mut h);
+    h.finish()
+}
+
+/// The id'd objects of a parsed document by id (the first of a repeated id is kept).
+/// An object's hash combines its members' names and hashes: each value is hashed once.
+pub fn scan_document(doc: &Document, id_keys: &[String]) -> BTreeMap<String, Entry> {
+    let mut out = BTreeMap::new();
+    for obj in merge::objects::keyed_objects(doc.root(), id_keys) {
+        if out.contains_key(&obj.id) {
+            continue;
+        }
+        let mut whole = rustc_hash::FxHasher::default();
+        let props: Vec<(String, u64)> = obj
+            .value
+            .members()
+            .map(|(k, v)| {
+                let h = value_hash(v);
+                whole.write(k.as_bytes());
+                whole.write_u8(0xff);
+                whole.write_u64(h);
+                (k.into_owned(), h)
+            })
+            .collect();
+        let entry = Entry {
+            pointer: obj.pointer,
+            hash: whole.finish(),
+            name: obj
+                .value
+                .get("name")
+                .and_then(|n| n.as_str())
+                .map(|n| n.into_owned()),
+            props,
+        };
+        out.insert(obj.id, entry);
+    }
+    out
+}
+
+/// The objects of a blob's bytes, or `None` if it does not parse.
+pub(super) fn scan_blob(
+    bytes: Vec<u8>,
+    dialect: Dialect,
+    id_keys: &[String],
+) -> Option<BTreeMap<String, Entry>> {
+    let doc = Document::parse_bytes(bytes, ParseOptions::new(dialect)).ok()?;
+    Some(scan_document(&doc, id_keys))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_hash_values_not_formatting() {
+        let keys = vec!["id".to_string()];
+        let a = Document::parse(
+            "e = [ { id = \"a\" name = \"door\" x = 1.0 } ]",
+            Dialect::Sjson,
+        )
+        .unwrap();
+        let b = Document::parse(
+            "e = [\n\t{\n\t\tid = \"a\"\n\t\tname = \"door\"\n\t\tx = 1.0\n\t}\n]\n",
+            Dialect::Sjson,
+        )
+        .unwrap();
+        let c = Document::parse(
+            "e = [ { id = \"a\" name = \"door\" x = 2 } ]",
+            Dialect::Sjson,
+        )
+        .unwrap();
+        let (a, b, c) = (
+            scan_document(&a, &keys),
+            scan_document(&b, &keys),
+            scan_document(&c, &keys),
+        );
+        assert_eq!(a, b);
+        assert_eq!(a["a"].name.as_deref(), Some("door"));
+        assert_eq!(a["a"].pointer, "/e/[id=a]");
+        assert_ne!(a["a"].hash, c["a"].hash);
+        assert_eq!(a["a"].prop("name"), c["a"].prop("name"));
+        assert_ne!(a["a"].prop("x"), c["a"].prop("x"));
+    }
+}
