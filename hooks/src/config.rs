@@ -135,6 +135,25 @@ pub struct Expressions {
     pub variables: Vec<String>,
 }
 
+/// Review page settings (`--html`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ReviewSettings {
+    /// Members holding an object's position, in priority order; the map uses the first
+    /// two components of the first one present.
+    pub position_keys: Vec<String>,
+}
+
+impl Default for ReviewSettings {
+    fn default() -> Self {
+        ReviewSettings {
+            position_keys: ["pos", "position", "translation"]
+                .map(String::from)
+                .to_vec(),
+        }
+    }
+}
+
 /// The whole configuration; every field is optional.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -147,6 +166,8 @@ pub struct Config {
     pub check: CheckSettings,
     /// Expression-valued properties.
     pub expressions: Vec<Expressions>,
+    /// Review page settings.
+    pub review: ReviewSettings,
 }
 
 impl Config {
@@ -274,6 +295,13 @@ mod tests {
         let c = Config::parse("[merge]\npolicy = \"ours\"\n", Path::new("assetvc.toml")).unwrap();
         assert_eq!(c.merge.policy, "ours");
         assert_eq!(c.merge.atomic_max, 16);
+        assert_eq!(c.review.position_keys, ["pos", "position", "translation"]);
+        let c = Config::parse(
+            "[review]\nposition_keys = [\"origin\"]\n",
+            Path::new("a.toml"),
+        )
+        .unwrap();
+        assert_eq!(c.review.position_keys, ["origin"]);
     }
 
     #[test]

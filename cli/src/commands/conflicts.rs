@@ -15,6 +15,10 @@ pub struct ConflictsArgs {
     /// Print the report as JSON (the stored file: one entry per merged file).
     #[arg(long)]
     pub json: bool,
+    /// Write a review page (one self-contained HTML file: a card per object, the three
+    /// values of each conflict and the side taken, a map of each level) to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<std::path::PathBuf>,
 }
 
 /// `both-modified` → `both modified`, as `Conflict`'s Display writes it.
@@ -65,6 +69,9 @@ pub fn run(args: &ConflictsArgs) -> i32 {
     let bytes = match std::fs::read(&path) {
         Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            if let Some(out) = &args.html {
+                return super::conflicts_page::write(&worktree(&repo), None, out);
+            }
             if args.json {
                 println!("{}", serde_json::json!({"merge": "", "files": []}));
             } else {
@@ -84,6 +91,9 @@ pub fn run(args: &ConflictsArgs) -> i32 {
             return 2;
         }
     };
+    if let Some(out) = &args.html {
+        return super::conflicts_page::write(&worktree(&repo), Some(&last), out);
+    }
     if args.json {
         println!(
             "{}",
@@ -99,4 +109,11 @@ pub fn run(args: &ConflictsArgs) -> i32 {
         println!("{line}");
     }
     0
+}
+
+/// The worktree's root (the current directory in a bare repository).
+fn worktree(repo: &store::gix::Repository) -> std::path::PathBuf {
+    repo.workdir()
+        .map(std::path::Path::to_path_buf)
+        .unwrap_or_else(|| std::path::PathBuf::from("."))
 }

@@ -3,6 +3,7 @@
 pub mod check;
 pub mod commit;
 pub mod conflicts;
+mod conflicts_page;
 pub mod demo;
 pub mod diff;
 pub mod expr;
