@@ -9,8 +9,8 @@ use crate::model::{short_id, Card, Fate, FileSection, Page, Row, Shown};
 
 /// At most this many cards per file are written; the rest are counted.
 pub const MAX_CARDS: usize = 5_000;
-/// Card groups with more cards than this start collapsed.
-const OPEN_MAX: usize = 60;
+/// A card group shows this many cards, then a button for the next page.
+pub const PAGE: usize = 50;
 
 const CSS: &str = include_str!("page.css");
 const JS: &str = include_str!("page.js");
@@ -96,8 +96,24 @@ fn property(out: &mut String, p: &str) {
     out.push_str("</th>");
 }
 
-fn row(out: &mut String, r: &Row) {
+fn row(out: &mut String, r: &Row, whole: bool) {
     match r {
+        Row::Change {
+            property: p,
+            old,
+            new,
+        } if whole => {
+            let (class, v) = if matches!(new, Shown::Absent) {
+                ("old", old)
+            } else {
+                ("new", new)
+            };
+            out.push_str("<tr class=\"chg-row\">");
+            property(out, p);
+            let _ = write!(out, "<td class=\"{class}\" colspan=\"3\">");
+            value(out, v, None);
+            out.push_str("</td></tr>");
+        }
         Row::Change {
             property: p,
             old,
@@ -119,11 +135,11 @@ fn row(out: &mut String, r: &Row) {
             theirs,
             taken,
         } => {
-            out.push_str("<tr class=\"conflict-row\">");
-            property(out, p);
-            out.push_str("<td colspan=\"3\"><div class=\"kind\">");
+            out.push_str("<tr class=\"conflict-row\"><td colspan=\"4\"><div class=\"head\"><span class=\"prop\">");
+            push_html(out, if p.is_empty() { "(object)" } else { p });
+            out.push_str("</span><span class=\"kind\">");
             push_html(out, &kind.replace('-', " "));
-            out.push_str("</div><div class=\"three\">");
+            out.push_str("</span></div><div class=\"three\">");
             for (side, v) in [("base", base), ("ours", ours), ("theirs", theirs)] {
                 let took = taken == side;
                 let _ = write!(
@@ -164,11 +180,12 @@ fn row(out: &mut String, r: &Row) {
     }
 }
 
-fn card(out: &mut String, c: &Card, anchor: &str) {
+fn card(out: &mut String, c: &Card, anchor: &str, hidden: bool) {
     let _ = write!(
         out,
-        "<article class=\"card {}\" id=\"{anchor}\"><header><span class=\"badge\">",
-        c.fate.code()
+        "<article class=\"card {}\" id=\"{anchor}\"{}><header><span class=\"badge\">",
+        c.fate.code(),
+        if hidden { " hidden" } else { "" }
     );
     icon(out, c.fate);
     let _ = write!(out, "{}</span><h3>", c.fate.word());
@@ -184,8 +201,9 @@ fn card(out: &mut String, c: &Card, anchor: &str) {
     out.push_str("</header><div class=\"loc\">");
     push_html(out, &c.location);
     out.push_str("</div><table>");
+    let whole = matches!(c.fate, Fate::Added | Fate::Deleted);
     for r in &c.rows {
-        row(out, r);
+        row(out, r, whole);
     }
     out.push_str("</table></article>");
 }
@@ -261,9 +279,8 @@ fn section(out: &mut String, index: usize, s: &FileSection) {
         }
         let _ = write!(
             out,
-            "<details class=\"group {}\"{}><summary>",
-            fate.code(),
-            if group.len() <= OPEN_MAX { " open" } else { "" }
+            "<details class=\"group {}\" open><summary>",
+            fate.code()
         );
         icon(out, fate);
         let _ = write!(
@@ -272,8 +289,15 @@ fn section(out: &mut String, index: usize, s: &FileSection) {
             fate.word(),
             group.len()
         );
-        for i in group {
-            card(out, &shown[i], &anchors[i]);
+        for (n, &i) in group.iter().enumerate() {
+            card(out, &shown[i], &anchors[i], n >= PAGE);
+        }
+        if group.len() > PAGE {
+            let _ = write!(
+                out,
+                "<button class=\"more\" type=\"button\">Show {PAGE} more · <span>{}</span> not shown</button>",
+                group.len() - PAGE
+            );
         }
         out.push_str("</details>");
     }
@@ -314,7 +338,7 @@ pub fn render(page: &Page) -> String {
         if page.files.len() == 1 { "" } else { "s" }
     );
     chips(&mut out, &counts(page.files.iter().flat_map(|f| &f.cards)));
-    out.push_str("</div><input class=\"filter\" type=\"search\" placeholder=\"Filter by name, id or property\" aria-label=\"Filter cards\"></header>");
+    out.push_str("</div><input class=\"filter\" type=\"search\" placeholder=\"Filter: name, id, property\" aria-label=\"Filter cards\"></header>");
     if page.files.len() > 1 {
         out.push_str("<nav class=\"files\">");
         for (i, f) in page.files.iter().enumerate() {

@@ -92,11 +92,11 @@ fn label_text(o: &Placed) -> String {
     }
 }
 
-/// A "nice" grid step (1, 2 or 5 × 10^k) giving about 6 lines over `ext`.
+/// A "nice" grid step (1, 2, 2.5 or 5 × 10^k) giving about 8 lines over `ext`.
 fn grid_step(ext: f64) -> f64 {
-    let raw = (ext / 6.0).max(1e-9);
+    let raw = (ext / 8.0).max(1e-9);
     let mag = 10f64.powf(raw.log10().floor());
-    [1.0, 2.0, 5.0, 10.0]
+    [1.0, 2.0, 2.5, 5.0, 10.0]
         .into_iter()
         .map(|m| m * mag)
         .find(|s| *s >= raw)
@@ -262,9 +262,15 @@ pub fn render(out: &mut String, objects: &[Placed], fates: &Fates<'_>) {
     let fate_of = |o: &Placed| fates.get(o.key.as_str());
     let changed = objects.iter().filter(|o| fate_of(o).is_some()).count();
     let canvas = objects.len() > SVG_LIMIT;
+    // Smaller marks where many changed objects crowd the map.
+    let density = match changed {
+        0..=200 => "",
+        201..=1000 => " medium",
+        _ => " dense",
+    };
     let _ = write!(
         out,
-        "<div class=\"map\" data-objects=\"{}\" style=\"aspect-ratio:{WIDTH}/{}\">",
+        "<div class=\"map{density}\" data-objects=\"{}\" style=\"aspect-ratio:{WIDTH}/{}\">",
         objects.len(),
         f.height
     );

@@ -118,12 +118,37 @@
     });
   });
 
+  // Paging: each group shows its first cards; "Show more" reveals the next page.
+  var PAGE = 50;
+  function page(group) {
+    var limit = Number(group.dataset.shown || PAGE), cards = group.querySelectorAll('.card'), i;
+    for (i = 0; i < cards.length; i++) cards[i].hidden = i >= limit;
+    var more = group.querySelector('button.more');
+    if (more) {
+      var left = Math.max(0, cards.length - limit);
+      more.hidden = left === 0;
+      more.querySelector('span').textContent = String(left);
+    }
+  }
+  document.querySelectorAll('button.more').forEach(function (b) {
+    b.addEventListener('click', function () {
+      var group = b.closest('details');
+      group.dataset.shown = String(Number(group.dataset.shown || PAGE) + PAGE);
+      page(group);
+    });
+  });
+
   var filter = document.querySelector('.filter');
   if (filter) filter.addEventListener('input', function () {
     var q = filter.value.trim().toLowerCase();
-    document.querySelectorAll('.card').forEach(function (c) {
-      c.hidden = q !== '' && c.textContent.toLowerCase().indexOf(q) < 0;
+    document.querySelectorAll('details.group').forEach(function (group) {
+      var more = group.querySelector('button.more');
+      if (q === '') { page(group); return; }
+      group.open = true;
+      if (more) more.hidden = true;
+      group.querySelectorAll('.card').forEach(function (c) {
+        c.hidden = c.textContent.toLowerCase().indexOf(q) < 0;
+      });
     });
-    if (q) document.querySelectorAll('details.group').forEach(function (d) { d.open = true; });
   });
 })();
