@@ -494,7 +494,7 @@ fn conflicts_page_shows_the_three_values_and_the_side_taken_in_a_browser() {
     assert_eq!(count(&dom, "<use class=\"mk c\""), 2);
     assert_eq!(count(&dom, "<use class=\"mk "), arena().len() - 1);
     assert_marks_link_to_cards(&dom);
-    assert!(dom.contains("conflict <b>2</b>"));
+    assert!(dom.contains("conflicts <b>2</b>"));
     let shot = screenshot(&browser, &page, "conflicts");
     assert_not_blank(&shot, &[[0xF0, 0xE4, 0x42]]);
 }

@@ -50,7 +50,7 @@ fn chips(out: &mut String, counts: &HashMap<Fate, usize>) {
         if let Some(n) = counts.get(&fate) {
             let _ = write!(out, "<span class=\"chip {}\">", fate.code());
             icon(out, fate);
-            let _ = write!(out, "<b>{n}</b> {}</span>", fate.word());
+            let _ = write!(out, "<b>{n}</b> {}</span>", fate.counted(*n));
         }
     }
 }
@@ -221,7 +221,7 @@ fn legend(out: &mut String, section: &FileSection, fates: &map::Fates<'_>) {
         if let Some(count) = n.get(&fate) {
             let _ = write!(out, "<li class=\"{}\">", fate.code());
             icon(out, fate);
-            let _ = write!(out, "{} <b>{count}</b></li>", fate.word());
+            let _ = write!(out, "{} <b>{count}</b></li>", fate.counted(*count));
         }
     }
     if trails {
@@ -286,7 +286,7 @@ fn section(out: &mut String, index: usize, s: &FileSection) {
         let _ = write!(
             out,
             "{} <span class=\"count\">{}</span></summary>",
-            fate.word(),
+            fate.counted(group.len()),
             group.len()
         );
         for (n, &i) in group.iter().enumerate() {

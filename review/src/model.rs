@@ -44,6 +44,14 @@ impl Fate {
         }
     }
 
+    /// The word for `n` objects: `conflicts` for several conflicts, else [`Fate::word`].
+    pub fn counted(self, n: usize) -> &'static str {
+        match self {
+            Fate::Conflict if n != 1 => "conflicts",
+            _ => self.word(),
+        }
+    }
+
     /// One letter, used in CSS classes and the map's data: `c r a d v m u`.
     pub fn code(self) -> char {
         match self {
