@@ -25,7 +25,15 @@ const SHAPES: &str = concat!(
     "<path id=\"m-v\" fill=\"#E69F00\" d=\"M0 -7.5L7.5 0L0 7.5L-7.5 0Z\"/>",
     "<path id=\"m-m\" fill=\"#56B4E9\" d=\"M-5.5 -5.5H5.5V5.5H-5.5Z\"/>",
     "<circle id=\"m-u\" fill=\"#8A94A6\" r=\"2.6\"/>",
-    "</g></defs></svg>"
+    "</g>",
+    // Smaller marks for crowded maps: the same shapes scaled about their centre.
+    "<g id=\"t-c\" transform=\"scale(.75)\"><use href=\"#m-c\"/></g><g id=\"t-r\" transform=\"scale(.75)\"><use href=\"#m-r\"/></g>",
+    "<g id=\"t-a\" transform=\"scale(.75)\"><use href=\"#m-a\"/></g><g id=\"t-d\" transform=\"scale(.75)\"><use href=\"#m-d\"/></g>",
+    "<g id=\"t-v\" transform=\"scale(.75)\"><use href=\"#m-v\"/></g><g id=\"t-m\" transform=\"scale(.75)\"><use href=\"#m-m\"/></g>",
+    "<g id=\"s-c\" transform=\"scale(.5)\"><use href=\"#m-c\"/></g><g id=\"s-r\" transform=\"scale(.5)\"><use href=\"#m-r\"/></g>",
+    "<g id=\"s-a\" transform=\"scale(.5)\"><use href=\"#m-a\"/></g><g id=\"s-d\" transform=\"scale(.5)\"><use href=\"#m-d\"/></g>",
+    "<g id=\"s-v\" transform=\"scale(.5)\"><use href=\"#m-v\"/></g><g id=\"s-m\" transform=\"scale(.5)\"><use href=\"#m-m\"/></g>",
+    "</defs></svg>"
 );
 
 fn icon(out: &mut String, fate: Fate) {

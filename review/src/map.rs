@@ -241,11 +241,14 @@ fn labels(out: &mut String, marks: &[(f64, f64, String)], height: f64) {
     out.push_str("</g>");
 }
 
-/// Appends one SVG mark.
-fn mark(out: &mut String, o: &Placed, x: f64, y: f64, fate: Fate, card: Option<&str>) {
+/// Appends one SVG mark; `size` picks the shape's size: `m` full, `t` three quarters,
+/// `s` half (unchanged objects are always small dots).
+fn mark(out: &mut String, o: &Placed, at: (f64, f64), fate: Fate, size: char, card: Option<&str>) {
+    let (x, y) = at;
+    let size = if fate == Fate::Unchanged { 'm' } else { size };
     let _ = write!(
         out,
-        "<use class=\"mk {c}\" href=\"#m-{c}\" x=\"{x}\" y=\"{y}\" data-t=\"",
+        "<use class=\"mk {c}\" href=\"#{size}-{c}\" x=\"{x}\" y=\"{y}\" data-t=\"",
         c = fate.code()
     );
     push_html(out, &hover_text(o));
@@ -263,14 +266,14 @@ pub fn render(out: &mut String, objects: &[Placed], fates: &Fates<'_>) {
     let changed = objects.iter().filter(|o| fate_of(o).is_some()).count();
     let canvas = objects.len() > SVG_LIMIT;
     // Smaller marks where many changed objects crowd the map.
-    let density = match changed {
-        0..=200 => "",
-        201..=1000 => " medium",
-        _ => " dense",
+    let size = match changed {
+        0..=200 => 'm',
+        201..=1000 => 't',
+        _ => 's',
     };
     let _ = write!(
         out,
-        "<div class=\"map{density}\" data-objects=\"{}\" style=\"aspect-ratio:{WIDTH}/{}\">",
+        "<div class=\"map\" data-objects=\"{}\" style=\"aspect-ratio:{WIDTH}/{}\">",
         objects.len(),
         f.height
     );
@@ -305,7 +308,7 @@ pub fn render(out: &mut String, objects: &[Placed], fates: &Fates<'_>) {
         if canvas {
             in_canvas.push((x, y, Fate::Unchanged, o));
         } else {
-            mark(out, o, x, y, Fate::Unchanged, None);
+            mark(out, o, (x, y), Fate::Unchanged, size, None);
         }
     }
     let mut changed_sorted: Vec<&Placed> =
@@ -318,7 +321,7 @@ pub fn render(out: &mut String, objects: &[Placed], fates: &Fates<'_>) {
             .unwrap_or((Fate::Unchanged, String::new()));
         let (x, y) = f.map(o.at);
         if svg_changed < CHANGED_SVG_LIMIT {
-            mark(out, o, x, y, fate, Some(&card));
+            mark(out, o, (x, y), fate, size, Some(&card));
             svg_changed += 1;
             if changed <= LABEL_LIMIT {
                 labelled.push((x, y, label_text(o)));
