@@ -216,6 +216,36 @@ fn card(out: &mut String, c: &Card, anchor: &str, hidden: bool) {
     out.push_str("</table></article>");
 }
 
+/// The properties changed most often in a file (whole added or deleted objects aside).
+fn top_properties(out: &mut String, section: &FileSection) {
+    let mut n: HashMap<&str, usize> = HashMap::new();
+    for c in &section.cards {
+        if matches!(c.fate, Fate::Added | Fate::Deleted) {
+            continue;
+        }
+        for r in &c.rows {
+            if let Row::Change { property, .. } | Row::Conflict { property, .. } = r {
+                *n.entry(property.as_str()).or_insert(0) += 1;
+            }
+        }
+    }
+    if n.is_empty() {
+        return;
+    }
+    let mut top: Vec<(&str, usize)> = n.into_iter().collect();
+    top.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    out.push_str("<div class=\"stats\"><h4>Changed properties</h4><ul>");
+    for (p, count) in top.iter().take(8) {
+        out.push_str("<li><code>");
+        push_html(out, p);
+        let _ = write!(out, "</code><b>{count}</b></li>");
+    }
+    if top.len() > 8 {
+        let _ = write!(out, "<li class=\"rest\">and {} more</li>", top.len() - 8);
+    }
+    out.push_str("</ul></div>");
+}
+
 fn legend(out: &mut String, section: &FileSection, fates: &map::Fates<'_>) {
     let mut n: HashMap<Fate, usize> = HashMap::new();
     let mut trails = false;
@@ -274,6 +304,7 @@ fn section(out: &mut String, index: usize, s: &FileSection) {
         out.push_str("<div class=\"map-pane\">");
         map::render(out, &s.objects, &fates);
         legend(out, s, &fates);
+        top_properties(out, s);
         out.push_str("</div>");
     }
     out.push_str("<div class=\"cards\">");

@@ -20,14 +20,15 @@ pub enum Fate {
 }
 
 impl Fate {
-    /// Every fate, most telling first (the legend's and the card groups' order).
+    /// Every fate in the order people review them: what needs a decision, what was
+    /// lost, what changed, what is new (the legend's and the card groups' order).
     pub const ALL: [Fate; 7] = [
         Fate::Conflict,
         Fate::Restored,
-        Fate::Added,
         Fate::Deleted,
         Fate::Moved,
         Fate::Modified,
+        Fate::Added,
         Fate::Unchanged,
     ];
 
