@@ -17,6 +17,8 @@ pub const CHANGED_SVG_LIMIT: usize = 20_000;
 /// Up to this many changed marks get a name label beside them (where one fits).
 const LABEL_LIMIT: usize = 60;
 const PAD: f64 = 28.0;
+/// At most this many grid lines per axis.
+const GRID_MAX: usize = 24;
 const FONT: f64 = 12.0;
 const CHAR_W: f64 = 6.9;
 
@@ -118,8 +120,14 @@ fn grid(out: &mut String, f: &Frame) {
     let hi = f.world(WIDTH, 0.0);
     let step = grid_step((hi[0] - lo[0]).max(hi[1] - lo[1]));
     out.push_str("<g class=\"grid\">");
-    let mut x = (lo[0] / step).ceil() * step;
-    while x <= hi[0] {
+    // By index, at most GRID_MAX lines per axis: `x += step` can stand still where the
+    // step is below the coordinates' precision.
+    let first = [(lo[0] / step).ceil(), (lo[1] / step).ceil()];
+    for k in 0..GRID_MAX {
+        let x = (first[0] + k as f64) * step;
+        if x.is_nan() || x > hi[0] {
+            break;
+        }
         let (mx, _) = f.map([x, f.min[1]]);
         let _ = write!(
             out,
@@ -129,10 +137,12 @@ fn grid(out: &mut String, f: &Frame) {
             ty = f.height - 5.0,
             n = number(x)
         );
-        x += step;
     }
-    let mut y = (lo[1] / step).ceil() * step;
-    while y <= hi[1] {
+    for k in 0..GRID_MAX {
+        let y = (first[1] + k as f64) * step;
+        if y.is_nan() || y > hi[1] {
+            break;
+        }
         let (_, my) = f.map([f.min[0], y]);
         let _ = write!(
             out,
@@ -140,7 +150,6 @@ fn grid(out: &mut String, f: &Frame) {
             ty = my - 4.0,
             n = number(y)
         );
-        y += step;
     }
     out.push_str("</g>");
 }
@@ -423,6 +432,24 @@ mod tests {
         let data: serde_json::Value = serde_json::from_str(&out[start..end]).unwrap();
         assert_eq!(data["x"].as_array().unwrap().len(), SVG_LIMIT + 4);
         assert_eq!(data["f"].as_str().unwrap().len(), SVG_LIMIT + 4);
+    }
+
+    #[test]
+    fn extreme_coordinates_give_a_bounded_grid() {
+        for objects in [
+            vec![placed("a", 1e12, 0.0), placed("b", 1e12 + 1e-3, 1e-3)],
+            vec![placed("a", -1e300, 1e300), placed("b", 1e300, -1e300)],
+            vec![placed("a", 3.0, 3.0)],
+        ] {
+            let mut out = String::new();
+            render(&mut out, &objects, &Fates::new());
+            assert!(
+                out.matches("<line").count() <= 2 * GRID_MAX,
+                "{}",
+                out.len()
+            );
+            assert_eq!(out.matches("<use class=\"mk ").count(), objects.len());
+        }
     }
 
     #[test]
