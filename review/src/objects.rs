@@ -115,7 +115,11 @@ fn walk(v: Value<'_>, keys: &ObjectKeys, path: &mut Path, out: &mut LevelObjects
     match v.kind() {
         Kind::Object => {
             if !root {
-                let id = id_of(v, &keys.id_keys).map(|(_, id)| id);
+                // An element of an array was named by its id already (see below).
+                let id = match path.0.last() {
+                    Some(Segment::Id { value, .. }) => Some(value.clone()),
+                    _ => id_of(v, &keys.id_keys).map(|(_, id)| id),
+                };
                 let at = position_of(v, &keys.position_keys);
                 if id.is_some() || at.is_some() {
                     let location = merge::diff::path_text(path);
