@@ -6,5 +6,5 @@
 #[allow(unused_imports)]
 pub use hooks::config::{
     find_config, AssetMatcher, Assets, CheckSettings, Config, ConfigError, Expressions,
-    MergeSettings, SyncSettings, FILE_NAME,
+    MergeSettings, ReviewSettings, SyncSettings, FILE_NAME,
 };

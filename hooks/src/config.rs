@@ -182,6 +182,25 @@ impl Default for References {
     }
 }
 
+/// Review page settings (`--html`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ReviewSettings {
+    /// Members holding an object's position, in priority order; the map uses the first
+    /// two components of the first one present.
+    pub position_keys: Vec<String>,
+}
+
+impl Default for ReviewSettings {
+    fn default() -> Self {
+        ReviewSettings {
+            position_keys: ["pos", "position", "translation"]
+                .map(String::from)
+                .to_vec(),
+        }
+    }
+}
+
 /// The whole configuration; every field is optional.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -198,6 +217,8 @@ pub struct Config {
     pub sync: SyncSettings,
     /// References between objects and to other assets.
     pub references: References,
+    /// Review page settings.
+    pub review: ReviewSettings,
 }
 
 impl Config {
@@ -325,6 +346,13 @@ mod tests {
         let c = Config::parse("[merge]\npolicy = \"ours\"\n", Path::new("assetvc.toml")).unwrap();
         assert_eq!(c.merge.policy, "ours");
         assert_eq!(c.merge.atomic_max, 16);
+        assert_eq!(c.review.position_keys, ["pos", "position", "translation"]);
+        let c = Config::parse(
+            "[review]\nposition_keys = [\"origin\"]\n",
+            Path::new("a.toml"),
+        )
+        .unwrap();
+        assert_eq!(c.review.position_keys, ["origin"]);
     }
 
     #[test]

@@ -24,6 +24,10 @@ pub struct ConflictsArgs {
     /// `prepare-commit-msg` hook (only when a merge is being committed).
     #[arg(long, value_name = "FILE", hide = true)]
     pub commit_msg: Option<std::path::PathBuf>,
+    /// Write a review page (one self-contained HTML file: a card per object, the three
+    /// values of each conflict and the side taken, a map of each level) to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<std::path::PathBuf>,
 }
 
 /// `both-modified` → `both modified`, as `Conflict`'s Display writes it.
@@ -172,6 +176,10 @@ pub fn run(args: &ConflictsArgs) -> i32 {
             return 2;
         }
     };
+    if let Some(out) = &args.html {
+        let last = operations.first().map(|r| r.steps.as_slice());
+        return super::conflicts_page::write(&worktree(&repo), last, out);
+    }
     if args.json {
         let value = if args.all {
             serde_json::json!({"operations": operations.iter().map(json_of).collect::<Vec<_>>()})
@@ -252,4 +260,11 @@ fn append_to_message(journal: &Journal, head: Option<&str>, file: &std::path::Pa
         eprintln!("assetvc: warning: {}: {e}", file.display());
     }
     0
+}
+
+/// The worktree's root (the current directory in a bare repository).
+fn worktree(repo: &store::gix::Repository) -> std::path::PathBuf {
+    repo.workdir()
+        .map(std::path::Path::to_path_buf)
+        .unwrap_or_else(|| std::path::PathBuf::from("."))
 }

@@ -4,6 +4,7 @@ pub mod apply;
 pub mod check;
 pub mod commit;
 pub mod conflicts;
+mod conflicts_page;
 pub mod demo;
 pub mod diff;
 pub mod expr;

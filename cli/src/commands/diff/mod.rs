@@ -15,6 +15,7 @@
 
 mod changes;
 mod driver;
+mod html;
 mod paint;
 mod revisions;
 
@@ -31,6 +32,7 @@ use crate::config::AssetMatcher;
 use crate::report;
 
 pub use driver::run_driver;
+pub(crate) use html::write_page;
 pub(crate) use paint::Paint;
 use revisions::run_revisions;
 
@@ -62,6 +64,10 @@ pub struct DiffArgs {
     /// one: REV against the worktree; two: REV against REV).
     #[arg(value_name = "A B | REV")]
     pub args: Vec<String>,
+    /// Write a review page (one self-contained HTML file: a card per changed object, a
+    /// map of each level) to FILE instead of printing the diff.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
     /// Only these paths (given after `--`).
     #[arg(last = true, value_name = "PATH")]
     pub paths: Vec<PathBuf>,
@@ -319,13 +325,14 @@ pub fn run(args: &DiffArgs) -> i32 {
         && args.paths.is_empty()
         && args.args.iter().all(|a| Path::new(a).is_file())
     {
-        return run_files(Path::new(&args.args[0]), Path::new(&args.args[1]), format);
+        let (a, b) = (Path::new(&args.args[0]), Path::new(&args.args[1]));
+        return run_files(a, b, format, args.html.as_deref());
     }
     run_revisions(args, format)
 }
 
 /// `assetvc diff A B`: two files.
-fn run_files(a: &Path, b: &Path, format: Format) -> i32 {
+fn run_files(a: &Path, b: &Path, format: Format, html_out: Option<&Path>) -> i32 {
     let dir = a
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -349,6 +356,16 @@ fn run_files(a: &Path, b: &Path, format: Format) -> i32 {
     // Both files in the dialect of A (by the asset patterns, else by extension), unless
     // B's name says otherwise.
     let (da, db) = (dialect(&matcher, &sa), dialect(&matcher, &sb));
+    if let Some(out) = html_out {
+        return html_files(
+            dir,
+            out,
+            (&ba, &bb),
+            (&sa, &sb),
+            (da, db),
+            &settings.options,
+        );
+    }
     let paint = Paint::stdout();
     let (od, nd) = match parse(&ba, &sa, da).and_then(|od| Ok((od, parse(&bb, &sb, db)?))) {
         Ok(sides) => sides,
@@ -375,4 +392,33 @@ fn run_files(a: &Path, b: &Path, format: Format) -> i32 {
         Format::Changes => changes::change_lines(Some(&od), Some(&nd), &d, &settings.options, None),
     };
     print_out(&text)
+}
+
+/// `assetvc diff A B --html OUT`.
+fn html_files(
+    dir: &Path,
+    out: &Path,
+    bytes: (&[u8], &[u8]),
+    shown: (&str, &str),
+    dialects: (Dialect, Dialect),
+    options: &DiffOptions,
+) -> i32 {
+    let mut page = match html::ReviewPage::new(dir, options) {
+        Ok(p) => p,
+        Err(e) => {
+            report::error(e);
+            return 2;
+        }
+    };
+    let path = if shown.0 == shown.1 {
+        shown.1.to_string()
+    } else {
+        format!("{} → {}", shown.0, shown.1)
+    };
+    if let Err(e) = page.add_asset(&path, Some(bytes.0), Some(bytes.1), shown, dialects) {
+        eprintln!("{e}");
+        return 2;
+    }
+    let subtitle = format!("{} → {}", shown.0, shown.1);
+    page.write(out, "Review · diff".into(), subtitle)
 }

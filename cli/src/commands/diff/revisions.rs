@@ -155,6 +155,16 @@ pub(super) fn run_revisions(args: &DiffArgs, format: Format) -> i32 {
                         .is_some_and(|r| r.starts_with('/'))
             })
     };
+    let mut page = match &args.html {
+        Some(_) => match super::html::ReviewPage::new(&root, &settings.options) {
+            Ok(p) => Some(p),
+            Err(e) => {
+                report::error(e);
+                return 2;
+            }
+        },
+        None => None,
+    };
     let paint = Paint::stdout();
     let mut status = 0;
     let mut text = String::new();
@@ -188,6 +198,11 @@ pub(super) fn run_revisions(args: &DiffArgs, format: Format) -> i32 {
             let binary =
                 old.as_deref().is_some_and(is_binary) || new.as_deref().is_some_and(is_binary);
             let kind = if binary { "binary" } else { "text" };
+            if let Some(p) = page.as_mut() {
+                let note = format!("A {kind} file, not an asset: no objects to show.");
+                p.add_note(path, file_status.name(), note);
+                continue;
+            }
             match format {
                 Format::Text => {
                     text.push_str(&header(paint, path, path));
@@ -216,6 +231,20 @@ pub(super) fn run_revisions(args: &DiffArgs, format: Format) -> i32 {
             Some(b) => format!("{b}:{path}"),
             None => path.clone(),
         };
+        if let Some(p) = page.as_mut() {
+            let shown = (shown_old.as_str(), shown_new.as_str());
+            let dialects = (asset_dialect, asset_dialect);
+            if let Err(e) = p.add_asset(path, old.as_deref(), new.as_deref(), shown, dialects) {
+                eprintln!("{e}");
+                p.add_note(
+                    path,
+                    file_status.name(),
+                    "Does not parse: see the message of assetvc diff.".into(),
+                );
+                status = 2;
+            }
+            continue;
+        }
         let rendered = render_asset(
             old.as_deref(),
             new.as_deref(),
@@ -262,6 +291,10 @@ pub(super) fn run_revisions(args: &DiffArgs, format: Format) -> i32 {
                 });
             }
         }
+    }
+    if let (Some(p), Some(out)) = (page, &args.html) {
+        let subtitle = format!("{rev_a} → {}", rev_b.unwrap_or("worktree"));
+        return status.max(p.write(out, "Review · diff".into(), subtitle));
     }
     if !matches!(format, Format::Text | Format::Changes) {
         text = match serde_json::to_string_pretty(&records) {
