@@ -95,6 +95,17 @@ fn three_users_share_work_in_progress_and_who_shows_it() {
         ),
         "{out}"
     );
+    // The same as a review page: a card per object someone else edits, a map of the level.
+    let page = alice.dir.parent().unwrap().join("who.html");
+    alice.expect(&["who", "--html", page.to_str().unwrap()], 0);
+    let html = std::fs::read_to_string(&page).unwrap();
+    if let Some(dir) = std::env::var_os("ASSETVC_REVIEW_SHOTS") {
+        std::fs::copy(&page, std::path::Path::new(&dir).join("who.html")).unwrap();
+    }
+    for needle in ["bob", "carol", "barrel", "crate", "<svg"] {
+        assert!(html.contains(needle), "{needle} missing from the who page");
+    }
+    assert!(!html.contains("http://") && !html.contains("https://"));
     // A path filter that matches nothing, and a stale limit that hides everyone.
     let (out, _) = alice.expect(&["who", "--json", "other/"], 0);
     let filtered: serde_json::Value = serde_json::from_str(&out).unwrap();

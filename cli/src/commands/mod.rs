@@ -28,3 +28,4 @@ pub mod resources;
 mod server_policy;
 pub mod sync;
 pub mod who;
+mod who_page;

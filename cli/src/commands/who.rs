@@ -27,6 +27,10 @@ pub struct WhoArgs {
     /// The remote whose WIP refs to read; default: the branch's upstream remote, or `origin`.
     #[arg(long)]
     pub remote: Option<String>,
+    /// Write a review page (a card per object someone else edits, a map of each level) to
+    /// FILE instead of printing.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
 }
 
 /// Runs `assetvc who`: 0 reported, 2 bad usage.
@@ -96,6 +100,9 @@ pub fn run(args: &WhoArgs) -> i32 {
         Ok(w) => w,
         Err(e) => return porcelain::fail(&e),
     };
+    if let Some(out) = &args.html {
+        return super::who_page::write(&root, &config, &who, age_text, out);
+    }
     let text = if args.json {
         format!("{}\n", json_report(&who, stale))
     } else {
