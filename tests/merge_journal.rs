@@ -95,7 +95,7 @@ fn resolve_after_git_merge_changes_one_object_and_nothing_else() {
         "{message}"
     );
     assert!(
-        message.contains("level.sjson /entities/[id=e1]/tint: both modified, took theirs\n"),
+        message.contains("level.sjson entities[crate #e1].tint: both modified, took theirs\n"),
         "{message}"
     );
     let merged = read(dir, "level.sjson");
@@ -206,12 +206,13 @@ fn a_rebase_is_one_operation_and_resolve_takes_the_upstream_of_its_step() {
     assert!(lines[0].starts_with("rebase of feature onto "), "{text}");
     assert!(
         lines[1].starts_with("[1/2 ")
-            && lines[1].ends_with("level.sjson /entities/[id=e1]/tint: both modified, took theirs"),
+            && lines[1]
+                .ends_with("level.sjson entities[crate #e1].tint: both modified, took theirs"),
         "{text}"
     );
     assert!(
         lines[2].starts_with("[2/2 ")
-            && lines[2].ends_with("level.sjson /settings/fog: both modified, took theirs"),
+            && lines[2].ends_with("level.sjson settings.fog: both modified, took theirs"),
         "{text}"
     );
     let (json, _) = assetvc_expect(dir, dir, &["conflicts", "--json"], 0);
@@ -251,7 +252,7 @@ fn policy_local_keeps_local_work_in_a_merge_and_in_a_rebase() {
     assert!(read(dir, "level.sjson").contains("fog = 0.2"));
     let (text, _) = assetvc_expect(dir, dir, &["conflicts"], 0);
     assert!(
-        text.contains("level.sjson /settings/fog: both modified, kept local (ours in this merge)"),
+        text.contains("level.sjson settings.fog: both modified, kept local (ours in this merge)"),
         "{text}"
     );
 
@@ -279,7 +280,7 @@ fn policy_local_keeps_local_work_in_a_merge_and_in_a_rebase() {
     assert!(headings[1].starts_with("rebase of theirs onto "), "{text}");
     assert!(
         text.contains(
-            "level.sjson /settings/fog: both modified, kept local (theirs in this rebase)"
+            "level.sjson settings.fog: both modified, kept local (theirs in this rebase)"
         ),
         "{text}"
     );
@@ -386,7 +387,7 @@ fn a_cherry_pick_is_named_and_upstream_means_the_picked_commit() {
     assert!(text.starts_with("cherry-pick: "), "{text}");
     assert!(
         text.contains(
-            "level.sjson /settings/fog: both modified, kept upstream (theirs in this cherry-pick)"
+            "level.sjson settings.fog: both modified, kept upstream (theirs in this cherry-pick)"
         ),
         "{text}"
     );

@@ -103,7 +103,12 @@ pub fn lines(steps: &[serde_json::Value]) -> Vec<String> {
                 out.push(format!("{prefix}{path} {repair}"));
                 continue;
             }
-            let at = c["path"].as_str().filter(|p| !p.is_empty()).unwrap_or("/");
+            // The name for people when the merge recorded one, else the pointer.
+            let at = c["name"]
+                .as_str()
+                .or(c["path"].as_str())
+                .filter(|p| !p.is_empty())
+                .unwrap_or("/");
             out.push(format!(
                 "{prefix}{path} {at}: {}, {}",
                 describe(c["kind"].as_str().unwrap_or("?")),

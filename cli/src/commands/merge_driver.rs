@@ -89,13 +89,17 @@ pub fn run(args: &MergeDriverArgs) -> i32 {
             return 2;
         }
     };
-    let outcome = match merging::merge_docs(base, ours, theirs, &options) {
+    let (outcome, result) = match merging::merge_docs_parsed(base, ours, theirs, &options) {
         Ok(o) => o,
         Err(e) => {
             report::error(format!("{}: {e}", args.path));
             return 2;
         }
     };
+    // Objects named the way people do (indexing walks the result: only for conflicts).
+    let names = (!outcome.conflicts.is_empty()).then(|| {
+        merge::naming::Names::new(vec![result.root()], &options.id_keys, &options.natural_keys)
+    });
     // The versions are copied before %A is replaced by the result.
     let versions = match (&git_dir, outcome.conflicts.is_empty()) {
         (Some(dir), false) => Some(Journal::at(dir).begin(&operation).and_then(|log| {
@@ -104,7 +108,7 @@ pub fn run(args: &MergeDriverArgs) -> i32 {
         })),
         _ => None,
     };
-    if let Err(e) = write_result(&args.current, outcome.text.as_bytes()) {
+    if let Err(e) = write_result(&args.current, result.text().as_bytes()) {
         report::error(format!("{}: {e}", args.current.display()));
         return 2;
     }
@@ -116,10 +120,16 @@ pub fn run(args: &MergeDriverArgs) -> i32 {
     for c in &outcome.conflicts {
         eprintln!(
             "assetvc:   {}",
-            merging::conflict_line(c, configured, &sides)
+            merging::conflict_line(c, configured, &sides, names.as_ref())
         );
     }
-    let step = merging::step_report(&args.path, configured, &sides, &outcome.conflicts);
+    let step = merging::step_report(
+        &args.path,
+        configured,
+        &sides,
+        &outcome.conflicts,
+        names.as_ref(),
+    );
     match versions {
         Some(Ok((log, name))) => {
             append(&log, step, &place, Some(name));

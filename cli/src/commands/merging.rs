@@ -87,21 +87,8 @@ pub fn load_three(
     Ok((ours?, base?, theirs?))
 }
 
-/// Merges three documents, makes the result a coherent level, frees the inputs, and
-/// checks the result parses.
-pub fn merge_docs(
-    base: Document,
-    ours: Document,
-    theirs: Document,
-    options: &MergeOptions,
-) -> Result<MergeOutcome, String> {
-    let (mut outcome, checked) = merge_docs_parsed(base, ours, theirs, options)?;
-    outcome.text = checked.into_text();
-    Ok(outcome)
-}
-
-/// Like [`merge_docs`], but the result is returned parsed (for reports that read it
-/// without parsing it again); `outcome.text` is empty, the text is the document's.
+/// Merges three documents by structure and makes the result a coherent level; the result
+/// is returned parsed (reports read it without parsing it again), `outcome.text` is empty.
 pub fn merge_docs_parsed(
     base: Document,
     ours: Document,
@@ -115,7 +102,7 @@ pub fn merge_docs_parsed(
     })
 }
 
-/// An error of [`merge_docs`] with the position of a bad reference named by the version's
+/// An error of [`merge_docs_parsed`] with the position of a bad reference named by the version's
 /// file (`ours` → `names[1]`) instead of its side.
 pub fn name_sides(e: String, names: [&str; 3]) -> String {
     for (side, name) in ["base", "ours", "theirs"].into_iter().zip(names) {
@@ -285,15 +272,24 @@ pub fn taken_phrase(taken: Side, configured: Policy, sides: &Sides) -> String {
 }
 
 /// One conflict for people: `/settings/fog: both modified, kept local (theirs in this rebase)`.
-/// A coherence repair reads as the merge reports it (kind, object, referrer, side).
-pub fn conflict_line(c: &Conflict, configured: Policy, sides: &Sides) -> String {
+/// A coherence repair reads as the merge reports it (kind, object, referrer, side). With
+/// `names`, the place is named the way people do (`entities[lamp_01 #6f1c…4b03].light`).
+pub fn conflict_line(
+    c: &Conflict,
+    configured: Policy,
+    sides: &Sides,
+    names: Option<&merge::naming::Names<'_>>,
+) -> String {
     if c.kind.is_repair() {
         return c.to_string();
     }
-    let path = if c.path.is_empty() { "/" } else { &c.path };
+    let path = match names {
+        Some(n) => n.pointer(&c.path),
+        None if c.path.is_empty() => "/".to_string(),
+        None => sjson::string::terminal_safe(&c.path).into_owned(),
+    };
     format!(
-        "{}: {}, {}",
-        sjson::string::terminal_safe(path),
+        "{path}: {}, {}",
         c.kind.describe(),
         taken_phrase(c.taken, configured, sides)
     )
@@ -323,6 +319,7 @@ pub fn step_report(
     configured: Policy,
     sides: &Sides,
     conflicts: &[Conflict],
+    names: Option<&merge::naming::Names<'_>>,
 ) -> serde_json::Value {
     let mut value =
         serde_json::to_value(file_report(path, configured, conflicts)).unwrap_or_default();
@@ -331,6 +328,9 @@ pub fn step_report(
     if let Some(list) = value["conflicts"].as_array_mut() {
         for (v, c) in list.iter_mut().zip(conflicts) {
             v["kept"] = sides.meaning(c.taken).into();
+            if let Some(n) = names {
+                v["name"] = n.pointer(&c.path).into();
+            }
         }
     }
     value

@@ -38,7 +38,7 @@ pub fn porcelain_merge(
     };
     let mut versions = with_conflicts.iter().zip(versions);
     for f in &report.files {
-        let mut step = merging::step_report(&f.path, policy, &sides, &f.conflicts);
+        let mut step = merging::step_report(&f.path, policy, &sides, &f.conflicts, None);
         if let Some(u) = report.unresolved.iter().find(|u| u.path == f.path) {
             step["unresolved"] = u.kind.to_string().into();
         }
@@ -83,7 +83,13 @@ pub fn sync_merge(
     let log = Journal::at(repo.git_dir()).begin(&operation)?;
     let sides = Sides::merge();
     for f in files {
-        log.append(&merging::step_report(&f.path, policy, &sides, &f.conflicts))?;
+        log.append(&merging::step_report(
+            &f.path,
+            policy,
+            &sides,
+            &f.conflicts,
+            None,
+        ))?;
     }
     Ok(())
 }
