@@ -75,7 +75,8 @@ fn the_demo_contrasts_git_and_assetvc() {
         1,
         "exactly one conflict reported by the driver:\n{structured}"
     );
-    assert!(structured.contains("/entities/[id=…4b03]/light/intensity: both modified, took theirs"));
+    assert!(structured
+        .contains("entities[torch_right #6f1c…4b03].light.intensity: both modified, took theirs"));
     // What was merged, by the object-level diff against each parent.
     for line in [
         "entities[torch_left #6f1c…4b02].light.intensity: 4.5 → 6.0",

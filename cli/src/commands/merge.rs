@@ -92,6 +92,7 @@ pub fn merge_into_head(
         Err(status) => return status,
     };
     let policy = options.policy;
+    let naming_options = options.clone();
     let resources_config = config.clone();
     let rules = AssetRules {
         dialect_of: &dialect_of,
@@ -100,6 +101,12 @@ pub fn merge_into_head(
     let report = match treemerge::merge_into_head(repo, theirs, label, title, &rules) {
         Ok(r) => r,
         Err(e) => return porcelain::fail(&e),
+    };
+    // A merged asset as the worktree now holds it, to name objects in the reports.
+    let merged = |path: &str| -> Option<sjson::Document> {
+        let dialect = dialect_of(path)?;
+        let bytes = std::fs::read(root.join(path)).ok()?;
+        sjson::Document::parse_bytes(bytes, sjson::ParseOptions::new(dialect)).ok()
     };
     let key = format!(
         "assetvc merge {} {}",
@@ -112,14 +119,16 @@ pub fn merge_into_head(
         {
             eprintln!("assetvc: warning: could not write the conflict report: {e}");
         }
-        if let Err(e) = super::record::porcelain_merge(repo, &report, label, policy) {
+        if let Err(e) =
+            super::record::porcelain_merge(repo, &report, label, policy, &merged, &naming_options)
+        {
             eprintln!("assetvc: warning: could not record the merge: {e}");
         }
     }
     if json {
         println!("{}", json_report(&report, policy));
     } else {
-        porcelain::print_merge(&report, policy);
+        porcelain::print_merge(&report, policy, &merged, &naming_options);
     }
     if matches!(
         report.result,

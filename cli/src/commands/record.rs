@@ -9,12 +9,15 @@ use store::treemerge::MergeReport;
 
 use super::merging::{self, Sides};
 
-/// Appends `report` (the merge of `label` into HEAD) to the journal as one operation.
+/// Appends `report` (the merge of `label` into HEAD) to the journal as one operation;
+/// `merged` gives a merged file's document for naming its objects.
 pub fn porcelain_merge(
     repo: &gix::Repository,
     report: &MergeReport,
     label: &str,
     policy: Policy,
+    merged: &dyn Fn(&str) -> Option<sjson::Document>,
+    options: &merge::MergeOptions,
 ) -> anyhow::Result<()> {
     let ours = report.ours.map(|o| o.to_string()).unwrap_or_default();
     let operation = Operation {
@@ -38,7 +41,11 @@ pub fn porcelain_merge(
     };
     let mut versions = with_conflicts.iter().zip(versions);
     for f in &report.files {
-        let mut step = merging::step_report(&f.path, policy, &sides, &f.conflicts, None);
+        let doc = (!f.conflicts.is_empty()).then(|| merged(&f.path)).flatten();
+        let names = doc.as_ref().map(|d| {
+            merge::naming::Names::new(vec![d.root()], &options.id_keys, &options.natural_keys)
+        });
+        let mut step = merging::step_report(&f.path, policy, &sides, &f.conflicts, names.as_ref());
         if let Some(u) = report.unresolved.iter().find(|u| u.path == f.path) {
             step["unresolved"] = u.kind.to_string().into();
         }
