@@ -392,3 +392,39 @@ fn a_cherry_pick_is_named_and_upstream_means_the_picked_commit() {
         "{text}"
     );
 }
+
+/// A binary file both branches changed is left unmerged by git (no driver merges it):
+/// `conflicts` lists it beside what the driver resolved, in text and JSON.
+#[test]
+fn conflicts_lists_a_binary_file_git_left_unmerged() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    setup(dir, None);
+    std::fs::write(dir.join("tex.bin"), [0u8, 1, 2, 3, 0, 255]).unwrap();
+    git_home(dir, dir, &["add", "tex.bin"]);
+    git_home(dir, dir, &["commit", "-q", "-m", "texture"]);
+    git_home(dir, dir, &["checkout", "-q", "-b", "theirs"]);
+    std::fs::write(dir.join("tex.bin"), [0u8, 9, 9, 9, 0, 255]).unwrap();
+    commit(dir, "theirs", &[("other.sjson", "a = 1", "a = 3")]);
+    git_home(dir, dir, &["checkout", "-q", "main"]);
+    std::fs::write(dir.join("tex.bin"), [0u8, 7, 7, 7, 0, 255]).unwrap();
+    commit(dir, "ours", &[("other.sjson", "a = 1", "a = 2")]);
+    let out = git_home_output(dir, dir, &["merge", "--no-edit", "theirs"]);
+    assert!(!out.status.success(), "git should leave tex.bin conflicted");
+    let (text, _) = assetvc_expect(dir, dir, &["conflicts"], 0);
+    assert!(
+        text.contains("other.sjson a: both modified, took theirs"),
+        "{text}"
+    );
+    assert!(
+        text.contains("tex.bin: unmerged in the index, left for you to resolve"),
+        "{text}"
+    );
+    let (json, _) = assetvc_expect(dir, dir, &["conflicts", "--json"], 0);
+    let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(
+        value["unmerged"],
+        serde_json::json!(["tex.bin"]),
+        "{value:#}"
+    );
+}

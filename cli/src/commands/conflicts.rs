@@ -185,8 +185,13 @@ pub fn run(args: &ConflictsArgs) -> i32 {
         let last = operations.first().map(|r| r.steps.as_slice());
         return super::conflicts_page::write(&worktree(&repo), last, out);
     }
+    // Paths git itself left unmerged (a binary file, a file no driver merges): the user
+    // must resolve them whatever the journal says.
+    let unmerged = store::treemerge::current_index(&repo)
+        .map(|index| store::worktree::unmerged_paths(&index))
+        .unwrap_or_default();
     if args.json {
-        let value = if args.all {
+        let mut value = if args.all {
             serde_json::json!({"operations": operations.iter().map(json_of).collect::<Vec<_>>()})
         } else {
             operations
@@ -194,13 +199,14 @@ pub fn run(args: &ConflictsArgs) -> i32 {
                 .map(json_of)
                 .unwrap_or_else(|| serde_json::json!({"operation": null, "merge": "", "files": []}))
         };
+        value["unmerged"] = serde_json::json!(unmerged);
         println!(
             "{}",
             serde_json::to_string_pretty(&value).unwrap_or_default()
         );
         return 0;
     }
-    if operations.is_empty() {
+    if operations.is_empty() && unmerged.is_empty() {
         eprintln!("assetvc: no merge recorded in this clone");
         return 0;
     }
@@ -209,6 +215,12 @@ pub fn run(args: &ConflictsArgs) -> i32 {
         for line in lines(&r.steps) {
             println!("{}", report::safe(&line));
         }
+    }
+    for path in &unmerged {
+        println!(
+            "{}: unmerged in the index, left for you to resolve (git add it when done)",
+            report::safe(path)
+        );
     }
     0
 }
