@@ -152,7 +152,7 @@ fn the_upstream_is_merged_into_uncommitted_edits_by_structure() {
     bob.edit("position = [0 0 0]", "position = [2 2 2]");
     let (_, err) = bob.expect(&["sync"], 0);
     assert!(
-        err.contains("/entities/[id=e1]/position: both modified, took theirs"),
+        err.contains("entities[crate #e1].position: both modified, took theirs"),
         "{err}"
     );
     let level = data(&bob.level(), Dialect::Sjson);
@@ -167,7 +167,7 @@ fn the_upstream_is_merged_into_uncommitted_edits_by_structure() {
     let saved = bob.git(&["show", "refs/assetvc/saved/main:level.sjson"]);
     assert!(saved.contains("position = [2 2 2]"), "{saved}");
     let (out, _) = bob.expect(&["conflicts"], 0);
-    assert!(out.contains("/entities/[id=e1]/position"), "{out}");
+    assert!(out.contains("entities[crate #e1].position"), "{out}");
 
     // With policy ours, the uncommitted edit wins.
     alice.edit("tint = \"blue\"", "tint = \"red\"");

@@ -68,34 +68,49 @@ pub fn porcelain_merge(
     Ok(())
 }
 
-/// Appends a sync cycle's merge of `label` (the upstream `upstream`, into HEAD `from` and
-/// the uncommitted edits) to the journal as one operation: `assetvc conflicts` shows it.
-/// The versions are not kept: the edits were never a commit of their own (they are in
-/// `refs/assetvc/saved/<branch>` when a conflict took the upstream's value).
+/// A sync cycle's merge of the upstream `upstream` (named `label`) into HEAD `from`.
+pub struct SyncMerge<'a> {
+    /// HEAD before the merge.
+    pub from: gix::ObjectId,
+    /// The upstream commit brought in.
+    pub upstream: gix::ObjectId,
+    /// The upstream's name (`origin/main`).
+    pub label: &'a str,
+    /// The policy that resolved conflicts.
+    pub policy: Policy,
+}
+
+/// Appends a sync cycle's merge to the journal as one operation: `assetvc conflicts` shows
+/// it, objects named from the merged files (`merged`). The versions are not kept: the
+/// edits were never a commit of their own (they are in `refs/assetvc/saved/<branch>` when a
+/// conflict took the upstream's value).
 pub fn sync_merge(
     repo: &gix::Repository,
-    from: gix::ObjectId,
-    upstream: gix::ObjectId,
-    label: &str,
-    policy: Policy,
+    sync: &SyncMerge<'_>,
     files: &[store::treemerge::MergedFile],
+    merged: &dyn Fn(&str) -> Option<sjson::Document>,
+    options: &merge::MergeOptions,
 ) -> anyhow::Result<()> {
     let operation = Operation {
         kind: OperationKind::Porcelain,
-        key: format!("assetvc sync {from} {upstream}"),
-        label: format!("assetvc sync with {label}"),
-        branch: Some(label.to_string()),
+        key: format!("assetvc sync {} {}", sync.from, sync.upstream),
+        label: format!("assetvc sync with {}", sync.label),
+        branch: Some(sync.label.to_string()),
         swapped: false,
     };
     let log = Journal::at(repo.git_dir()).begin(&operation)?;
     let sides = Sides::merge();
     for f in files {
+        let doc = (!f.conflicts.is_empty()).then(|| merged(&f.path)).flatten();
+        let names = doc.as_ref().map(|d| {
+            merge::naming::Names::new(vec![d.root()], &options.id_keys, &options.natural_keys)
+        });
         log.append(&merging::step_report(
             &f.path,
-            policy,
+            sync.policy,
             &sides,
             &f.conflicts,
-            None,
+            names.as_ref(),
         ))?;
     }
     Ok(())

@@ -318,6 +318,9 @@ fn cycle(args: &SyncArgs, stop: &AtomicBool) -> Cycle {
         label: &label,
         upstream,
         policy,
+        root: &root,
+        dialect_of: &dialect_of,
+        options: &rules.options,
     };
     let status = report_brought(brought, &context, &mut out);
     if std::env::var_os("ASSETVC_SYNC_TIMINGS").is_some() {
@@ -336,6 +339,20 @@ struct Merging<'a> {
     label: &'a str,
     upstream: gix::ObjectId,
     policy: Policy,
+    /// The worktree root, the asset dialects and the merge options: the merged files are
+    /// read back to name objects the way people do.
+    root: &'a std::path::Path,
+    dialect_of: &'a dyn Fn(&str) -> Option<sjson::Dialect>,
+    options: &'a merge::MergeOptions,
+}
+
+impl Merging<'_> {
+    /// A merged asset as the worktree now holds it.
+    fn merged(&self, path: &str) -> Option<sjson::Document> {
+        let dialect = (self.dialect_of)(path)?;
+        let bytes = std::fs::read(self.root.join(path)).ok()?;
+        sjson::Document::parse_bytes(bytes, sjson::ParseOptions::new(dialect)).ok()
+    }
 }
 
 /// Reports the merge step on stderr and into the cycle's JSON; returns its status name.
@@ -384,9 +401,23 @@ fn report_brought(
                     )
                 }
             );
+            let merged = |path: &str| context.merged(path);
             for f in &files {
+                let doc = (!f.conflicts.is_empty()).then(|| merged(&f.path)).flatten();
+                let names = doc.as_ref().map(|d| {
+                    merge::naming::Names::new(
+                        vec![d.root()],
+                        &context.options.id_keys,
+                        &context.options.natural_keys,
+                    )
+                });
                 for c in &f.conflicts {
-                    eprintln!("assetvc:   {} {c}", f.path);
+                    match &names {
+                        Some(n) if !c.kind.is_repair() => {
+                            eprintln!("assetvc:   {} {}", f.path, n.conflict(c))
+                        }
+                        _ => eprintln!("assetvc:   {} {c}", f.path),
+                    }
                 }
             }
             if let Some(saved) = &saved {
@@ -400,7 +431,14 @@ fn report_brought(
             if let Err(e) = porcelain::write_last_merge(repo, key, policy, &files, &[]) {
                 eprintln!("assetvc: warning: could not write the conflict report: {e}");
             }
-            if let Err(e) = super::record::sync_merge(repo, from, upstream, label, policy, &files) {
+            let sync = super::record::SyncMerge {
+                from,
+                upstream,
+                label,
+                policy,
+            };
+            if let Err(e) = super::record::sync_merge(repo, &sync, &files, &merged, context.options)
+            {
                 eprintln!("assetvc: warning: could not record the merge in the journal: {e}");
             }
             out.json["head"] = json!(new_head.to_string());
