@@ -29,7 +29,14 @@ pub struct Names<'a> {
     natural_keys: Vec<String>,
     /// How many distinct ids share each abbreviation, for each of [`SHORT_ID_ENDS`].
     abbreviations: [FxHashMap<String, usize>; SHORT_ID_ENDS.len()],
+    /// The elements of each array looked up so far, by id as shown in paths (built on first
+    /// use: naming thousands of changes in a 100,000-element array scans it once, not once
+    /// per change).
+    arrays: std::cell::RefCell<FxHashMap<ArrayKey, FxHashMap<String, Value<'a>>>>,
 }
+
+/// An array of one of the documents: the document's address and the array's node.
+type ArrayKey = (usize, sjson::NodeId);
 
 impl<'a> Names<'a> {
     /// Indexes the ids of `roots` (`id_keys` and `natural_keys` as in `MergeOptions`).
@@ -51,6 +58,7 @@ impl<'a> Names<'a> {
             id_keys_lower,
             natural_keys: natural_keys.to_vec(),
             abbreviations,
+            arrays: Default::default(),
         }
     }
 
@@ -169,9 +177,20 @@ impl<'a> Names<'a> {
         match seg {
             Segment::Key(k) => v.members().find(|(m, _)| m == k).map(|(_, c)| c),
             Segment::Index(i) => v.children().nth(*i),
-            Segment::Id { value, .. } => v.children().find(|el| {
-                id_of(&self.id_keys_lower, *el).is_some_and(|(_, id)| id_display(&id) == *value)
-            }),
+            Segment::Id { value, .. } => {
+                let key = (std::ptr::from_ref(v.doc()) as usize, v.id());
+                let mut arrays = self.arrays.borrow_mut();
+                let by_id = arrays.entry(key).or_insert_with(|| {
+                    let mut by_id = FxHashMap::default();
+                    for el in v.children() {
+                        if let Some((_, id)) = id_of(&self.id_keys_lower, el) {
+                            by_id.entry(id_display(&id)).or_insert(el);
+                        }
+                    }
+                    by_id
+                });
+                by_id.get(value.as_str()).copied()
+            }
         }
     }
 
