@@ -27,8 +27,9 @@ pub struct Names<'a> {
     roots: Vec<Value<'a>>,
     id_keys_lower: Vec<String>,
     natural_keys: Vec<String>,
-    /// How many distinct ids share each abbreviation, for each of [`SHORT_ID_ENDS`].
-    abbreviations: [FxHashMap<String, usize>; SHORT_ID_ENDS.len()],
+    /// How many distinct ids share each abbreviation (by its hash: a collision only makes
+    /// a short id longer), for each of [`SHORT_ID_ENDS`].
+    abbreviations: [FxHashMap<u64, usize>; SHORT_ID_ENDS.len()],
     /// The elements of each array looked up so far, by id as shown in paths (built on first
     /// use: naming thousands of changes in a 100,000-element array scans it once, not once
     /// per change).
@@ -49,7 +50,7 @@ impl<'a> Names<'a> {
         let abbreviations = SHORT_ID_ENDS.map(|ends| {
             let mut counts = FxHashMap::default();
             for id in &ids {
-                *counts.entry(abbreviate(id, ends)).or_insert(0) += 1;
+                *counts.entry(hash_of(&abbreviate(id, ends))).or_insert(0) += 1;
             }
             counts
         });
@@ -70,7 +71,7 @@ impl<'a> Names<'a> {
             .zip(&self.abbreviations)
             .map(|(ends, counts)| {
                 let short = abbreviate(shown, *ends);
-                let unique = counts.get(&short).copied().unwrap_or(0) <= 1;
+                let unique = counts.get(&hash_of(&short)).copied().unwrap_or(0) <= 1;
                 (short, unique)
             })
             .find_map(|(short, unique)| unique.then_some(short))
@@ -204,6 +205,11 @@ impl<'a> Names<'a> {
                 .filter(|s| !s.is_empty())
         })
     }
+}
+
+fn hash_of(text: &str) -> u64 {
+    use std::hash::{BuildHasher, BuildHasherDefault};
+    BuildHasherDefault::<rustc_hash::FxHasher>::default().hash_one(text)
 }
 
 /// `6f1c2a40-1f43-4c8e-9a57-0d1e2f3a4b03` → `6f1c…4b03` (`ends` = 4); ids too short to
