@@ -282,7 +282,7 @@ fn policy_fail_leaves_conflicts_for_the_user() {
     );
     let (_, stderr) = assetvc_expect(dir, dir, &["merge", "t"], 1);
     assert!(
-        stderr.contains("/settings/fog: both modified, took theirs"),
+        stderr.contains("settings.fog: both modified, took theirs"),
         "{stderr}"
     );
     assert_eq!(unmerged(dir), "level.sjson\n");

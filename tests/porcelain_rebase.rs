@@ -111,7 +111,7 @@ fn git_rebase_with_the_driver_replays_by_structure() {
     let line = lines.next().unwrap();
     assert!(line.starts_with("[2/2 "), "{conflicts}");
     assert!(
-        line.ends_with("] level.sjson /settings/fog: both modified, took theirs"),
+        line.ends_with("] level.sjson settings.fog: both modified, took theirs"),
         "{conflicts}"
     );
     assetvc_expect(&b, home, &["push"], 0);

@@ -144,7 +144,7 @@ fn two_designers_pull_structured_and_plain_git_agrees() {
     assert_eq!(
         conflicts,
         "assetvc merge of origin/main: 1 file merge, 1 conflict resolved by policy\n\
-         level.sjson /settings/fog: both modified, took theirs\n"
+         level.sjson settings.fog: both modified, took theirs\n"
     );
     let (json, _) = assetvc_expect(&b, home, &["conflicts", "--json"], 0);
     let json: serde_json::Value = serde_json::from_str(&json).unwrap();
@@ -178,7 +178,7 @@ fn two_designers_pull_structured_and_plain_git_agrees() {
         "{conflicts}"
     );
     assert!(
-        conflicts.ends_with("\nlevel.sjson /settings/fog: both modified, took theirs\n"),
+        conflicts.ends_with("\nlevel.sjson settings.fog: both modified, took theirs\n"),
         "{conflicts}"
     );
 
