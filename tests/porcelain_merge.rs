@@ -293,7 +293,7 @@ fn policy_fail_leaves_conflicts_for_the_user() {
     assert!(read(dir, "level.sjson").contains("fog = 0.2"));
     let message = git_home(dir, dir, &["log", "-1", "--format=%B"]);
     assert!(
-        message.contains("level.sjson /settings/fog: both modified, took ours"),
+        message.contains("level.sjson settings.fog: both modified, took ours"),
         "{message}"
     );
 }
@@ -365,7 +365,7 @@ fn commit_all_concludes_a_merge_with_its_prepared_message() {
     let message = git_home(dir, dir, &["log", "-1", "--format=%B"]);
     assert!(message.starts_with("Merge branch 't'\n"), "{message}");
     assert!(
-        message.contains("level.sjson /settings/fog: both modified, took theirs"),
+        message.contains("level.sjson settings.fog: both modified, took theirs"),
         "{message}"
     );
     assert!(!message.contains("# Conflicts"), "{message}");

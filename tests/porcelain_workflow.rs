@@ -137,7 +137,7 @@ fn two_designers_pull_structured_and_plain_git_agrees() {
     let message = git_home(&b, home, &["log", "-1", "--format=%B"]);
     assert!(message.starts_with("Merge branch 'main' of "), "{message}");
     assert!(
-        message.contains("\nlevel.sjson /settings/fog: both modified, took theirs\n"),
+        message.contains("\nlevel.sjson settings.fog: both modified, took theirs\n"),
         "{message}"
     );
     let (conflicts, _) = assetvc_expect(&b, home, &["conflicts"], 0);

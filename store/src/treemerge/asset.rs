@@ -12,6 +12,8 @@ pub(super) enum AssetMerge {
     Merged {
         blob: ObjectId,
         conflicts: Vec<Conflict>,
+        /// Each conflict for people, objects named by name and short id.
+        named: Vec<String>,
         failed: bool,
     },
     Failed(UnresolvedKind),
@@ -69,16 +71,35 @@ pub(super) fn merge_asset(
         Err(kind) => return Ok(AssetMerge::Failed(kind)),
     };
     // The result must parse (checked before anything is written) and be a coherent level.
-    let outcome = match merge::merge_coherent(&b, &o, &t, options) {
-        Ok(outcome) => outcome,
+    let (outcome, merged) = match merge::merge_coherent_document(&b, &o, &t, options) {
+        Ok(merged) => merged,
         Err(e) => return Ok(AssetMerge::Failed(UnresolvedKind::Internal(e.to_string()))),
     };
     drop((b, o, t));
     let failed = outcome.failed(options.policy);
-    let blob = repo.write_blob(outcome.text.as_bytes())?.detach();
+    let blob = repo.write_blob(merged.text().as_bytes())?.detach();
+    // Objects named the way people do (indexing walks the result: only for conflicts).
+    let named = if outcome.conflicts.is_empty() {
+        Vec::new()
+    } else {
+        let names =
+            merge::naming::Names::new(vec![merged.root()], &options.id_keys, &options.natural_keys);
+        outcome
+            .conflicts
+            .iter()
+            .map(|c| {
+                if c.kind.is_repair() {
+                    c.to_string()
+                } else {
+                    names.conflict(c)
+                }
+            })
+            .collect()
+    };
     Ok(AssetMerge::Merged {
         blob,
         conflicts: outcome.conflicts,
+        named,
         failed,
     })
 }

@@ -46,12 +46,12 @@ pub struct MergeReport {
     pub message: String,
 }
 
-/// The lines of a merge message that list the conflicts resolved by policy:
-/// `level.sjson /entities/[id=f341]/position: both modified, took theirs`.
+/// The lines of a merge message that list the conflicts resolved by policy, objects named
+/// the way people do: `level.sjson entities[crate #f341].position: both modified, took theirs`.
 pub fn conflict_lines(files: &[MergedFile]) -> Vec<String> {
     files
         .iter()
-        .flat_map(|f| f.conflicts.iter().map(move |c| format!("{} {c}", f.path)))
+        .flat_map(|f| f.named.iter().map(move |c| format!("{} {c}", f.path)))
         .collect()
 }
 

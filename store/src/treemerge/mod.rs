@@ -52,6 +52,9 @@ pub struct MergedFile {
     pub path: String,
     /// The true conflicts, each resolved by the policy.
     pub conflicts: Vec<Conflict>,
+    /// Each conflict for people (`entities[crate #e1].tint: both modified, took theirs`),
+    /// in the order of `conflicts`.
+    pub named: Vec<String>,
     /// Whether policy `fail` met a conflict: the path is left conflicted.
     pub failed: bool,
 }
@@ -276,6 +279,7 @@ pub fn merge_commits(
             AssetMerge::Merged {
                 blob,
                 conflicts,
+                named,
                 failed,
             } => {
                 commit_edits.push((path.clone(), kind, blob));
@@ -290,6 +294,7 @@ pub fn merge_commits(
                 files.push(MergedFile {
                     path: path_str,
                     conflicts,
+                    named,
                     failed,
                 });
             }
