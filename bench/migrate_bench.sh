@@ -18,7 +18,7 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 SIZES=${SIZES:-"1000 10000"}
 COPIES=${COPIES:-10}
-CORPUS=${CORPUS:-$(realpath ../shared/corpus 2> /dev/null || true)}
+CORPUS=${CORPUS:-$ROOT/tests/data/corpus}
 if [ -z "${ASSETVC:-}" ]; then
   cargo build --release --locked -q -p assetvc
   ASSETVC=${CARGO_TARGET_DIR:-target}/release/assetvc

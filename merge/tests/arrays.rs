@@ -453,7 +453,7 @@ fn atomic_tuples_conflict_as_a_whole() {
         Side::Theirs,
     );
     assert_eq!(out.text, "[1,2,5]");
-    // Weights, from the shared cases.
+    // Weights, from the sample cases (tests/data/cases).
     let out = sj(
         "weights = [0.5 0.25 0.25]\n",
         "weights = [0.5 0.5 0.0]\n",

@@ -6,7 +6,7 @@ use merge::{merge_texts, MergeOptions, Policy, Side};
 use proptest::prelude::*;
 use sjson::{Dialect, Document};
 
-/// Sample documents (from the shared merge cases and the tests), SJSON and JSON.
+/// Sample documents (from the sample merge cases in tests/data/cases and the tests), SJSON and JSON.
 const SEEDS: &[&str] = &[
     "units = [\n\t{\n\t\tid = \"u-17\"\n\t\tunit = \"units/props/barrel\"\n\t\tpos = [1.0 2.0 3.0]\n\t\ttint = \"white\"\n\t}\n\t{\n\t\tid = \"u-42\"\n\t\tpos = [1.0 2.0 3.0]\n\t}\n]\n",
     "units = [\n\t{\n\t\tid = \"u-17\"\n\t\tpos = [4.0 2.0 3.0]\n\t\ttint = \"red\"\n\t}\n\t{\n\t\tid = \"u-50\"\n\t\ttint = \"black\"\n\t}\n]\n",
