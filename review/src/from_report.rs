@@ -1,5 +1,5 @@
-//! A file's section from a merge report entry (`.git/assetvc/last-merge.json`): a card
-//! per object with conflicts or repairs, marks from the merged file.
+//! A file's section from a merge report entry (a step of the merge journal): a card per
+//! object with conflicts or repairs, marks from the merged file.
 
 use serde_json::Value as Json;
 use sjson::{Path, Segment, Value};

@@ -108,17 +108,7 @@ pub fn merge_into_head(
         let bytes = std::fs::read(root.join(path)).ok()?;
         sjson::Document::parse_bytes(bytes, sjson::ParseOptions::new(dialect)).ok()
     };
-    let key = format!(
-        "assetvc merge {} {}",
-        report.ours.map(|o| o.to_string()).unwrap_or_default(),
-        report.theirs
-    );
     if report.result != MergeResult::UpToDate {
-        if let Err(e) =
-            porcelain::write_last_merge(repo, key, policy, &report.files, &report.unresolved)
-        {
-            eprintln!("assetvc: warning: could not write the conflict report: {e}");
-        }
         if let Err(e) =
             super::record::porcelain_merge(repo, &report, label, policy, &merged, &naming_options)
         {

@@ -17,7 +17,6 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use serde::{Deserialize, Serialize};
 use store::journal::{self, Journal, Operation, StepPlace};
 
 use super::merging;
@@ -34,16 +33,6 @@ pub struct MergeDriverArgs {
     pub other: PathBuf,
     /// %P: the path of the file in the repository.
     pub path: String,
-}
-
-/// The report kept in `.git/assetvc/last-merge.json` by the porcelain (`assetvc merge`,
-/// `assetvc pull`), in the journal's step format.
-#[derive(Serialize, Deserialize, Default)]
-pub struct LastMerge {
-    /// Identifies the merge.
-    pub merge: String,
-    /// One report per merged file.
-    pub files: Vec<serde_json::Value>,
 }
 
 /// Runs the driver: 0 merged, 1 policy fail met a conflict (git marks the path

@@ -1,18 +1,17 @@
 //! What the git porcelain commands (`install`, `commit`, `merge`, `pull`, `push`,
-//! `conflicts`) share: opening the repository, the asset rules, reporting store errors, the
-//! merge report kept in `.git/assetvc/last-merge.json`.
+//! `conflicts`) share: opening the repository, the asset rules, reporting store errors and
+//! merges.
 
 use std::path::{Path, PathBuf};
 
 use merge::Policy;
 use store::error::Error;
 use store::gix;
-use store::treemerge::{MergeReport, MergedFile, Unresolved, UnresolvedKind};
+use store::treemerge::{MergeReport, UnresolvedKind};
 
-use super::merge_driver::LastMerge;
 use super::merging;
 use crate::config::Config;
-use crate::{files, report};
+use crate::report;
 
 /// Prints a store error and returns the exit status for it (2: nothing was done).
 pub fn fail(e: &Error) -> i32 {
@@ -48,56 +47,6 @@ pub fn dialect_fn(config: &Config) -> Result<impl Fn(&str) -> Option<sjson::Dial
         2
     })?;
     Ok(move |path: &str| matcher.dialect(Path::new(path)))
-}
-
-/// The directory for assetvc's own state, `.git/assetvc`.
-pub fn state_dir(repo: &gix::Repository) -> PathBuf {
-    repo.git_dir().join("assetvc")
-}
-
-/// The file name of the last merge's report in [`state_dir`].
-pub const LAST_MERGE: &str = "last-merge.json";
-
-/// `.git/assetvc/last-merge.json`, the report of the last merge (its directory created).
-pub fn last_merge_path(repo: &gix::Repository) -> std::io::Result<PathBuf> {
-    let dir = state_dir(repo);
-    std::fs::create_dir_all(&dir)?;
-    Ok(dir.join(LAST_MERGE))
-}
-
-/// Writes the report of a porcelain merge to `.git/assetvc/last-merge.json`, in the format
-/// the merge driver uses; unresolved paths carry an `unresolved` reason.
-pub fn write_last_merge(
-    repo: &gix::Repository,
-    key: String,
-    policy: Policy,
-    files_merged: &[MergedFile],
-    unresolved: &[Unresolved],
-) -> anyhow::Result<()> {
-    let mut last = LastMerge {
-        merge: key,
-        files: Vec::new(),
-    };
-    for f in files_merged {
-        let mut value = serde_json::to_value(merging::file_report(&f.path, policy, &f.conflicts))?;
-        if let Some(u) = unresolved.iter().find(|u| u.path == f.path) {
-            value["unresolved"] = serde_json::Value::String(u.kind.to_string());
-        }
-        last.files.push(value);
-    }
-    for u in unresolved {
-        if files_merged.iter().any(|f| f.path == u.path) {
-            continue;
-        }
-        let mut value = serde_json::to_value(merging::file_report(&u.path, policy, &[]))?;
-        value["unresolved"] = serde_json::Value::String(u.kind.to_string());
-        last.files.push(value);
-    }
-    files::write_atomic(
-        &last_merge_path(repo)?,
-        format!("{}\n", serde_json::to_string_pretty(&last)?).as_bytes(),
-    )?;
-    Ok(())
 }
 
 /// Prints what a merge did to stderr: one summary per merged asset and its conflicts, and

@@ -427,10 +427,6 @@ fn report_brought(
                 );
                 out.json["saved"] = json!(saved);
             }
-            let key = format!("assetvc sync {from} {upstream}");
-            if let Err(e) = porcelain::write_last_merge(repo, key, policy, &files, &[]) {
-                eprintln!("assetvc: warning: could not write the conflict report: {e}");
-            }
             let sync = super::record::SyncMerge {
                 from,
                 upstream,
