@@ -214,6 +214,22 @@ impl ConflictKind {
     }
 }
 
+impl Conflict {
+    /// The conflict as one line for people with its place named by `place`
+    /// (`entities[crate #e1].tint: both modified, took theirs`); the pointer when `None`,
+    /// and a repair as its report names it.
+    pub fn line_at(&self, place: Option<&str>) -> String {
+        match place {
+            Some(place) if !self.kind.is_repair() => format!(
+                "{place}: {}, took {}",
+                self.kind.describe(),
+                self.taken.name()
+            ),
+            _ => self.to_string(),
+        }
+    }
+}
+
 impl fmt::Display for Conflict {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let path = if self.path.is_empty() {

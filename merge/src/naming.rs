@@ -124,12 +124,13 @@ impl<'a> Names<'a> {
     /// A conflict as one line for people:
     /// `entities[lamp_01 #6f1c…4b03].light.intensity: both modified, took theirs`.
     pub fn conflict(&self, c: &crate::Conflict) -> String {
-        format!(
-            "{}: {}, took {}",
-            self.pointer(&c.path),
-            c.kind.describe(),
-            c.taken.name()
-        )
+        c.line_at(self.place(c).as_deref())
+    }
+
+    /// Where `c` is, for people; `None` for a coherence repair, whose report names the
+    /// object itself.
+    pub fn place(&self, c: &crate::Conflict) -> Option<String> {
+        (!c.kind.is_repair()).then(|| self.pointer(&c.path))
     }
 
     /// The segments of `pointer`; a number token is an index where the documents hold an
@@ -210,6 +211,21 @@ impl<'a> Names<'a> {
 fn hash_of(text: &str) -> u64 {
     use std::hash::{BuildHasher, BuildHasherDefault};
     BuildHasherDefault::<rustc_hash::FxHasher>::default().hash_one(text)
+}
+
+/// The place of each of `conflicts` for people (`entities[crate #e1].tint`), named from the
+/// merged document `merged`: `None` for coherence repairs. The document is indexed only
+/// when there are conflicts.
+pub fn places(
+    merged: Value<'_>,
+    conflicts: &[crate::Conflict],
+    options: &crate::MergeOptions,
+) -> Vec<Option<String>> {
+    if conflicts.is_empty() {
+        return Vec::new();
+    }
+    let names = Names::new(vec![merged], &options.id_keys, &options.natural_keys);
+    conflicts.iter().map(|c| names.place(c)).collect()
 }
 
 /// `6f1c2a40-1f43-4c8e-9a57-0d1e2f3a4b03` → `6f1c…4b03` (`ends` = 4); ids too short to

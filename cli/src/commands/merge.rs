@@ -92,7 +92,6 @@ pub fn merge_into_head(
         Err(status) => return status,
     };
     let policy = options.policy;
-    let naming_options = options.clone();
     let resources_config = config.clone();
     let rules = AssetRules {
         dialect_of: &dialect_of,
@@ -102,23 +101,15 @@ pub fn merge_into_head(
         Ok(r) => r,
         Err(e) => return porcelain::fail(&e),
     };
-    // A merged asset as the worktree now holds it, to name objects in the reports.
-    let merged = |path: &str| -> Option<sjson::Document> {
-        let dialect = dialect_of(path)?;
-        let bytes = std::fs::read(root.join(path)).ok()?;
-        sjson::Document::parse_bytes(bytes, sjson::ParseOptions::new(dialect)).ok()
-    };
     if report.result != MergeResult::UpToDate {
-        if let Err(e) =
-            super::record::porcelain_merge(repo, &report, label, policy, &merged, &naming_options)
-        {
+        if let Err(e) = super::record::porcelain_merge(repo, &report, label, policy) {
             eprintln!("assetvc: warning: could not record the merge: {e}");
         }
     }
     if json {
         println!("{}", json_report(&report, policy));
     } else {
-        porcelain::print_merge(&report, policy, &merged, &naming_options);
+        porcelain::print_merge(&report, policy);
     }
     if matches!(
         report.result,

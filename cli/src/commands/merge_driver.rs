@@ -85,10 +85,8 @@ pub fn run(args: &MergeDriverArgs) -> i32 {
             return 2;
         }
     };
-    // Objects named the way people do (indexing walks the result: only for conflicts).
-    let names = (!outcome.conflicts.is_empty()).then(|| {
-        merge::naming::Names::new(vec![result.root()], &options.id_keys, &options.natural_keys)
-    });
+    // Where each conflict is, for people (indexing walks the result: only for conflicts).
+    let places = merge::naming::places(result.root(), &outcome.conflicts, &options);
     // The versions are copied before %A is replaced by the result.
     let versions = match (&git_dir, outcome.conflicts.is_empty()) {
         (Some(dir), false) => Some(Journal::at(dir).begin(&operation).and_then(|log| {
@@ -106,19 +104,14 @@ pub fn run(args: &MergeDriverArgs) -> i32 {
         "assetvc: {}",
         merging::summary_in(&args.path, &outcome, configured, &sides)
     );
-    for c in &outcome.conflicts {
+    for (i, c) in outcome.conflicts.iter().enumerate() {
+        let place = places.get(i).and_then(|p| p.as_deref());
         eprintln!(
             "assetvc:   {}",
-            merging::conflict_line(c, configured, &sides, names.as_ref())
+            merging::conflict_line(c, configured, &sides, place)
         );
     }
-    let step = merging::step_report(
-        &args.path,
-        configured,
-        &sides,
-        &outcome.conflicts,
-        names.as_ref(),
-    );
+    let step = merging::step_report(&args.path, configured, &sides, &outcome.conflicts, &places);
     match versions {
         Some(Ok((log, name))) => {
             append(&log, step, &place, Some(name));

@@ -272,19 +272,19 @@ pub fn taken_phrase(taken: Side, configured: Policy, sides: &Sides) -> String {
 }
 
 /// One conflict for people: `/settings/fog: both modified, kept local (theirs in this rebase)`.
-/// A coherence repair reads as the merge reports it (kind, object, referrer, side). With
-/// `names`, the place is named the way people do (`entities[lamp_01 #6f1c…4b03].light`).
+/// A coherence repair reads as the merge reports it (kind, object, referrer, side); `place`
+/// names the conflict's place the way people do (`entities[lamp_01 #6f1c…4b03].light`).
 pub fn conflict_line(
     c: &Conflict,
     configured: Policy,
     sides: &Sides,
-    names: Option<&merge::naming::Names<'_>>,
+    place: Option<&str>,
 ) -> String {
     if c.kind.is_repair() {
         return c.to_string();
     }
-    let path = match names {
-        Some(n) => n.pointer(&c.path),
+    let path = match place {
+        Some(place) => place.to_string(),
         None if c.path.is_empty() => "/".to_string(),
         None => sjson::string::terminal_safe(&c.path).into_owned(),
     };
@@ -319,17 +319,17 @@ pub fn step_report(
     configured: Policy,
     sides: &Sides,
     conflicts: &[Conflict],
-    names: Option<&merge::naming::Names<'_>>,
+    places: &[Option<String>],
 ) -> serde_json::Value {
     let mut value =
         serde_json::to_value(file_report(path, configured, conflicts)).unwrap_or_default();
     value["sides"] = serde_json::json!({"ours": sides.ours, "theirs": sides.theirs});
     value["operation"] = sides.operation.into();
     if let Some(list) = value["conflicts"].as_array_mut() {
-        for (v, c) in list.iter_mut().zip(conflicts) {
+        for (i, (v, c)) in list.iter_mut().zip(conflicts).enumerate() {
             v["kept"] = sides.meaning(c.taken).into();
-            if let Some(n) = names {
-                v["name"] = n.pointer(&c.path).into();
+            if let Some(Some(place)) = places.get(i) {
+                v["name"] = place.as_str().into();
             }
         }
     }

@@ -51,14 +51,7 @@ pub fn dialect_fn(config: &Config) -> Result<impl Fn(&str) -> Option<sjson::Dial
 
 /// Prints what a merge did to stderr: one summary per merged asset and its conflicts, and
 /// a diagnostic for every path left for the user.
-/// `merged` gives a merged file's document (from the worktree), to name its objects the way
-/// people do; `options` are the merge's id and natural keys.
-pub fn print_merge(
-    report: &MergeReport,
-    policy: Policy,
-    merged: &dyn Fn(&str) -> Option<sjson::Document>,
-    options: &merge::MergeOptions,
-) {
+pub fn print_merge(report: &MergeReport, policy: Policy) {
     for f in &report.files {
         let n = f.conflicts.len();
         let summary = match n {
@@ -75,15 +68,8 @@ pub fn print_merge(
             ),
         };
         eprintln!("assetvc: {summary}");
-        let doc = (!f.conflicts.is_empty()).then(|| merged(&f.path)).flatten();
-        let names = doc.as_ref().map(|d| {
-            merge::naming::Names::new(vec![d.root()], &options.id_keys, &options.natural_keys)
-        });
-        for c in &f.conflicts {
-            match &names {
-                Some(n) if !c.kind.is_repair() => eprintln!("assetvc:   {}", n.conflict(c)),
-                _ => eprintln!("assetvc:   {c}"),
-            }
+        for (c, place) in f.conflicts.iter().zip(f.places_or_none()) {
+            eprintln!("assetvc:   {}", c.line_at(place));
         }
     }
     for u in &report.unresolved {

@@ -9,15 +9,12 @@ use store::treemerge::MergeReport;
 
 use super::merging::{self, Sides};
 
-/// Appends `report` (the merge of `label` into HEAD) to the journal as one operation;
-/// `merged` gives a merged file's document for naming its objects.
+/// Appends `report` (the merge of `label` into HEAD) to the journal as one operation.
 pub fn porcelain_merge(
     repo: &gix::Repository,
     report: &MergeReport,
     label: &str,
     policy: Policy,
-    merged: &dyn Fn(&str) -> Option<sjson::Document>,
-    options: &merge::MergeOptions,
 ) -> anyhow::Result<()> {
     let ours = report.ours.map(|o| o.to_string()).unwrap_or_default();
     let operation = Operation {
@@ -41,11 +38,7 @@ pub fn porcelain_merge(
     };
     let mut versions = with_conflicts.iter().zip(versions);
     for f in &report.files {
-        let doc = (!f.conflicts.is_empty()).then(|| merged(&f.path)).flatten();
-        let names = doc.as_ref().map(|d| {
-            merge::naming::Names::new(vec![d.root()], &options.id_keys, &options.natural_keys)
-        });
-        let mut step = merging::step_report(&f.path, policy, &sides, &f.conflicts, names.as_ref());
+        let mut step = merging::step_report(&f.path, policy, &sides, &f.conflicts, &f.places);
         if let Some(u) = report.unresolved.iter().find(|u| u.path == f.path) {
             step["unresolved"] = u.kind.to_string().into();
         }
@@ -81,15 +74,13 @@ pub struct SyncMerge<'a> {
 }
 
 /// Appends a sync cycle's merge to the journal as one operation: `assetvc conflicts` shows
-/// it, objects named from the merged files (`merged`). The versions are not kept: the
+/// it, objects named as the merge named them. The versions are not kept: the
 /// edits were never a commit of their own (they are in `refs/assetvc/saved/<branch>` when a
 /// conflict took the upstream's value).
 pub fn sync_merge(
     repo: &gix::Repository,
     sync: &SyncMerge<'_>,
     files: &[store::treemerge::MergedFile],
-    merged: &dyn Fn(&str) -> Option<sjson::Document>,
-    options: &merge::MergeOptions,
 ) -> anyhow::Result<()> {
     let operation = Operation {
         kind: OperationKind::Porcelain,
@@ -101,16 +92,12 @@ pub fn sync_merge(
     let log = Journal::at(repo.git_dir()).begin(&operation)?;
     let sides = Sides::merge();
     for f in files {
-        let doc = (!f.conflicts.is_empty()).then(|| merged(&f.path)).flatten();
-        let names = doc.as_ref().map(|d| {
-            merge::naming::Names::new(vec![d.root()], &options.id_keys, &options.natural_keys)
-        });
         log.append(&merging::step_report(
             &f.path,
             sync.policy,
             &sides,
             &f.conflicts,
-            names.as_ref(),
+            &f.places,
         ))?;
     }
     Ok(())

@@ -318,9 +318,6 @@ fn cycle(args: &SyncArgs, stop: &AtomicBool) -> Cycle {
         label: &label,
         upstream,
         policy,
-        root: &root,
-        dialect_of: &dialect_of,
-        options: &rules.options,
     };
     let status = report_brought(brought, &context, &mut out);
     if std::env::var_os("ASSETVC_SYNC_TIMINGS").is_some() {
@@ -339,20 +336,6 @@ struct Merging<'a> {
     label: &'a str,
     upstream: gix::ObjectId,
     policy: Policy,
-    /// The worktree root, the asset dialects and the merge options: the merged files are
-    /// read back to name objects the way people do.
-    root: &'a std::path::Path,
-    dialect_of: &'a dyn Fn(&str) -> Option<sjson::Dialect>,
-    options: &'a merge::MergeOptions,
-}
-
-impl Merging<'_> {
-    /// A merged asset as the worktree now holds it.
-    fn merged(&self, path: &str) -> Option<sjson::Document> {
-        let dialect = (self.dialect_of)(path)?;
-        let bytes = std::fs::read(self.root.join(path)).ok()?;
-        sjson::Document::parse_bytes(bytes, sjson::ParseOptions::new(dialect)).ok()
-    }
 }
 
 /// Reports the merge step on stderr and into the cycle's JSON; returns its status name.
@@ -401,23 +384,9 @@ fn report_brought(
                     )
                 }
             );
-            let merged = |path: &str| context.merged(path);
             for f in &files {
-                let doc = (!f.conflicts.is_empty()).then(|| merged(&f.path)).flatten();
-                let names = doc.as_ref().map(|d| {
-                    merge::naming::Names::new(
-                        vec![d.root()],
-                        &context.options.id_keys,
-                        &context.options.natural_keys,
-                    )
-                });
-                for c in &f.conflicts {
-                    match &names {
-                        Some(n) if !c.kind.is_repair() => {
-                            eprintln!("assetvc:   {} {}", f.path, n.conflict(c))
-                        }
-                        _ => eprintln!("assetvc:   {} {c}", f.path),
-                    }
+                for (c, place) in f.conflicts.iter().zip(f.places_or_none()) {
+                    eprintln!("assetvc:   {} {}", f.path, c.line_at(place));
                 }
             }
             if let Some(saved) = &saved {
@@ -433,8 +402,7 @@ fn report_brought(
                 label,
                 policy,
             };
-            if let Err(e) = super::record::sync_merge(repo, &sync, &files, &merged, context.options)
-            {
+            if let Err(e) = super::record::sync_merge(repo, &sync, &files) {
                 eprintln!("assetvc: warning: could not record the merge in the journal: {e}");
             }
             out.json["head"] = json!(new_head.to_string());

@@ -12,8 +12,8 @@ pub(super) enum AssetMerge {
     Merged {
         blob: ObjectId,
         conflicts: Vec<Conflict>,
-        /// Each conflict for people, objects named by name and short id.
-        named: Vec<String>,
+        /// Where each conflict is, for people (see [`merge::naming::places`]).
+        places: Vec<Option<String>>,
         failed: bool,
     },
     Failed(UnresolvedKind),
@@ -78,28 +78,11 @@ pub(super) fn merge_asset(
     drop((b, o, t));
     let failed = outcome.failed(options.policy);
     let blob = repo.write_blob(merged.text().as_bytes())?.detach();
-    // Objects named the way people do (indexing walks the result: only for conflicts).
-    let named = if outcome.conflicts.is_empty() {
-        Vec::new()
-    } else {
-        let names =
-            merge::naming::Names::new(vec![merged.root()], &options.id_keys, &options.natural_keys);
-        outcome
-            .conflicts
-            .iter()
-            .map(|c| {
-                if c.kind.is_repair() {
-                    c.to_string()
-                } else {
-                    names.conflict(c)
-                }
-            })
-            .collect()
-    };
+    let places = merge::naming::places(merged.root(), &outcome.conflicts, options);
     Ok(AssetMerge::Merged {
         blob,
         conflicts: outcome.conflicts,
-        named,
+        places,
         failed,
     })
 }

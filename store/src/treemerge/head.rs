@@ -51,7 +51,12 @@ pub struct MergeReport {
 pub fn conflict_lines(files: &[MergedFile]) -> Vec<String> {
     files
         .iter()
-        .flat_map(|f| f.named.iter().map(move |c| format!("{} {c}", f.path)))
+        .flat_map(|f| {
+            f.conflicts
+                .iter()
+                .zip(f.places_or_none())
+                .map(move |(c, place)| format!("{} {}", f.path, c.line_at(place)))
+        })
         .collect()
 }
 

@@ -52,11 +52,18 @@ pub struct MergedFile {
     pub path: String,
     /// The true conflicts, each resolved by the policy.
     pub conflicts: Vec<Conflict>,
-    /// Each conflict for people (`entities[crate #e1].tint: both modified, took theirs`),
-    /// in the order of `conflicts`.
-    pub named: Vec<String>,
+    /// Where each conflict is, for people (`entities[crate #e1].tint`; `None` for a
+    /// repair), in the order of `conflicts`; empty when there are none.
+    pub places: Vec<Option<String>>,
     /// Whether policy `fail` met a conflict: the path is left conflicted.
     pub failed: bool,
+}
+
+impl MergedFile {
+    /// The place of each conflict for people, `None` where there is none.
+    pub fn places_or_none(&self) -> impl Iterator<Item = Option<&str>> {
+        (0..self.conflicts.len()).map(|i| self.places.get(i).and_then(|p| p.as_deref()))
+    }
 }
 
 /// Why a path is left for the user.
@@ -279,7 +286,7 @@ pub fn merge_commits(
             AssetMerge::Merged {
                 blob,
                 conflicts,
-                named,
+                places,
                 failed,
             } => {
                 commit_edits.push((path.clone(), kind, blob));
@@ -294,7 +301,7 @@ pub fn merge_commits(
                 files.push(MergedFile {
                     path: path_str,
                     conflicts,
-                    named,
+                    places,
                     failed,
                 });
             }
