@@ -21,21 +21,8 @@ mkdir -p "$OUT"
 cargo build --release --locked -q -p assetvc -p levelgen
 BIN=${CARGO_TARGET_DIR:-target}/release
 
-median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
-
-# measure NAME CMD...: runs CMD RUNS times (stdout to $OUT/NAME.out); sets WALL (s), RSS (MB)
-measure() {
-  local name=$1; shift
-  : > "$OUT/$name.times"
-  for _ in $(seq "$RUNS"); do
-    local start=$EPOCHREALTIME
-    /usr/bin/time -f "%M" -o "$OUT/time.txt" "$@" > "$OUT/$name.out" 2> "$OUT/$name.err" || true
-    local end=$EPOCHREALTIME
-    echo "$(awk -v a="$start" -v b="$end" 'BEGIN {printf "%.4f", b - a}') $(grep -E '^[0-9]+$' "$OUT/time.txt")" >> "$OUT/$name.times"
-  done
-  WALL=$(cut -d' ' -f1 "$OUT/$name.times" | median)
-  RSS=$(cut -d' ' -f2 "$OUT/$name.times" | median | awk '{printf "%.0f", $1/1024}')
-}
+# median and measure
+. bench/lib.sh
 
 "$BIN/levelgen" merge-inputs "$N" "$OUT"
 every=$((N / OPS))

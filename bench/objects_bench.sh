@@ -21,7 +21,7 @@ OUT=bench/out/objects
 cargo build --release --locked -q -p assetvc -p levelgen
 BIN=${CARGO_TARGET_DIR:-target}/release
 
-median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+. bench/lib.sh  # median, measure
 # seconds CMD...: wall time of one run of CMD in $REPO (stdout to $OUT/last.out)
 seconds() {
   local start=$EPOCHREALTIME
