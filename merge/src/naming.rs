@@ -213,6 +213,17 @@ fn hash_of(text: &str) -> u64 {
     BuildHasherDefault::<rustc_hash::FxHasher>::default().hash_one(text)
 }
 
+/// The short form of an id where no document is at hand to make it unique (a title, a map
+/// label): ids longer than 12 characters (GUIDs, long hex) by their first 8 characters.
+pub fn short_id(id: &str) -> &str {
+    if id.chars().count() > 12 {
+        let end = id.char_indices().nth(8).map_or(id.len(), |(i, _)| i);
+        &id[..end]
+    } else {
+        id
+    }
+}
+
 /// The place of each of `conflicts` for people (`entities[crate #e1].tint`), named from the
 /// merged document `merged`: `None` for coherence repairs. The document is indexed only
 /// when there are conflicts.

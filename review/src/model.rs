@@ -180,12 +180,4 @@ pub struct Page {
     pub files: Vec<FileSection>,
 }
 
-/// The short form of an id people read: the first group of a UUID, at most 8 characters.
-pub fn short_id(id: &str) -> &str {
-    let end = id.char_indices().nth(8).map_or(id.len(), |(i, _)| i);
-    let head = &id[..end];
-    match head.find('-') {
-        Some(i) if i >= 4 => &head[..i],
-        _ => head,
-    }
-}
+pub use merge::naming::short_id;

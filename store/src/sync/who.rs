@@ -36,7 +36,7 @@ impl ObjectChange {
     pub fn label(&self) -> String {
         match (&self.name, &self.id) {
             (Some(n), Some(id)) => format!("{n} ({})", short_id(id)),
-            (None, Some(id)) => short_id(id),
+            (None, Some(id)) => short_id(id).to_string(),
             (Some(n), None) => format!("{n} ({})", self.pointer),
             (None, None) if self.pointer.is_empty() => "(root)".into(),
             (None, None) => self.pointer.clone(),
@@ -44,14 +44,7 @@ impl ObjectChange {
     }
 }
 
-/// The first 8 characters of a long id (a GUID), the whole id otherwise.
-pub fn short_id(id: &str) -> String {
-    if id.chars().count() > 12 {
-        id.chars().take(8).collect()
-    } else {
-        id.to_string()
-    }
-}
+pub use merge::naming::short_id;
 
 /// Another user's WIP and what it changes.
 #[derive(Debug, Clone)]

@@ -120,14 +120,7 @@ fn progress_bar() -> Option<store::objects::Progress> {
     }))
 }
 
-/// The short form of an id: GUIDs and long hex ids by their first 8 characters.
-pub fn short_id(id: &str) -> &str {
-    if id.len() > 12 {
-        id.get(..8).unwrap_or(id)
-    } else {
-        id
-    }
-}
+pub use merge::naming::short_id;
 
 /// An object as people name it: `door (3f2a9c1e)`, or the short id alone.
 pub fn object_name(name: Option<&str>, id: &str) -> String {
