@@ -82,21 +82,19 @@ pub fn keep(dir: &Path, bundle: &Bundle<'_>) -> std::io::Result<PathBuf> {
     Ok(folder)
 }
 
-/// The explanation of a merge whose result is `result` (the result must parse: the merge
-/// checked it).
+/// The explanation of a merge whose (parsed) result is `merged`.
 pub fn explain(
     inputs: &Inputs,
-    result: &str,
+    merged: &Document,
     conflicts: &[merge::Conflict],
     options: &merge::MergeOptions,
-) -> Option<Explanation> {
-    let merged = Document::parse(result, inputs.ours.dialect()).ok()?;
-    Some(merge::explain::explain(
+) -> Explanation {
+    merge::explain::explain(
         &inputs.base,
         &inputs.ours,
         &inputs.theirs,
-        &merged,
+        merged,
         conflicts,
         options,
-    ))
+    )
 }

@@ -113,7 +113,7 @@ pub fn run(args: &MergeFileArgs) -> i32 {
             args,
             inputs,
             &name,
-            result.text(),
+            &result,
             &report_json,
             &outcome,
             &options,
@@ -168,20 +168,17 @@ fn explain_and_keep(
     args: &MergeFileArgs,
     inputs: &debug_bundle::Inputs,
     name: &str,
-    result: &str,
+    result: &sjson::Document,
     report_json: &str,
     outcome: &merge::MergeOutcome,
     options: &merge::MergeOptions,
 ) {
-    let Some(explanation) = debug_bundle::explain(inputs, result, &outcome.conflicts, options)
-    else {
-        return;
-    };
+    let explanation = debug_bundle::explain(inputs, result, &outcome.conflicts, options);
     if let Some(dir) = debug_bundle::dir_from_env() {
         let bundle = debug_bundle::Bundle {
             name,
             inputs,
-            result,
+            result: result.text(),
             report_json,
             explanation: &explanation,
         };
