@@ -4,60 +4,25 @@
 use std::borrow::Cow;
 use std::rc::Rc;
 
-use rustc_hash::{FxHashMap, FxHashSet};
 use sjson::{Document, Kind, Out, OutItem, Segment, Value};
 
-use crate::align::{align, align_deep};
+use crate::align::{align, ids_for};
+use crate::keyed_index::{invert, KeyedIndex};
 use crate::merger::{id_display, Merger};
+use crate::pairing::Skip;
 use crate::{ConflictKind, Side};
 
-/// The ids of a keyed array: every element an object with an id under the same id key,
-/// ids unique.
-pub(crate) struct Keyed<'a> {
-    /// The id key as written in the first element (`None` for an empty array).
-    pub key: Option<Cow<'a, str>>,
-    /// The id of each element, in order.
-    pub ids: Vec<Cow<'a, str>>,
-    /// Position of each id.
-    pub index: FxHashMap<Cow<'a, str>, usize>,
-}
-
-impl Keyed<'_> {
-    fn get(&self, id: &str) -> Option<usize> {
-        self.index.get(id).copied()
-    }
-}
-
 impl<'a> Merger<'a> {
-    /// The ids of `arr` if it is a keyed array (computed once per array and merge).
-    pub(crate) fn keyed(&self, arr: Value<'a>) -> Option<Rc<Keyed<'a>>> {
+    /// The ids of `arr` if it is a keyed array: every element an object with an id under
+    /// the same id key, ids unique (computed once per array and merge).
+    pub(crate) fn keyed(&self, arr: Value<'a>) -> Option<Rc<KeyedIndex<'a>>> {
         let slot = (arr.doc() as *const Document as usize, arr.id());
         if let Some(cached) = self.keyed_cache.borrow().get(&slot) {
             return cached.clone();
         }
-        let keyed = self.compute_keyed(arr).map(Rc::new);
+        let keyed = KeyedIndex::by_id(&self.id_keys_lower, arr).map(Rc::new);
         self.keyed_cache.borrow_mut().insert(slot, keyed.clone());
         keyed
-    }
-
-    fn compute_keyed(&self, arr: Value<'a>) -> Option<Keyed<'a>> {
-        let mut key: Option<Cow<'a, str>> = None;
-        let mut ids = Vec::with_capacity(arr.len());
-        let mut index = FxHashMap::default();
-        index.reserve(arr.len());
-        for (i, el) in arr.children().enumerate() {
-            let (k, id) = self.id_of(el)?;
-            match &key {
-                Some(first) if !first.eq_ignore_ascii_case(&k) => return None,
-                Some(_) => {}
-                None => key = Some(k),
-            }
-            if index.insert(id.clone(), i).is_some() {
-                return None;
-            }
-            ids.push(id);
-        }
-        Some(Keyed { key, ids, index })
     }
 
     /// Merges two arrays (and their base, if any).
@@ -69,7 +34,7 @@ impl<'a> Merger<'a> {
     ) -> Out<'a> {
         let (ok, tk) = (self.keyed(o), self.keyed(t));
         let bk = b.map(|b| self.keyed(b));
-        let compatible = |x: &Keyed<'_>, y: &Keyed<'_>| match (&x.key, &y.key) {
+        let compatible = |x: &KeyedIndex<'_>, y: &KeyedIndex<'_>| match (&x.key, &y.key) {
             (Some(a), Some(b)) => a.eq_ignore_ascii_case(b),
             _ => true,
         };
@@ -141,46 +106,36 @@ impl<'a> Merger<'a> {
         b: Option<Value<'a>>,
         unkeyed: Value<'a>,
         keyed: Value<'a>,
-        keyed_ids: &Keyed<'a>,
+        keyed_ids: &KeyedIndex<'a>,
         id_key: &str,
-    ) -> (Option<Keyed<'a>>, Keyed<'a>) {
+    ) -> (Option<KeyedIndex<'a>>, KeyedIndex<'a>) {
         let is_id = |k: &str| {
             k.eq_ignore_ascii_case(id_key)
                 || self.opts.id_keys.iter().any(|i| k.eq_ignore_ascii_case(i))
         };
         let keyed_els: Vec<_> = keyed.children().collect();
         let natural = &self.opts.natural_keys;
-        let keyed_id_list: Vec<String> = keyed_ids.ids.iter().map(|s| s.to_string()).collect();
         let base = b.map(|b| {
             let els: Vec<_> = b.children().collect();
-            let ids = align_deep(&els, &keyed_els, &keyed_id_list, &is_id, natural, "base");
+            let pairs = align(&els, &keyed_els, Skip::Ids(&is_id), natural);
+            let ids = ids_for(&pairs, &keyed_ids.ids, "base");
             (els, ids)
         });
         let unkeyed_els: Vec<_> = unkeyed.children().collect();
         let ids = match &base {
             // Neither has the ids: by value and similarity, the id member ignored.
-            Some((els, ids)) => align(&unkeyed_els, els, ids, id_key, natural, "side"),
-            None => align_deep(
-                &unkeyed_els,
-                &keyed_els,
-                &keyed_id_list,
-                &is_id,
-                natural,
-                "side",
-            ),
+            Some((els, ids)) => {
+                let pairs = align(&unkeyed_els, els, Skip::Member(id_key), natural);
+                ids_for(&pairs, ids, "side")
+            }
+            None => {
+                let pairs = align(&unkeyed_els, &keyed_els, Skip::Ids(&is_id), natural);
+                ids_for(&pairs, &keyed_ids.ids, "side")
+            }
         };
         let make = |ids: Vec<String>| {
             let ids: Vec<Cow<'a, str>> = ids.into_iter().map(Cow::Owned).collect();
-            Keyed {
-                key: keyed_ids.key.clone(),
-                index: ids
-                    .iter()
-                    .cloned()
-                    .enumerate()
-                    .map(|(i, s)| (s, i))
-                    .collect(),
-                ids,
-            }
+            KeyedIndex::aligned(keyed_ids.key.clone(), ids)
         };
         (base.map(|(_, ids)| make(ids)), make(ids))
     }
@@ -194,9 +149,9 @@ impl<'a> Merger<'a> {
         b: Option<Value<'a>>,
         o: Value<'a>,
         t: Value<'a>,
-        bk: Option<Rc<Keyed<'a>>>,
-        ok: Rc<Keyed<'a>>,
-        tk: Rc<Keyed<'a>>,
+        bk: Option<Rc<KeyedIndex<'a>>>,
+        ok: Rc<KeyedIndex<'a>>,
+        tk: Rc<KeyedIndex<'a>>,
         unmigrated: bool,
     ) -> Out<'a> {
         let bs: Vec<Value<'a>> = b.map(|b| b.children().collect()).unwrap_or_default();
@@ -208,41 +163,39 @@ impl<'a> Merger<'a> {
             .or_else(|| tk.key.clone())
             .unwrap_or(Cow::Borrowed("id"))
             .into_owned();
-        let b_get = |id: &str| bk.as_ref().and_then(|k| k.get(id)).map(|i| bs[i]);
+        let at = Positions::new(bk.as_deref(), &ok, &tk);
         // A base element that one side only gave ids (nested arrays too) is unchanged.
         let is_id = |k: &str| {
             k.eq_ignore_ascii_case(&id_key)
                 || self.opts.id_keys.iter().any(|i| k.eq_ignore_ascii_case(i))
         };
-        let mut items: FxHashMap<&str, OutItem<'a>> = FxHashMap::default();
+        // The result's elements by slot: ours' position, or `os.len()` + theirs' position
+        // for an id ours lacks.
+        let mut items: Vec<Option<OutItem<'a>>> = Vec::with_capacity(os.len() + ts.len());
         for (i, id) in ok.ids.iter().enumerate() {
             let oe = os[i];
-            let be = b_get(id);
+            let be = at.base_of_ours(i).map(|k| bs[k]);
             self.path.push(Segment::Id {
                 key: id_key.clone(),
                 value: id_display(id),
             });
-            let value = match (be, tk.get(id)) {
-                (_, Some(j)) => Some(self.merge_value(be, oe, ts[j])),
+            let value = match (be, at.t_of_o[i]) {
+                (_, Some(j)) => Some(self.merge_value(be, oe, ts[j as usize])),
                 (Some(be), None) if unmigrated && same_without_ids(be, oe, &is_id) => None,
                 (Some(be), None) => self.one_side_deleted(Side::Theirs, be, oe),
                 (None, None) => self.added(Side::Ours, oe),
             };
             self.path.pop();
-            if let Some(value) = value {
-                items.insert(
-                    id,
-                    OutItem {
-                        key: None,
-                        ours: Some(oe),
-                        origin: None,
-                        value,
-                    },
-                );
-            }
+            items.push(value.map(|value| OutItem {
+                key: None,
+                ours: Some(oe),
+                origin: None,
+                value,
+            }));
         }
         for (j, id) in tk.ids.iter().enumerate() {
-            if ok.get(id).is_some() {
+            if at.o_of_t[j].is_some() {
+                items.push(None);
                 continue;
             }
             let te = ts[j];
@@ -250,31 +203,21 @@ impl<'a> Merger<'a> {
                 key: id_key.clone(),
                 value: id_display(id),
             });
-            let value = match b_get(id) {
+            let value = match bk.as_ref().and_then(|k| k.get(id)).map(|k| bs[k]) {
                 Some(be) if unmigrated && same_without_ids(be, te, &is_id) => None,
                 Some(be) => self.one_side_deleted(Side::Ours, be, te),
                 None => self.added(Side::Theirs, te),
             };
             self.path.pop();
-            if let Some(value) = value {
-                items.insert(
-                    id,
-                    OutItem {
-                        key: None,
-                        ours: None,
-                        origin: Some(te),
-                        value,
-                    },
-                );
-            }
+            items.push(value.map(|value| OutItem {
+                key: None,
+                ours: None,
+                origin: Some(te),
+                value,
+            }));
         }
-        let order = self.merged_order(bk.as_deref(), &ok, &tk, &items);
-        let mut out = Vec::with_capacity(order.len());
-        for id in order {
-            if let Some(item) = items.remove(id) {
-                out.push(item);
-            }
-        }
+        let order = self.merged_order(&at, &ok, &items);
+        let out = order.into_iter().filter_map(|r| items[r].take()).collect();
         Out::Container {
             kind: Kind::Array,
             ours: Some(o),
@@ -282,118 +225,162 @@ impl<'a> Merger<'a> {
         }
     }
 
-    /// The order of the merged ids: the side that reordered the common elements gives
-    /// the backbone (theirs when both did: an order conflict); the other side's elements
-    /// go after their predecessor there, ours' first where both inserted at one place.
-    fn merged_order<'k>(
+    /// The order of the merged elements (as slots of `items`, see `merge_keyed`): the side
+    /// that reordered the common elements gives the backbone (theirs when both did: an
+    /// order conflict); the other side's elements go after their predecessor there, ours'
+    /// first where both inserted at one place.
+    fn merged_order(
         &mut self,
-        bk: Option<&'k Keyed<'a>>,
-        ok: &'k Keyed<'a>,
-        tk: &'k Keyed<'a>,
-        items: &FxHashMap<&'k str, OutItem<'a>>,
-    ) -> Vec<&'k str> {
-        let in_result = |id: &str| items.contains_key(id);
-        let common = |id: &str| {
-            in_result(id)
-                && ok.get(id).is_some()
-                && tk.get(id).is_some()
-                && bk.is_none_or(|k| k.get(id).is_some())
+        at: &Positions,
+        ok: &KeyedIndex<'a>,
+        items: &[Option<OutItem<'a>>],
+    ) -> Vec<usize> {
+        let n_o = at.t_of_o.len();
+        let in_result = |r: usize| items[r].is_some();
+        // An element of all versions, kept: named by its position in ours.
+        let common = |i: usize| {
+            in_result(i)
+                && at.t_of_o[i].is_some()
+                && at.b_of_o.as_ref().is_none_or(|b| b[i].is_some())
         };
-        let seq = |k: &'k Keyed<'a>| -> Vec<&'k str> {
-            k.ids
-                .iter()
-                .map(|s| s.as_ref())
-                .filter(|id| common(id))
+        let seq = |map: &[Option<u32>]| -> Vec<usize> {
+            map.iter()
+                .filter_map(|&i| i.map(|i| i as usize))
+                .filter(|&i| common(i))
                 .collect()
         };
-        let (o_seq, t_seq) = (seq(ok), seq(tk));
-        let backbone = match bk {
+        let o_seq: Vec<usize> = (0..n_o).filter(|&i| common(i)).collect();
+        let t_seq = seq(&at.o_of_t);
+        let backbone = match &at.o_of_b {
             None => Side::Ours,
-            Some(bk) => {
-                let b_seq = seq(bk);
+            Some(o_of_b) => {
+                let b_seq = seq(o_of_b);
                 if o_seq == b_seq {
                     Side::Theirs
                 } else if t_seq == b_seq || o_seq == t_seq {
                     Side::Ours
                 } else {
-                    // The report names the order of the common ids, not whole arrays.
-                    let ids = |seq: &[&str]| {
-                        let list: Vec<String> = seq
-                            .iter()
-                            .map(|id| {
-                                let mut q = String::new();
-                                sjson::string::write_quoted(&mut q, &id_display(id));
-                                q
-                            })
-                            .collect();
-                        Some(format!("[{}]", list.join(",")))
-                    };
-                    let taken = self.policy_side();
-                    self.conflicts.push(crate::Conflict {
-                        path: self.path.to_string(),
-                        kind: ConflictKind::Order,
-                        base: ids(&b_seq),
-                        ours: ids(&o_seq),
-                        theirs: ids(&t_seq),
-                        taken,
-                        object: None,
-                        referrer: None,
-                    });
-                    taken
+                    self.order_conflict(ok, [&b_seq, &o_seq, &t_seq])
                 }
             }
         };
-        let (main, other) = match backbone {
-            Side::Ours => (ok, tk),
-            Side::Theirs => (tk, ok),
+        // The slot of theirs' element j.
+        let slot_of_t = |j: usize| at.o_of_t[j].map_or(n_o + j, |i| i as usize);
+        let spine: Vec<usize> = match backbone {
+            Side::Ours => (0..n_o).filter(|&i| in_result(i)).collect(),
+            Side::Theirs => (0..at.o_of_t.len())
+                .map(slot_of_t)
+                .filter(|&r| in_result(r))
+                .collect(),
         };
-        let spine: Vec<&'k str> = main
-            .ids
-            .iter()
-            .map(|s| s.as_ref())
-            .filter(|id| in_result(id))
-            .collect();
-        let spine_set: FxHashSet<&str> = spine.iter().copied().collect();
-        let position: FxHashMap<&str, usize> =
-            spine.iter().enumerate().map(|(i, id)| (*id, i)).collect();
+        let mut spine_pos = vec![u32::MAX; items.len()];
+        for (p, &r) in spine.iter().enumerate() {
+            spine_pos[r] = p as u32;
+        }
         // With ours as backbone, theirs' insertions go after ours' own at the same place.
-        let ours_new = |id: &str| {
-            bk.is_none_or(|k| k.get(id).is_none()) && tk.get(id).is_none() && ok.get(id).is_some()
-        };
-        let adjust = |anchor: Option<&'k str>| -> Option<&'k str> {
+        let ours_new = |i: usize| at.t_of_o[i].is_none() && at.base_of_ours(i).is_none();
+        let adjust = |anchor: Option<usize>| -> Option<usize> {
             if backbone != Side::Ours {
                 return anchor;
             }
-            let mut i = anchor.map_or(0, |a| position[a] + 1);
+            let mut i = anchor.map_or(0, |a| a + 1);
             let mut adjusted = anchor;
             while i < spine.len() && ours_new(spine[i]) {
-                adjusted = Some(spine[i]);
+                adjusted = Some(i);
                 i += 1;
             }
             adjusted
         };
-        let mut buckets: FxHashMap<Option<&'k str>, Vec<&'k str>> = FxHashMap::default();
+        // Buckets and adjustments by anchor: 0 the start, p + 1 after spine position p.
+        let mut buckets: Vec<Vec<usize>> = vec![Vec::new(); spine.len() + 1];
         // One adjustment per anchor: a scan per inserted element would be quadratic when
         // both sides insert many elements at one place.
-        let mut adjusted: FxHashMap<Option<&'k str>, Option<&'k str>> = FxHashMap::default();
-        let mut anchor: Option<&'k str> = None;
-        for id in other.ids.iter().map(|s| s.as_ref()) {
-            if spine_set.contains(id) {
-                anchor = Some(id);
-            } else if in_result(id) {
-                let at = *adjusted.entry(anchor).or_insert_with(|| adjust(anchor));
-                buckets.entry(at).or_default().push(id);
+        let mut adjusted: Vec<Option<Option<usize>>> = vec![None; spine.len() + 1];
+        let mut anchor: Option<usize> = None;
+        let others: Vec<usize> = match backbone {
+            Side::Ours => (0..at.o_of_t.len()).map(slot_of_t).collect(),
+            Side::Theirs => (0..n_o).collect(),
+        };
+        for r in others {
+            if spine_pos[r] != u32::MAX {
+                anchor = Some(spine_pos[r] as usize);
+            } else if in_result(r) {
+                let slot = anchor.map_or(0, |a| a + 1);
+                let at = *adjusted[slot].get_or_insert_with(|| adjust(anchor));
+                buckets[at.map_or(0, |a| a + 1)].push(r);
             }
         }
         let mut order = Vec::with_capacity(items.len());
-        order.extend(buckets.remove(&None).unwrap_or_default());
-        for id in spine {
-            order.push(id);
-            if let Some(extra) = buckets.remove(&Some(id)) {
-                order.extend(extra);
-            }
+        order.append(&mut buckets[0]);
+        for (p, r) in spine.into_iter().enumerate() {
+            order.push(r);
+            order.append(&mut buckets[p + 1]);
         }
         order
+    }
+
+    /// Reports that both sides reordered the common elements (given by their positions in
+    /// ours, in base, ours and theirs order) and returns the side the policy takes. The
+    /// report names the order of the common ids, not whole arrays.
+    fn order_conflict(&mut self, ok: &KeyedIndex<'a>, seqs: [&[usize]; 3]) -> Side {
+        let ids = |seq: &[usize]| {
+            let list: Vec<String> = seq
+                .iter()
+                .map(|&i| {
+                    let mut q = String::new();
+                    sjson::string::write_quoted(&mut q, &id_display(&ok.ids[i]));
+                    q
+                })
+                .collect();
+            Some(format!("[{}]", list.join(",")))
+        };
+        let taken = self.policy_side();
+        self.conflicts.push(crate::Conflict {
+            path: self.path.to_string(),
+            kind: ConflictKind::Order,
+            base: ids(seqs[0]),
+            ours: ids(seqs[1]),
+            theirs: ids(seqs[2]),
+            taken,
+            object: None,
+            referrer: None,
+        });
+        taken
+    }
+}
+
+/// Where the elements of the versions of a keyed array sit in one another, found by one
+/// lookup per element: later steps compare positions, not ids.
+struct Positions {
+    /// For each of ours' elements, theirs' position of its id.
+    t_of_o: Vec<Option<u32>>,
+    /// For each of theirs' elements, ours' position of its id.
+    o_of_t: Vec<Option<u32>>,
+    /// For each of ours' elements, the base's position of its id (`None`: no base).
+    b_of_o: Option<Vec<Option<u32>>>,
+    /// For each of the base's elements, ours' position of its id (`None`: no base).
+    o_of_b: Option<Vec<Option<u32>>>,
+}
+
+impl Positions {
+    fn new(bk: Option<&KeyedIndex<'_>>, ok: &KeyedIndex<'_>, tk: &KeyedIndex<'_>) -> Self {
+        let t_of_o = ok.positions_in(tk);
+        let o_of_t = invert(&t_of_o, tk.ids.len());
+        let b_of_o = bk.map(|bk| ok.positions_in(bk));
+        let o_of_b = bk
+            .zip(b_of_o.as_ref())
+            .map(|(bk, m)| invert(m, bk.ids.len()));
+        Positions {
+            t_of_o,
+            o_of_t,
+            b_of_o,
+            o_of_b,
+        }
+    }
+
+    /// The base's position of ours' element `i`.
+    fn base_of_ours(&self, i: usize) -> Option<usize> {
+        self.b_of_o.as_ref()?[i].map(|k| k as usize)
     }
 }
 

@@ -13,6 +13,7 @@ pub mod coherence;
 pub mod diff;
 pub mod explain;
 mod keyed;
+mod keyed_index;
 mod lcs;
 mod merger;
 pub mod migrate;

@@ -37,7 +37,8 @@ pub(crate) struct Merger<'a> {
     pub(crate) path: Path,
     pub(crate) conflicts: Vec<Conflict>,
     pub(crate) moves: Moves,
-    id_keys_lower: Vec<String>,
+    /// The configured id keys, lower-cased.
+    pub(crate) id_keys_lower: Vec<String>,
     /// [`Merger::keyed`] of each array seen, by (document address, node).
     pub(crate) keyed_cache: KeyedCache<'a>,
     /// How deep `merge_value` calls are nested (a guard against runaway recursion).
@@ -50,7 +51,7 @@ const MAX_MERGE_DEPTH: usize = 1024;
 
 /// The keyed-array ids of arrays by (document address, node).
 pub(crate) type KeyedCache<'a> = std::cell::RefCell<
-    FxHashMap<(usize, sjson::NodeId), Option<std::rc::Rc<crate::keyed::Keyed<'a>>>>,
+    FxHashMap<(usize, sjson::NodeId), Option<std::rc::Rc<crate::keyed_index::KeyedIndex<'a>>>>,
 >;
 
 /// Members of an object by key: a linear scan for small objects, a hash map for large.

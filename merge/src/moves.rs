@@ -10,7 +10,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use sjson::{Document, Kind, NodeId, Out, OutItem, Segment, Value};
 
 use crate::merger::{id_display, KeyIndex, Merger};
-use crate::pairing::{similarity, PAIRING_THRESHOLD};
+use crate::pairing::{most_similar, similarity, Print, Skip};
 use crate::{ConflictKind, Side};
 
 /// A step from a container to a child, resolvable in any version.
@@ -297,18 +297,14 @@ fn detect_side<'a>(m: &Merger<'a>, side_doc: &'a Document) -> SideMoves {
             None => dv
                 .key()
                 .and_then(|k| {
-                    by_key
+                    let dp = Print::new(dv, Skip::Nothing);
+                    let candidates = by_key
                         .get(k.as_ref())?
                         .iter()
                         .map(|&n| (n, side_doc.value(n)))
                         .filter(|(_, n)| n.kind() == dv.kind() && !moves.into.contains_key(&n.id()))
-                        .map(|(id, n)| (id, similarity(dv, n, None)))
-                        .filter(|&(_, s)| s >= PAIRING_THRESHOLD)
-                        .fold(None, |best: Option<(NodeId, f64)>, (id, s)| match best {
-                            Some((_, bs)) if bs >= s => best,
-                            _ => Some((id, s)),
-                        })
-                        .map(|(id, _)| id)
+                        .map(|(id, n)| (id, similarity(&dp, &Print::new(n, Skip::Nothing))));
+                    most_similar(candidates).map(|(id, _)| id)
                 })
                 .or_else(|| renamed(side_doc, dv, &path, &w.added_members, &moves)),
         };
@@ -339,18 +335,14 @@ fn renamed(
     if dv.kind() != Kind::Object {
         return None;
     }
-    added_members
+    let dp = Print::new(dv, Skip::Nothing);
+    let candidates = added_members
         .iter()
         .filter(|(_, p)| p.len() == parent.len() && same_steps(p, parent))
         .map(|&(n, _)| (n, side_doc.value(n)))
         .filter(|(n, v)| v.kind() == dv.kind() && !moves.into.contains_key(n))
-        .map(|(n, v)| (n, similarity(dv, v, None)))
-        .filter(|&(_, s)| s >= PAIRING_THRESHOLD)
-        .fold(None, |best: Option<(NodeId, f64)>, (n, s)| match best {
-            Some((_, bs)) if bs >= s => best,
-            _ => Some((n, s)),
-        })
-        .map(|(n, _)| n)
+        .map(|(n, v)| (n, similarity(&dp, &Print::new(v, Skip::Nothing))));
+    most_similar(candidates).map(|(n, _)| n)
 }
 
 fn same_steps(a: &[Step], b: &[Step]) -> bool {
@@ -397,8 +389,8 @@ fn walk<'a>(m: &Merger<'a>, b: Value<'a>, s: Value<'a>, w: &mut Walk) {
             let bs: Vec<_> = b.children().collect();
             let ss: Vec<_> = s.children().collect();
             for (i, id) in bk.ids.iter().enumerate() {
-                match sk.index.get(id) {
-                    Some(&j) => {
+                match sk.get(id) {
+                    Some(j) => {
                         w.path.push(Step::Id(id.to_string()));
                         walk(m, bs[i], ss[j], w);
                         w.path.pop();
@@ -411,7 +403,7 @@ fn walk<'a>(m: &Merger<'a>, b: Value<'a>, s: Value<'a>, w: &mut Walk) {
                 }
             }
             for (j, id) in sk.ids.iter().enumerate() {
-                if !bk.index.contains_key(id) {
+                if !bk.contains(id) {
                     w.added.push(ss[j].id());
                 }
             }

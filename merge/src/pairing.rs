@@ -1,53 +1,157 @@
 //! Pairing unkeyed objects across versions: by a natural key (a field such as `name`
-//! that is present and unique in every element), else by structural similarity.
+//! that is present and unique in every element), else by equal values, else by structural
+//! similarity. The one similarity of the crate lives here, with its thresholds.
 
+use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::hash::{Hash, Hasher};
 
 use rustc_hash::{FxHashMap, FxHasher};
 use sjson::{Kind, Value};
 
-/// A 64-bit hash of a value (formatting ignored), optionally skipping one member.
-pub(crate) fn value_hash(v: Value<'_>, skip_member: Option<&str>) -> u64 {
-    let mut h = FxHasher::default();
-    match skip_member {
-        Some(skip) if v.kind() == Kind::Object => {
-            6u8.hash(&mut h);
-            for (k, c) in v.members() {
-                if !k.eq_ignore_ascii_case(skip) {
-                    k.hash(&mut h);
-                    c.hash_value(&mut h);
-                }
-            }
+use crate::keyed_index::KeyedIndex;
+
+/// Whether a member name is an id key (of a version that a migration gave ids).
+pub(crate) type IsId<'f> = &'f dyn Fn(&str) -> bool;
+
+/// What a comparison of two values leaves out.
+#[derive(Clone, Copy)]
+pub(crate) enum Skip<'s> {
+    /// Nothing: values compare whole.
+    Nothing,
+    /// One member of the compared objects themselves (case-insensitive), not of the
+    /// values inside them: the id member of an element whose other version has none.
+    Member(&'s str),
+    /// Every member the predicate names, at any depth: the ids a migration added to a
+    /// version and to the arrays of objects inside it.
+    Ids(IsId<'s>),
+}
+
+impl Skip<'_> {
+    fn member(&self, key: &str) -> bool {
+        match self {
+            Skip::Nothing => false,
+            Skip::Member(skip) => key.eq_ignore_ascii_case(skip),
+            Skip::Ids(is_id) => is_id(key),
         }
-        _ => v.hash_value(&mut h),
     }
+}
+
+/// The least similarity (share of equal members, see [`similarity`]) for two objects to
+/// be taken as versions of one another: at least half of all their members are equal.
+pub(crate) const PAIRING_THRESHOLD: f64 = 0.5;
+
+/// Up to this many (x, y) comparisons, similarity pairing considers every pair.
+const FULL_SEARCH: usize = 1 << 16;
+
+/// Beyond [`FULL_SEARCH`], each x is compared only with the ys at most this many places
+/// from its relative position (versions of a long list keep their order; comparing every
+/// pair would be quadratic).
+const WINDOW: usize = 32;
+
+/// A 64-bit hash of a value (formatting ignored: equal values hash equal).
+pub(crate) fn value_hash(v: Value<'_>) -> u64 {
+    let mut h = FxHasher::default();
+    v.hash_value(&mut h);
     h.finish()
 }
 
-/// How alike two values are, from 0 to 1: for objects the share of keys (of both) whose
-/// values are equal, `skip_member` ignored; for other values 1 if equal, else 0.
-pub(crate) fn similarity(a: Value<'_>, b: Value<'_>, skip_member: Option<&str>) -> f64 {
-    if a.kind() != Kind::Object || b.kind() != Kind::Object {
-        return if a.same_value(&b) { 1.0 } else { 0.0 };
-    }
-    let skip = |k: &str| skip_member.is_some_and(|s| k.eq_ignore_ascii_case(s));
-    let mut equal = 0usize;
-    let mut union = 0usize;
-    for (k, av) in a.members() {
-        if skip(&k) {
-            continue;
+/// A value's fingerprint for comparisons: its hash with the skipped members left out and,
+/// for an object, each remaining member's value hash, sorted by key.
+pub(crate) struct Print<'v> {
+    /// Equal (with the skipped members left out) if and only if the values are (up to
+    /// hash collisions).
+    pub(crate) whole: u64,
+    members: Option<Vec<(Cow<'v, str>, u64)>>,
+}
+
+fn hash_skipping(v: Value<'_>, skip: Skip<'_>, h: &mut FxHasher) {
+    match (v.kind(), skip) {
+        (Kind::Object, Skip::Ids(_)) => {
+            6u8.hash(h);
+            for (k, c) in v.members().filter(|(k, _)| !skip.member(k)) {
+                k.hash(h);
+                hash_skipping(c, skip, h);
+            }
         }
-        union += 1;
-        if b.get(&k).is_some_and(|bv| bv.same_value(&av)) {
-            equal += 1;
+        (Kind::Array, Skip::Ids(_)) => {
+            5u8.hash(h);
+            v.len().hash(h);
+            for c in v.children() {
+                hash_skipping(c, skip, h);
+            }
+        }
+        _ => v.hash_value(h),
+    }
+}
+
+impl<'v> Print<'v> {
+    /// The fingerprint of `v` with `skip` left out.
+    pub(crate) fn new(v: Value<'v>, skip: Skip<'_>) -> Self {
+        Self::build(v, skip, true)
+    }
+
+    /// The hash of `v` with `skip` left out: [`Print::whole`] alone.
+    pub(crate) fn hash(v: Value<'v>, skip: Skip<'_>) -> u64 {
+        Self::build(v, skip, false).whole
+    }
+
+    fn build(v: Value<'v>, skip: Skip<'_>, with_members: bool) -> Self {
+        // Below the compared objects, only `Skip::Ids` leaves members out.
+        let inner = match skip {
+            Skip::Member(_) => Skip::Nothing,
+            other => other,
+        };
+        let hash = |v: Value<'_>| {
+            let mut h = FxHasher::default();
+            hash_skipping(v, inner, &mut h);
+            h.finish()
+        };
+        if v.kind() != Kind::Object {
+            return Print {
+                whole: hash(v),
+                members: None,
+            };
+        }
+        let mut h = FxHasher::default();
+        6u8.hash(&mut h);
+        let mut members = Vec::with_capacity(if with_members { v.len() } else { 0 });
+        for (k, c) in v.members().filter(|(k, _)| !skip.member(k)) {
+            let ch = hash(c);
+            k.hash(&mut h);
+            ch.hash(&mut h);
+            if with_members {
+                members.push((k, ch));
+            }
+        }
+        members.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        Print {
+            whole: h.finish(),
+            members: Some(members),
         }
     }
-    for (k, _) in b.members() {
-        if !skip(&k) && a.get(&k).is_none() {
-            union += 1;
+}
+
+/// How alike two values are, from 0 to 1: for two objects the share of members (of
+/// both, by key) whose values are equal; for other values 1 if equal, else 0.
+pub(crate) fn similarity(a: &Print<'_>, b: &Print<'_>) -> f64 {
+    let (Some(xs), Some(ys)) = (&a.members, &b.members) else {
+        return if a.whole == b.whole { 1.0 } else { 0.0 };
+    };
+    let (mut i, mut j, mut common, mut equal) = (0, 0, 0usize, 0usize);
+    while i < xs.len() && j < ys.len() {
+        match xs[i].0.cmp(&ys[j].0) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                common += 1;
+                equal += usize::from(xs[i].1 == ys[j].1);
+                i += 1;
+                j += 1;
+            }
         }
     }
+    let union = xs.len() + ys.len() - common;
     if union == 0 {
         1.0
     } else {
@@ -55,66 +159,82 @@ pub(crate) fn similarity(a: Value<'_>, b: Value<'_>, skip_member: Option<&str>) 
     }
 }
 
-/// The least similarity for two objects to be taken as versions of one another.
-pub(crate) const PAIRING_THRESHOLD: f64 = 0.5;
+/// Of candidates with their similarity, the first most similar one at or above
+/// [`PAIRING_THRESHOLD`].
+pub(crate) fn most_similar<T>(candidates: impl Iterator<Item = (T, f64)>) -> Option<(T, f64)> {
+    candidates
+        .filter(|&(_, s)| s >= PAIRING_THRESHOLD)
+        .fold(None, |best, (c, s)| match best {
+            Some((_, bs)) if bs >= s => best,
+            _ => Some((c, s)),
+        })
+}
 
-/// Up to this many (x, y) comparisons, similarity pairing considers every pair.
-const FULL_SEARCH: usize = 1 << 16;
+/// Why two elements were paired.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Basis<'k> {
+    /// The value of this natural key.
+    NaturalKey(&'k str),
+    /// Equal values.
+    Equal,
+    /// Similar values, with their similarity.
+    Similar(f64),
+}
 
-/// Beyond that, each x is compared with the ys this close to its relative position.
-const WINDOW: usize = 32;
+/// For each x, the index of its y and why they were paired.
+pub(crate) type Pairs<'k> = Vec<Option<(usize, Basis<'k>)>>;
+
+/// For each x, the index of its y.
+pub(crate) fn indices(pairs: &Pairs<'_>) -> Vec<Option<usize>> {
+    pairs.iter().map(|p| p.map(|(j, _)| j)).collect()
+}
 
 /// Pairs each of `xs` with at most one of `ys`: by a natural key present and unique in
-/// every element of both if there is one; else equal values first, then similarity (in
-/// order, greedily; near the same relative position only, in long lists).
-pub(crate) fn pair(
+/// every element of both if there is one; else equal values first, then similarity with
+/// `skip` left out (in order, greedily; near the same relative position only, in long
+/// lists).
+pub(crate) fn pair<'k>(
     xs: &[Value<'_>],
     ys: &[Value<'_>],
-    natural_keys: &[String],
-    skip_member: Option<&str>,
-) -> Vec<Option<usize>> {
+    natural_keys: &'k [String],
+    skip: Skip<'_>,
+) -> Pairs<'k> {
     let mut result = vec![None; xs.len()];
     let mut used = vec![false; ys.len()];
-    if let Some(key) = natural_keys
-        .iter()
-        .find(|k| unique_natural_key(xs, k) && unique_natural_key(ys, k))
-    {
-        let by_key: FxHashMap<String, usize> = ys
-            .iter()
-            .enumerate()
-            .filter_map(|(j, y)| Some((natural_value(*y, key)?, j)))
-            .collect();
-        for (i, x) in xs.iter().enumerate() {
-            if let Some(&j) = natural_value(*x, key).and_then(|v| by_key.get(&v)) {
-                result[i] = Some(j);
-                used[j] = true;
-            }
+    let natural = natural_keys.iter().find_map(|k| {
+        let x = KeyedIndex::by_natural_key(xs, k)?;
+        Some((k, x, KeyedIndex::by_natural_key(ys, k)?))
+    });
+    if let Some((key, x, y)) = natural {
+        for (i, v) in x.ids.iter().enumerate() {
+            result[i] = y.get(v).map(|j| (j, Basis::NaturalKey(key.as_str())));
         }
         return result;
     }
     // Equal values: each x takes the first unused equal y (found by hash).
     let mut by_hash: FxHashMap<u64, VecDeque<usize>> = FxHashMap::default();
     for (j, y) in ys.iter().enumerate() {
-        by_hash
-            .entry(value_hash(*y, None))
-            .or_default()
-            .push_back(j);
+        by_hash.entry(value_hash(*y)).or_default().push_back(j);
     }
     for (i, x) in xs.iter().enumerate() {
-        let Some(candidates) = by_hash.get_mut(&value_hash(*x, None)) else {
+        let Some(candidates) = by_hash.get_mut(&value_hash(*x)) else {
             continue;
         };
         if let Some(k) = candidates.iter().position(|&j| ys[j].same_value(x)) {
             let j = candidates.remove(k).unwrap_or_default();
-            result[i] = Some(j);
+            result[i] = Some((j, Basis::Equal));
             used[j] = true;
         }
     }
+    if result.iter().all(Option::is_some) || used.iter().all(|&u| u) {
+        return result;
+    }
     // Similarity: the best unused y, among all of them for small inputs, else among
-    // those near x's relative position (versions of a long list keep their order; a
-    // search of every pair would be quadratic).
+    // those near x's relative position.
+    let px: Vec<Print<'_>> = xs.iter().map(|v| Print::new(*v, skip)).collect();
+    let py: Vec<Print<'_>> = ys.iter().map(|v| Print::new(*v, skip)).collect();
     let full = xs.len().saturating_mul(ys.len()) <= FULL_SEARCH;
-    for (i, x) in xs.iter().enumerate() {
+    for i in 0..xs.len() {
         if result[i].is_some() {
             continue;
         }
@@ -124,33 +244,15 @@ pub(crate) fn pair(
             let center = i * ys.len() / xs.len().max(1);
             center.saturating_sub(WINDOW)..(center + WINDOW + 1).min(ys.len())
         };
-        let best = range
+        let candidates = range
             .filter(|&j| !used[j])
-            .map(|j| (j, similarity(*x, ys[j], skip_member)))
-            .filter(|&(_, s)| s >= PAIRING_THRESHOLD)
-            .fold(None, |best: Option<(usize, f64)>, (j, s)| match best {
-                Some((_, bs)) if bs >= s => best,
-                _ => Some((j, s)),
-            });
-        if let Some((j, _)) = best {
-            result[i] = Some(j);
+            .map(|j| (j, similarity(&px[i], &py[j])));
+        if let Some((j, s)) = most_similar(candidates) {
+            result[i] = Some((j, Basis::Similar(s)));
             used[j] = true;
         }
     }
     result
-}
-
-/// The natural key's value as text: strings as they are, numbers by value (as ids).
-fn natural_value(v: Value<'_>, key: &str) -> Option<String> {
-    crate::merger::id_text(v.get(key)?).map(std::borrow::Cow::into_owned)
-}
-
-fn unique_natural_key(xs: &[Value<'_>], key: &str) -> bool {
-    let mut seen = rustc_hash::FxHashSet::default();
-    !xs.is_empty()
-        && xs
-            .iter()
-            .all(|x| natural_value(*x, key).is_some_and(|v| seen.insert(v)))
 }
 
 #[cfg(test)]
@@ -167,15 +269,48 @@ mod tests {
         d.root().get("l").unwrap().children().collect()
     }
 
+    fn sim(a: Value<'_>, b: Value<'_>, skip: Skip<'_>) -> f64 {
+        similarity(&Print::new(a, skip), &Print::new(b, skip))
+    }
+
+    fn pair_at(
+        xs: &[Value<'_>],
+        ys: &[Value<'_>],
+        natural: &[String],
+        skip: Skip<'_>,
+    ) -> Vec<Option<usize>> {
+        indices(&pair(xs, ys, natural, skip))
+    }
+
+    fn print_of(v: Value<'_>, skip: Skip<'_>) -> u64 {
+        Print::new(v, skip).whole
+    }
+
     #[test]
     fn hashes_ignore_formatting_and_the_skipped_member() {
         let d = doc("l = [{ a = 1, b = [1 2] } {a=1.0 b=[1,2.0]} { id = 7 a = 1 b = [1 2] } { b = [1 2] a = 1 }]");
         let e = elements(&d);
-        assert_eq!(value_hash(e[0], None), value_hash(e[1], None));
-        assert_ne!(value_hash(e[0], None), value_hash(e[2], None));
-        assert_eq!(value_hash(e[0], Some("id")), value_hash(e[2], Some("ID")));
+        assert_eq!(value_hash(e[0]), value_hash(e[1]));
+        assert_ne!(value_hash(e[0]), value_hash(e[2]));
+        assert_eq!(
+            print_of(e[0], Skip::Member("id")),
+            print_of(e[2], Skip::Member("ID"))
+        );
+        assert_eq!(print_of(e[0], Skip::Nothing), print_of(e[1], Skip::Nothing));
         // Key order matters (objects are ordered).
-        assert_ne!(value_hash(e[0], None), value_hash(e[3], None));
+        assert_ne!(value_hash(e[0]), value_hash(e[3]));
+        // Ids left out at any depth; a skipped member only at the top.
+        let d = doc("l = [{ a = [{ id = 1 v = 1 }] } { a = [{ v = 1 }] }]");
+        let e = elements(&d);
+        let is_id = |k: &str| k == "id";
+        assert_eq!(
+            print_of(e[0], Skip::Ids(&is_id)),
+            print_of(e[1], Skip::Ids(&is_id))
+        );
+        assert_ne!(
+            print_of(e[0], Skip::Member("id")),
+            print_of(e[1], Skip::Member("id"))
+        );
     }
 
     #[test]
@@ -184,16 +319,16 @@ mod tests {
             doc("l = [{ a = 1 b = 2 c = 3 d = 4 } { a = 1 b = 2 c = 0 } { x = 1 } {} {} 5 5.0 6]");
         let e = elements(&d);
         // Equal: a, b; union: a, b, c, d.
-        assert_eq!(similarity(e[0], e[1], None), 0.5);
-        assert_eq!(similarity(e[0], e[2], None), 0.0);
-        assert_eq!(similarity(e[3], e[4], None), 1.0);
-        assert_eq!(similarity(e[5], e[6], None), 1.0);
-        assert_eq!(similarity(e[5], e[7], None), 0.0);
-        assert_eq!(similarity(e[0], e[5], None), 0.0);
+        assert_eq!(sim(e[0], e[1], Skip::Nothing), 0.5);
+        assert_eq!(sim(e[0], e[2], Skip::Nothing), 0.0);
+        assert_eq!(sim(e[3], e[4], Skip::Nothing), 1.0);
+        assert_eq!(sim(e[5], e[6], Skip::Nothing), 1.0);
+        assert_eq!(sim(e[5], e[7], Skip::Nothing), 0.0);
+        assert_eq!(sim(e[0], e[5], Skip::Nothing), 0.0);
         let d = doc("l = [{ id = 1 a = 1 } { id = 2 a = 1 }]");
         let e = elements(&d);
-        assert_eq!(similarity(e[0], e[1], Some("id")), 1.0);
-        assert_eq!(similarity(e[0], e[1], None), 0.5);
+        assert_eq!(sim(e[0], e[1], Skip::Member("id")), 1.0);
+        assert_eq!(sim(e[0], e[1], Skip::Nothing), 0.5);
     }
 
     #[test]
@@ -202,9 +337,12 @@ mod tests {
         let xs: Vec<_> = d.root().get("x").unwrap().children().collect();
         let ys: Vec<_> = d.root().get("y").unwrap().children().collect();
         // By name even though b's value equals nothing and a's changed.
-        assert_eq!(pair(&xs, &ys, &["name".into()], None), [Some(2), Some(0)]);
+        assert_eq!(
+            pair_at(&xs, &ys, &["name".into()], Skip::Nothing),
+            [Some(2), Some(0)]
+        );
         // Without natural keys: by similarity (v = 1 equal for x0 and y0, names differ).
-        assert_eq!(pair(&xs, &ys, &[], None), [Some(0), Some(1)]);
+        assert_eq!(pair_at(&xs, &ys, &[], Skip::Nothing), [Some(0), Some(1)]);
     }
 
     #[test]
@@ -212,7 +350,10 @@ mod tests {
         let d = doc("x = [{ name = 1 v = 1 } { name = 2 v = 2 }] y = [{ name = 2.0 v = 0 } { name = 1.0 v = 0 }]");
         let xs: Vec<_> = d.root().get("x").unwrap().children().collect();
         let ys: Vec<_> = d.root().get("y").unwrap().children().collect();
-        assert_eq!(pair(&xs, &ys, &["name".into()], None), [Some(1), Some(0)]);
+        assert_eq!(
+            pair_at(&xs, &ys, &["name".into()], Skip::Nothing),
+            [Some(1), Some(0)]
+        );
     }
 
     #[test]
@@ -221,11 +362,17 @@ mod tests {
         let xs: Vec<_> = d.root().get("x").unwrap().children().collect();
         let ys: Vec<_> = d.root().get("y").unwrap().children().collect();
         // `name` repeats: pairing falls back to equality.
-        assert_eq!(pair(&xs, &ys, &["name".into()], None), [Some(1), Some(0)]);
+        assert_eq!(
+            pair_at(&xs, &ys, &["name".into()], Skip::Nothing),
+            [Some(1), Some(0)]
+        );
         let d = doc("x = [{ name = a } { v = 1 }] y = [{ v = 1 } { name = a }]");
         let xs: Vec<_> = d.root().get("x").unwrap().children().collect();
         let ys: Vec<_> = d.root().get("y").unwrap().children().collect();
-        assert_eq!(pair(&xs, &ys, &["name".into()], None), [Some(1), Some(0)]);
+        assert_eq!(
+            pair_at(&xs, &ys, &["name".into()], Skip::Nothing),
+            [Some(1), Some(0)]
+        );
     }
 
     #[test]
@@ -234,8 +381,8 @@ mod tests {
         let xs: Vec<_> = d.root().get("x").unwrap().children().collect();
         let ys: Vec<_> = d.root().get("y").unwrap().children().collect();
         // Both x resemble y0 (2 of 4 keys equal), only the first gets it.
-        assert_eq!(pair(&xs, &ys, &[], None), [Some(0), None]);
-        assert_eq!(pair(&xs, &[], &[], None), [None, None]);
-        assert!(pair(&[], &ys, &[], None).is_empty());
+        assert_eq!(pair_at(&xs, &ys, &[], Skip::Nothing), [Some(0), None]);
+        assert_eq!(pair_at(&xs, &[], &[], Skip::Nothing), [None, None]);
+        assert!(pair_at(&[], &ys, &[], Skip::Nothing).is_empty());
     }
 }

@@ -6,7 +6,7 @@ use rustc_hash::FxHashSet;
 use sjson::{Kind, Out, OutItem, Segment, Value};
 
 use crate::merger::{compact_json, Merger};
-use crate::pairing::{pair, value_hash};
+use crate::pairing::{indices, pair, value_hash, Skip};
 use crate::{ConflictKind, Side};
 
 /// For each element of `old`, the element of `new` it is equal to in a longest common
@@ -58,8 +58,7 @@ impl<'a> Merger<'a> {
         let bs: Vec<Value<'a>> = b.map(|b| b.children().collect()).unwrap_or_default();
         let os: Vec<Value<'a>> = o.children().collect();
         let ts: Vec<Value<'a>> = t.children().collect();
-        let hash =
-            |vs: &[Value<'a>]| -> Vec<u64> { vs.iter().map(|v| value_hash(*v, None)).collect() };
+        let hash = |vs: &[Value<'a>]| -> Vec<u64> { vs.iter().map(|v| value_hash(*v)).collect() };
         let (hb, ho, ht) = (hash(&bs), hash(&os), hash(&ts));
         let (om, tm) = (matches(&hb, &ho), matches(&hb, &ht));
         let mut items: Vec<OutItem<'a>> = Vec::with_capacity(os.len().max(ts.len()));
@@ -133,9 +132,9 @@ impl<'a> Merger<'a> {
     /// and merge each pair; unpaired elements are insertions or deletions.
     fn pair_chunk(&mut self, c: Chunk<'_, 'a>, items: &mut Vec<OutItem<'a>>) {
         let natural = self.opts.natural_keys.clone();
-        let mut ot = pair(c.o, c.t, &natural, None);
-        let mut ob = pair(c.o, c.b, &natural, None);
-        let tb = pair(c.t, c.b, &natural, None);
+        let mut ot = indices(&pair(c.o, c.t, &natural, Skip::Nothing));
+        let mut ob = indices(&pair(c.o, c.b, &natural, Skip::Nothing));
+        let tb = indices(&pair(c.t, c.b, &natural, Skip::Nothing));
         // Two versions of one base element pair through it, however unlike each other
         // their edits made them (ours edited `a`, theirs `b`: both edits are kept).
         for i in 0..c.o.len() {

@@ -8,19 +8,8 @@ use sjson::{Segment, Value};
 
 use super::walk::Walker;
 use super::{Change, PatchOp};
+pub(super) use crate::keyed_index::KeyedIndex as Keyed;
 use crate::merger::id_display;
-
-/// The ids of a keyed array.
-pub(super) struct Keyed<'a> {
-    /// The id key as written in the first element (`None` for an empty array).
-    pub(super) key: Option<Cow<'a, str>>,
-    /// Each element's id key as written.
-    keys: Vec<Cow<'a, str>>,
-    /// Each element's id (identity text: numbers marked, see `id_text`).
-    ids: Vec<String>,
-    /// Position of each id.
-    index: FxHashMap<String, usize>,
-}
 
 /// A removal from or an addition to a keyed array, for move detection.
 pub(super) struct KeyedOut {
@@ -33,39 +22,13 @@ pub(super) struct KeyedOut {
 }
 
 impl<'a> Walker<'_, 'a> {
-    /// The id key and id of an object, by the configured id keys (case-insensitive).
-    fn id_of(&self, v: Value<'a>) -> Option<(Cow<'a, str>, String)> {
-        crate::merger::id_of(&self.id_keys_lower, v).map(|(k, id)| (k, id.into_owned()))
-    }
-
     /// The ids of `arr` if every element is an object with an id under the same id key
     /// and the ids are unique.
     pub(super) fn keyed(&self, arr: Value<'a>) -> Option<Keyed<'a>> {
-        let mut key: Option<Cow<'a, str>> = None;
-        let mut keys = Vec::with_capacity(arr.len());
-        let mut ids = Vec::with_capacity(arr.len());
-        let mut index = FxHashMap::default();
-        index.reserve(arr.len());
-        for (i, el) in arr.children().enumerate() {
-            let (k, id) = self.id_of(el)?;
-            match &key {
-                Some(first) if !first.eq_ignore_ascii_case(&k) => return None,
-                Some(_) => {}
-                None => key = Some(k.clone()),
-            }
-            if index.insert(id.clone(), i).is_some() {
-                return None;
-            }
-            keys.push(k);
-            ids.push(id);
-        }
-        Some(Keyed {
-            key,
-            keys,
-            ids,
-            index,
-        })
+        Keyed::by_id(&self.id_keys_lower, arr)
     }
+
+    /// The changes between two versions of a keyed array (by id) and its patch.
     pub(super) fn keyed_array(
         &mut self,
         old: Value<'a>,
@@ -101,12 +64,12 @@ impl<'a> Walker<'_, 'a> {
                 continue;
             }
             for i in o_range {
-                if nk.index.contains_key(&ok.ids[i]) {
+                if nk.contains(&ok.ids[i]) {
                     continue; // reordered: reported where it is now
                 }
                 self.path.push(id_seg(&ok.keys[i], &ok.ids[i]));
                 self.keyed_out.push(KeyedOut {
-                    id: ok.ids[i].clone(),
+                    id: ok.ids[i].to_string(),
                     change: self.changes.len(),
                     index: i,
                     added: false,
@@ -119,8 +82,8 @@ impl<'a> Walker<'_, 'a> {
             }
             for j in n_range {
                 self.enter(id_seg(&nk.keys[j], &nk.ids[j]), Segment::Index(j));
-                match ok.index.get(&nk.ids[j]) {
-                    Some(&i) => {
+                match ok.get(&nk.ids[j]) {
+                    Some(i) => {
                         self.changes.push(Change::Moved {
                             from: self.path.clone(),
                             to: self.path.clone(),
@@ -132,7 +95,7 @@ impl<'a> Walker<'_, 'a> {
                     }
                     None => {
                         self.keyed_out.push(KeyedOut {
-                            id: nk.ids[j].clone(),
+                            id: nk.ids[j].to_string(),
                             change: self.changes.len(),
                             index: j,
                             added: true,
@@ -167,7 +130,7 @@ impl<'a> Walker<'_, 'a> {
             return false;
         }
         let moved = (0..ok.ids.len())
-            .filter(|&i| !stays[i] && nk.index.contains_key(&ok.ids[i]))
+            .filter(|&i| !stays[i] && nk.contains(&ok.ids[i]))
             .count();
         if moved.saturating_mul(ok.ids.len()) > self.move_budget {
             self.op(PatchOp::Replace {
@@ -180,7 +143,7 @@ impl<'a> Walker<'_, 'a> {
             return true;
         }
         for i in (0..ok.ids.len()).rev() {
-            if !nk.index.contains_key(&ok.ids[i]) {
+            if !nk.contains(&ok.ids[i]) {
                 self.ptr.push(Segment::Index(i));
                 self.op(PatchOp::Remove {
                     path: self.ptr.clone(),
@@ -193,12 +156,15 @@ impl<'a> Walker<'_, 'a> {
             let mut w: Vec<&str> = ok
                 .ids
                 .iter()
-                .filter(|id| nk.index.contains_key(*id))
-                .map(String::as_str)
+                .filter(|id| nk.contains(id))
+                .map(|id| id.as_ref())
                 .collect();
             let mut pred: Option<&str> = None;
-            for id in nk.ids.iter().filter(|id| ok.index.contains_key(*id)) {
-                let i = ok.index[id];
+            for (id, i) in nk
+                .ids
+                .iter()
+                .filter_map(|id| Some((id.as_ref(), ok.get(id)?)))
+            {
                 if !stays[i] {
                     let from = w.iter().position(|&x| x == id).unwrap_or(0);
                     w.remove(from);
@@ -218,7 +184,7 @@ impl<'a> Walker<'_, 'a> {
             }
         }
         for (j, (id, el)) in nk.ids.iter().zip(new.children()).enumerate() {
-            if !ok.index.contains_key(id) {
+            if !ok.contains(id) {
                 self.ptr.push(Segment::Index(j));
                 self.op(PatchOp::Add {
                     path: self.ptr.clone(),
