@@ -9,7 +9,8 @@ use sjson::{Document, Kind, Out, OutItem, Segment, Value};
 use crate::align::{align, ids_for};
 use crate::keyed_index::{invert, KeyedIndex};
 use crate::merger::{id_display, Merger};
-use crate::pairing::Skip;
+use crate::pairing::{Pairs, Skip};
+use crate::trace::Pairing;
 use crate::{ConflictKind, Side};
 
 impl<'a> Merger<'a> {
@@ -55,7 +56,8 @@ impl<'a> Merger<'a> {
                     && !matches!(bk, Some(Some(ref k)) if !k.ids.is_empty()) =>
             {
                 let key = ok.key.clone().unwrap_or_default();
-                let (bk, tk) = self.align_unkeyed(b, t, o, &ok, &key);
+                let (bk, tk, record) = self.align_unkeyed(b, t, o, &ok, &key);
+                self.trace_pairs(record);
                 return self.merge_keyed(b, o, t, bk.map(Rc::new), ok, Rc::new(tk), true);
             }
             (None, Some(tk), bk)
@@ -64,7 +66,8 @@ impl<'a> Merger<'a> {
                     && !matches!(bk, Some(Some(ref k)) if !k.ids.is_empty()) =>
             {
                 let key = tk.key.clone().unwrap_or_default();
-                let (bk, ok) = self.align_unkeyed(b, o, t, &tk, &key);
+                let (bk, ok, record) = self.align_unkeyed(b, o, t, &tk, &key);
+                self.trace_pairs(record);
                 return self.merge_keyed(b, o, t, bk.map(Rc::new), Rc::new(ok), tk, true);
             }
             _ => {}
@@ -108,28 +111,48 @@ impl<'a> Merger<'a> {
         keyed: Value<'a>,
         keyed_ids: &KeyedIndex<'a>,
         id_key: &str,
-    ) -> (Option<KeyedIndex<'a>>, KeyedIndex<'a>) {
+    ) -> (Option<KeyedIndex<'a>>, KeyedIndex<'a>, Vec<Pairing>) {
         let is_id = |k: &str| {
             k.eq_ignore_ascii_case(id_key)
                 || self.opts.id_keys.iter().any(|i| k.eq_ignore_ascii_case(i))
         };
         let keyed_els: Vec<_> = keyed.children().collect();
         let natural = &self.opts.natural_keys;
+        let ours_keyed = std::ptr::eq(keyed.doc(), self.ours);
+        // The alignment's pairings, only when tracing.
+        let tracing = self.trace.is_some();
+        let mut record = Vec::new();
         let base = b.map(|b| {
             let els: Vec<_> = b.children().collect();
             let pairs = align(&els, &keyed_els, Skip::Ids(&is_id), natural);
+            if tracing {
+                record.extend(aligned_pairs(
+                    &pairs,
+                    [Some(Version::Base), keyed_side(ours_keyed)],
+                ));
+            }
             let ids = ids_for(&pairs, &keyed_ids.ids, "base");
             (els, ids)
         });
         let unkeyed_els: Vec<_> = unkeyed.children().collect();
+        let unkeyed_side = keyed_side(!ours_keyed);
         let ids = match &base {
             // Neither has the ids: by value and similarity, the id member ignored.
             Some((els, ids)) => {
                 let pairs = align(&unkeyed_els, els, Skip::Member(id_key), natural);
+                if tracing {
+                    record.extend(aligned_pairs(&pairs, [unkeyed_side, Some(Version::Base)]));
+                }
                 ids_for(&pairs, ids, "side")
             }
             None => {
                 let pairs = align(&unkeyed_els, &keyed_els, Skip::Ids(&is_id), natural);
+                if tracing {
+                    record.extend(aligned_pairs(
+                        &pairs,
+                        [unkeyed_side, keyed_side(ours_keyed)],
+                    ));
+                }
                 ids_for(&pairs, &keyed_ids.ids, "side")
             }
         };
@@ -137,7 +160,7 @@ impl<'a> Merger<'a> {
             let ids: Vec<Cow<'a, str>> = ids.into_iter().map(Cow::Owned).collect();
             KeyedIndex::aligned(keyed_ids.key.clone(), ids)
         };
-        (base.map(|(_, ids)| make(ids)), make(ids))
+        (base.map(|(_, ids)| make(ids)), make(ids), record)
     }
 
     /// Merges keyed arrays: membership per id, order by the id sequences. `unmigrated`:
@@ -382,6 +405,45 @@ impl Positions {
     fn base_of_ours(&self, i: usize) -> Option<usize> {
         self.b_of_o.as_ref()?[i].map(|k| k as usize)
     }
+}
+
+/// One version of an array, for the trace of an alignment.
+#[derive(Clone, Copy, PartialEq)]
+enum Version {
+    Base,
+    Ours,
+    Theirs,
+}
+
+/// Ours if `ours`, else theirs.
+fn keyed_side(ours: bool) -> Option<Version> {
+    Some(if ours { Version::Ours } else { Version::Theirs })
+}
+
+/// An alignment of version `between[0]`'s elements to `between[1]`'s as pairings.
+fn aligned_pairs(pairs: &Pairs<'_>, between: [Option<Version>; 2]) -> Vec<Pairing> {
+    let at = |v: Version, i: usize, j: usize| {
+        if between[0] == Some(v) {
+            Some(i)
+        } else if between[1] == Some(v) {
+            Some(j)
+        } else {
+            None
+        }
+    };
+    pairs
+        .iter()
+        .enumerate()
+        .filter_map(|(i, p)| {
+            let (j, basis) = (*p)?;
+            Some(Pairing {
+                base: at(Version::Base, i, j),
+                ours: at(Version::Ours, i, j),
+                theirs: at(Version::Theirs, i, j),
+                basis: basis.into(),
+            })
+        })
+        .collect()
 }
 
 /// Whether two values are equal with every id member (by `is_id`) left out, at any

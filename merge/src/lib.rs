@@ -23,6 +23,7 @@ pub mod objects;
 mod pairing;
 pub mod patch;
 mod sequence;
+pub mod trace;
 
 use std::fmt;
 

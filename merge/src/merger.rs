@@ -43,6 +43,8 @@ pub(crate) struct Merger<'a> {
     pub(crate) keyed_cache: KeyedCache<'a>,
     /// How deep `merge_value` calls are nested (a guard against runaway recursion).
     depth: usize,
+    /// What the merge matched, when recording ([`crate::trace::trace`]); `None` otherwise.
+    pub(crate) trace: Option<Box<crate::trace::Trace>>,
 }
 
 /// Deeper than any document nesting allows (512) plus moves: past it, the policy's side
@@ -114,6 +116,26 @@ impl<'a> Merger<'a> {
         theirs: &'a Document,
         opts: &'a MergeOptions,
     ) -> Self {
+        Self::build(base, ours, theirs, opts, false)
+    }
+
+    /// A merger that records what it matches (see [`crate::trace`]).
+    pub(crate) fn traced(
+        base: &'a Document,
+        ours: &'a Document,
+        theirs: &'a Document,
+        opts: &'a MergeOptions,
+    ) -> Self {
+        Self::build(base, ours, theirs, opts, true)
+    }
+
+    fn build(
+        base: &'a Document,
+        ours: &'a Document,
+        theirs: &'a Document,
+        opts: &'a MergeOptions,
+        trace: bool,
+    ) -> Self {
         let mut m = Merger {
             opts,
             base,
@@ -129,9 +151,19 @@ impl<'a> Merger<'a> {
                 .collect(),
             keyed_cache: Default::default(),
             depth: 0,
+            trace: trace.then(Box::default),
         };
         m.moves = Moves::detect(&m);
+        m.trace_moves();
         m
+    }
+
+    /// Runs the merge for its record of what it matched (empty unless built by
+    /// [`Merger::traced`]).
+    pub(crate) fn into_trace(mut self) -> crate::trace::Trace {
+        let (b, o, t) = (self.base.root(), self.ours.root(), self.theirs.root());
+        self.merge_value(Some(b), o, t);
+        self.trace.map(|t| *t).unwrap_or_default()
     }
 
     pub(crate) fn run(mut self) -> MergeOutcome {

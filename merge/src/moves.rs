@@ -71,6 +71,12 @@ impl Moves {
         }
     }
 
+    /// The moves `side` made: (base node, node at its new place in `side`'s version).
+    pub(crate) fn moved(&self, side: Side) -> Vec<(NodeId, NodeId)> {
+        let moves = &self.sides[slot(side)];
+        moves.from.iter().map(|(&b, &to)| (b, to)).collect()
+    }
+
     /// Whether `side` moved base value `b` elsewhere.
     pub(crate) fn moved_away(&self, side: Side, b: Value<'_>) -> bool {
         self.sides[slot(side)].away.contains(&b.id())

@@ -6,7 +6,8 @@ use rustc_hash::FxHashSet;
 use sjson::{Kind, Out, OutItem, Segment, Value};
 
 use crate::merger::{compact_json, Merger};
-use crate::pairing::{indices, pair, value_hash, Skip};
+use crate::pairing::{indices, pair, value_hash, Pairs, Skip};
+use crate::trace::{Basis, Pairing};
 use crate::{ConflictKind, Side};
 
 /// For each element of `old`, the element of `new` it is equal to in a longest common
@@ -73,7 +74,9 @@ impl<'a> Merger<'a> {
                 hb: &hb[ib..kb],
                 ho: &ho[io..ko],
                 ht: &ht[it..kt],
+                b_start: ib,
                 o_start: io,
+                t_start: it,
             };
             self.resolve_chunk(chunk, &mut items);
             let Some((_, ko, _)) = stable else { break };
@@ -132,9 +135,10 @@ impl<'a> Merger<'a> {
     /// and merge each pair; unpaired elements are insertions or deletions.
     fn pair_chunk(&mut self, c: Chunk<'_, 'a>, items: &mut Vec<OutItem<'a>>) {
         let natural = self.opts.natural_keys.clone();
-        let mut ot = indices(&pair(c.o, c.t, &natural, Skip::Nothing));
-        let mut ob = indices(&pair(c.o, c.b, &natural, Skip::Nothing));
-        let tb = indices(&pair(c.t, c.b, &natural, Skip::Nothing));
+        let ot_pairs = pair(c.o, c.t, &natural, Skip::Nothing);
+        let ob_pairs = pair(c.o, c.b, &natural, Skip::Nothing);
+        let tb_pairs = pair(c.t, c.b, &natural, Skip::Nothing);
+        let (mut ot, mut ob, tb) = (indices(&ot_pairs), indices(&ob_pairs), indices(&tb_pairs));
         // Two versions of one base element pair through it, however unlike each other
         // their edits made them (ours edited `a`, theirs `b`: both edits are kept).
         for i in 0..c.o.len() {
@@ -163,6 +167,15 @@ impl<'a> Merger<'a> {
                     ob[i] = Some(i);
                 }
             }
+        }
+        if self.trace.is_some() {
+            let basis = |i: usize, j: usize| match ot_pairs[i] {
+                Some((p, basis)) if p == j => Basis::from(basis),
+                _ if ob_pairs[i].is_some() && ob[i] == tb[j] => Basis::ThroughBase,
+                _ => Basis::Position,
+            };
+            let record = pairings(&c, &ot, &ob, &tb, &ob_pairs, &tb_pairs, basis);
+            self.trace_pairs(record);
         }
         let mut t_paired = vec![false; c.t.len()];
         for (i, oe) in c.o.iter().enumerate() {
@@ -203,6 +216,49 @@ impl<'a> Merger<'a> {
     }
 }
 
+/// The pairings of a chunk for the trace, indices in the whole arrays: each of ours'
+/// elements with theirs' and the base's, then theirs' left with the base's.
+fn pairings(
+    c: &Chunk<'_, '_>,
+    ot: &[Option<usize>],
+    ob: &[Option<usize>],
+    tb: &[Option<usize>],
+    ob_pairs: &Pairs<'_>,
+    tb_pairs: &Pairs<'_>,
+    ours_theirs: impl Fn(usize, usize) -> Basis,
+) -> Vec<Pairing> {
+    let mut record = Vec::new();
+    let mut t_paired = vec![false; c.t.len()];
+    for i in 0..c.o.len() {
+        let (basis, base) = match (ot[i], ob[i]) {
+            (Some(j), _) => {
+                t_paired[j] = true;
+                (ours_theirs(i, j), ob[i].or(tb[j]))
+            }
+            (None, Some(k)) => (ob_pairs[i].map_or(Basis::Position, |p| p.1.into()), Some(k)),
+            (None, None) => continue,
+        };
+        record.push(Pairing {
+            base: base.map(|k| c.b_start + k),
+            ours: Some(c.o_start + i),
+            theirs: ot[i].map(|j| c.t_start + j),
+            basis,
+        });
+    }
+    for (j, k) in tb.iter().enumerate() {
+        let (false, Some(k), Some((_, basis))) = (t_paired[j], k, tb_pairs[j]) else {
+            continue;
+        };
+        record.push(Pairing {
+            base: Some(c.b_start + k),
+            ours: None,
+            theirs: Some(c.t_start + j),
+            basis: basis.into(),
+        });
+    }
+    record
+}
+
 /// Whether `a` and `b` are objects with the same keys (in any order).
 fn same_keys(a: Value<'_>, b: Value<'_>) -> bool {
     a.kind() == sjson::Kind::Object
@@ -218,7 +274,10 @@ struct Chunk<'c, 'a> {
     hb: &'c [u64],
     ho: &'c [u64],
     ht: &'c [u64],
+    /// Where the chunk starts in each version's array.
+    b_start: usize,
     o_start: usize,
+    t_start: usize,
 }
 
 fn ours_item<'a>(v: Value<'a>, value: Out<'a>) -> OutItem<'a> {

@@ -28,8 +28,9 @@ pub struct MergeFileArgs {
     /// Print the conflict report as JSON (on stdout, or stderr with -p).
     #[arg(long)]
     pub json: bool,
-    /// Explain the merge: what each side changed, what the result kept, the conflicts (on
-    /// stdout, or stderr with -p). `ASSETVC_DEBUG=DIR` keeps the same with the inputs.
+    /// Explain the merge: what each side changed, what the result kept, the conflicts, the
+    /// pairings of array elements without ids and the moves (on stdout, or stderr with
+    /// -p). `ASSETVC_DEBUG=DIR` keeps the same with the inputs.
     #[arg(long)]
     pub explain: bool,
     /// The current version (ours, left); receives the result unless -p or -o.
@@ -174,6 +175,7 @@ fn explain_and_keep(
     options: &merge::MergeOptions,
 ) {
     let explanation = debug_bundle::explain(inputs, result, &outcome.conflicts, options);
+    let trace = debug_bundle::trace(inputs, options);
     if let Some(dir) = debug_bundle::dir_from_env() {
         let bundle = debug_bundle::Bundle {
             name,
@@ -181,6 +183,7 @@ fn explain_and_keep(
             result: result.text(),
             report_json,
             explanation: &explanation,
+            trace: &trace,
         };
         match debug_bundle::keep(&dir, &bundle) {
             Ok(folder) => eprintln!("assetvc: debug bundle in {}", folder.display()),
@@ -188,10 +191,11 @@ fn explain_and_keep(
         }
     }
     if args.explain {
+        let text = explanation.render() + &trace.render();
         if args.stdout {
-            eprint!("{}", explanation.render());
+            eprint!("{text}");
         } else {
-            print!("{}", explanation.render());
+            print!("{text}");
         }
     }
 }
