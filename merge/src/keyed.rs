@@ -197,6 +197,17 @@ impl<'a> Merger<'a> {
         let mut items: Vec<Option<OutItem<'a>>> = Vec::with_capacity(os.len() + ts.len());
         for (i, id) in ok.ids.iter().enumerate() {
             let oe = os[i];
+            // Most elements are equal on both sides: merged as `merge_value` would, without
+            // naming their path.
+            if at.t_of_o[i].is_some_and(|j| self.unchanged(oe, ts[j as usize])) {
+                items.push(Some(OutItem {
+                    key: None,
+                    ours: Some(oe),
+                    origin: None,
+                    value: Out::Value(oe),
+                }));
+                continue;
+            }
             let be = at.base_of_ours(i).map(|k| bs[k]);
             self.path.push(Segment::Id {
                 key: id_key.clone(),

@@ -202,6 +202,12 @@ impl<'a> Merger<'a> {
         out
     }
 
+    /// Whether `merge_value(_, o, t)` is `o` because ours and theirs are equal (a
+    /// shortcut for callers that would otherwise name the path first).
+    pub(crate) fn unchanged(&self, o: Value<'a>, t: Value<'a>) -> bool {
+        self.depth < MAX_MERGE_DEPTH && o.same_value(&t)
+    }
+
     fn merge_value_at_depth(
         &mut self,
         b: Option<Value<'a>>,
