@@ -450,14 +450,22 @@ pub(crate) fn id_of<'a>(
     if v.kind() != Kind::Object {
         return None;
     }
-    for wanted in id_keys_lower {
-        for (key, value) in v.members() {
-            if key.eq_ignore_ascii_case(wanted) {
-                return id_text(value).map(|id| (key, id));
+    // One scan of the members: the one whose key comes first in `id_keys_lower` wins.
+    let mut best: Option<(usize, Cow<'a, str>, Value<'a>)> = None;
+    for (key, value) in v.members() {
+        let limit = best.as_ref().map_or(id_keys_lower.len(), |b| b.0);
+        let rank = id_keys_lower[..limit]
+            .iter()
+            .position(|wanted| key.eq_ignore_ascii_case(wanted));
+        if let Some(rank) = rank {
+            best = Some((rank, key, value));
+            if rank == 0 {
+                break;
             }
         }
     }
-    None
+    let (_, key, value) = best?;
+    id_text(value).map(|id| (key, id))
 }
 
 /// An id's identity text: strings as they are, numbers by exact value.

@@ -6,6 +6,7 @@
 //!
 //! Pure: it only reads the given documents.
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
 
 use rustc_hash::FxHashMap;
@@ -33,7 +34,7 @@ pub struct Names<'a> {
     /// The elements of each array looked up so far, by id as shown in paths (built on first
     /// use: naming thousands of changes in a 100,000-element array scans it once, not once
     /// per change).
-    arrays: std::cell::RefCell<FxHashMap<ArrayKey, FxHashMap<String, Value<'a>>>>,
+    arrays: std::cell::RefCell<FxHashMap<ArrayKey, FxHashMap<Cow<'a, str>, Value<'a>>>>,
 }
 
 /// An array of one of the documents: the document's address and the array's node.
@@ -47,10 +48,14 @@ impl<'a> Names<'a> {
         for root in &roots {
             collect_ids(*root, &id_keys_lower, &mut ids);
         }
+        // One buffer for every abbreviation: 100,000 ids cost no allocation each.
+        let mut buffer = String::new();
         let abbreviations = SHORT_ID_ENDS.map(|ends| {
             let mut counts = FxHashMap::default();
+            counts.reserve(ids.len());
             for id in &ids {
-                *counts.entry(hash_of(&abbreviate(id, ends))).or_insert(0) += 1;
+                abbreviate_into(id, ends, &mut buffer);
+                *counts.entry(hash_of(&buffer)).or_insert(0) += 1;
             }
             counts
         });
@@ -186,7 +191,7 @@ impl<'a> Names<'a> {
                     let mut by_id = FxHashMap::default();
                     for el in v.children() {
                         if let Some((_, id)) = id_of(&self.id_keys_lower, el) {
-                            by_id.entry(id_display(&id)).or_insert(el);
+                            by_id.entry(shown(id)).or_insert(el);
                         }
                     }
                     by_id
@@ -242,21 +247,54 @@ pub fn places(
 /// `6f1c2a40-1f43-4c8e-9a57-0d1e2f3a4b03` → `6f1c…4b03` (`ends` = 4); ids too short to
 /// gain from it unchanged.
 fn abbreviate(id: &str, ends: usize) -> String {
-    let n = id.chars().count();
+    let mut out = String::new();
+    abbreviate_into(id, ends, &mut out);
+    out
+}
+
+/// [`abbreviate`] into `out` (cleared first).
+fn abbreviate_into(id: &str, ends: usize, out: &mut String) {
+    out.clear();
+    let n = if id.is_ascii() {
+        id.len()
+    } else {
+        id.chars().count()
+    };
     if n <= SHORT_ID_MAX.max(2 * ends + 1) {
-        return id.to_string();
+        out.push_str(id);
+        return;
     }
-    let head: String = id.chars().take(ends).collect();
-    let tail: String = id.chars().skip(n - ends).collect();
-    format!("{head}…{tail}")
+    if id.is_ascii() {
+        out.push_str(&id[..ends]);
+        out.push('…');
+        out.push_str(&id[n - ends..]);
+        return;
+    }
+    out.extend(id.chars().take(ends));
+    out.push('…');
+    out.extend(id.chars().skip(n - ends));
+}
+
+/// An id as shown in paths ([`id_display`]), borrowed where it is shown as it is.
+fn shown(id: Cow<'_, str>) -> Cow<'_, str> {
+    // `id_display` changes numbers (marked) and strings that read as numbers (quoted).
+    if id.starts_with('\u{0}') || id.is_empty() || id.parse::<f64>().is_ok() {
+        Cow::Owned(id_display(&id))
+    } else {
+        id
+    }
 }
 
 /// Every id (as shown in paths) of every object under `v`.
-fn collect_ids(v: Value<'_>, id_keys_lower: &[String], out: &mut rustc_hash::FxHashSet<String>) {
+fn collect_ids<'a>(
+    v: Value<'a>,
+    id_keys_lower: &[String],
+    out: &mut rustc_hash::FxHashSet<Cow<'a, str>>,
+) {
     match v.kind() {
         Kind::Object => {
             if let Some((_, id)) = id_of(id_keys_lower, v) {
-                out.insert(id_display(&id));
+                out.insert(shown(id));
             }
             for (_, c) in v.members() {
                 collect_ids(c, id_keys_lower, out);
