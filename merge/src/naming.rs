@@ -28,9 +28,12 @@ pub struct Names<'a> {
     roots: Vec<Value<'a>>,
     id_keys_lower: Vec<String>,
     natural_keys: Vec<String>,
+    /// Every id of the documents, as shown in paths (collected on first use).
+    ids: std::cell::OnceCell<rustc_hash::FxHashSet<Cow<'a, str>>>,
     /// How many distinct ids share each abbreviation (by its hash: a collision only makes
-    /// a short id longer), for each of [`SHORT_ID_ENDS`].
-    abbreviations: [FxHashMap<u64, usize>; SHORT_ID_ENDS.len()],
+    /// a short id longer), for each of [`SHORT_ID_ENDS`]; counted on first use (the longer
+    /// ends only when a shorter abbreviation is shared).
+    abbreviations: [std::cell::OnceCell<FxHashMap<u64, usize>>; SHORT_ID_ENDS.len()],
     /// The elements of each array looked up so far, by id as shown in paths (built on first
     /// use: naming thousands of changes in a 100,000-element array scans it once, not once
     /// per change).
@@ -41,29 +44,16 @@ pub struct Names<'a> {
 type ArrayKey = (usize, sjson::NodeId);
 
 impl<'a> Names<'a> {
-    /// Indexes the ids of `roots` (`id_keys` and `natural_keys` as in `MergeOptions`).
+    /// The naming of `roots` (`id_keys` and `natural_keys` as in `MergeOptions`); their ids
+    /// are indexed when a short id is first asked for.
     pub fn new(roots: Vec<Value<'a>>, id_keys: &[String], natural_keys: &[String]) -> Names<'a> {
         let id_keys_lower: Vec<String> = id_keys.iter().map(|k| k.to_lowercase()).collect();
-        let mut ids = rustc_hash::FxHashSet::default();
-        for root in &roots {
-            collect_ids(*root, &id_keys_lower, &mut ids);
-        }
-        // One buffer for every abbreviation: 100,000 ids cost no allocation each.
-        let mut buffer = String::new();
-        let abbreviations = SHORT_ID_ENDS.map(|ends| {
-            let mut counts = FxHashMap::default();
-            counts.reserve(ids.len());
-            for id in &ids {
-                abbreviate_into(id, ends, &mut buffer);
-                *counts.entry(hash_of(&buffer)).or_insert(0) += 1;
-            }
-            counts
-        });
         Names {
             roots,
             id_keys_lower,
             natural_keys: natural_keys.to_vec(),
-            abbreviations,
+            ids: Default::default(),
+            abbreviations: Default::default(),
             arrays: Default::default(),
         }
     }
@@ -75,12 +65,33 @@ impl<'a> Names<'a> {
             .iter()
             .zip(&self.abbreviations)
             .map(|(ends, counts)| {
+                let counts = counts.get_or_init(|| self.count_abbreviations(*ends));
                 let short = abbreviate(shown, *ends);
                 let unique = counts.get(&hash_of(&short)).copied().unwrap_or(0) <= 1;
                 (short, unique)
             })
             .find_map(|(short, unique)| unique.then_some(short))
             .unwrap_or_else(|| shown.to_string())
+    }
+
+    /// How many ids share each abbreviation with `ends` characters at each end.
+    fn count_abbreviations(&self, ends: usize) -> FxHashMap<u64, usize> {
+        // One buffer for every abbreviation: 100,000 ids cost no allocation each.
+        let ids = self.ids.get_or_init(|| {
+            let mut ids = rustc_hash::FxHashSet::default();
+            for root in &self.roots {
+                collect_ids(*root, &self.id_keys_lower, &mut ids);
+            }
+            ids
+        });
+        let mut buffer = String::new();
+        let mut counts = FxHashMap::default();
+        counts.reserve(ids.len());
+        for id in ids {
+            abbreviate_into(id, ends, &mut buffer);
+            *counts.entry(hash_of(&buffer)).or_insert(0) += 1;
+        }
+        counts
     }
 
     /// `path` for people: keyed elements by name and short id (`[lamp_01 #6f1c…4b03]`,
