@@ -2,7 +2,7 @@
 //! merge of the id sequences), atomic number tuples, and the dispatch to sequences.
 
 use std::borrow::Cow;
-use std::rc::Rc;
+use std::sync::Arc;
 
 use sjson::{Document, Kind, Out, OutItem, Segment, Value};
 
@@ -16,12 +16,12 @@ use crate::{ConflictKind, Side};
 impl<'a> Merger<'a> {
     /// The ids of `arr` if it is a keyed array: every element an object with an id under
     /// the same id key, ids unique (computed once per array and merge).
-    pub(crate) fn keyed(&self, arr: Value<'a>) -> Option<Rc<KeyedIndex<'a>>> {
+    pub(crate) fn keyed(&self, arr: Value<'a>) -> Option<Arc<KeyedIndex<'a>>> {
         let slot = (arr.doc() as *const Document as usize, arr.id());
         if let Some(cached) = self.keyed_cache.borrow().get(&slot) {
             return cached.clone();
         }
-        let keyed = KeyedIndex::by_id(&self.id_keys_lower, arr).map(Rc::new);
+        let keyed = KeyedIndex::by_id(&self.id_keys_lower, arr).map(Arc::new);
         self.keyed_cache.borrow_mut().insert(slot, keyed.clone());
         keyed
     }
@@ -58,7 +58,7 @@ impl<'a> Merger<'a> {
                 let key = ok.key.clone().unwrap_or_default();
                 let (bk, tk, record) = self.align_unkeyed(b, t, o, &ok, &key);
                 self.trace_pairs(record);
-                return self.merge_keyed(b, o, t, bk.map(Rc::new), ok, Rc::new(tk), true);
+                return self.merge_keyed(b, o, t, bk.map(Arc::new), ok, Arc::new(tk), true);
             }
             (None, Some(tk), bk)
                 if !tk.ids.is_empty()
@@ -68,7 +68,7 @@ impl<'a> Merger<'a> {
                 let key = tk.key.clone().unwrap_or_default();
                 let (bk, ok, record) = self.align_unkeyed(b, o, t, &tk, &key);
                 self.trace_pairs(record);
-                return self.merge_keyed(b, o, t, bk.map(Rc::new), Rc::new(ok), tk, true);
+                return self.merge_keyed(b, o, t, bk.map(Arc::new), Arc::new(ok), tk, true);
             }
             _ => {}
         }
@@ -172,9 +172,9 @@ impl<'a> Merger<'a> {
         b: Option<Value<'a>>,
         o: Value<'a>,
         t: Value<'a>,
-        bk: Option<Rc<KeyedIndex<'a>>>,
-        ok: Rc<KeyedIndex<'a>>,
-        tk: Rc<KeyedIndex<'a>>,
+        bk: Option<Arc<KeyedIndex<'a>>>,
+        ok: Arc<KeyedIndex<'a>>,
+        tk: Arc<KeyedIndex<'a>>,
         unmigrated: bool,
     ) -> Out<'a> {
         let bs: Vec<Value<'a>> = b.map(|b| b.children().collect()).unwrap_or_default();

@@ -52,9 +52,12 @@ pub(crate) struct Merger<'a> {
 const MAX_MERGE_DEPTH: usize = 1024;
 
 /// The keyed-array ids of arrays by (document address, node).
-pub(crate) type KeyedCache<'a> = std::cell::RefCell<
-    FxHashMap<(usize, sjson::NodeId), Option<std::rc::Rc<crate::keyed_index::KeyedIndex<'a>>>>,
->;
+pub(crate) type KeyedCache<'a> = std::cell::RefCell<KeyedIndexes<'a>>;
+
+/// Keyed-array indexes (`None`: not a keyed array) by (document address, node); shared
+/// (`Arc`) because move detection builds them on two threads for large documents.
+pub(crate) type KeyedIndexes<'a> =
+    FxHashMap<(usize, sjson::NodeId), Option<std::sync::Arc<crate::keyed_index::KeyedIndex<'a>>>>;
 
 /// Members of an object by key: a linear scan for small objects, a hash map for large.
 pub(crate) struct KeyIndex<'a> {

@@ -3,13 +3,16 @@
 //! same key in another (wrapping `hello` into `container.hello`). The other side's edits
 //! follow the moved value to its new place, and the old place is dropped silently.
 
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::rc::Rc;
+use std::sync::Arc;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 use sjson::{Document, Kind, NodeId, Out, OutItem, Segment, Value};
 
-use crate::merger::{id_display, KeyIndex, Merger};
+use crate::keyed_index::KeyedIndex;
+use crate::merger::{id_display, id_of, KeyIndex, KeyedIndexes, Merger};
 use crate::pairing::{most_similar, similarity, Print, Skip};
 use crate::{ConflictKind, Side};
 
@@ -61,10 +64,34 @@ fn slot(side: Side) -> usize {
 }
 
 impl Moves {
-    /// Finds the moves of both sides relative to the base.
+    /// Finds the moves of both sides relative to the base (the two sides on two threads
+    /// for large documents) and hands the keyed arrays indexed on the way to the merge.
     pub(crate) fn detect(m: &Merger<'_>) -> Moves {
-        let ours = detect_side(m, m.ours);
-        let theirs = detect_side(m, m.theirs);
+        let (base, ours, theirs) = (m.base, m.ours, m.theirs);
+        let id_keys_lower = m.id_keys_lower.as_slice();
+        let scan = |keyed| Scan {
+            base,
+            id_keys_lower,
+            keyed,
+        };
+        let (ours, theirs, keyed) = if base.text().len() >= PARALLEL_FROM {
+            let ((o, ko), (t, kt)) = std::thread::scope(|s| {
+                let t = s.spawn(|| scan(KeyedIndexes::default()).detect_side(theirs));
+                let o = scan(KeyedIndexes::default()).detect_side(ours);
+                (o, t.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            });
+            let mut keyed = ko;
+            for (slot, index) in kt {
+                keyed.entry(slot).or_insert(index);
+            }
+            (o, t, keyed)
+        } else {
+            // One after the other, the base's arrays indexed once.
+            let (o, keyed) = scan(KeyedIndexes::default()).detect_side(ours);
+            let (t, keyed) = scan(keyed).detect_side(theirs);
+            (o, t, keyed)
+        };
+        m.keyed_cache.borrow_mut().extend(keyed);
         Moves {
             sides: Rc::new([ours, theirs]),
             children: Rc::default(),
@@ -262,9 +289,42 @@ struct Walk {
     path: Vec<Step>,
 }
 
+/// From this many bytes of base text, the two sides' moves are found on two threads.
+const PARALLEL_FROM: usize = 1 << 20;
+
+/// What finding one side's moves reads: the base, the id keys, and the keyed arrays it
+/// indexed so far (by document address and node).
+struct Scan<'m, 'a> {
+    base: &'a Document,
+    id_keys_lower: &'m [String],
+    keyed: KeyedIndexes<'a>,
+}
+
+impl<'a> Scan<'_, 'a> {
+    /// The index of `arr` if it is a keyed array (computed once per array).
+    fn keyed(&mut self, arr: Value<'a>) -> Option<Arc<KeyedIndex<'a>>> {
+        let slot = (arr.doc() as *const Document as usize, arr.id());
+        let id_keys_lower = self.id_keys_lower;
+        self.keyed
+            .entry(slot)
+            .or_insert_with(|| KeyedIndex::by_id(id_keys_lower, arr).map(Arc::new))
+            .clone()
+    }
+
+    fn id_of(&self, v: Value<'a>) -> Option<(Cow<'a, str>, Cow<'a, str>)> {
+        id_of(self.id_keys_lower, v)
+    }
+
+    /// The moves of the side whose version is `side_doc`, and the keyed arrays indexed.
+    fn detect_side(mut self, side_doc: &'a Document) -> (SideMoves, KeyedIndexes<'a>) {
+        let moves = detect_side(&mut self, side_doc);
+        (moves, self.keyed)
+    }
+}
+
 /// Walks base and one side in parallel through objects (by key) and keyed arrays (by
 /// id), skipping identical text, and matches what the side deleted with what it added.
-fn detect_side<'a>(m: &Merger<'a>, side_doc: &'a Document) -> SideMoves {
+fn detect_side<'a>(m: &mut Scan<'_, 'a>, side_doc: &'a Document) -> SideMoves {
     let mut w = Walk {
         deleted: Vec::new(),
         added: Vec::new(),
@@ -358,7 +418,7 @@ fn same_steps(a: &[Step], b: &[Step]) -> bool {
     })
 }
 
-fn walk<'a>(m: &Merger<'a>, b: Value<'a>, s: Value<'a>, w: &mut Walk) {
+fn walk<'a>(m: &mut Scan<'_, 'a>, b: Value<'a>, s: Value<'a>, w: &mut Walk) {
     if b.text() == s.text() && b.id() != NodeId::ROOT {
         return;
     }
@@ -396,6 +456,8 @@ fn walk<'a>(m: &Merger<'a>, b: Value<'a>, s: Value<'a>, w: &mut Walk) {
             let ss: Vec<_> = s.children().collect();
             for (i, id) in bk.ids.iter().enumerate() {
                 match sk.get(id) {
+                    // Identical text: nothing to walk (and no path to name).
+                    Some(j) if bs[i].text() == ss[j].text() => {}
                     Some(j) => {
                         w.path.push(Step::Id(id.to_string()));
                         walk(m, bs[i], ss[j], w);
@@ -451,6 +513,31 @@ mod tests {
         assert!(moves.holds_move(Side::Ours, o.root().get("w").unwrap()));
         assert!(!moves.holds_move(Side::Ours, o.root().get("a").unwrap()));
         assert!(!moves.holds_move(Side::Theirs, t.root()));
+    }
+
+    #[test]
+    fn large_documents_find_both_sides_moves_on_two_threads_alike() {
+        let pad = "x".repeat(PARALLEL_FROM);
+        let [b, o, t] = docs(
+            &format!("pad = \"{pad}\" a = [{{ id = 1 }} {{ id = 2 x = 0 }}] b = [] h = {{ p = 1 q = 2 }}"),
+            &format!("pad = \"{pad}\" a = [{{ id = 1 }}] b = [{{ id = 2 x = 0 }}] h = {{ p = 1 q = 2 }}"),
+            &format!("pad = \"{pad}\" a = [{{ id = 1 }} {{ id = 2 x = 5 }}] b = [] w = {{ h = {{ p = 1 q = 2 }} }}"),
+        );
+        assert!(b.text().len() >= PARALLEL_FROM);
+        let opts = MergeOptions::default();
+        let m = Merger::new(&b, &o, &t, &opts);
+        let base_2 = b.root().get("a").unwrap().children().nth(1).unwrap();
+        assert!(m.moves.moved_away(Side::Ours, base_2));
+        assert!(m.moves.moved_away(Side::Theirs, b.root().get("h").unwrap()));
+        assert!(!m.moves.moved_away(Side::Theirs, base_2));
+        // The arrays indexed on both threads are the merge's: `a` of each version.
+        let len = |k: Option<Arc<KeyedIndex<'_>>>| k.map(|k| k.ids.len());
+        assert_eq!(len(m.keyed(b.root().get("a").unwrap())), Some(2));
+        assert_eq!(len(m.keyed(o.root().get("a").unwrap())), Some(1));
+        assert_eq!(len(m.keyed(t.root().get("a").unwrap())), Some(2));
+        // `a` of all three versions, `b` of base and ours (theirs' is the base's text:
+        // not walked).
+        assert_eq!(m.keyed_cache.borrow().len(), 5);
     }
 
     #[test]
