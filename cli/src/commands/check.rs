@@ -6,13 +6,13 @@
 //! checkers from trusted git config pass.
 
 use std::path::{Path, PathBuf};
+use std::process::ExitCode;
 
 use clap::Args;
 use hooks::Problem;
 use serde::Serialize;
 
 use crate::config::{find_config, FILE_NAME};
-use crate::report;
 
 /// Arguments of `assetvc check`.
 #[derive(Debug, Args)]
@@ -33,7 +33,7 @@ struct JsonReport<'a> {
 /// Runs `assetvc check`: 0 all good, 1 problems found (an invalid `assetvc.toml` is one,
 /// reported at its `line:col`, and then nothing else is checked), 2 bad usage, a missing
 /// path or a configuration that cannot be read.
-pub fn run(args: &CheckArgs) -> i32 {
+pub fn run(args: &CheckArgs) -> anyhow::Result<ExitCode> {
     let roots = if args.paths.is_empty() {
         vec![PathBuf::from(".")]
     } else {
@@ -51,13 +51,7 @@ pub fn run(args: &CheckArgs) -> i32 {
                 }
                 _ => policy,
             };
-            let paths = match crate::files::files_under(&roots, |_| true) {
-                Ok(p) => p,
-                Err(e) => {
-                    report::error(e);
-                    return 2;
-                }
-            };
+            let paths = crate::files::files_under(&roots, |_| true)?;
             let problems = check_with_progress(&paths, &policy);
             (paths, problems)
         }
@@ -66,28 +60,22 @@ pub fn run(args: &CheckArgs) -> i32 {
                 eprintln!("assetvc: {FILE_NAME} is invalid: the other files were not checked");
                 (vec![path], problems)
             }
-            None => {
-                report::error(e);
-                return 2;
-            }
+            None => return Err(e.into()),
         },
-        Err(e) => {
-            report::error(e);
-            return 2;
-        }
+        Err(e) => return Err(e.into()),
     };
     if args.json {
         let report = JsonReport {
             files_checked: paths.len(),
             problems: &problems,
         };
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(&report).unwrap_or_default()
         );
     } else {
         for p in &problems {
-            println!("{}", p.render());
+            outln!("{}", p.render());
         }
         if problems.is_empty() {
             eprintln!("assetvc: {} files checked, no problems", paths.len());
@@ -100,7 +88,7 @@ pub fn run(args: &CheckArgs) -> i32 {
             );
         }
     }
-    i32::from(!problems.is_empty())
+    Ok(ExitCode::from(u8::from(!problems.is_empty())))
 }
 
 /// The configuration that applies here, checked as a file like any other (`path:line:col:

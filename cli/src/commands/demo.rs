@@ -6,7 +6,7 @@
 //! configuration switched off, so the outcome is the same on every machine.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, ExitCode, Output};
 
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
@@ -14,7 +14,7 @@ use merge::diff::{diff, DiffOptions};
 use sjson::{Dialect, Document};
 
 use super::diff::Paint;
-use crate::report;
+use crate::exit::Exit;
 
 /// The sample project, embedded.
 const FILES: [(&str, &str); 5] = [
@@ -54,14 +54,9 @@ pub struct DemoArgs {
 }
 
 /// Runs the demo: 0 when both merges behaved as shown, 1 if something went wrong.
-pub fn run(args: &DemoArgs) -> i32 {
-    match demo(args) {
-        Ok(()) => 0,
-        Err(e) => {
-            report::error(format!("demo: {e:#}"));
-            1
-        }
-    }
+pub fn run(args: &DemoArgs) -> anyhow::Result<ExitCode> {
+    demo(args).map_err(|e| Exit::error(1, format!("demo: {e:#}")))?;
+    Ok(ExitCode::SUCCESS)
 }
 
 /// `git` in the demo repository, isolated from the user's configuration.
@@ -531,7 +526,7 @@ fn demo(args: &DemoArgs) -> Result<()> {
             sh_quote(&path.join("arena-project").to_string_lossy())
         ));
     }
-    println!("{}", out.join("\n"));
+    outln!("{}", out.join("\n"));
     Ok(())
 }
 

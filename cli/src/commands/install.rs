@@ -15,7 +15,9 @@
 //! from the path of the running binary: nothing read from the repository names a command.
 
 use std::path::{Path, PathBuf};
+use std::process::ExitCode;
 
+use anyhow::{bail, Context};
 use clap::Args;
 use serde::Serialize;
 use store::gix;
@@ -68,37 +70,24 @@ pub struct Item {
 
 /// Runs `assetvc install` (or the check): 0 set up, 1 something missing (`--check`),
 /// 2 not a repository, bad configuration or a write failed.
-pub fn run(args: &InstallArgs) -> i32 {
+pub fn run(args: &InstallArgs) -> anyhow::Result<ExitCode> {
     if let Some(bare) = &args.server {
         return super::install_server::run_server(bare, args.config.as_deref());
     }
     if args.check {
         return check(args.json);
     }
-    let (repo, root) = match porcelain::open_worktree() {
-        Ok(r) => r,
-        Err(status) => return status,
-    };
-    let config = match Config::discover(&root) {
-        Ok(c) => c,
-        Err(e) => {
-            report::error(e);
-            return 2;
-        }
-    };
-    let exe = match current_exe() {
-        Ok(e) => e,
-        Err(status) => return status,
-    };
+    let (repo, root) = porcelain::open_worktree()?;
+    let config = Config::discover(&root)?;
+    let exe = current_exe()?;
     // 1. .gitattributes
     let patterns = patterns(&config);
     let attributes_path = root.join(".gitattributes");
     if crate::files::goes_through_symlink(&attributes_path) {
-        report::error(format!(
+        bail!(
             "{}: is a symbolic link; assetvc does not read or write through it (replace it by a regular file)",
             attributes_path.display()
-        ));
-        return 2;
+        );
     }
     let existing = std::fs::read_to_string(&attributes_path).unwrap_or_default();
     let missing: Vec<&String> = patterns
@@ -122,10 +111,7 @@ pub fn run(args: &InstallArgs) -> i32 {
         for p in &missing {
             text.push_str(&format!("{p} {ATTRIBUTES}{newline}"));
         }
-        if let Err(e) = files::write_atomic(&attributes_path, text.as_bytes()) {
-            report::error(e);
-            return 2;
-        }
+        files::write_atomic(&attributes_path, text.as_bytes())?;
         eprintln!(
             "assetvc: .gitattributes: added {} pattern{} ({ATTRIBUTES}); commit it so every clone shares it",
             missing.len(),
@@ -146,68 +132,48 @@ pub fn run(args: &InstallArgs) -> i32 {
         ("merge", Some("assetvc"), "driver", &driver),
         ("diff", Some("assetvc"), "command", &diff),
     ];
-    match store::setup::set_local_config(&repo, &settings) {
-        Ok(changed) if !changed.is_empty() => {
-            eprintln!("assetvc: git config: set {}", changed.join(", "));
-        }
-        Ok(_) => {}
-        Err(e) => return porcelain::fail(&e),
+    let changed = store::setup::set_local_config(&repo, &settings).map_err(porcelain::fail)?;
+    if !changed.is_empty() {
+        eprintln!("assetvc: git config: set {}", changed.join(", "));
     }
     // 3. the pre-commit hook, and the prepare-commit-msg hook for merge commits
     for installed in [
         install_hook(&repo, &exe),
         merge_hooks::install_commit_msg_hook(&repo, &exe),
     ] {
-        match installed {
-            Ok(Some(message)) => eprintln!("assetvc: {message}"),
-            Ok(None) => {}
-            Err(e) => {
-                report::error(e);
-                return 2;
-            }
+        if let Some(message) = installed.map_err(anyhow::Error::msg)? {
+            eprintln!("assetvc: {message}");
         }
     }
     // The configuration just written is read again.
-    let repo = match store::repo::open(&root) {
-        Ok(r) => r,
-        Err(e) => return porcelain::fail(&e),
-    };
+    let repo = store::repo::open(&root).map_err(porcelain::fail)?;
     let items = inspect(&repo, &root, &config);
     if items.iter().all(|i| i.ok) {
-        println!("assetvc: this clone is set up: git merges assets by structure");
-        0
+        outln!("assetvc: this clone is set up: git merges assets by structure");
+        Ok(ExitCode::SUCCESS)
     } else {
         for i in items.iter().filter(|i| !i.ok) {
             report::error(format!("{}: {}", i.name, i.detail));
         }
-        2
+        Ok(ExitCode::from(crate::exit::FAILED))
     }
 }
 
 /// `install --check` / `doctor`.
-pub fn check(json: bool) -> i32 {
-    let (repo, root) = match porcelain::open_worktree() {
-        Ok(r) => r,
-        Err(status) => return status,
-    };
-    let config = match Config::discover(&root) {
-        Ok(c) => c,
-        Err(e) => {
-            report::error(e);
-            return 2;
-        }
-    };
+pub fn check(json: bool) -> anyhow::Result<ExitCode> {
+    let (repo, root) = porcelain::open_worktree()?;
+    let config = Config::discover(&root)?;
     let items = inspect(&repo, &root, &config);
     let ok = items.iter().all(|i| i.ok);
     if json {
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(&serde_json::json!({"ok": ok, "items": items}))
                 .unwrap_or_default()
         );
     } else {
         for i in &items {
-            println!(
+            outln!(
                 "{:<8} {:<13} {}",
                 if i.ok { "ok" } else { "MISSING" },
                 i.name,
@@ -218,21 +184,18 @@ pub fn check(json: bool) -> i32 {
             eprintln!("assetvc: this clone is not fully set up; run `assetvc install`");
         }
     }
-    i32::from(!ok)
+    Ok(ExitCode::from(u8::from(!ok)))
 }
 
 /// Runs `assetvc doctor`.
-pub fn doctor(args: &DoctorArgs) -> i32 {
+pub fn doctor(args: &DoctorArgs) -> anyhow::Result<ExitCode> {
     check(args.json)
 }
 
-fn current_exe() -> Result<PathBuf, i32> {
+fn current_exe() -> anyhow::Result<PathBuf> {
     std::env::current_exe()
         .and_then(|p| p.canonicalize())
-        .map_err(|e| {
-            report::error(format!("cannot find the path of this program: {e}"));
-            2
-        })
+        .context("cannot find the path of this program")
 }
 
 /// The asset patterns usable in `.gitattributes` (patterns with white space cannot be).

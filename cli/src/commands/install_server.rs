@@ -8,8 +8,7 @@
 //! [`super::server_policy`].
 
 use std::path::Path;
-
-use crate::report;
+use std::process::ExitCode;
 
 /// The marker line that identifies our pre-receive script.
 const MARKER: &str = "# assetvc-hook: pre-receive";
@@ -17,25 +16,18 @@ const MARKER: &str = "# assetvc-hook: pre-receive";
 /// Installs the pre-receive hook in the repository at `bare`, and `config` (validated
 /// first) as the server's policy; says which policy the server uses. 0 done, 2 not a
 /// repository, an invalid `config` or a write failed (nothing is installed then).
-pub fn run_server(bare: &Path, config: Option<&Path>) -> i32 {
-    let result = install_policy_checked(bare, config)
+pub fn run_server(bare: &Path, config: Option<&Path>) -> anyhow::Result<ExitCode> {
+    let messages = install_policy_checked(bare, config)
         .and_then(|policy| Ok((policy, install(bare)?)))
         .and_then(|(policy, mut messages)| {
             messages.push(super::server_policy::install(bare, policy)?);
             Ok(messages)
-        });
-    match result {
-        Ok(messages) => {
-            for m in messages {
-                eprintln!("assetvc: {m}");
-            }
-            0
-        }
-        Err(e) => {
-            report::error(e);
-            2
-        }
+        })
+        .map_err(anyhow::Error::msg)?;
+    for m in messages {
+        eprintln!("assetvc: {m}");
     }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn install(bare: &Path) -> Result<Vec<String>, String> {
