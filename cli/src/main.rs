@@ -1,10 +1,10 @@
 //! `assetvc`: structured merges and guards for SJSON/JSON game assets in plain git.
 
 mod commands;
-mod config;
 mod debug_bundle;
 mod files;
 mod progress;
+mod repo_config;
 mod report;
 
 use std::process::ExitCode;

@@ -28,8 +28,8 @@ use std::time::{Duration, Instant};
 use globset::GlobSet;
 use store::server::ConfigEntry;
 
-use crate::config::{globs, ConfigError};
 use crate::problem::{Check, Problem};
+use config::{globs, ConfigError};
 
 /// The default time an external checker may take per file.
 pub const DEFAULT_CHECK_TIMEOUT: Duration = Duration::from_secs(30);

@@ -9,8 +9,8 @@ use clap::Args;
 use store::gix::bstr::ByteSlice;
 
 use super::porcelain;
-use crate::config::Config;
 use crate::report;
+use config::Config;
 
 /// Arguments of `assetvc commit`.
 #[derive(Debug, Args)]
@@ -77,7 +77,7 @@ pub fn run(args: &CommitArgs) -> i32 {
         Ok(r) => r,
         Err(status) => return status,
     };
-    let config = match Config::discover(&root) {
+    let config = match crate::repo_config::at_root(&root) {
         Ok(c) => c,
         Err(e) => {
             report::error(e);

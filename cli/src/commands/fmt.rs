@@ -12,7 +12,6 @@ use clap::{Args, ValueEnum};
 use serde::Serialize;
 use sjson::{Dialect, Document, ParseOptions, Style};
 
-use crate::config::Config;
 use crate::{files, progress, report};
 
 /// A dialect named on the command line.
@@ -89,7 +88,7 @@ pub fn run(args: &FmtArgs) -> i32 {
             return 2;
         }
     };
-    let config = match Config::discover(Path::new(".")) {
+    let config = match crate::repo_config::for_dir(Path::new(".")) {
         Ok(c) => c,
         Err(e) => {
             report::error(e);

@@ -21,8 +21,8 @@ use serde::Serialize;
 use store::gix;
 
 use super::{merge_hooks, porcelain};
-use crate::config::Config;
 use crate::{files, report};
+use config::Config;
 
 /// Arguments of `assetvc install`.
 #[derive(Debug, Args)]
@@ -79,7 +79,7 @@ pub fn run(args: &InstallArgs) -> i32 {
         Ok(r) => r,
         Err(status) => return status,
     };
-    let config = match Config::discover(&root) {
+    let config = match crate::repo_config::at_root(&root) {
         Ok(c) => c,
         Err(e) => {
             report::error(e);
@@ -190,7 +190,7 @@ pub fn check(json: bool) -> i32 {
         Ok(r) => r,
         Err(status) => return status,
     };
-    let config = match Config::discover(&root) {
+    let config = match crate::repo_config::at_root(&root) {
         Ok(c) => c,
         Err(e) => {
             report::error(e);

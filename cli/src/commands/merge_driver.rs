@@ -38,6 +38,7 @@ pub struct MergeDriverArgs {
 /// Runs the driver: 0 merged, 1 policy fail met a conflict (git marks the path
 /// conflicted; %A holds the theirs-resolved result), 2 cannot merge (%A untouched).
 pub fn run(args: &MergeDriverArgs) -> i32 {
+    // git runs the driver at the worktree's root: no discovery needed.
     let (mut options, config) = match merging::options(Path::new("."), None) {
         Ok(o) => o,
         Err(e) => {

@@ -8,7 +8,7 @@ use merge::naming::Names;
 use merge::{Conflict, Policy};
 
 use super::merging;
-use crate::{debug_bundle, files, report};
+use crate::{debug_bundle, files, repo_config, report};
 
 /// Arguments of `assetvc merge-file`.
 #[derive(Debug, Args)]
@@ -55,7 +55,7 @@ pub fn run(args: &MergeFileArgs) -> i32 {
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let (options, config) = match merging::options(dir, args.policy) {
+    let (options, config) = match merging::options(&repo_config::root_for(dir), args.policy) {
         Ok(o) => o,
         Err(e) => {
             report::error(e);

@@ -15,8 +15,8 @@ use store::gix::ObjectId;
 use store::migrate::{Destination, MigrateRules, Outcome, ProblemKind, Progress};
 
 use super::porcelain;
-use crate::config::{Config, FILE_NAME};
 use crate::report;
+use config::{Config, FILE_NAME};
 
 /// Arguments of `assetvc migrate`.
 #[derive(Debug, Args)]
@@ -101,7 +101,7 @@ fn config_at(repo: &gix::Repository, commit: ObjectId, rev: &str) -> Result<Conf
         return Config::parse(&text, Path::new(&shown)).map_err(|e| e.to_string());
     }
     match repo.workdir() {
-        Some(root) => Config::discover(root).map_err(|e| e.to_string()),
+        Some(root) => crate::repo_config::at_root(root).map_err(|e| e.to_string()),
         None => {
             let path = repo.git_dir().join(FILE_NAME);
             if path.is_file() {

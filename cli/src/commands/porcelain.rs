@@ -10,8 +10,8 @@ use store::gix;
 use store::treemerge::{MergeReport, UnresolvedKind};
 
 use super::merging;
-use crate::config::Config;
 use crate::report;
+use config::Config;
 
 /// Prints a store error and returns the exit status for it (2: nothing was done).
 pub fn fail(e: &Error) -> i32 {

@@ -8,7 +8,6 @@ use review::{diff_section, FileSection, ObjectKeys, Page};
 use sjson::{Dialect, Document};
 
 use super::{diff_docs, empty_like, parse, Status};
-use crate::config::Config;
 use crate::{files, report};
 
 /// The page being built, one file at a time.
@@ -22,7 +21,7 @@ impl ReviewPage {
     /// A page with the repository's (or `dir`'s) settings: the diff's id keys and
     /// `[review] position_keys`.
     pub fn new(dir: &Path, options: &DiffOptions) -> Result<ReviewPage, String> {
-        let config = Config::discover(dir).map_err(|e| e.to_string())?;
+        let config = crate::repo_config::for_dir(dir).map_err(|e| e.to_string())?;
         Ok(ReviewPage {
             keys: ObjectKeys {
                 id_keys: options.id_keys.clone(),

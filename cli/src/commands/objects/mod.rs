@@ -31,7 +31,7 @@ use store::objects::{
     resolve_spec, Candidate, IndexSettings, ObjectIndex, ResolveError, TreeIndex,
 };
 
-use crate::config::{AssetMatcher, Config};
+use config::{AssetMatcher, Config};
 
 /// A repository opened for the object commands.
 pub struct Repo {
@@ -50,7 +50,8 @@ pub fn open() -> Result<Repo, String> {
     let cwd = std::env::current_dir().map_err(|e| e.to_string())?;
     let repo = store::repo::open(&cwd).map_err(|e| e.to_string())?;
     let root = repo.workdir().map(Path::to_path_buf);
-    let config = Config::discover(root.as_deref().unwrap_or(&cwd)).map_err(|e| e.to_string())?;
+    let config = crate::repo_config::at_root(root.as_deref().unwrap_or(repo.git_dir()))
+        .map_err(|e| e.to_string())?;
     let matcher = config.matcher().map_err(|e| e.to_string())?;
     Ok(Repo {
         repo,
