@@ -4,11 +4,11 @@
 mod output;
 
 mod commands;
-mod config;
 mod debug_bundle;
 mod exit;
 mod files;
 mod progress;
+mod repo_config;
 mod report;
 
 use std::process::ExitCode;

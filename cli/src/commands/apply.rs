@@ -20,7 +20,7 @@ use sjson::{Dialect, Document, ParseOptions};
 use super::merge_file::parse_policy;
 use super::merging;
 use crate::exit::{Exit, FAILED};
-use crate::{files, report};
+use crate::{files, repo_config, report};
 
 /// Arguments of `assetvc apply`.
 #[derive(Debug, Args)]
@@ -110,7 +110,7 @@ fn load(
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let (options, config) = merging::options(dir, policy)?;
+    let (options, config) = merging::options(&repo_config::root_for(dir), policy)?;
     let dialect = merging::dialect_of(&config, file);
     let shown = file.display().to_string();
     let doc = if missing_ok && !file.exists() {

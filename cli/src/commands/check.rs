@@ -9,10 +9,11 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Args;
+use config::{Config, ConfigError, FILE_NAME};
 use hooks::Problem;
 use serde::Serialize;
 
-use crate::config::{find_config, FILE_NAME};
+use crate::repo_config;
 
 /// Arguments of `assetvc check`.
 #[derive(Debug, Args)]
@@ -39,7 +40,8 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitCode> {
     } else {
         args.paths.clone()
     };
-    let (paths, problems) = match hooks::worktree_policy(Path::new(".")) {
+    let config_root = repo_config::root_for(Path::new("."));
+    let (paths, problems) = match worktree_policy(&config_root) {
         Ok(policy) => {
             // Resource references name files from the repository root.
             let policy = match store::repo::open(Path::new(".")) {
@@ -55,7 +57,7 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitCode> {
             let problems = check_with_progress(&paths, &policy);
             (paths, problems)
         }
-        Err(e @ hooks::ConfigError::Invalid { .. }) => match invalid_config() {
+        Err(e @ ConfigError::Invalid { .. }) => match invalid_config(&config_root) {
             Some((path, problems)) => {
                 eprintln!("assetvc: {FILE_NAME} is invalid: the other files were not checked");
                 (vec![path], problems)
@@ -91,17 +93,23 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::from(u8::from(!problems.is_empty())))
 }
 
-/// The configuration that applies here, checked as a file like any other (`path:line:col:
+/// The policy here: the `assetvc.toml` at `config_root` (the repository's root) and the
+/// external checkers of trusted git config.
+fn worktree_policy(config_root: &Path) -> Result<hooks::Policy, ConfigError> {
+    hooks::policy_with_checkers(&Config::at_root(config_root)?, Path::new("."))
+}
+
+/// The configuration at `config_root`, checked as a file like any other (`path:line:col:
 /// reason` with its source line), named relative to the current directory when it can be.
-fn invalid_config() -> Option<(PathBuf, Vec<Problem>)> {
-    let path = find_config(Path::new("."))?;
+fn invalid_config(config_root: &Path) -> Option<(PathBuf, Vec<Problem>)> {
+    let path = config_root.join(FILE_NAME);
     let bytes = std::fs::read(&path).ok()?;
     let shown = std::env::current_dir()
         .ok()
         .and_then(|cwd| cwd.canonicalize().ok())
         .and_then(|cwd| path.strip_prefix(cwd).ok().map(Path::to_path_buf))
         .unwrap_or_else(|| path.clone());
-    let policy = hooks::Policy::new(&crate::config::Config::default()).ok()?;
+    let policy = hooks::Policy::new(&Config::default()).ok()?;
     let problems = hooks::check_blob(&shown.display().to_string(), &bytes, &policy);
     (!problems.is_empty()).then_some((shown, problems))
 }

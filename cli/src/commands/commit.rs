@@ -11,8 +11,8 @@ use clap::Args;
 use store::gix::bstr::ByteSlice;
 
 use super::porcelain;
-use crate::config::Config;
 use crate::exit::Exit;
+use config::Config;
 
 /// Arguments of `assetvc commit`.
 #[derive(Debug, Args)]
@@ -75,7 +75,7 @@ pub fn run(args: &CommitArgs) -> anyhow::Result<ExitCode> {
         bail!("empty commit message: give one with -m MSG");
     }
     let (repo, root) = porcelain::open_worktree()?;
-    let config = Config::discover(&root)?;
+    let config = crate::repo_config::at_root(&root)?;
     let mut staging = store::commit::Staging::open(&repo).map_err(porcelain::fail)?;
     let message = if args.message.is_empty() {
         match store::commit::merge_message(&repo) {

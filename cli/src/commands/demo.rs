@@ -14,6 +14,7 @@ use merge::diff::{diff, DiffOptions};
 use sjson::{Dialect, Document};
 
 use super::diff::Paint;
+use super::install::sh_quote;
 use crate::exit::Exit;
 
 /// The sample project, embedded.
@@ -290,11 +291,6 @@ fn show_region(ls: &[&str], start: usize, end: usize, paint: Paint, say: &mut im
     }
 }
 
-/// Quotes a path for the shell command line of a git merge driver.
-fn sh_quote(s: &str) -> String {
-    format!("'{}'", s.replace('\'', "'\\''"))
-}
-
 fn demo(args: &DemoArgs) -> Result<()> {
     let paint = Paint::stdout();
     let tmp = tempfile::Builder::new()
@@ -395,7 +391,7 @@ fn demo(args: &DemoArgs) -> Result<()> {
         info.join("attributes"),
         "*.level merge=assetvc diff=assetvc\n",
     )?;
-    let exe_q = sh_quote(&exe.to_string_lossy());
+    let exe_q = sh_quote(&exe.to_string_lossy()).map_err(|e| anyhow!(e))?;
     g.run(
         &["config", "merge.assetvc.name", "assetvc structured merge"],
         "Setup",
@@ -523,7 +519,7 @@ fn demo(args: &DemoArgs) -> Result<()> {
         ));
         say(format!(
             "  try: git -C {} diff alice assetvc-merge",
-            sh_quote(&path.join("arena-project").to_string_lossy())
+            sh_quote(&path.join("arena-project").to_string_lossy()).map_err(|e| anyhow!(e))?
         ));
     }
     outln!("{}", out.join("\n"));

@@ -14,7 +14,6 @@ use clap::{Args, ValueEnum};
 use serde::Serialize;
 use sjson::{Dialect, Document, ParseOptions, Style};
 
-use crate::config::Config;
 use crate::exit::{Exit, FAILED};
 use crate::{files, progress, report};
 
@@ -87,7 +86,7 @@ pub fn run(args: &FmtArgs) -> anyhow::Result<ExitCode> {
     let Some(roots) = sources(args).map_err(|message| anyhow!(message))? else {
         return run_stdin(args);
     };
-    let config = Config::discover(Path::new("."))?;
+    let config = crate::repo_config::for_dir(Path::new("."))?;
     let matcher = config.matcher()?;
     let paths = files::asset_files(&roots, &matcher)?;
     let mut status = 0u8;

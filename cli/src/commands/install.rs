@@ -23,8 +23,8 @@ use serde::Serialize;
 use store::gix;
 
 use super::{merge_hooks, porcelain};
-use crate::config::Config;
 use crate::{files, report};
+use config::Config;
 
 /// Arguments of `assetvc install`.
 #[derive(Debug, Args)]
@@ -78,8 +78,10 @@ pub fn run(args: &InstallArgs) -> anyhow::Result<ExitCode> {
         return check(args.json);
     }
     let (repo, root) = porcelain::open_worktree()?;
-    let config = Config::discover(&root)?;
+    let config = crate::repo_config::at_root(&root)?;
     let exe = current_exe()?;
+    // Quoted before anything is written: a path that cannot be quoted changes nothing.
+    let exe_q = sh_quote(&exe.to_string_lossy()).map_err(anyhow::Error::msg)?;
     // 1. .gitattributes
     let patterns = patterns(&config);
     let attributes_path = root.join(".gitattributes");
@@ -119,7 +121,6 @@ pub fn run(args: &InstallArgs) -> anyhow::Result<ExitCode> {
         );
     }
     // 2. git config
-    let exe_q = sh_quote(&exe.to_string_lossy());
     let driver = format!("{exe_q} {}", merge_hooks::DRIVER_ARGS);
     let diff = format!("{exe_q} diff-driver");
     let settings: [store::setup::Setting<'_>; 3] = [
@@ -162,7 +163,7 @@ pub fn run(args: &InstallArgs) -> anyhow::Result<ExitCode> {
 /// `install --check` / `doctor`.
 pub fn check(json: bool) -> anyhow::Result<ExitCode> {
     let (repo, root) = porcelain::open_worktree()?;
-    let config = Config::discover(&root)?;
+    let config = crate::repo_config::at_root(&root)?;
     let items = inspect(&repo, &root, &config);
     let ok = items.iter().all(|i| i.ok);
     if json {
@@ -226,56 +227,27 @@ fn has_attributes(text: &str, pattern: &str) -> bool {
     })
 }
 
-/// Quotes a path for the shell that git runs drivers and hooks with.
-pub(super) fn sh_quote(s: &str) -> String {
-    if !s.is_empty()
-        && s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || "/._-+:@%".contains(c))
-    {
-        s.to_string()
-    } else {
-        format!("'{}'", s.replace('\'', "'\\''"))
-    }
+/// Quotes a word (a path) for the POSIX shell that git runs drivers and hooks with; a
+/// NUL byte cannot be quoted.
+pub(super) fn sh_quote(s: &str) -> Result<String, String> {
+    shlex::try_quote(s)
+        .map(|q| q.into_owned())
+        .map_err(|e| format!("{s:?}: {e}"))
 }
 
-/// Splits a shell command line into its program (first word, unquoted) and the rest.
-fn split_program(command: &str) -> (String, String) {
-    let command = command.trim_start();
-    let mut program = String::new();
-    let mut quote: Option<char> = None;
-    let mut chars = command.char_indices();
-    let mut end = command.len();
-    while let Some((i, c)) = chars.next() {
-        match (quote, c) {
-            (None, '\'') | (None, '"') => quote = Some(c),
-            (Some(q), c) if c == q => quote = None,
-            (None, '\\') | (Some('"'), '\\') => {
-                if let Some((_, n)) = chars.next() {
-                    program.push(n);
-                }
-            }
-            (None, c) if c.is_whitespace() => {
-                end = i;
-                break;
-            }
-            (_, c) => program.push(c),
-        }
-    }
-    let rest = command[end..]
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ");
-    (program, rest)
+/// The words of a shell command line, unquoted (none if its quotes do not close).
+fn words(command: &str) -> Vec<String> {
+    shlex::split(command).unwrap_or_default()
 }
 
 /// The program of a shell command line: its first word, unquoted.
 pub(super) fn program_of(command: &str) -> String {
-    split_program(command).0
+    words(command).into_iter().next().unwrap_or_default()
 }
 
-/// The words after the program in a shell command line.
+/// The words after the program in a shell command line, unquoted, joined by one space.
 pub(super) fn arguments_of(command: &str) -> String {
-    split_program(command).1
+    words(command).get(1..).unwrap_or_default().join(" ")
 }
 
 pub(super) fn is_executable_file(path: &Path) -> bool {
@@ -294,8 +266,8 @@ pub(super) fn is_executable_file(path: &Path) -> bool {
 }
 
 /// The script of our pre-commit hook.
-fn hook_script(exe: &Path) -> String {
-    format!(
+fn hook_script(exe: &Path) -> Result<String, String> {
+    Ok(format!(
         "#!/bin/sh\n\
          {HOOK_MARKER}\n\
          # Installed by `assetvc install`: checks the assets of every commit.\n\
@@ -305,14 +277,14 @@ fn hook_script(exe: &Path) -> String {
          \t\"$hook_dir/pre-commit.local\" \"$@\" || exit $?\n\
          fi\n\
          exec {} hook pre-commit \"$@\"\n",
-        sh_quote(&exe.to_string_lossy())
-    )
+        sh_quote(&exe.to_string_lossy())?
+    ))
 }
 
 /// Installs (or refreshes) our pre-commit hook, chaining a foreign one. Returns what was
 /// done, `None` if it was already in place.
 fn install_hook(repo: &gix::Repository, exe: &Path) -> Result<Option<String>, String> {
-    install_hook_script(repo, "pre-commit", &hook_script(exe), HOOK_MARKER)
+    install_hook_script(repo, "pre-commit", &hook_script(exe)?, HOOK_MARKER)
 }
 
 /// Installs (or refreshes) the hook `name` with `script` (recognised by `marker`); a
@@ -469,11 +441,29 @@ mod tests {
 
     #[test]
     fn quoting_round_trips() {
-        for p in ["/usr/bin/assetvc", "/home/a b/assetvc", "/tmp/it's/assetvc"] {
-            let cmd = format!("{} {}", sh_quote(p), merge_hooks::DRIVER_ARGS);
+        for p in [
+            "/usr/bin/assetvc",
+            "/home/a b/assetvc",
+            "/tmp/it's/assetvc",
+            "/tmp/it's a \"dir\"/$HOME/assetvc",
+        ] {
+            let cmd = format!("{} {}", sh_quote(p).unwrap(), merge_hooks::DRIVER_ARGS);
             assert_eq!(program_of(&cmd), p, "{cmd}");
             assert_eq!(arguments_of(&cmd), merge_hooks::DRIVER_ARGS);
         }
+        assert!(sh_quote("a\0b").is_err());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_shell_reads_a_quoted_path_back_unchanged() {
+        let p = "/tmp/it's a \"dir\"/$HOME/`x`/assetvc";
+        let out = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!("printf %s {}", sh_quote(p).unwrap()))
+            .output()
+            .unwrap();
+        assert_eq!(String::from_utf8_lossy(&out.stdout), p);
     }
 
     #[test]

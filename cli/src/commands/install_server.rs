@@ -47,7 +47,7 @@ fn install(bare: &Path) -> Result<Vec<String>, String> {
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let hook = dir.join("pre-receive");
     let local = dir.join("pre-receive.local");
-    let script = script(&exe);
+    let script = script(&exe)?;
     match std::fs::read(&hook) {
         Ok(old) if contains(&old, MARKER.as_bytes()) => {
             if old == script.as_bytes() {
@@ -103,8 +103,8 @@ fn contains(haystack: &[u8], needle: &[u8]) -> bool {
 }
 
 /// The hook script: the previous hook (if any) first with the same input, then ours.
-fn script(exe: &Path) -> String {
-    format!(
+fn script(exe: &Path) -> Result<String, String> {
+    Ok(format!(
         "#!/bin/sh\n\
          {MARKER}\n\
          # Installed by `assetvc install --server`: rejects pushes that bring in broken\n\
@@ -116,12 +116,8 @@ fn script(exe: &Path) -> String {
          \tprintf '%s\\n' \"$input\" | \"$hook_dir/pre-receive.local\" \"$@\" || exit $?\n\
          fi\n\
          printf '%s\\n' \"$input\" | {} hook pre-receive\n",
-        shell_quote(exe)
-    )
-}
-
-fn shell_quote(path: &Path) -> String {
-    format!("'{}'", path.to_string_lossy().replace('\'', "'\\''"))
+        super::install::sh_quote(&exe.to_string_lossy())?
+    ))
 }
 
 fn write_hook(path: &Path, script: &str) -> Result<(), String> {

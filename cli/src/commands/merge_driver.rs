@@ -41,6 +41,7 @@ pub struct MergeDriverArgs {
 /// Runs the driver: 0 merged, 1 policy fail met a conflict (git marks the path
 /// conflicted; %A holds the theirs-resolved result), 2 cannot merge (%A untouched).
 pub fn run(args: &MergeDriverArgs) -> anyhow::Result<ExitCode> {
+    // git runs the driver at the worktree's root: no discovery needed.
     let (mut options, config) =
         merging::options(Path::new("."), None).map_err(anyhow::Error::msg)?;
     let git_dir = journal::git_dir_near(Path::new("."));

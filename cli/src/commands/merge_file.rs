@@ -10,7 +10,7 @@ use merge::{Conflict, Policy};
 
 use super::merging;
 use crate::exit::{Exit, FAILED};
-use crate::{debug_bundle, files};
+use crate::{debug_bundle, files, repo_config};
 
 /// Arguments of `assetvc merge-file`.
 #[derive(Debug, Args)]
@@ -57,7 +57,8 @@ pub fn run(args: &MergeFileArgs) -> anyhow::Result<ExitCode> {
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let (options, config) = merging::options(dir, args.policy).map_err(anyhow::Error::msg)?;
+    let (options, config) =
+        merging::options(&repo_config::root_for(dir), args.policy).map_err(anyhow::Error::msg)?;
     let dialect = merging::dialect_of(&config, &args.current);
     fn shown(p: &Path) -> (&Path, String) {
         (p, p.display().to_string())

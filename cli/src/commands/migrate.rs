@@ -17,8 +17,8 @@ use store::gix::ObjectId;
 use store::migrate::{Destination, MigrateRules, Outcome, ProblemKind, Progress};
 
 use super::porcelain;
-use crate::config::{Config, FILE_NAME};
 use crate::report;
+use config::{Config, FILE_NAME};
 
 /// Arguments of `assetvc migrate`.
 #[derive(Debug, Args)]
@@ -97,7 +97,7 @@ fn config_at(repo: &gix::Repository, commit: ObjectId, rev: &str) -> anyhow::Res
         return Config::parse(&text, Path::new(&shown)).map_err(Into::into);
     }
     match repo.workdir() {
-        Some(root) => Config::discover(root).map_err(Into::into),
+        Some(root) => crate::repo_config::at_root(root).map_err(Into::into),
         None => {
             let path = repo.git_dir().join(FILE_NAME);
             if path.is_file() {

@@ -11,9 +11,9 @@ use store::gix;
 use store::treemerge::{MergeReport, UnresolvedKind};
 
 use super::merging;
-use crate::config::Config;
 use crate::exit::{Exit, FAILED};
 use crate::report;
+use config::Config;
 
 /// The failure for a store error (exit 2: nothing was done); a refusal lists the paths
 /// it names under its message.

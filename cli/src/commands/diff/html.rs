@@ -10,7 +10,6 @@ use review::{diff_section, FileSection, ObjectKeys, Page};
 use sjson::{Dialect, Document};
 
 use super::{diff_docs, empty_like, parse, Status};
-use crate::config::Config;
 use crate::files;
 
 /// The page being built, one file at a time.
@@ -24,7 +23,7 @@ impl ReviewPage {
     /// A page with the repository's (or `dir`'s) settings: the diff's id keys and
     /// `[review] position_keys`.
     pub fn new(dir: &Path, options: &DiffOptions) -> anyhow::Result<ReviewPage> {
-        let config = Config::discover(dir)?;
+        let config = crate::repo_config::for_dir(dir)?;
         Ok(ReviewPage {
             keys: ObjectKeys {
                 id_keys: options.id_keys.clone(),

@@ -30,9 +30,9 @@ use merge::naming::Names;
 use sjson::{Dialect, Document, Kind, ParseOptions, Path as DocPath};
 
 use super::merging;
-use crate::config::AssetMatcher;
 use crate::exit::{Exit, FAILED};
 use crate::report;
+use config::AssetMatcher;
 
 pub use driver::run_driver;
 pub(crate) use html::write_page;

@@ -23,7 +23,7 @@ use store::objects::{
     resolve_spec, Candidate, IndexSettings, ObjectIndex, ResolveError, TreeIndex,
 };
 
-use crate::config::{AssetMatcher, Config};
+use config::{AssetMatcher, Config};
 
 /// A repository opened for the object commands.
 pub struct Repo {
@@ -42,7 +42,7 @@ pub fn open() -> anyhow::Result<Repo> {
     let cwd = std::env::current_dir()?;
     let repo = store::repo::open(&cwd)?;
     let root = repo.workdir().map(Path::to_path_buf);
-    let config = Config::discover(root.as_deref().unwrap_or(&cwd))?;
+    let config = crate::repo_config::at_root(root.as_deref().unwrap_or(repo.git_dir()))?;
     let matcher = config.matcher()?;
     Ok(Repo {
         repo,
