@@ -511,26 +511,46 @@ fn diff_file(
     removed: &mut Vec<(String, Located)>,
     created: &mut Vec<(String, Located)>,
 ) {
+    use std::cmp::Ordering;
     let located = |entry: &Entry| Located {
         path: path.to_string(),
         entry: entry.clone(),
     };
-    for (id, o) in old {
-        match new.get(id) {
-            Some(n) if n == o => {}
-            Some(n) => changes.push(ObjectChange {
-                id: id.clone(),
-                old: Some(located(o)),
-                new: Some(located(n)),
-            }),
-            None => removed.push((id.clone(), located(o))),
+    // Both maps are sorted by id: one pass over the two, no lookups.
+    let (mut old, mut new) = (old.iter().peekable(), new.iter().peekable());
+    loop {
+        let order = match (old.peek(), new.peek()) {
+            (None, None) => break,
+            (Some(_), None) => Ordering::Less,
+            (None, Some(_)) => Ordering::Greater,
+            (Some((o, _)), Some((n, _))) => o.cmp(n),
+        };
+        match order {
+            Ordering::Less => {
+                let (id, o) = old.next().expect("peeked");
+                removed.push((id.clone(), located(o)));
+            }
+            Ordering::Greater => {
+                let (id, n) = new.next().expect("peeked");
+                created.push((id.clone(), located(n)));
+            }
+            Ordering::Equal => {
+                let ((id, o), (_, n)) = (old.next().expect("peeked"), new.next().expect("peeked"));
+                if !same_entry(o, n) {
+                    changes.push(ObjectChange {
+                        id: id.clone(),
+                        old: Some(located(o)),
+                        new: Some(located(n)),
+                    });
+                }
+            }
         }
     }
-    for (id, n) in new {
-        if !old.contains_key(id) {
-            created.push((id.clone(), located(n)));
-        }
-    }
+}
+
+/// Whether two entries are equal, the cheap comparison (the value hash) first.
+fn same_entry(a: &Entry, b: &Entry) -> bool {
+    a.hash == b.hash && a == b
 }
 
 /// An id removed from one file and added to another in the same delta, once each, moved.
