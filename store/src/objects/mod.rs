@@ -17,6 +17,7 @@
 
 mod build;
 pub mod cache;
+mod delta;
 pub mod history;
 pub mod resolve;
 pub mod restore;
