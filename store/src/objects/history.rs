@@ -12,7 +12,8 @@ use std::collections::{BinaryHeap, HashMap, HashSet};
 use gix::ObjectId;
 
 use super::build::{CommitInfo, ObjectIndex};
-use super::{IndexError, Located, ObjectChange};
+use super::{Located, ObjectChange};
+use crate::error::Error;
 
 pub use super::build::CommitInfo as Commit;
 
@@ -162,7 +163,7 @@ pub fn log(
     id: &str,
     present: bool,
     limit: Option<usize>,
-) -> Result<Vec<LogEntry>, IndexError> {
+) -> Result<Vec<LogEntry>, Error> {
     index.ensure(start)?;
     let mut out = Vec::new();
     let mut walk: Walk<(String, bool)> = Walk::new();
@@ -262,7 +263,7 @@ pub fn blame(
     index: &mut ObjectIndex<'_>,
     start: ObjectId,
     path: &str,
-) -> Result<Vec<BlameObject>, IndexError> {
+) -> Result<Vec<BlameObject>, Error> {
     index.ensure(start)?;
     let first = index.commit_info(start)?;
     let tree = index.tree_index(first.tree)?;

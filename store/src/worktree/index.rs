@@ -7,8 +7,6 @@ use gix::bstr::{BStr, BString, ByteSlice};
 use gix::index::entry::{Mode, Stage, Stat};
 use gix::ObjectId;
 
-use crate::error::Result;
-
 /// One path whose entry differs between two flat trees.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PathChange {
@@ -89,15 +87,6 @@ pub fn unmerged_paths(index: &gix::index::State) -> Vec<String> {
         .collect();
     out.dedup();
     out
-}
-
-/// Writes `index` to its file, dropping the tree cache (gix writes it as read, which would
-/// be stale: see gix-index's `File::write`).
-pub fn write_index(index: &mut gix::index::File) -> Result<()> {
-    index.remove_tree();
-    index.remove_resolve_undo();
-    index.write(Default::default())?;
-    Ok(())
 }
 
 /// The base, ours and theirs entries of a conflicted path (`None` where a side has none).
