@@ -42,6 +42,6 @@ pub fn worktree_policy(dir: &std::path::Path) -> Result<Policy, ConfigError> {
 /// repository containing `dir` (what `assetvc commit` uses with the configuration it
 /// already read).
 pub fn policy_with_checkers(config: &Config, dir: &std::path::Path) -> Result<Policy, ConfigError> {
-    let settings = GitSettings::from_entries(&store::staged::trusted_config(dir))?;
+    let settings = GitSettings::from_entries(&store::trusted_config(dir))?;
     Ok(Policy::new(config)?.with_checkers(settings.checkers))
 }
