@@ -70,9 +70,9 @@ pub use migrate::{
     ProblemKind, Progress as MigrateProgress,
 };
 pub use objects::{
-    blame, log, restore_object, BlameLine, BlameObject, Candidate, Commit, Entry, FileObjects,
-    IndexSettings, Located, LogEntry, LogKind, ObjectIndex, Progress as IndexProgress, Restored,
-    TreeIndex,
+    blame, day, iso_time, log, restore_object, BlameLine, BlameObject, Candidate, Commit, Entry,
+    FileObjects, IndexSettings, Located, LogEntry, LogKind, ObjectIndex, Progress as IndexProgress,
+    Restored, TreeIndex,
 };
 pub use read::TreeId;
 pub use repo::{rela_path, ObjectDirs, Repo};
@@ -87,3 +87,4 @@ pub use treemerge::{
     conflict_lines, AssetRules, MergeReport, MergeResult, MergedFile, Unresolved, UnresolvedKind,
 };
 pub use trusted_config::{trusted_config, ConfigEntry};
+pub use worktree::PathChange;

@@ -5,6 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use gix::bstr::ByteSlice;
+use gix::ObjectId;
 
 use crate::error::{Error, GitContext, Result};
 use crate::Repo;
@@ -38,6 +39,11 @@ impl Repo {
             .peel_to_tree()
             .map_err(|_| unknown())?;
         Ok(TreeId(tree.id))
+    }
+
+    /// The tree of commit `commit`.
+    pub fn commit_tree(&self, commit: ObjectId) -> Result<TreeId> {
+        Ok(TreeId(self.tree_of(Some(commit))?))
     }
 
     /// The content of the blob at `path` (relative to the repository root, `/`-separated)

@@ -6,7 +6,6 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use store::gix::bstr::ByteSlice;
 
 use super::porcelain;
 use crate::config::Config;
@@ -84,19 +83,13 @@ pub fn run(args: &CommitArgs) -> i32 {
             return 2;
         }
     };
-    let mut staging = match store::commit::Staging::open(&repo) {
+    let mut staging = match store::Staging::open(&repo) {
         Ok(s) => s,
         Err(e) => return porcelain::fail(&e),
     };
     let message = if args.message.is_empty() {
-        match store::commit::merge_message(&repo) {
-            Some(m)
-                if !store::commit::merge_heads(&repo)
-                    .unwrap_or_default()
-                    .is_empty() =>
-            {
-                m
-            }
+        match repo.merge_message() {
+            Some(m) if !repo.merge_heads().unwrap_or_default().is_empty() => m,
             _ => {
                 report::error("a commit message is needed: assetvc commit -m MSG");
                 return 2;
@@ -111,21 +104,21 @@ pub fn run(args: &CommitArgs) -> i32 {
         }
     }
     for path in &args.paths {
-        let Some(rela) = store::repo::rela_path(&root, path) else {
+        let Some(rela) = store::rela_path(&root, path) else {
             report::error(format!("{}: outside the repository", path.display()));
             return 2;
         };
-        if let Err(e) = staging.add_path(rela.as_bstr()) {
+        if let Err(e) = staging.add_path(&rela) {
             return porcelain::fail(&e);
         }
     }
     let changes = staging.changes();
     let mut blobs = Vec::new();
     for change in &changes {
-        let Some((id, mode)) = change.new else {
+        let Some((id, _)) = change.new else {
             continue;
         };
-        if mode == store::gix::index::entry::Mode::COMMIT {
+        if change.is_submodule() {
             continue;
         }
         let base = match change.old {
@@ -137,7 +130,7 @@ pub fn run(args: &CommitArgs) -> i32 {
         };
         match staging.blob(&id) {
             Ok(data) => blobs.push(StagedBlob {
-                path: change.path.to_str_lossy().into_owned(),
+                path: change.path_lossy(),
                 data,
                 base,
             }),
@@ -168,18 +161,15 @@ pub fn run(args: &CommitArgs) -> i32 {
             return 2;
         }
     }
-    let branch = store::repo::current_branch(&repo)
+    let branch = repo
+        .current_branch()
         .ok()
         .flatten()
         .unwrap_or_else(|| "HEAD".into());
     match staging.commit(&message) {
         Ok(Some(c)) => {
             if args.json {
-                let changed: Vec<String> = c
-                    .changes
-                    .iter()
-                    .map(|ch| ch.path.to_str_lossy().into_owned())
-                    .collect();
+                let changed: Vec<String> = c.changes.iter().map(|ch| ch.path_lossy()).collect();
                 let parents: Vec<String> = c.parents.iter().map(|p| p.to_string()).collect();
                 println!(
                     "{}",

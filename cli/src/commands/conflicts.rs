@@ -5,7 +5,7 @@
 
 use clap::Args;
 use merge::ConflictKind;
-use store::journal::{Journal, OperationKind, Recorded};
+use store::{Journal, OperationKind, Recorded};
 
 use super::porcelain;
 use crate::report;
@@ -161,13 +161,13 @@ fn json_of(r: &Recorded) -> serde_json::Value {
 /// Runs `assetvc conflicts`: 0 (also when no merge was recorded), 2 outside a repository or
 /// when the journal cannot be read.
 pub fn run(args: &ConflictsArgs) -> i32 {
-    let repo = match store::repo::open(std::path::Path::new(".")) {
+    let repo = match store::Repo::discover(std::path::Path::new(".")) {
         Ok(r) => r,
         Err(e) => return porcelain::fail(&e),
     };
     let journal = Journal::at(repo.git_dir());
     if let Some(file) = &args.commit_msg {
-        let head = repo.head_id().ok().map(|id| id.to_string());
+        let head = repo.head_commit().ok().flatten().map(|id| id.to_string());
         return append_to_message(&journal, head.as_deref(), file);
     }
     let operations = match if args.all {
@@ -187,9 +187,7 @@ pub fn run(args: &ConflictsArgs) -> i32 {
     }
     // Paths git itself left unmerged (a binary file, a file no driver merges): the user
     // must resolve them whatever the journal says.
-    let unmerged = store::treemerge::current_index(&repo)
-        .map(|index| store::worktree::unmerged_paths(&index))
-        .unwrap_or_default();
+    let unmerged = repo.unmerged_paths().unwrap_or_default();
     if args.json {
         let mut value = if args.all {
             serde_json::json!({"operations": operations.iter().map(json_of).collect::<Vec<_>>()})
@@ -280,7 +278,7 @@ fn append_to_message(journal: &Journal, head: Option<&str>, file: &std::path::Pa
 }
 
 /// The worktree's root (the current directory in a bare repository).
-fn worktree(repo: &store::gix::Repository) -> std::path::PathBuf {
+fn worktree(repo: &store::Repo) -> std::path::PathBuf {
     repo.workdir()
         .map(std::path::Path::to_path_buf)
         .unwrap_or_else(|| std::path::PathBuf::from("."))

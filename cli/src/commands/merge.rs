@@ -10,9 +10,8 @@
 
 use clap::Args;
 use merge::Policy;
-use store::gix;
-use store::gix::ObjectId;
-use store::treemerge::{self, AssetRules, MergeResult};
+use store::ObjectId;
+use store::{self, AssetRules, MergeResult};
 
 use super::merge_file::parse_policy;
 use super::porcelain;
@@ -40,7 +39,7 @@ pub fn run(args: &MergeArgs) -> i32 {
         Ok(r) => r,
         Err(status) => return status,
     };
-    let theirs = match store::repo::resolve_commit(&repo, &args.branch) {
+    let theirs = match repo.resolve_commit(&args.branch) {
         Ok(id) => id,
         Err(e) => return porcelain::fail(&e),
     };
@@ -51,8 +50,8 @@ pub fn run(args: &MergeArgs) -> i32 {
 /// git's title for merging `name`: `Merge branch 'b'`, `Merge remote-tracking branch
 /// 'origin/b'`, `Merge tag 'v1'`, `Merge commit 'abc'`, with ` into X` unless X is main or
 /// master.
-pub fn merge_title(repo: &gix::Repository, name: &str) -> String {
-    let exists = |r: String| repo.try_find_reference(r.as_str()).ok().flatten().is_some();
+pub fn merge_title(repo: &store::Repo, name: &str) -> String {
+    let exists = |r: String| repo.has_reference(&r);
     let what = if exists(format!("refs/heads/{name}")) {
         format!("Merge branch '{name}'")
     } else if exists(format!("refs/remotes/{name}")) {
@@ -66,8 +65,8 @@ pub fn merge_title(repo: &gix::Repository, name: &str) -> String {
 }
 
 /// Appends ` into BRANCH` unless the current branch is `main` or `master` (as git does).
-pub fn with_into(repo: &gix::Repository, title: String) -> String {
-    match store::repo::current_branch(repo) {
+pub fn with_into(repo: &store::Repo, title: String) -> String {
+    match repo.current_branch() {
         Ok(Some(b)) if b != "main" && b != "master" => format!("{title} into {b}"),
         _ => title,
     }
@@ -75,7 +74,7 @@ pub fn with_into(repo: &gix::Repository, title: String) -> String {
 
 /// Merges `theirs` into HEAD and reports; shared by `merge` and `pull`.
 pub fn merge_into_head(
-    repo: &gix::Repository,
+    repo: &store::Repo,
     theirs: ObjectId,
     label: &str,
     title: &str,
@@ -97,7 +96,7 @@ pub fn merge_into_head(
         dialect_of: &dialect_of,
         options,
     };
-    let report = match treemerge::merge_into_head(repo, theirs, label, title, &rules) {
+    let report = match repo.merge_into_head(theirs, label, title, &rules) {
         Ok(r) => r,
         Err(e) => return porcelain::fail(&e),
     };
@@ -156,7 +155,7 @@ pub fn merge_into_head(
     porcelain::merge_status(&report)
 }
 
-fn json_report(report: &treemerge::MergeReport, policy: Policy) -> String {
+fn json_report(report: &store::MergeReport, policy: Policy) -> String {
     let result = match &report.result {
         MergeResult::UpToDate => serde_json::json!({"status": "up-to-date"}),
         MergeResult::FastForward { .. } => serde_json::json!({"status": "fast-forward"}),

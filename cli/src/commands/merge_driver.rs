@@ -17,7 +17,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use store::journal::{self, Journal, Operation, StepPlace};
+use store::{self, Journal, Operation, StepPlace};
 
 use super::merging;
 use crate::report;
@@ -45,13 +45,13 @@ pub fn run(args: &MergeDriverArgs) -> i32 {
             return 2;
         }
     };
-    let git_dir = journal::git_dir_near(Path::new("."));
+    let git_dir = store::git_dir_near(Path::new("."));
     let env: Vec<(String, String)> = std::env::vars()
         .filter(|(k, _)| k.starts_with("GIT"))
         .collect();
     let (operation, place) = match &git_dir {
-        Some(dir) => journal::detect(dir, &env),
-        None => journal::detect(Path::new("/nonexistent"), &env),
+        Some(dir) => store::detect_operation(dir, &env),
+        None => store::detect_operation(Path::new("/nonexistent"), &env),
     };
     let configured = options.policy;
     options.policy = configured.for_operation(operation.swapped);
@@ -156,7 +156,7 @@ fn record(
 }
 
 fn append(
-    log: &journal::OperationLog,
+    log: &store::OperationLog,
     mut step: serde_json::Value,
     place: &StepPlace,
     versions: Option<String>,

@@ -10,9 +10,8 @@ use std::path::Path;
 
 use clap::Args;
 use serde_json::json;
-use store::gix;
-use store::gix::ObjectId;
-use store::migrate::{Destination, MigrateRules, Outcome, ProblemKind, Progress};
+use store::ObjectId;
+use store::{Destination, MigrateProgress as Progress, MigrateRules, Outcome, ProblemKind};
 
 use super::porcelain;
 use crate::config::{Config, FILE_NAME};
@@ -85,18 +84,11 @@ fn progress_bar() -> Option<Bar> {
 /// The configuration that applies: the `assetvc.toml` committed at the root of `commit`'s
 /// tree; without one, the repository's own (found from the worktree, or in a bare
 /// repository's directory, as the pre-receive hook does), else the defaults.
-fn config_at(repo: &gix::Repository, commit: ObjectId, rev: &str) -> Result<Config, String> {
-    let tree = store::repo::tree_of(repo, Some(commit)).map_err(|e| e.to_string())?;
-    let entry = repo
-        .find_tree(tree)
-        .map_err(|e| e.to_string())?
-        .lookup_entry_by_path(FILE_NAME)
-        .map_err(|e| e.to_string())?;
-    if let Some(entry) = entry.filter(|e| e.mode().is_blob()) {
-        let blob = repo
-            .find_blob(entry.object_id())
-            .map_err(|e| e.to_string())?;
-        let text = String::from_utf8_lossy(&blob.data);
+fn config_at(repo: &store::Repo, commit: ObjectId, rev: &str) -> Result<Config, String> {
+    let tree = repo.commit_tree(commit).map_err(|e| e.to_string())?;
+    let blob = repo.blob_in(tree, FILE_NAME).map_err(|e| e.to_string())?;
+    if let Some(blob) = blob {
+        let text = String::from_utf8_lossy(&blob);
         let shown = format!("{rev}:{FILE_NAME}");
         return Config::parse(&text, Path::new(&shown)).map_err(|e| e.to_string());
     }
@@ -116,11 +108,11 @@ fn config_at(repo: &gix::Repository, commit: ObjectId, rev: &str) -> Result<Conf
 /// Runs `assetvc migrate`: 0 migrated (or nothing to do), 1 some files do not parse (the
 /// others were migrated), 2 nothing done (bad revision, local changes in the way…).
 pub fn run(args: &MigrateArgs) -> i32 {
-    let repo = match store::repo::open(Path::new(".")) {
+    let repo = match store::Repo::discover(Path::new(".")) {
         Ok(r) => r,
         Err(e) => return porcelain::fail(&e),
     };
-    let commit = match store::repo::resolve_commit(&repo, &args.rev) {
+    let commit = match repo.resolve_commit(&args.rev) {
         Ok(c) => c,
         Err(e) => return porcelain::fail(&e),
     };
@@ -147,16 +139,15 @@ pub fn run(args: &MigrateArgs) -> i32 {
             natural_keys: config.merge.natural_keys.clone(),
             all: args.all,
         },
-        new_id: &store::migrate::new_uuid,
+        new_id: &store::new_uuid,
     };
     let message = (!args.message.is_empty()).then(|| args.message.join("\n\n"));
     let bar = progress_bar();
     let progress: &dyn Progress = match &bar {
         Some(b) => b,
-        None => &store::migrate::NoProgress,
+        None => &store::NoProgress,
     };
-    let outcome = match store::migrate::migrate(
-        &repo,
+    let outcome = match repo.migrate(
         &args.rev,
         &rules,
         args.dry_run,
@@ -195,16 +186,16 @@ fn plural(n: usize) -> &'static str {
 }
 
 /// What moves, for people: `main` (the branch), `HEAD` (detached), or `None`.
-fn moved_name(repo: &gix::Repository, destination: &Destination) -> Option<String> {
+fn moved_name(repo: &store::Repo, destination: &Destination) -> Option<String> {
     match destination {
         Destination::Worktree => Some(
-            store::repo::current_branch(repo)
+            repo.current_branch()
                 .ok()
                 .flatten()
                 .unwrap_or_else(|| "HEAD".into()),
         ),
         Destination::Ref(name) if name == "HEAD" => Some(
-            store::repo::current_branch(repo)
+            repo.current_branch()
                 .ok()
                 .flatten()
                 .unwrap_or_else(|| "HEAD".into()),

@@ -5,9 +5,8 @@
 use std::path::{Path, PathBuf};
 
 use merge::Policy;
-use store::error::Error;
-use store::gix;
-use store::treemerge::{MergeReport, UnresolvedKind};
+use store::Error;
+use store::{MergeReport, UnresolvedKind};
 
 use super::merging;
 use crate::config::Config;
@@ -28,8 +27,10 @@ pub fn fail(e: &Error) -> i32 {
 }
 
 /// The repository around the current directory and its worktree root, or the exit status.
-pub fn open_worktree() -> Result<(gix::Repository, PathBuf), i32> {
-    store::repo::open_worktree(Path::new(".")).map_err(|e| fail(&e))
+pub fn open_worktree() -> Result<(store::Repo, PathBuf), i32> {
+    let repo = store::Repo::discover_worktree(Path::new(".")).map_err(|e| fail(&e))?;
+    let root = repo.worktree_root().map_err(|e| fail(&e))?.to_path_buf();
+    Ok((repo, root))
 }
 
 /// The repository's `assetvc.toml` and merge options (policy overridden by `policy`).

@@ -31,13 +31,11 @@ pub fn run(args: &PullArgs) -> i32 {
         Ok(r) => r,
         Err(status) => return status,
     };
-    let current = match store::repo::current_branch(&repo) {
+    let current = match repo.current_branch() {
         Ok(b) => b,
         Err(e) => return porcelain::fail(&e),
     };
-    let upstream = current
-        .as_deref()
-        .and_then(|b| store::fetch::upstream(&repo, b));
+    let upstream = current.as_deref().and_then(|b| repo.upstream(b));
     let remote = args
         .remote
         .clone()
@@ -56,7 +54,7 @@ pub fn run(args: &PullArgs) -> i32 {
             }
         },
     };
-    let fetched = match store::fetch::fetch_branch(&repo, &remote, &branch) {
+    let fetched = match repo.fetch_branch(&remote, &branch) {
         Ok(f) => f,
         Err(e) => return porcelain::fail(&e),
     };

@@ -14,11 +14,9 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use merge::Policy;
 use serde_json::json;
-use store::error::Error;
-use store::gix;
-use store::sync::remote::{self, Limits};
-use store::sync::{Brought, Postponed, Wip};
-use store::treemerge::{AssetRules, UnresolvedKind};
+use store::Error;
+use store::{AssetRules, UnresolvedKind};
+use store::{Brought, Limits, Postponed, Wip};
 
 use super::merge_file::parse_policy;
 use super::porcelain;
@@ -61,37 +59,37 @@ pub struct Target {
 impl Target {
     /// `refs/assetvc/wip/<user>/<branch>`.
     pub fn wip_ref(&self) -> String {
-        store::sync::wip_ref(&self.user, &self.branch)
+        store::wip_ref(&self.user, &self.branch)
     }
 
     /// Where the remote's WIP refs are fetched to.
     pub fn wip_prefix(&self) -> String {
-        store::sync::remote_wip_prefix(&self.remote)
+        store::remote_wip_prefix(&self.remote)
     }
 }
 
 /// Resolves user, branch, remote and upstream; exit status 2 with a message when one is
 /// missing.
-pub fn target(repo: &gix::Repository, remote: Option<&str>) -> Result<Target, i32> {
+pub fn target(repo: &store::Repo, remote: Option<&str>) -> Result<Target, i32> {
     let usage = |message: String| {
         report::error(message);
         2
     };
-    let branch = match store::repo::current_branch(repo) {
+    let branch = match repo.current_branch() {
         Ok(Some(b)) => b,
         Ok(None) => return Err(usage("HEAD is detached: check out a branch to sync".into())),
         Err(e) => return Err(porcelain::fail(&e)),
     };
-    let user = store::sync::sync_user(repo).ok_or_else(|| {
+    let user = repo.sync_user().ok_or_else(|| {
         usage("who are you? set `git config assetvc.user NAME` (or user.email)".into())
     })?;
-    let upstream = store::fetch::upstream(repo, &branch);
+    let upstream = repo.upstream(&branch);
     let remote = remote
         .map(str::to_string)
         .or_else(|| upstream.as_ref().map(|u| u.0.clone()))
         .unwrap_or_else(|| "origin".into());
-    if store::sync::ref_component(&remote).as_deref() != Some(remote.as_str())
-        || repo.try_find_remote(remote.as_str()).is_none()
+    if store::ref_component(&remote).as_deref() != Some(remote.as_str())
+        || !repo.has_remote(&remote)
     {
         return Err(usage(format!(
             "{remote}: not a configured remote (git remote add {remote} URL)"
@@ -212,7 +210,7 @@ type DialectFn = Box<dyn Fn(&str) -> Option<sjson::Dialect>>;
 /// the merge options and the asset dialects; or the exit status after a message.
 fn open(
     policy: Option<Policy>,
-) -> Result<(gix::Repository, PathBuf, merge::MergeOptions, DialectFn), i32> {
+) -> Result<(store::Repo, PathBuf, merge::MergeOptions, DialectFn), i32> {
     let (repo, root) = porcelain::open_worktree()?;
     let (options, config) = porcelain::settings(&root, policy)?;
     let dialect_of = porcelain::dialect_fn(&config)?;
@@ -233,7 +231,7 @@ fn cycle(args: &SyncArgs, stop: &AtomicBool) -> Cycle {
             out.json["ms"] = serde_json::Value::Object(timings);
             out
         };
-    let (repo, root, options, dialect_of) = match open(args.policy) {
+    let (repo, _, options, dialect_of) = match open(args.policy) {
         Ok(opened) => opened,
         Err(status) => {
             out.status = status;
@@ -257,7 +255,7 @@ fn cycle(args: &SyncArgs, stop: &AtomicBool) -> Cycle {
     // 1. Record the work in progress.
     let start = Instant::now();
     let wip_ref = target.wip_ref();
-    let wip = match store::sync::record_wip(&repo, &dialect_of, Some(&wip_ref), &target.user) {
+    let wip = match repo.record_wip(&dialect_of, Some(&wip_ref), &target.user) {
         Ok(w) => w,
         Err(e) => {
             out.status = porcelain::fail(&e);
@@ -273,8 +271,8 @@ fn cycle(args: &SyncArgs, stop: &AtomicBool) -> Cycle {
     };
     let start = Instant::now();
     let pushed_copy = format!("{}{}/{}", target.wip_prefix(), target.user, target.branch);
-    if store::repo::resolve_commit(&repo, &pushed_copy).ok() != Some(wip.commit) {
-        if let Err(e) = remote::push_wip(&root, &target.remote, &wip_ref, limits) {
+    if repo.resolve_commit(&pushed_copy).ok() != Some(wip.commit) {
+        if let Err(e) = repo.push_wip(&target.remote, &wip_ref, limits) {
             return unreachable(out, "push", &e, timings, stop);
         }
         out.json["pushed"] = json!(true);
@@ -285,8 +283,7 @@ fn cycle(args: &SyncArgs, stop: &AtomicBool) -> Cycle {
         return finish(out, "interrupted", timings);
     }
     let start = Instant::now();
-    if let Err(e) = remote::fetch(
-        &root,
+    if let Err(e) = repo.fetch_wip(
         &target.remote,
         &target.upstream_branch,
         &target.tracking,
@@ -301,7 +298,7 @@ fn cycle(args: &SyncArgs, stop: &AtomicBool) -> Cycle {
     }
     // 4. Bring the upstream in.
     let start = Instant::now();
-    let upstream = match store::repo::resolve_commit(&repo, &target.tracking) {
+    let upstream = match repo.resolve_commit(&target.tracking) {
         Ok(id) => id,
         Err(e) => {
             out.status = porcelain::fail(&e);
@@ -309,8 +306,7 @@ fn cycle(args: &SyncArgs, stop: &AtomicBool) -> Cycle {
         }
     };
     let label = format!("{}/{}", target.remote, target.upstream_branch);
-    let brought =
-        store::sync::bring_upstream(&repo, &target.branch, &wip, upstream, &label, &rules);
+    let brought = repo.bring_upstream(&target.branch, &wip, upstream, &label, &rules);
     lap(&mut timings, "merge", start);
     let context = Merging {
         repo: &repo,
@@ -331,10 +327,10 @@ fn cycle(args: &SyncArgs, stop: &AtomicBool) -> Cycle {
 
 /// What the report of the merge step needs.
 struct Merging<'a> {
-    repo: &'a gix::Repository,
+    repo: &'a store::Repo,
     wip: &'a Wip,
     label: &'a str,
-    upstream: gix::ObjectId,
+    upstream: store::ObjectId,
     policy: Policy,
 }
 
@@ -360,7 +356,7 @@ fn report_brought(
             files,
             saved,
         }) => {
-            let short = |id: &gix::ObjectId| id.to_hex_with_len(7).to_string();
+            let short = |id: &store::ObjectId| id.to_hex_with_len(7).to_string();
             eprintln!(
                 "assetvc: {} {}..{} from {label}{}",
                 if fast_forward {

@@ -10,7 +10,7 @@ use std::time::Duration;
 use clap::Args;
 use merge::diff::DiffOptions;
 use serde_json::json;
-use store::sync::{ObjectChange, WhoReport, WhoRequest};
+use store::{ObjectChange, WhoReport, WhoRequest};
 
 use super::porcelain;
 use super::sync::target;
@@ -52,17 +52,11 @@ pub fn run(args: &WhoArgs) -> i32 {
         Err(status) => return status,
     };
     let from_git = repo
-        .config_snapshot()
-        .string("assetvc.sync.stale")
-        .map(|v| {
-            (
-                String::from_utf8_lossy(v.as_ref()).into_owned(),
-                "git config assetvc.sync.stale",
-            )
-        });
+        .config_value("assetvc.sync.stale")
+        .map(|v| (v, "git config assetvc.sync.stale"));
     let (stale_text, stale_source) =
         from_git.unwrap_or_else(|| (config.sync.stale.clone(), "assetvc.toml: sync.stale"));
-    let Some(stale) = store::sync::parse_duration(&stale_text) else {
+    let Some(stale) = store::parse_duration(&stale_text) else {
         report::error(format!(
             "{stale_source}: {stale_text:?} is not a duration (900, 90s, 15m, 1h)"
         ));
@@ -70,7 +64,7 @@ pub fn run(args: &WhoArgs) -> i32 {
     };
     let mut paths = Vec::new();
     for p in &args.paths {
-        match store::repo::rela_path(&root, p) {
+        match store::rela_path(&root, p) {
             Some(r) => paths.push(r.to_string()),
             None => {
                 report::error(format!("{}: outside the repository", p.display()));
@@ -79,24 +73,24 @@ pub fn run(args: &WhoArgs) -> i32 {
         }
     }
     // Your own edits, recorded in memory: `who` writes nothing.
-    let memory = repo.clone().with_object_memory();
-    let mine = match store::sync::record_wip(&memory, &dialect_of, None, &target.user) {
+    let memory = repo.in_memory();
+    let mine = match memory.record_wip(&dialect_of, None, &target.user) {
         Ok(w) => Some(w.commit),
-        Err(store::error::Error::Usage(_)) => None,
+        Err(store::Error::Usage(_)) => None,
         Err(e) => return porcelain::fail(&e),
     };
     let request = WhoRequest {
         wip_prefix: target.wip_prefix(),
         me: target.user.clone(),
         mine,
-        upstream: store::repo::resolve_commit(&repo, &target.tracking).ok(),
+        upstream: repo.resolve_commit(&target.tracking).ok(),
         stale,
         paths,
         dialect_of: &dialect_of,
         options: DiffOptions::from(&options),
         now: now_seconds(),
     };
-    let who = match store::sync::who(&memory, &request) {
+    let who = match memory.who(&request) {
         Ok(w) => w,
         Err(e) => return porcelain::fail(&e),
     };
@@ -177,7 +171,7 @@ fn object_json(o: &ObjectChange) -> serde_json::Value {
         "file": o.file,
         "pointer": o.pointer,
         "id": o.id,
-        "short_id": o.id.as_deref().map(store::sync::short_id),
+        "short_id": o.id.as_deref().map(store::short_id),
         "name": o.name,
         "change": o.change,
         "properties": o.properties,

@@ -17,6 +17,16 @@ use crate::error::Error;
 
 pub use super::build::CommitInfo as Commit;
 
+/// A commit time (seconds since the epoch) in UTC, ISO 8601: `2026-11-24T10:00:00Z`.
+pub fn iso_time(seconds: i64) -> String {
+    gix::date::Time::new(seconds, 0).format_or_unix(gix::date::time::format::ISO8601_STRICT)
+}
+
+/// A commit's day in UTC: `2026-11-24`.
+pub fn day(seconds: i64) -> String {
+    gix::date::Time::new(seconds, 0).format_or_unix(gix::date::time::format::SHORT)
+}
+
 /// What a commit did to the object.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LogKind {

@@ -30,7 +30,7 @@ use serde::{Deserialize, Serialize};
 use sjson::Dialect;
 
 pub use build::ObjectIndex;
-pub use history::{blame, log, BlameLine, BlameObject, Commit, LogEntry, LogKind};
+pub use history::{blame, day, iso_time, log, BlameLine, BlameObject, Commit, LogEntry, LogKind};
 pub use resolve::Candidate;
 pub use restore::{restore_object, Restored};
 

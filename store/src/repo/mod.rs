@@ -106,6 +106,21 @@ impl Repo {
         self.git.common_dir()
     }
 
+    /// Whether the repository has no worktree.
+    pub fn is_bare(&self) -> bool {
+        self.git.workdir().is_none()
+    }
+
+    /// Whether reference `name` (`refs/heads/main`) exists.
+    pub fn has_reference(&self, name: &str) -> bool {
+        self.git.try_find_reference(name).ok().flatten().is_some()
+    }
+
+    /// Whether `name` is a configured remote.
+    pub fn has_remote(&self, name: &str) -> bool {
+        self.git.try_find_remote(name).is_some()
+    }
+
     /// The commit `spec` names (`main`, `origin/main`, `HEAD~2`, an id…).
     pub fn resolve_commit(&self, spec: &str) -> Result<ObjectId> {
         resolve_commit(&self.git, spec)

@@ -150,9 +150,11 @@ impl Repo {
         };
         let base = repo.merge_base(ours_id, theirs)?.map(|id| id.detach());
         match base {
-            None => return Err(Error::Usage(format!(
+            None => {
+                return Err(Error::Usage(format!(
                 "refusing to merge unrelated histories ({theirs_label} shares no commit with HEAD)"
-            ))),
+            )))
+            }
             Some(b) if b == theirs => return Ok(report),
             Some(b) if b == ours_id => {
                 let target = repo.index_from_tree(&repo::tree_of(repo, Some(theirs))?)?;

@@ -18,6 +18,18 @@ pub struct PathChange {
     pub new: Option<(ObjectId, Mode)>,
 }
 
+impl PathChange {
+    /// The path, lossily decoded if not UTF-8.
+    pub fn path_lossy(&self) -> String {
+        self.path.to_str_lossy().into_owned()
+    }
+
+    /// Whether the new entry is a submodule (a commit, not a file).
+    pub fn is_submodule(&self) -> bool {
+        self.new.is_some_and(|(_, mode)| mode == Mode::COMMIT)
+    }
+}
+
 /// The stage-0 entries whose id or mode differ between two indexes (both sorted, as gix
 /// keeps them), in path order.
 pub fn diff_indexes(old: &gix::index::State, new: &gix::index::State) -> Vec<PathChange> {

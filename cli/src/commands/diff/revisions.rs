@@ -54,7 +54,7 @@ pub(super) fn run_revisions(args: &DiffArgs, format: Format) -> i32 {
             return 2;
         }
     };
-    let repo = match store::read::open(&cwd) {
+    let repo = match store::Repo::discover(&cwd) {
         Ok(r) => r,
         Err(e) => {
             report::error(e);

@@ -3,7 +3,7 @@
 
 use clap::Args;
 use serde_json::json;
-use store::objects::history::blame;
+use store::blame;
 
 use super::{commit_json, day, fail, object_name, open, print_json, short_commit};
 

@@ -7,7 +7,7 @@ use std::path::Path;
 use clap::Args;
 use serde_json::json;
 use sjson::{Document, ParseOptions};
-use store::objects::restore::{restore_object, Restored};
+use store::{restore_object, Restored};
 
 use super::show::blob;
 use super::{fail, object_name, open, print_json, resolve};

@@ -92,18 +92,12 @@ fn show(args: &ShowArgs) -> Result<(), String> {
 
 /// The blob at `path` in `commit`.
 pub(super) fn blob(
-    repo: &store::gix::Repository,
-    commit: store::gix::ObjectId,
+    repo: &store::Repo,
+    commit: store::ObjectId,
     path: &str,
 ) -> Result<Vec<u8>, String> {
-    let tree = repo
-        .find_commit(commit)
-        .and_then(|c| c.tree())
-        .map_err(|e| e.to_string())?;
-    let entry = tree
-        .lookup_entry_by_path(path)
+    let tree = repo.commit_tree(commit).map_err(|e| e.to_string())?;
+    repo.blob_in(tree, path)
         .map_err(|e| e.to_string())?
-        .ok_or_else(|| format!("{path}: not in {commit}"))?;
-    let object = entry.object().map_err(|e| e.to_string())?;
-    Ok(object.detach().data)
+        .ok_or_else(|| format!("{path}: not in {commit}"))
 }

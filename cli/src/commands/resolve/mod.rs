@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 use sjson::{Dialect, Document, Out, ParseOptions};
-use store::journal::{Journal, Recorded};
+use store::{Journal, Recorded};
 
 use super::{merging, porcelain};
 use crate::{files, report};
@@ -80,7 +80,7 @@ pub fn run(args: &ResolveArgs) -> i32 {
     let absolute = std::env::current_dir()
         .map(|d| d.join(&args.file))
         .unwrap_or_else(|_| args.file.clone());
-    let Some(rela) = store::repo::rela_path(&root, &absolute) else {
+    let Some(rela) = store::rela_path(&root, &absolute) else {
         report::error(format!(
             "{}: not a file of this repository's worktree",
             args.file.display()
