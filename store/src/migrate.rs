@@ -178,7 +178,7 @@ pub enum Destination {
 /// Where a migration of `rev` (which names `commit`) goes: HEAD and branches move, other
 /// revisions do not; HEAD, or the branch checked out, moves the worktree along in a
 /// repository that has one.
-pub fn destination(repo: &gix::Repository, rev: &str, commit: ObjectId) -> Result<Destination> {
+fn destination(repo: &gix::Repository, rev: &str, commit: ObjectId) -> Result<Destination> {
     let has_worktree = repo.workdir().is_some();
     if rev == "HEAD" || rev == "@" {
         return Ok(if has_worktree {
@@ -225,6 +225,11 @@ pub struct Outcome {
 }
 
 impl Repo {
+    /// Where a migration of revision `rev` (commit `commit`) puts its commit.
+    pub fn migration_destination(&self, rev: &str, commit: ObjectId) -> Result<Destination> {
+        destination(&self.git, rev, commit)
+    }
+
     /// Migrates the tree of revision `rev` (see the module documentation): with `dry_run`
     /// nothing is written; otherwise the blobs, the tree and one commit (`message`, or
     /// [`Plan::default_message`]) whose parent is `rev`'s commit, and the [`destination`]

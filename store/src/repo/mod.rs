@@ -111,6 +111,11 @@ impl Repo {
         self.git.workdir().is_none()
     }
 
+    /// Whether the object database holds object `id`.
+    pub fn has_object(&self, id: ObjectId) -> bool {
+        self.git.has_object(id)
+    }
+
     /// Whether reference `name` (`refs/heads/main`) exists.
     pub fn has_reference(&self, name: &str) -> bool {
         self.git.try_find_reference(name).ok().flatten().is_some()
