@@ -117,7 +117,7 @@ fn an_unparsable_virtual_base_falls_back_to_a_real_one() {
     let (ours, theirs) = (blob("x = 2\ny = 1\n"), blob("x = 1\ny = 2\n"));
     let options = MergeOptions::default();
     let merged = merge_asset(
-        &repo,
+        repo,
         (Some(virtual_base), Some(real_base)),
         ours,
         theirs,
@@ -137,7 +137,7 @@ fn an_unparsable_virtual_base_falls_back_to_a_real_one() {
         b"x = 2\ny = 2\n"
     );
     let failed = merge_asset(
-        &repo,
+        repo,
         (Some(virtual_base), None),
         ours,
         theirs,
