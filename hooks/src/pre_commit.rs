@@ -12,11 +12,11 @@ use std::time::{Duration, Instant};
 
 use store::Repo;
 
-use crate::config::Config;
 use crate::engine::{check_jobs, Job};
 use crate::external::GitSettings;
 use crate::policy::Policy;
 use crate::problem::Problem;
+use config::Config;
 
 /// What the pre-commit check found.
 #[derive(Debug, Default)]
@@ -58,7 +58,7 @@ fn check_staged(dir: &Path) -> Result<CommitReport, String> {
     let root = repo
         .workdir()
         .map_or_else(|| dir.to_path_buf(), Path::to_path_buf);
-    let config = Config::discover(&root).map_err(|e| e.to_string())?;
+    let config = Config::at_root(&root).map_err(|e| e.to_string())?;
     let mut policy = Policy::new(&config)
         .map_err(|e| e.to_string())?
         .with_checkers(settings.checkers);
