@@ -8,11 +8,12 @@
 //! `git merge --abort` and `assetvc commit` all work on it. An asset with a side that does
 //! not parse is not merged: ours stays in the worktree, nothing is lost, exit status 1.
 
+use std::process::ExitCode;
+
 use clap::Args;
 use merge::Policy;
-use store::gix;
-use store::gix::ObjectId;
-use store::treemerge::{self, AssetRules, MergeResult};
+use store::ObjectId;
+use store::{self, AssetRules, MergeResult};
 
 use super::merge_file::parse_policy;
 use super::porcelain;
@@ -35,15 +36,9 @@ pub struct MergeArgs {
 
 /// Runs `assetvc merge`: 0 merged (or up to date, or fast-forwarded), 1 paths left for the
 /// user, 2 nothing done (unknown revision, local changes in the way, merge in progress…).
-pub fn run(args: &MergeArgs) -> i32 {
-    let (repo, _root) = match porcelain::open_worktree() {
-        Ok(r) => r,
-        Err(status) => return status,
-    };
-    let theirs = match store::repo::resolve_commit(&repo, &args.branch) {
-        Ok(id) => id,
-        Err(e) => return porcelain::fail(&e),
-    };
+pub fn run(args: &MergeArgs) -> anyhow::Result<ExitCode> {
+    let (repo, _root) = porcelain::open_worktree()?;
+    let theirs = repo.resolve_commit(&args.branch).map_err(porcelain::fail)?;
     let title = merge_title(&repo, &args.branch);
     merge_into_head(&repo, theirs, &args.branch, &title, args.policy, args.json)
 }
@@ -51,8 +46,8 @@ pub fn run(args: &MergeArgs) -> i32 {
 /// git's title for merging `name`: `Merge branch 'b'`, `Merge remote-tracking branch
 /// 'origin/b'`, `Merge tag 'v1'`, `Merge commit 'abc'`, with ` into X` unless X is main or
 /// master.
-pub fn merge_title(repo: &gix::Repository, name: &str) -> String {
-    let exists = |r: String| repo.try_find_reference(r.as_str()).ok().flatten().is_some();
+pub fn merge_title(repo: &store::Repo, name: &str) -> String {
+    let exists = |r: String| repo.has_reference(&r);
     let what = if exists(format!("refs/heads/{name}")) {
         format!("Merge branch '{name}'")
     } else if exists(format!("refs/remotes/{name}")) {
@@ -66,8 +61,8 @@ pub fn merge_title(repo: &gix::Repository, name: &str) -> String {
 }
 
 /// Appends ` into BRANCH` unless the current branch is `main` or `master` (as git does).
-pub fn with_into(repo: &gix::Repository, title: String) -> String {
-    match store::repo::current_branch(repo) {
+pub fn with_into(repo: &store::Repo, title: String) -> String {
+    match repo.current_branch() {
         Ok(Some(b)) if b != "main" && b != "master" => format!("{title} into {b}"),
         _ => title,
     }
@@ -75,39 +70,32 @@ pub fn with_into(repo: &gix::Repository, title: String) -> String {
 
 /// Merges `theirs` into HEAD and reports; shared by `merge` and `pull`.
 pub fn merge_into_head(
-    repo: &gix::Repository,
+    repo: &store::Repo,
     theirs: ObjectId,
     label: &str,
     title: &str,
     policy: Option<Policy>,
     json: bool,
-) -> i32 {
+) -> anyhow::Result<ExitCode> {
     let root = repo.workdir().unwrap_or(repo.git_dir()).to_path_buf();
-    let (options, config) = match porcelain::settings(&root, policy) {
-        Ok(s) => s,
-        Err(status) => return status,
-    };
-    let dialect_of = match porcelain::dialect_fn(&config) {
-        Ok(f) => f,
-        Err(status) => return status,
-    };
+    let (options, config) = porcelain::settings(&root, policy)?;
+    let dialect_of = porcelain::dialect_fn(&config)?;
     let policy = options.policy;
     let resources_config = config.clone();
     let rules = AssetRules {
         dialect_of: &dialect_of,
         options,
     };
-    let report = match treemerge::merge_into_head(repo, theirs, label, title, &rules) {
-        Ok(r) => r,
-        Err(e) => return porcelain::fail(&e),
-    };
+    let report = repo
+        .merge_into_head(theirs, label, title, &rules)
+        .map_err(porcelain::fail)?;
     if report.result != MergeResult::UpToDate {
         if let Err(e) = super::record::porcelain_merge(repo, &report, label, policy) {
             eprintln!("assetvc: warning: could not record the merge: {e}");
         }
     }
     if json {
-        println!("{}", json_report(&report, policy));
+        outln!("{}", json_report(&report, policy));
     } else {
         porcelain::print_merge(&report, policy);
     }
@@ -151,12 +139,12 @@ pub fn merge_into_head(
     } else if report.result == MergeResult::Conflicted {
         report::error(line);
     } else {
-        println!("{line}");
+        outln!("{line}");
     }
-    porcelain::merge_status(&report)
+    Ok(porcelain::merge_status(&report))
 }
 
-fn json_report(report: &treemerge::MergeReport, policy: Policy) -> String {
+fn json_report(report: &store::MergeReport, policy: Policy) -> String {
     let result = match &report.result {
         MergeResult::UpToDate => serde_json::json!({"status": "up-to-date"}),
         MergeResult::FastForward { .. } => serde_json::json!({"status": "fast-forward"}),

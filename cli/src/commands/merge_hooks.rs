@@ -5,8 +5,6 @@
 
 use std::path::Path;
 
-use store::gix;
-
 use super::install::{
     arguments_of, install_hook_script, is_executable_file, program_of, sh_quote, Item,
 };
@@ -20,8 +18,8 @@ const COMMIT_MSG_MARKER: &str = "# assetvc-hook: prepare-commit-msg";
 
 /// The script of our prepare-commit-msg hook: for a merge (`$2` is `merge`), appends the
 /// conflicts of the last merge to the message file `$1`. It never fails the commit.
-fn commit_msg_script(exe: &Path) -> String {
-    format!(
+fn commit_msg_script(exe: &Path) -> Result<String, String> {
+    Ok(format!(
         "#!/bin/sh\n\
          {COMMIT_MSG_MARKER}\n\
          # Installed by `assetvc install`: lists in a merge commit's message what the merge\n\
@@ -35,26 +33,23 @@ fn commit_msg_script(exe: &Path) -> String {
          \t{} conflicts --commit-msg \"$1\" || true\n\
          fi\n\
          exit 0\n",
-        sh_quote(&exe.to_string_lossy())
-    )
+        sh_quote(&exe.to_string_lossy())?
+    ))
 }
 
 /// Installs (or refreshes) the prepare-commit-msg hook.
-pub fn install_commit_msg_hook(
-    repo: &gix::Repository,
-    exe: &Path,
-) -> Result<Option<String>, String> {
+pub fn install_commit_msg_hook(repo: &store::Repo, exe: &Path) -> Result<Option<String>, String> {
     install_hook_script(
         repo,
         "prepare-commit-msg",
-        &commit_msg_script(exe),
+        &commit_msg_script(exe)?,
         COMMIT_MSG_MARKER,
     )
 }
 
 /// The merge driver's registration: missing, outdated (no `--`), or in place.
-pub fn inspect_driver(repo: &gix::Repository) -> Item {
-    let Some(cmd) = store::setup::config_value(repo, "merge.assetvc.driver") else {
+pub fn inspect_driver(repo: &store::Repo) -> Item {
+    let Some(cmd) = repo.config_value("merge.assetvc.driver") else {
         return Item {
             name: "merge-driver",
             ok: false,
@@ -84,8 +79,8 @@ pub fn inspect_driver(repo: &gix::Repository) -> Item {
 }
 
 /// Whether our prepare-commit-msg hook is in place.
-pub fn inspect_commit_msg_hook(repo: &gix::Repository) -> Item {
-    let hook = store::setup::hooks_dir(repo).join("prepare-commit-msg");
+pub fn inspect_commit_msg_hook(repo: &store::Repo) -> Item {
+    let hook = repo.hooks_dir().join("prepare-commit-msg");
     let text = std::fs::read_to_string(&hook).unwrap_or_default();
     let program = text
         .lines()
@@ -122,7 +117,7 @@ mod tests {
 
     #[test]
     fn the_hook_script_names_its_program() {
-        let script = commit_msg_script(Path::new("/opt/a b/assetvc"));
+        let script = commit_msg_script(Path::new("/opt/a b/assetvc")).unwrap();
         let line = script
             .lines()
             .find(|l| l.contains(" conflicts --commit-msg "))

@@ -7,16 +7,17 @@
 
 use std::io::IsTerminal;
 use std::path::Path;
+use std::process::ExitCode;
 
+use anyhow::bail;
 use clap::Args;
 use serde_json::json;
-use store::gix;
-use store::gix::ObjectId;
-use store::migrate::{Destination, MigrateRules, Outcome, ProblemKind, Progress};
+use store::ObjectId;
+use store::{Destination, MigrateProgress as Progress, MigrateRules, Outcome, ProblemKind};
 
 use super::porcelain;
-use crate::config::{Config, FILE_NAME};
 use crate::report;
+use config::{Config, FILE_NAME};
 
 /// Arguments of `assetvc migrate`.
 #[derive(Debug, Args)]
@@ -85,27 +86,20 @@ fn progress_bar() -> Option<Bar> {
 /// The configuration that applies: the `assetvc.toml` committed at the root of `commit`'s
 /// tree; without one, the repository's own (found from the worktree, or in a bare
 /// repository's directory, as the pre-receive hook does), else the defaults.
-fn config_at(repo: &gix::Repository, commit: ObjectId, rev: &str) -> Result<Config, String> {
-    let tree = store::repo::tree_of(repo, Some(commit)).map_err(|e| e.to_string())?;
-    let entry = repo
-        .find_tree(tree)
-        .map_err(|e| e.to_string())?
-        .lookup_entry_by_path(FILE_NAME)
-        .map_err(|e| e.to_string())?;
-    if let Some(entry) = entry.filter(|e| e.mode().is_blob()) {
-        let blob = repo
-            .find_blob(entry.object_id())
-            .map_err(|e| e.to_string())?;
-        let text = String::from_utf8_lossy(&blob.data);
+fn config_at(repo: &store::Repo, commit: ObjectId, rev: &str) -> anyhow::Result<Config> {
+    let tree = repo.commit_tree(commit)?;
+    let blob = repo.blob_in(tree, FILE_NAME)?;
+    if let Some(blob) = blob {
+        let text = String::from_utf8_lossy(&blob);
         let shown = format!("{rev}:{FILE_NAME}");
-        return Config::parse(&text, Path::new(&shown)).map_err(|e| e.to_string());
+        return Config::parse(&text, Path::new(&shown)).map_err(Into::into);
     }
     match repo.workdir() {
-        Some(root) => Config::discover(root).map_err(|e| e.to_string()),
+        Some(root) => crate::repo_config::at_root(root).map_err(Into::into),
         None => {
             let path = repo.git_dir().join(FILE_NAME);
             if path.is_file() {
-                Config::load(&path).map_err(|e| e.to_string())
+                Config::load(&path).map_err(Into::into)
             } else {
                 Ok(Config::default())
             }
@@ -115,29 +109,13 @@ fn config_at(repo: &gix::Repository, commit: ObjectId, rev: &str) -> Result<Conf
 
 /// Runs `assetvc migrate`: 0 migrated (or nothing to do), 1 some files do not parse (the
 /// others were migrated), 2 nothing done (bad revision, local changes in the way…).
-pub fn run(args: &MigrateArgs) -> i32 {
-    let repo = match store::repo::open(Path::new(".")) {
-        Ok(r) => r,
-        Err(e) => return porcelain::fail(&e),
-    };
-    let commit = match store::repo::resolve_commit(&repo, &args.rev) {
-        Ok(c) => c,
-        Err(e) => return porcelain::fail(&e),
-    };
-    let config = match config_at(&repo, commit, &args.rev) {
-        Ok(c) => c,
-        Err(e) => {
-            report::error(e);
-            return 2;
-        }
-    };
-    let dialect_of = match porcelain::dialect_fn(&config) {
-        Ok(f) => f,
-        Err(status) => return status,
-    };
+pub fn run(args: &MigrateArgs) -> anyhow::Result<ExitCode> {
+    let repo = store::Repo::discover(Path::new(".")).map_err(porcelain::fail)?;
+    let commit = repo.resolve_commit(&args.rev).map_err(porcelain::fail)?;
+    let config = config_at(&repo, commit, &args.rev)?;
+    let dialect_of = porcelain::dialect_fn(&config)?;
     if args.id_key.is_empty() {
-        report::error("--id-key: the key must not be empty");
-        return 2;
+        bail!("--id-key: the key must not be empty");
     }
     let rules = MigrateRules {
         dialect_of: &dialect_of,
@@ -147,16 +125,15 @@ pub fn run(args: &MigrateArgs) -> i32 {
             natural_keys: config.merge.natural_keys.clone(),
             all: args.all,
         },
-        new_id: &store::migrate::new_uuid,
+        new_id: &store::new_uuid,
     };
     let message = (!args.message.is_empty()).then(|| args.message.join("\n\n"));
     let bar = progress_bar();
     let progress: &dyn Progress = match &bar {
         Some(b) => b,
-        None => &store::migrate::NoProgress,
+        None => &store::NoProgress,
     };
-    let outcome = match store::migrate::migrate(
-        &repo,
+    let outcome = match repo.migrate(
         &args.rev,
         &rules,
         args.dry_run,
@@ -168,7 +145,7 @@ pub fn run(args: &MigrateArgs) -> i32 {
             if let Some(b) = &bar {
                 b.0.finish_and_clear();
             }
-            return porcelain::fail(&e);
+            return Err(porcelain::fail(e));
         }
     };
     if outcome.resumed {
@@ -178,12 +155,12 @@ pub fn run(args: &MigrateArgs) -> i32 {
     }
     if args.json {
         print_problems(&outcome);
-        println!("{}", json_report(args, &outcome));
+        outln!("{}", json_report(args, &outcome));
     } else {
         let moved = moved_name(&repo, &outcome.destination);
-        print_report(args, &outcome, moved.as_deref());
+        print_report(args, &outcome, moved.as_deref())?;
     }
-    i32::from(!outcome.plan.problems.is_empty())
+    Ok(ExitCode::from(u8::from(!outcome.plan.problems.is_empty())))
 }
 
 fn plural(n: usize) -> &'static str {
@@ -195,16 +172,16 @@ fn plural(n: usize) -> &'static str {
 }
 
 /// What moves, for people: `main` (the branch), `HEAD` (detached), or `None`.
-fn moved_name(repo: &gix::Repository, destination: &Destination) -> Option<String> {
+fn moved_name(repo: &store::Repo, destination: &Destination) -> Option<String> {
     match destination {
         Destination::Worktree => Some(
-            store::repo::current_branch(repo)
+            repo.current_branch()
                 .ok()
                 .flatten()
                 .unwrap_or_else(|| "HEAD".into()),
         ),
         Destination::Ref(name) if name == "HEAD" => Some(
-            store::repo::current_branch(repo)
+            repo.current_branch()
                 .ok()
                 .flatten()
                 .unwrap_or_else(|| "HEAD".into()),
@@ -230,12 +207,12 @@ fn print_problems(outcome: &Outcome) {
     }
 }
 
-fn print_report(args: &MigrateArgs, outcome: &Outcome, moved: Option<&str>) {
+fn print_report(args: &MigrateArgs, outcome: &Outcome, moved: Option<&str>) -> std::io::Result<()> {
     let plan = &outcome.plan;
     print_problems(outcome);
     if args.dry_run {
         for f in &plan.files {
-            println!(
+            outln!(
                 "{}: {} array{}, {} element{}",
                 f.path,
                 f.arrays,
@@ -285,7 +262,7 @@ fn print_report(args: &MigrateArgs, outcome: &Outcome, moved: Option<&str>) {
             plural(elements)
         );
         if outcome.destination == Destination::Nothing {
-            println!("{commit}");
+            outln!("{commit}");
         }
     }
     if !plan.problems.is_empty() {
@@ -297,6 +274,7 @@ fn print_report(args: &MigrateArgs, outcome: &Outcome, moved: Option<&str>) {
             if n == 1 { "it" } else { "them" }
         ));
     }
+    Ok(())
 }
 
 fn json_report(args: &MigrateArgs, outcome: &Outcome) -> String {

@@ -7,22 +7,21 @@
 //! down; an interrupted cycle is abandoned before the merge, never half-written.
 
 use std::path::PathBuf;
+use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use anyhow::{anyhow, bail, Context};
 use clap::Args;
 use merge::Policy;
 use serde_json::json;
-use store::error::Error;
-use store::gix;
-use store::sync::remote::{self, Limits};
-use store::sync::{Brought, Postponed, Wip};
-use store::treemerge::{AssetRules, UnresolvedKind};
+use store::Error;
+use store::{AssetRules, UnresolvedKind};
+use store::{Brought, Limits, Postponed, Wip};
 
 use super::merge_file::parse_policy;
 use super::porcelain;
-use crate::report;
 
 /// Arguments of `assetvc sync`.
 #[derive(Debug, Args)]
@@ -61,41 +60,32 @@ pub struct Target {
 impl Target {
     /// `refs/assetvc/wip/<user>/<branch>`.
     pub fn wip_ref(&self) -> String {
-        store::sync::wip_ref(&self.user, &self.branch)
+        store::wip_ref(&self.user, &self.branch)
     }
 
     /// Where the remote's WIP refs are fetched to.
     pub fn wip_prefix(&self) -> String {
-        store::sync::remote_wip_prefix(&self.remote)
+        store::remote_wip_prefix(&self.remote)
     }
 }
 
-/// Resolves user, branch, remote and upstream; exit status 2 with a message when one is
-/// missing.
-pub fn target(repo: &gix::Repository, remote: Option<&str>) -> Result<Target, i32> {
-    let usage = |message: String| {
-        report::error(message);
-        2
+/// Resolves user, branch, remote and upstream; an error says which one is missing.
+pub fn target(repo: &store::Repo, remote: Option<&str>) -> anyhow::Result<Target> {
+    let Some(branch) = repo.current_branch().map_err(porcelain::fail)? else {
+        bail!("HEAD is detached: check out a branch to sync");
     };
-    let branch = match store::repo::current_branch(repo) {
-        Ok(Some(b)) => b,
-        Ok(None) => return Err(usage("HEAD is detached: check out a branch to sync".into())),
-        Err(e) => return Err(porcelain::fail(&e)),
-    };
-    let user = store::sync::sync_user(repo).ok_or_else(|| {
-        usage("who are you? set `git config assetvc.user NAME` (or user.email)".into())
-    })?;
-    let upstream = store::fetch::upstream(repo, &branch);
+    let user = repo
+        .sync_user()
+        .context("who are you? set `git config assetvc.user NAME` (or user.email)")?;
+    let upstream = repo.upstream(&branch);
     let remote = remote
         .map(str::to_string)
         .or_else(|| upstream.as_ref().map(|u| u.0.clone()))
         .unwrap_or_else(|| "origin".into());
-    if store::sync::ref_component(&remote).as_deref() != Some(remote.as_str())
-        || repo.try_find_remote(remote.as_str()).is_none()
+    if store::ref_component(&remote).as_deref() != Some(remote.as_str())
+        || !repo.has_remote(&remote)
     {
-        return Err(usage(format!(
-            "{remote}: not a configured remote (git remote add {remote} URL)"
-        )));
+        bail!("{remote}: not a configured remote (git remote add {remote} URL)");
     }
     let upstream_branch = match upstream {
         Some((r, b)) if r == remote => b,
@@ -113,8 +103,10 @@ pub fn target(repo: &gix::Repository, remote: Option<&str>) -> Result<Target, i3
 
 /// How one cycle ended.
 struct Cycle {
-    /// The exit status of a one-shot sync.
-    status: i32,
+    /// The exit status of a one-shot sync without [`Cycle::error`].
+    status: u8,
+    /// Why the cycle failed (reported by `main`, or by the watch loop that goes on).
+    error: Option<anyhow::Error>,
     /// Whether the remote could not be reached (retry with backoff).
     unreachable: bool,
     /// The cycle as JSON.
@@ -123,37 +115,30 @@ struct Cycle {
 
 /// Runs `assetvc sync`: 0 synced, 1 the upstream could not be merged automatically
 /// (reported), 2 bad usage or the remote failed (one-shot).
-pub fn run(args: &SyncArgs) -> i32 {
+pub fn run(args: &SyncArgs) -> anyhow::Result<ExitCode> {
     let stop = Arc::new(AtomicBool::new(false));
     for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-        if let Err(e) = signal_hook::flag::register(signal, Arc::clone(&stop)) {
-            report::error(format!("cannot watch for Ctrl-C: {e}"));
-            return 2;
-        }
+        signal_hook::flag::register(signal, Arc::clone(&stop))
+            .context("cannot watch for Ctrl-C")?;
     }
-    let (repo, _root) = match porcelain::open_worktree() {
-        Ok(r) => r,
-        Err(status) => return status,
-    };
-    let target = match target(&repo, args.remote.as_deref()) {
-        Ok(t) => t,
-        Err(status) => return status,
-    };
+    let (repo, _root) = porcelain::open_worktree()?;
+    let target = target(&repo, args.remote.as_deref())?;
     drop(repo);
     if !(args.timeout > 0.0 && args.timeout.is_finite()) {
-        report::error("--timeout must be a positive number of seconds");
-        return 2;
+        bail!("--timeout must be a positive number of seconds");
     }
     let Some(every) = args.watch else {
         let cycle = cycle(args, &stop);
         if args.json {
-            print_line(&cycle.json);
+            print_line(&cycle.json)?;
         }
-        return cycle.status;
+        return match cycle.error {
+            Some(e) => Err(e),
+            None => Ok(ExitCode::from(cycle.status)),
+        };
     };
     if !(every > 0.0 && every.is_finite() && every <= 86_400.0) {
-        report::error("--watch takes a number of seconds between 0 and 86400");
-        return 2;
+        bail!("--watch takes a number of seconds between 0 and 86400");
     }
     let every = Duration::from_secs_f64(every);
     if !args.json {
@@ -169,8 +154,11 @@ pub fn run(args: &SyncArgs) -> i32 {
     let mut pause = every;
     while !stop.load(Ordering::Relaxed) {
         let cycle = cycle(args, &stop);
+        if let Some(e) = &cycle.error {
+            crate::exit::failure(e);
+        }
         if args.json {
-            print_line(&cycle.json);
+            print_line(&cycle.json)?;
         }
         if cycle.unreachable {
             pause = (pause * 2).min(Duration::from_secs(60)).max(every);
@@ -183,15 +171,15 @@ pub fn run(args: &SyncArgs) -> i32 {
         sleep_unless_stopped(pause, &stop);
     }
     eprintln!("assetvc: sync stopped");
-    0
+    Ok(ExitCode::SUCCESS)
 }
 
-/// One JSON line on stdout; a closed pipe is not an error.
-fn print_line(value: &serde_json::Value) {
+/// One JSON line on stdout.
+fn print_line(value: &serde_json::Value) -> std::io::Result<()> {
     use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    let _ = writeln!(out, "{value}");
-    let _ = out.flush();
+    let mut out = crate::output::stdout();
+    writeln!(out, "{value}")?;
+    out.flush()
 }
 
 fn sleep_unless_stopped(pause: Duration, stop: &AtomicBool) {
@@ -209,10 +197,10 @@ fn sleep_unless_stopped(pause: Duration, stop: &AtomicBool) {
 type DialectFn = Box<dyn Fn(&str) -> Option<sjson::Dialect>>;
 
 /// The repository (opened afresh each cycle: config and refs may have changed), its root,
-/// the merge options and the asset dialects; or the exit status after a message.
+/// the merge options and the asset dialects.
 fn open(
     policy: Option<Policy>,
-) -> Result<(gix::Repository, PathBuf, merge::MergeOptions, DialectFn), i32> {
+) -> anyhow::Result<(store::Repo, PathBuf, merge::MergeOptions, DialectFn)> {
     let (repo, root) = porcelain::open_worktree()?;
     let (options, config) = porcelain::settings(&root, policy)?;
     let dialect_of = porcelain::dialect_fn(&config)?;
@@ -224,6 +212,7 @@ fn cycle(args: &SyncArgs, stop: &AtomicBool) -> Cycle {
     let mut timings = serde_json::Map::new();
     let mut out = Cycle {
         status: 0,
+        error: None,
         unreachable: false,
         json: json!({}),
     };
@@ -233,18 +222,18 @@ fn cycle(args: &SyncArgs, stop: &AtomicBool) -> Cycle {
             out.json["ms"] = serde_json::Value::Object(timings);
             out
         };
-    let (repo, root, options, dialect_of) = match open(args.policy) {
+    let (repo, _, options, dialect_of) = match open(args.policy) {
         Ok(opened) => opened,
-        Err(status) => {
-            out.status = status;
+        Err(e) => {
+            out.error = Some(e);
             return finish(out, "error", timings);
         }
     };
     // Resolved every cycle: the user may switch branches while watching.
     let target = match target(&repo, args.remote.as_deref()) {
         Ok(t) => t,
-        Err(status) => {
-            out.status = status;
+        Err(e) => {
+            out.error = Some(e);
             return finish(out, "error", timings);
         }
     };
@@ -257,10 +246,10 @@ fn cycle(args: &SyncArgs, stop: &AtomicBool) -> Cycle {
     // 1. Record the work in progress.
     let start = Instant::now();
     let wip_ref = target.wip_ref();
-    let wip = match store::sync::record_wip(&repo, &dialect_of, Some(&wip_ref), &target.user) {
+    let wip = match repo.record_wip(&dialect_of, Some(&wip_ref), &target.user) {
         Ok(w) => w,
         Err(e) => {
-            out.status = porcelain::fail(&e);
+            out.error = Some(porcelain::fail(e));
             return finish(out, "error", timings);
         }
     };
@@ -273,8 +262,8 @@ fn cycle(args: &SyncArgs, stop: &AtomicBool) -> Cycle {
     };
     let start = Instant::now();
     let pushed_copy = format!("{}{}/{}", target.wip_prefix(), target.user, target.branch);
-    if store::repo::resolve_commit(&repo, &pushed_copy).ok() != Some(wip.commit) {
-        if let Err(e) = remote::push_wip(&root, &target.remote, &wip_ref, limits) {
+    if repo.resolve_commit(&pushed_copy).ok() != Some(wip.commit) {
+        if let Err(e) = repo.push_wip(&target.remote, &wip_ref, limits) {
             return unreachable(out, "push", &e, timings, stop);
         }
         out.json["pushed"] = json!(true);
@@ -285,8 +274,7 @@ fn cycle(args: &SyncArgs, stop: &AtomicBool) -> Cycle {
         return finish(out, "interrupted", timings);
     }
     let start = Instant::now();
-    if let Err(e) = remote::fetch(
-        &root,
+    if let Err(e) = repo.fetch_wip(
         &target.remote,
         &target.upstream_branch,
         &target.tracking,
@@ -301,16 +289,15 @@ fn cycle(args: &SyncArgs, stop: &AtomicBool) -> Cycle {
     }
     // 4. Bring the upstream in.
     let start = Instant::now();
-    let upstream = match store::repo::resolve_commit(&repo, &target.tracking) {
+    let upstream = match repo.resolve_commit(&target.tracking) {
         Ok(id) => id,
         Err(e) => {
-            out.status = porcelain::fail(&e);
+            out.error = Some(porcelain::fail(e));
             return finish(out, "error", timings);
         }
     };
     let label = format!("{}/{}", target.remote, target.upstream_branch);
-    let brought =
-        store::sync::bring_upstream(&repo, &target.branch, &wip, upstream, &label, &rules);
+    let brought = repo.bring_upstream(&target.branch, &wip, upstream, &label, &rules);
     lap(&mut timings, "merge", start);
     let context = Merging {
         repo: &repo,
@@ -331,10 +318,10 @@ fn cycle(args: &SyncArgs, stop: &AtomicBool) -> Cycle {
 
 /// What the report of the merge step needs.
 struct Merging<'a> {
-    repo: &'a gix::Repository,
+    repo: &'a store::Repo,
     wip: &'a Wip,
     label: &'a str,
-    upstream: gix::ObjectId,
+    upstream: store::ObjectId,
     policy: Policy,
 }
 
@@ -360,7 +347,7 @@ fn report_brought(
             files,
             saved,
         }) => {
-            let short = |id: &gix::ObjectId| id.to_hex_with_len(7).to_string();
+            let short = |id: &store::ObjectId| id.to_hex_with_len(7).to_string();
             eprintln!(
                 "assetvc: {} {}..{} from {label}{}",
                 if fast_forward {
@@ -445,7 +432,7 @@ fn report_brought(
         }
         Err(e) => {
             out.json["error"] = json!(e.to_string());
-            out.status = porcelain::fail(&e);
+            out.error = Some(porcelain::fail(e));
             "refused"
         }
     }
@@ -488,9 +475,9 @@ fn unreachable(
 ) -> Cycle {
     let interrupted = stop.load(Ordering::Relaxed);
     if !interrupted {
-        report::error(format!("{step}: {e}"));
+        out.error = Some(anyhow!("{step}: {e}"));
     }
-    out.status = 2;
+    out.status = crate::exit::FAILED;
     out.unreachable = !interrupted;
     out.json["status"] = json!(if interrupted {
         "interrupted"

@@ -12,7 +12,9 @@ use rayon::prelude::*;
 use super::cache::{Cache, SNAPSHOT_EVERY};
 use super::delta::delta_of;
 use super::scan::scan_blob;
-use super::{index_dir, Delta, Entry, FileObjects, IndexError, IndexSettings, TreeIndex};
+use super::{index_dir, Delta, Entry, FileObjects, IndexSettings, TreeIndex};
+use crate::error::{Error, GitContext, Result};
+use crate::Repo;
 
 /// A commit as history queries need it.
 #[derive(Debug, Clone)]
@@ -55,11 +57,10 @@ type Objects = BTreeMap<String, Entry>;
 /// computed one after the other (each needs its parent's index). Bounds the memory held.
 const SCAN_AHEAD: usize = 8;
 
-type Result<T> = std::result::Result<T, IndexError>;
-
 impl<'r> ObjectIndex<'r> {
     /// The index of `repo` with `settings` (its cache directory keyed by the settings).
-    pub fn open(repo: &'r gix::Repository, settings: IndexSettings) -> ObjectIndex<'r> {
+    pub fn open(repo: &'r Repo, settings: IndexSettings) -> ObjectIndex<'r> {
+        let repo = repo.gix();
         let cache = Cache::new(index_dir(repo, &settings));
         ObjectIndex {
             repo,
@@ -72,7 +73,7 @@ impl<'r> ObjectIndex<'r> {
     }
 
     /// The repository.
-    pub fn repo(&self) -> &'r gix::Repository {
+    pub(crate) fn repo(&self) -> &'r gix::Repository {
         self.repo
     }
 
@@ -83,7 +84,7 @@ impl<'r> ObjectIndex<'r> {
 
     /// The commit `rev` names.
     pub fn resolve_commit(&self, rev: &str) -> Result<ObjectId> {
-        let unknown = || IndexError::UnknownRevision(rev.to_string());
+        let unknown = || Error::UnknownRevision(rev.to_string());
         let id = self.repo.rev_parse_single(rev).map_err(|_| unknown())?;
         let commit = id
             .object()
@@ -96,8 +97,8 @@ impl<'r> ObjectIndex<'r> {
     /// A commit's tree, parents, author and summary.
     pub fn commit_info(&self, id: ObjectId) -> Result<CommitInfo> {
         let ctx = || format!("reading commit {id}");
-        let commit = self.repo.find_commit(id).map_err(IndexError::git(ctx()))?;
-        let tree = commit.tree_id().map_err(IndexError::git(ctx()))?.detach();
+        let commit = self.repo.find_commit(id).git_err(ctx())?;
+        let tree = commit.tree_id().git_err(ctx())?.detach();
         // A shallow clone's boundary commits have parents that are not in the repository:
         // they are roots here.
         let parents = commit
@@ -105,7 +106,7 @@ impl<'r> ObjectIndex<'r> {
             .map(|p| p.detach())
             .filter(|p| self.repo.has_object(p))
             .collect();
-        let author = commit.author().map_err(IndexError::git(ctx()))?;
+        let author = commit.author().git_err(ctx())?;
         let (name, email) = (author.name.to_string(), author.email.to_string());
         let time = author.time().map(|t| t.seconds).unwrap_or(0);
         let commit_time = commit.time().map(|t| t.seconds).unwrap_or(time);
@@ -295,11 +296,8 @@ impl<'r> ObjectIndex<'r> {
             }
             match self.cache.any_delta(&hex) {
                 Some(delta) if chain.len() <= 2 * SNAPSHOT_EVERY as usize => {
-                    at =
-                        ObjectId::from_hex(delta.base.as_bytes()).map_err(|e| IndexError::Git {
-                            context: format!("object index of {hex}"),
-                            message: e.to_string(),
-                        })?;
+                    at = ObjectId::from_hex(delta.base.as_bytes())
+                        .git_err(format!("object index of {hex}"))?;
                     chain.push(delta);
                 }
                 _ => {
@@ -370,7 +368,7 @@ impl<'r> ObjectIndex<'r> {
             let data = self
                 .repo
                 .find_object(oid)
-                .map_err(IndexError::git(format!("reading {path}")))?
+                .git_err(format!("reading {path}"))?
                 .detach()
                 .data;
             read.push((path, oid, dialect, data));
@@ -391,12 +389,12 @@ impl<'r> ObjectIndex<'r> {
         let entries = self
             .repo
             .find_object(tree)
-            .map_err(IndexError::git(ctx()))?
+            .git_err(ctx())?
             .into_tree()
             .traverse()
             .breadthfirst
             .files()
-            .map_err(IndexError::git(ctx()))?;
+            .git_err(ctx())?;
         let blobs = entries
             .into_iter()
             .filter(|e| e.mode.is_blob())
@@ -424,8 +422,8 @@ impl<'r> ObjectIndex<'r> {
     ) -> Result<Vec<(String, Option<ObjectId>)>> {
         use gix::diff::tree::recorder::Change;
         let ctx = || format!("comparing trees {base} and {tree}");
-        let old = self.repo.find_tree(base).map_err(IndexError::git(ctx()))?;
-        let new = self.repo.find_tree(tree).map_err(IndexError::git(ctx()))?;
+        let old = self.repo.find_tree(base).git_err(ctx())?;
+        let new = self.repo.find_tree(tree).git_err(ctx())?;
         let mut recorder = gix::diff::tree::Recorder::default();
         gix::diff::tree(
             gix::objs::TreeRefIter::from_bytes(&old.data, base.kind()),
@@ -434,10 +432,7 @@ impl<'r> ObjectIndex<'r> {
             &self.repo.objects,
             &mut recorder,
         )
-        .map_err(|e| IndexError::Git {
-            context: ctx(),
-            message: e.to_string(),
-        })?;
+        .git_err(ctx())?;
         let mut out = BTreeMap::new();
         for change in recorder.records {
             let (path, removed, added) = match change {

@@ -6,14 +6,6 @@
 //! Exit status: 0 success; 2 bad input (unknown revision, no or several matching
 //! objects, an unparsable file) with a message on stderr.
 
-/// `println!` that treats a closed stdout (`| head`) as the end of the output, not a panic.
-macro_rules! outln {
-    ($($arg:tt)*) => {{
-        use std::io::Write as _;
-        let _ = writeln!(std::io::stdout(), $($arg)*);
-    }};
-}
-
 pub mod blame;
 pub mod log;
 pub mod restore;
@@ -25,18 +17,14 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use serde_json::json;
-use store::gix;
-use store::objects::history::Commit;
-use store::objects::{
-    resolve_spec, Candidate, IndexSettings, ObjectIndex, ResolveError, TreeIndex,
-};
+use store::{Candidate, Commit, IndexSettings, ObjectIndex, TreeIndex};
 
-use crate::config::{AssetMatcher, Config};
+use config::{AssetMatcher, Config};
 
 /// A repository opened for the object commands.
 pub struct Repo {
     /// The repository.
-    pub repo: gix::Repository,
+    pub repo: store::Repo,
     /// Its worktree root, if any.
     pub root: Option<PathBuf>,
     /// The configuration.
@@ -46,12 +34,12 @@ pub struct Repo {
 }
 
 /// Opens the repository of the current directory and its configuration.
-pub fn open() -> Result<Repo, String> {
-    let cwd = std::env::current_dir().map_err(|e| e.to_string())?;
-    let repo = store::repo::open(&cwd).map_err(|e| e.to_string())?;
+pub fn open() -> anyhow::Result<Repo> {
+    let cwd = std::env::current_dir()?;
+    let repo = store::Repo::discover(&cwd)?;
     let root = repo.workdir().map(Path::to_path_buf);
-    let config = Config::discover(root.as_deref().unwrap_or(&cwd)).map_err(|e| e.to_string())?;
-    let matcher = config.matcher().map_err(|e| e.to_string())?;
+    let config = crate::repo_config::at_root(root.as_deref().unwrap_or(repo.git_dir()))?;
+    let matcher = config.matcher()?;
     Ok(Repo {
         repo,
         root,
@@ -85,7 +73,7 @@ impl Repo {
     pub fn rela(&self, path: &str) -> String {
         self.root
             .as_deref()
-            .and_then(|root| store::repo::rela_path(root, Path::new(path)))
+            .and_then(|root| store::rela_path(root, Path::new(path)))
             .map(|p| p.to_string())
             .unwrap_or_else(|| path.trim_start_matches("./").to_string())
     }
@@ -100,7 +88,7 @@ impl Repo {
 }
 
 /// An indexing progress bar on stderr when it is a terminal.
-fn progress_bar() -> Option<store::objects::Progress> {
+fn progress_bar() -> Option<store::IndexProgress> {
     if !std::io::stderr().is_terminal() {
         return None;
     }
@@ -131,9 +119,9 @@ pub fn object_name(name: Option<&str>, id: &str) -> String {
 }
 
 /// Resolves `spec` in `index`; an ambiguous spec lists its candidates.
-pub fn resolve(index: &TreeIndex, spec: &str) -> Result<Candidate, String> {
-    resolve_spec(index, spec).map_err(|e| match &e {
-        ResolveError::Ambiguous { candidates, .. } => {
+pub fn resolve(index: &TreeIndex, spec: &str) -> anyhow::Result<Candidate> {
+    index.resolve(spec).map_err(|e| match &e {
+        store::Error::AmbiguousObject { candidates, .. } => {
             let mut msg = format!("{e}; say which with FILE#ID:");
             for c in candidates {
                 msg.push_str(&format!(
@@ -143,20 +131,20 @@ pub fn resolve(index: &TreeIndex, spec: &str) -> Result<Candidate, String> {
                     c.id
                 ));
             }
-            msg
+            anyhow::anyhow!(msg)
         }
-        ResolveError::NotFound(_) => e.to_string(),
+        _ => anyhow::Error::new(e),
     })
 }
 
 /// A commit's author time in UTC, ISO 8601.
 pub fn date(seconds: i64) -> String {
-    gix::date::Time::new(seconds, 0).format_or_unix(gix::date::time::format::ISO8601_STRICT)
+    store::iso_time(seconds)
 }
 
 /// A commit's author day in UTC: `2026-11-24`.
 pub fn day(seconds: i64) -> String {
-    gix::date::Time::new(seconds, 0).format_or_unix(gix::date::time::format::SHORT)
+    store::day(seconds)
 }
 
 /// A commit's short id.
@@ -175,23 +163,11 @@ pub fn commit_json(c: &Commit) -> serde_json::Value {
     })
 }
 
-/// Writes `text` to stdout; a closed pipe (`| head`) is not an error.
-pub fn emit(text: &str) {
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
-}
-
 /// Prints a JSON value on stdout.
-pub fn print_json(v: &serde_json::Value) {
-    emit(&format!(
-        "{}\n",
-        serde_json::to_string_pretty(v).unwrap_or_default()
-    ));
-}
-
-/// Prints an error and returns exit status 2.
-pub fn fail(message: impl std::fmt::Display) -> i32 {
-    crate::report::error(message);
-    2
+pub fn print_json(v: &serde_json::Value) -> std::io::Result<()> {
+    use std::io::Write;
+    let text = serde_json::to_string_pretty(v).unwrap_or_default();
+    let mut out = crate::output::stdout();
+    writeln!(out, "{text}")?;
+    out.flush()
 }
