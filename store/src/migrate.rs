@@ -210,7 +210,7 @@ fn destination(repo: &gix::Repository, rev: &str, commit: ObjectId) -> Result<De
     })
 }
 
-/// The outcome of [`migrate`].
+/// The outcome of [`Repo::migrate`](crate::Repo::migrate).
 #[derive(Debug, Clone)]
 pub struct Outcome {
     /// What was found (and, unless a dry run, written).
@@ -219,7 +219,7 @@ pub struct Outcome {
     pub destination: Destination,
     /// The migration commit; `None` for a dry run or when no file needed ids.
     pub commit: Option<ObjectId>,
-    /// Whether this run finished an interrupted migration (see [`crate::migrate_journal`])
+    /// Whether this run finished an interrupted migration
     /// instead of starting one: `commit` is that migration's.
     pub resumed: bool,
 }
@@ -232,7 +232,7 @@ impl Repo {
 
     /// Migrates the tree of revision `rev` (see the module documentation): with `dry_run`
     /// nothing is written; otherwise the blobs, the tree and one commit (`message`, or
-    /// [`Plan::default_message`]) whose parent is `rev`'s commit, and the [`destination`]
+    /// [`Plan::default_message`]) whose parent is `rev`'s commit, and the `destination`
     /// moves to it. For [`Destination::Worktree`] the index and the files are updated as
     /// `git checkout` would, refusing (before any ref or file changes) when a merge is in
     /// progress, changes are staged, or a file it would touch has local changes.

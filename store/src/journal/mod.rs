@@ -134,7 +134,7 @@ impl Journal {
     }
 
     /// The log of `operation`: the last recorded operation when it has the same key,
-    /// else a new one (older operations beyond [`KEEP`] are then removed).
+    /// else a new one (older operations beyond `KEEP` (50) are then removed).
     pub fn begin(&self, operation: &Operation) -> Result<OperationLog> {
         for _attempt in 0..8 {
             let numbers = self.numbers()?;

@@ -28,7 +28,7 @@ pub enum Postponed {
     Unresolved(Vec<Unresolved>),
 }
 
-/// What [`bring_upstream`] did.
+/// What [`Repo::bring_upstream`](crate::Repo::bring_upstream) did.
 #[derive(Debug, Clone)]
 pub enum Brought {
     /// HEAD already contains the upstream.

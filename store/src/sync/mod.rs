@@ -2,15 +2,15 @@
 //!
 //! One sync cycle (see DESIGN.md, "Live collaboration"):
 //!
-//! 1. [`record_wip`] records the worktree's uncommitted asset edits as a commit on
+//! 1. [`Repo::record_wip`] records the worktree's uncommitted asset edits as a commit on
 //!    `refs/assetvc/wip/<user>/<branch>` (parent HEAD, tree HEAD's tree plus the asset
 //!    files as they are on disk), without touching HEAD, the index or the worktree;
-//! 2. [`remote::push_wip`] force-pushes that one ref, [`remote::fetch`] fetches the upstream
+//! 2. [`Repo::push_wip`] force-pushes that one ref, [`Repo::fetch_wip`] fetches the upstream
 //!    branch and every `refs/assetvc/wip/*` into `refs/assetvc/remote-wip/<remote>/*`;
-//! 3. [`bring_upstream`] merges the upstream into the branch and the worktree by structure,
+//! 3. [`Repo::bring_upstream`] merges the upstream into the branch and the worktree by structure,
 //!    the uncommitted edits being "ours", or changes nothing and says why.
 //!
-//! [`who`] reads the fetched WIP refs of the other users and lists the objects they change.
+//! [`Repo::who`] reads the fetched WIP refs of the other users and lists the objects they change.
 //! The submodules: `wip` (recording), `remote` (push and fetch through `git`), `bring`
 //! (the merge), `who` (the object-level report).
 

@@ -25,7 +25,9 @@ impl Repo {
     /// Force-pushes `refname` to the same name on `remote` (a WIP ref is private to its
     /// user), running `git push` in the worktree.
     pub fn push_wip(&self, remote: &str, refname: &str, limits: Limits<'_>) -> Result<()> {
-        push_wip(self.run_dir(), remote, refname, limits)
+        let spec = format!("+{refname}:{refname}");
+        let args = ["push", "--quiet", "--no-verify", "--", remote, &spec];
+        run_git(self.run_dir(), &args, limits)
     }
 
     /// Fetches `refs/heads/<branch>` of `remote` into `tracking`, and every
@@ -39,40 +41,9 @@ impl Repo {
         wip_prefix: &str,
         limits: Limits<'_>,
     ) -> Result<()> {
-        fetch(self.run_dir(), remote, branch, tracking, wip_prefix, limits)
-    }
-
-    /// Where `git` runs: the worktree, else the git directory.
-    fn run_dir(&self) -> &Path {
-        self.workdir().unwrap_or_else(|| self.git_dir())
-    }
-}
-
-/// Force-pushes `refname` to the same name on `remote` (a WIP ref is private to its user).
-fn push_wip(dir: &Path, remote: &str, refname: &str, limits: Limits<'_>) -> Result<()> {
-    let spec = format!("+{refname}:{refname}");
-    run_git(
-        dir,
-        &["push", "--quiet", "--no-verify", "--", remote, &spec],
-        limits,
-    )
-}
-
-/// Fetches `refs/heads/<branch>` of `remote` into `tracking`, and every
-/// `refs/assetvc/wip/*` into `wip_prefix*` (pruning the WIP refs the remote no longer has).
-fn fetch(
-    dir: &Path,
-    remote: &str,
-    branch: &str,
-    tracking: &str,
-    wip_prefix: &str,
-    limits: Limits<'_>,
-) -> Result<()> {
-    let upstream = format!("+refs/heads/{branch}:{tracking}");
-    let wip = format!("+{}*:{wip_prefix}*", super::WIP_PREFIX);
-    run_git(
-        dir,
-        &[
+        let upstream = format!("+refs/heads/{branch}:{tracking}");
+        let wip = format!("+{}*:{wip_prefix}*", super::WIP_PREFIX);
+        let args = [
             "fetch",
             "--quiet",
             "--no-tags",
@@ -82,9 +53,14 @@ fn fetch(
             remote,
             &upstream,
             &wip,
-        ],
-        limits,
-    )
+        ];
+        run_git(self.run_dir(), &args, limits)
+    }
+
+    /// Where `git` runs: the worktree, else the git directory.
+    fn run_dir(&self) -> &Path {
+        self.workdir().unwrap_or_else(|| self.git_dir())
+    }
 }
 
 /// Runs git with `args` in `dir`; its standard error is kept for the error message.

@@ -64,7 +64,7 @@ pub struct OtherWip {
     pub unparsable: Vec<String>,
 }
 
-/// What [`who`] found.
+/// What [`Repo::who`](crate::Repo::who) found.
 #[derive(Debug, Clone, Default)]
 pub struct WhoReport {
     /// Every other user's fresh WIP, by user.
@@ -75,7 +75,7 @@ pub struct WhoReport {
     pub overlaps: Vec<(String, ObjectChange)>,
 }
 
-/// What [`who`] looks at.
+/// What [`Repo::who`](crate::Repo::who) looks at.
 pub struct WhoRequest<'a> {
     /// Where the fetched WIP refs are: `refs/assetvc/remote-wip/<remote>/`.
     pub wip_prefix: String,

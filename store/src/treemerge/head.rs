@@ -30,7 +30,7 @@ pub enum MergeResult {
     Conflicted,
 }
 
-/// The outcome of [`merge_into_head`].
+/// The outcome of [`Repo::merge_into_head`](crate::Repo::merge_into_head).
 #[derive(Debug, Clone)]
 pub struct MergeReport {
     /// How it ended.
