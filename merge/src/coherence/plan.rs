@@ -5,6 +5,7 @@ use sjson::{Document, Kind, NodeId, Out, OutItem, Value};
 
 use super::apply::{without, Edit};
 use super::index::{references, DocIndex, Matchers, Reference, Step};
+use super::sides::{present, SideIds};
 use super::CoherenceError;
 use crate::merger::{compact_json, id_display};
 use crate::{Conflict, ConflictKind, Policy, Side};
@@ -35,13 +36,13 @@ pub(crate) fn check_ambiguous(
     Ok(())
 }
 
-/// The three inputs' indexes and what persists between rounds.
+/// The three inputs, their full indexes (each built when a repair first needs it: the
+/// common merge needs none) and what persists between rounds.
 pub(crate) struct State<'s, 'o> {
-    /// Base's index, built when first needed (the common merge never needs it).
     base_index: std::cell::OnceCell<DocIndex<'s>>,
+    ours_index: std::cell::OnceCell<DocIndex<'s>>,
+    theirs_index: std::cell::OnceCell<DocIndex<'s>>,
     base_doc: &'s Document,
-    ours: DocIndex<'s>,
-    theirs: DocIndex<'s>,
     ours_doc: &'s Document,
     theirs_doc: &'s Document,
     m: &'o Matchers<'o>,
@@ -71,8 +72,6 @@ fn other(side: Side) -> Side {
 impl<'s, 'o> State<'s, 'o> {
     pub(crate) fn new(
         base_doc: &'s Document,
-        ours: DocIndex<'s>,
-        theirs: DocIndex<'s>,
         ours_doc: &'s Document,
         theirs_doc: &'s Document,
         m: &'o Matchers<'o>,
@@ -80,9 +79,9 @@ impl<'s, 'o> State<'s, 'o> {
     ) -> Self {
         State {
             base_index: std::cell::OnceCell::new(),
+            ours_index: std::cell::OnceCell::new(),
+            theirs_index: std::cell::OnceCell::new(),
             base_doc,
-            ours,
-            theirs,
             ours_doc,
             theirs_doc,
             m,
@@ -90,11 +89,25 @@ impl<'s, 'o> State<'s, 'o> {
         }
     }
 
-    fn side(&self, side: Side) -> &DocIndex<'s> {
-        match side {
-            Side::Ours => &self.ours,
-            Side::Theirs => &self.theirs,
-        }
+    /// The full index of a side.
+    pub(crate) fn side(&self, side: Side) -> &DocIndex<'s> {
+        let (cell, doc) = match side {
+            Side::Ours => (&self.ours_index, self.ours_doc),
+            Side::Theirs => (&self.theirs_index, self.theirs_doc),
+        };
+        cell.get_or_init(|| DocIndex::build(doc.root(), self.m))
+    }
+
+    /// The id-only view of both sides against the result's index `im`.
+    pub(crate) fn sides<'m>(&self, im: &DocIndex<'_>) -> [SideIds<'m>; 2]
+    where
+        's: 'm,
+    {
+        let ids = self.m.id_keys_lower;
+        [
+            SideIds::build(self.ours_doc, im, ids),
+            SideIds::build(self.theirs_doc, im, ids),
+        ]
     }
 
     /// Base's index.
@@ -103,23 +116,18 @@ impl<'s, 'o> State<'s, 'o> {
             .get_or_init(|| DocIndex::build(self.base_doc.root(), self.m))
     }
 
-    /// Whether `id` names an object of a side. (An id only base holds is one that both
-    /// sides deleted: nothing references it that a repair could serve.)
-    fn known(&self, id: &str) -> bool {
-        self.ours.has(id) || self.theirs.has(id)
-    }
-
     /// Whether `side` (which deleted the target of `r`) left `r` dangling itself: its
     /// version of the referrer (the root for a root-level reference) still names the
     /// target under the same key.
-    fn dangles_in(&self, side: Side, im: &DocIndex<'_>, r: &Reference<'_>) -> bool {
+    fn dangles_in(&self, side: Side, round: &Round<'_, '_>, r: &Reference<'_>) -> bool {
         let doc = match side {
             Side::Ours => self.ours_doc,
             Side::Theirs => self.theirs_doc,
         };
+        let im = round.im;
         let holder = match r.referrer {
-            Some(i) => match self.side(side).get(&im.objs[i].id) {
-                Some(o) => o.value,
+            Some(i) => match round.ids(side).get(im, &im.objs[i].id) {
+                Some(v) => v,
                 None => return false,
             },
             None => doc.root(),
@@ -129,39 +137,55 @@ impl<'s, 'o> State<'s, 'o> {
 
     /// One round: the edits that repair what is broken in `doc`, and their reports.
     /// `built`: `doc`'s index if it is at hand.
+    /// `built`: `doc`'s index and the sides' ids against it, if they are at hand.
     pub(crate) fn plan<'m>(
         &mut self,
         doc: &'m Document,
-        built: Option<DocIndex<'m>>,
+        built: Option<(DocIndex<'m>, [SideIds<'m>; 2])>,
     ) -> (Vec<Edit<'m>>, Vec<Conflict>)
     where
         's: 'm,
     {
-        let im = built.unwrap_or_else(|| DocIndex::build(doc.root(), self.m));
+        let (im, sides) = match built {
+            Some(b) => b,
+            None => {
+                let im = DocIndex::build(doc.root(), self.m);
+                let sides = self.sides(&im);
+                (im, sides)
+            }
+        };
         let mut round = Round {
             im: &im,
+            sides,
             root: doc.root(),
             edits: Vec::new(),
             reports: Vec::new(),
             planned: FxHashSet::default(),
         };
-        let lengths = self.ours.lengths | self.theirs.lengths | im.lengths;
+        let [so, st] = &round.sides;
+        // A reference names an id of the result or of a side (an id only base holds is
+        // one that both sides deleted: nothing references it that a repair could serve).
+        let lengths = so.gone_lengths | st.gone_lengths | im.lengths;
         let refs = {
             let known = |s: &str| {
-                lengths & super::index::length_bit(s.len()) != 0 && (im.has(s) || self.known(s))
+                lengths & super::index::length_bit(s.len()) != 0
+                    && (im.has(s) || so.has_gone(s) || st.has_gone(s))
             };
             references(doc.root(), &im, &known, self.m)
         };
         // (1) References to objects the result lacks but a side kept.
         for r in refs.iter().filter(|r| !im.has(&r.target)) {
-            let (o, t) = (self.ours.has(&r.target), self.theirs.has(&r.target));
+            let (o, t) = (
+                round.sides[0].has_gone(&r.target),
+                round.sides[1].has_gone(&r.target),
+            );
             let deleter = match (o, t) {
                 (true, false) => Some(Side::Theirs),
                 (false, true) => Some(Side::Ours),
                 (true, true) => None,
                 (false, false) => continue,
             };
-            if deleter.is_some_and(|d| self.dangles_in(d, &im, r)) {
+            if deleter.is_some_and(|d| self.dangles_in(d, &round, r)) {
                 continue;
             }
             let referrer = match r.referrer {
@@ -175,14 +199,23 @@ impl<'s, 'o> State<'s, 'o> {
                 Some(referrer),
             );
         }
-        // (3) Objects lost that no side deleted.
-        let lost: Vec<String> = self
-            .ours
-            .objs
+        // (3) Objects lost that no side deleted: of the sides' ids the result lacks, the
+        // ones both sides hold, or one side and not base.
+        let [so, st] = &round.sides;
+        let one_sided: FxHashSet<&str> = so
+            .gone
             .iter()
-            .chain(&self.theirs.objs)
-            .map(|o| &o.id)
-            .filter(|id| !im.has(id) && !self.deleted(id) && self.lost_container(id))
+            .chain(&st.gone)
+            .map(|(id, _)| &**id)
+            .filter(|id| !(so.has_gone(id) && st.has_gone(id)))
+            .collect();
+        let in_base = present(self.base_doc, self.m.id_keys_lower, &one_sided);
+        let lost: Vec<String> = so
+            .gone
+            .iter()
+            .chain(&st.gone)
+            .map(|(id, _)| &**id)
+            .filter(|id| !in_base.contains(id) && self.lost_container(id))
             .map(|id| id.to_string())
             .collect();
         for id in lost {
@@ -209,10 +242,11 @@ impl<'s, 'o> State<'s, 'o> {
     /// that base lacks, with ids on one side only, can be an unmigrated base element that
     /// the other side deleted).
     fn lost_container(&self, id: &str) -> bool {
-        match (self.ours.by_id.get(id), self.theirs.by_id.get(id)) {
+        let (ours, theirs) = (self.side(Side::Ours), self.side(Side::Theirs));
+        match (ours.by_id.get(id), theirs.by_id.get(id)) {
             (Some(_), Some(_)) => true,
-            (Some(&i), None) => self.ours.owner_id(i).is_some_and(|o| self.base().has(o)),
-            (None, Some(&i)) => self.theirs.owner_id(i).is_some_and(|o| self.base().has(o)),
+            (Some(&i), None) => ours.owner_id(i).is_some_and(|o| self.base().has(o)),
+            (None, Some(&i)) => theirs.owner_id(i).is_some_and(|o| self.base().has(o)),
             (None, None) => false,
         }
     }
@@ -227,7 +261,7 @@ impl<'s, 'o> State<'s, 'o> {
             .dups
             .iter()
             .map(|d| &**d)
-            .filter(|d| !self.ours.dups.contains(*d) && !self.theirs.dups.contains(*d))
+            .filter(|d| !round.sides.iter().any(|s| s.dups.contains(*d)))
             .collect();
         dups.sort_unstable();
         for id in dups {
@@ -265,11 +299,6 @@ impl<'s, 'o> State<'s, 'o> {
         }
     }
 
-    /// Whether a side deleted `id` (base held it, that side does not).
-    fn deleted(&self, id: &str) -> bool {
-        (!self.ours.has(id) || !self.theirs.has(id)) && self.base().has(id)
-    }
-
     /// The ids of the id'd ancestors of `id` in `side`, nearest first.
     fn ancestors(&self, side: Side, id: &str) -> Vec<&str> {
         let index = self.side(side);
@@ -304,6 +333,8 @@ fn names_under(v: Value<'_>, key: &str, target: &str) -> bool {
 /// The edits and reports of one round.
 struct Round<'r, 'm> {
     im: &'r DocIndex<'m>,
+    /// Ours' and theirs' ids against `im`.
+    sides: [SideIds<'m>; 2],
     root: Value<'m>,
     edits: Vec<Edit<'m>>,
     reports: Vec<Conflict>,
@@ -311,11 +342,22 @@ struct Round<'r, 'm> {
     planned: FxHashSet<String>,
 }
 
+impl<'m> Round<'_, 'm> {
+    /// A side's ids against the result.
+    fn ids(&self, side: Side) -> &SideIds<'m> {
+        match side {
+            Side::Ours => &self.sides[0],
+            Side::Theirs => &self.sides[1],
+        }
+    }
+}
+
 impl<'s> State<'s, '_> {
     /// The side to restore `id` from: the only side holding it; else, for an orphan, the
     /// side whose container the result still has; else the policy's side.
-    fn source(&self, id: &str, kind: ConflictKind, im: &DocIndex<'_>) -> Option<Side> {
-        let holds = |s: Side| self.side(s).has(id);
+    fn source(&self, id: &str, kind: ConflictKind, round: &Round<'_, '_>) -> Option<Side> {
+        let im = round.im;
+        let holds = |s: Side| round.ids(s).has(im, id);
         match (holds(Side::Ours), holds(Side::Theirs)) {
             (false, false) => None,
             (true, false) => Some(Side::Ours),
@@ -349,7 +391,7 @@ impl<'s> State<'s, '_> {
         if round.planned.contains(id) {
             return;
         }
-        let Some(side) = self.source(id, kind, round.im) else {
+        let Some(side) = self.source(id, kind, round) else {
             return;
         };
         let si = self.side(side);
@@ -412,8 +454,8 @@ impl<'s> State<'s, '_> {
             path: si.pointer(x).to_string(),
             kind,
             base: json(self.base()),
-            ours: json(&self.ours),
-            theirs: json(&self.theirs),
+            ours: json(self.side(Side::Ours)),
+            theirs: json(self.side(Side::Theirs)),
             taken: side,
             object: Some(label(si.objs[x].value, id)),
             referrer,
@@ -625,8 +667,8 @@ impl<'s> State<'s, '_> {
             path: format!("{}/{}", im.pointer(c), r.key),
             kind: ConflictKind::Cycle,
             base: json(self.base()),
-            ours: json(&self.ours),
-            theirs: json(&self.theirs),
+            ours: json(self.side(Side::Ours)),
+            theirs: json(self.side(Side::Theirs)),
             taken: self.winner,
             object: Some(label(im.objs[c].value, &id)),
             referrer: Some(target_pointer),
