@@ -9,6 +9,7 @@ use globset::GlobSet;
 use rustc_hash::{FxHashMap, FxHashSet};
 use sjson::{Kind, Path, Segment, Value};
 
+use super::sides::has_containers;
 use crate::merger::{id_display, id_of};
 
 /// One step from an object (or the root) down to the array holding an object.
@@ -46,6 +47,8 @@ pub(crate) struct Reference<'d> {
     pub key: Cow<'d, str>,
     /// The id it names.
     pub target: Cow<'d, str>,
+    /// The object it names in the scanned document's index, if that holds it.
+    pub at: Option<usize>,
     /// The id'd object holding the reference (index into [`DocIndex::objs`]).
     pub referrer: Option<usize>,
     /// Whether the property is a parent key (the referrer is a child of the target).
@@ -105,7 +108,7 @@ impl<'d> DocIndex<'d> {
         match v.kind() {
             Kind::Object => {
                 for c in v.children() {
-                    if c.is_container() && !scalars_only(c) {
+                    if has_containers(c) {
                         route.push(Step::Key(c.key().unwrap_or_default()));
                         self.walk(c, owner, route, m);
                         route.pop();
@@ -140,7 +143,7 @@ impl<'d> DocIndex<'d> {
                         });
                         let mut inner = Vec::new();
                         self.walk(c, Some(me), &mut inner, m);
-                    } else if c.is_container() && !scalars_only(c) {
+                    } else if has_containers(c) {
                         route.push(Step::Index(i));
                         self.walk(c, owner, route, m);
                         route.pop();
@@ -206,25 +209,32 @@ impl<'d> DocIndex<'d> {
     }
 }
 
-/// Whether container `v` holds no container (nothing to index or scan inside it but
-/// its own strings).
-fn scalars_only(v: Value<'_>) -> bool {
-    // Containers are the nodes with children; a flat array's elements are all scalars.
-    v.children().all(|c| !c.is_container())
+/// What a string names, for [`references`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Named {
+    /// No object.
+    Nothing,
+    /// This object of the scanned document's index.
+    Object(usize),
+    /// An object of another version.
+    Elsewhere,
 }
 
-/// The references under `root`: string values (alone or in an array of strings) equal to
-/// an id of `ids`; ids shorter than 8 characters only under the `keys` globs.
+/// The references under `root`: string values (alone or in an array of strings) that
+/// `ids` says name an object; ids shorter than 8 characters only under the `keys` globs.
+/// `lengths`: the [`length_bit`]s of every id `ids` knows.
 pub(crate) fn references<'d>(
     root: Value<'d>,
     index: &DocIndex<'d>,
-    ids: &dyn Fn(&str) -> bool,
+    lengths: u128,
+    ids: &dyn Fn(&str) -> Named,
     m: &Matchers<'_>,
 ) -> Vec<Reference<'d>> {
     let mut out = Vec::new();
     let mut scan = Scan {
         objs: &index.objs,
         next: 0,
+        lengths,
         ids,
         m,
         globs: Vec::new(),
@@ -239,7 +249,8 @@ pub(crate) fn references<'d>(
 struct Scan<'s, 'd> {
     objs: &'s [Obj<'d>],
     next: usize,
-    ids: &'s dyn Fn(&str) -> bool,
+    lengths: u128,
+    ids: &'s dyn Fn(&str) -> Named,
     m: &'s Matchers<'s>,
     /// Keys met so far and their glob matches.
     globs: Vec<(String, bool, bool)>,
@@ -257,15 +268,14 @@ impl<'d> Scan<'_, 'd> {
             owner = Some(self.next);
             self.next += 1;
         }
-        let m = self.m;
         match v.kind() {
             Kind::Object => {
-                for (k, c) in v.members() {
+                for c in v.children() {
                     match c.kind() {
-                        Kind::String if !m.is_id_key(&k) => self.candidate(c, &k, owner),
+                        Kind::String => self.candidate(c, c, owner),
                         Kind::Array if c.children().all(|e| e.kind() == Kind::String) => {
                             for e in c.children() {
-                                self.candidate(e, &k, owner);
+                                self.candidate(e, c, owner);
                             }
                         }
                         Kind::Array | Kind::Object => self.value(c, owner),
@@ -298,21 +308,32 @@ impl<'d> Scan<'_, 'd> {
         flags
     }
 
-    // The key is a `Cow` borrowed from the document: cloned into each reference as is.
-    #[allow(clippy::ptr_arg)]
-    fn candidate(&mut self, node: Value<'d>, key: &Cow<'d, str>, owner: Option<usize>) {
+    /// Records string `node` (held by member `member`: itself, or the array of strings
+    /// holding it) if it names an object. The member's key is decoded only for strings
+    /// of an id's length.
+    fn candidate(&mut self, node: Value<'d>, member: Value<'d>, owner: Option<usize>) {
         let Some(s) = node.as_str() else { return };
-        if !(self.ids)(&s) {
+        if self.lengths & length_bit(s.len()) == 0 {
             return;
         }
-        let (keyed, parent) = self.flags(key);
+        let key = member.key().unwrap_or_default();
+        if node.id() == member.id() && self.m.is_id_key(&key) {
+            return;
+        }
+        let at = match (self.ids)(&s) {
+            Named::Nothing => return,
+            Named::Object(i) => Some(i),
+            Named::Elsewhere => None,
+        };
+        let (keyed, parent) = self.flags(&key);
         if s.chars().count() < 8 && !keyed {
             return;
         }
         self.out.push(Reference {
             node,
-            key: key.clone(),
+            key,
             target: s,
+            at,
             referrer: owner,
             parent,
         });

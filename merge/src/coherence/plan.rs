@@ -4,7 +4,7 @@ use rustc_hash::FxHashSet;
 use sjson::{Document, Kind, NodeId, Out, OutItem, Value};
 
 use super::apply::{without, Edit};
-use super::index::{references, DocIndex, Matchers, Reference, Step};
+use super::index::{references, DocIndex, Matchers, Named, Reference, Step};
 use super::sides::{present, SideIds};
 use super::CoherenceError;
 use crate::merger::{compact_json, id_display};
@@ -20,7 +20,11 @@ pub(crate) fn check_ambiguous(
     if index.dups.is_empty() {
         return Ok(());
     }
-    let refs = references(doc.root(), index, &|s| index.dups.contains(s), m);
+    let dup = |s: &str| match index.dups.contains(s) {
+        true => Named::Object(index.by_id[s]),
+        false => Named::Nothing,
+    };
+    let refs = references(doc.root(), index, index.lengths, &dup, m);
     if let Some(r) = refs.first() {
         let (line, col) = sjson::line_col(doc.text(), r.node.span().start);
         let count = index.objs.iter().filter(|o| o.id == r.target).count();
@@ -167,14 +171,15 @@ impl<'s, 'o> State<'s, 'o> {
         // one that both sides deleted: nothing references it that a repair could serve).
         let lengths = so.gone_lengths | st.gone_lengths | im.lengths;
         let refs = {
-            let known = |s: &str| {
-                lengths & super::index::length_bit(s.len()) != 0
-                    && (im.has(s) || so.has_gone(s) || st.has_gone(s))
+            let known = |s: &str| match im.by_id.get(s) {
+                Some(&i) => Named::Object(i),
+                None if so.has_gone(s) || st.has_gone(s) => Named::Elsewhere,
+                None => Named::Nothing,
             };
-            references(doc.root(), &im, &known, self.m)
+            references(doc.root(), &im, lengths, &known, self.m)
         };
         // (1) References to objects the result lacks but a side kept.
-        for r in refs.iter().filter(|r| !im.has(&r.target)) {
+        for r in refs.iter().filter(|r| r.at.is_none()) {
             let (o, t) = (
                 round.sides[0].has_gone(&r.target),
                 round.sides[1].has_gone(&r.target),
@@ -549,18 +554,18 @@ impl<'s> State<'s, '_> {
     {
         let im = round.im;
         // Edges child → parent: nesting and parent references.
-        let n = im.objs.len();
-        let mut edges: Vec<Vec<(usize, Option<usize>)>> = vec![Vec::new(); n];
-        for (i, o) in im.objs.iter().enumerate() {
-            if let Some(p) = o.owner {
-                edges[i].push((p, None));
-            }
-        }
-        for (ri, r) in refs.iter().enumerate() {
-            if let (true, Some(c), Some(&p)) = (r.parent, r.referrer, im.by_id.get(&r.target)) {
-                edges[c].push((p, Some(ri)));
-            }
-        }
+        let nesting = im
+            .objs
+            .iter()
+            .enumerate()
+            .filter_map(|(i, o)| Some((i, o.owner?, None)));
+        let parents = refs.iter().enumerate().filter_map(|(ri, r)| {
+            let (true, Some(c)) = (r.parent, r.referrer) else {
+                return None;
+            };
+            Some((c, r.at?, Some(ri)))
+        });
+        let edges = Graph::new(im.objs.len(), nesting.chain(parents));
         for cycle in cycles(&edges) {
             let on_cycle: Vec<&Reference<'m>> = cycle
                 .iter()
@@ -676,17 +681,54 @@ impl<'s> State<'s, '_> {
     }
 }
 
-/// The cycles of a graph given as successor lists: each as (node, edge label) pairs.
-fn cycles<E: Copy>(edges: &[Vec<(usize, E)>]) -> Vec<Vec<(usize, E)>> {
+/// A graph as successor lists in one table: node `n`'s edges, in the order given, are
+/// `to[start[n]..start[n + 1]]`, each (successor, label).
+struct Graph<E> {
+    start: Vec<usize>,
+    to: Vec<(usize, E)>,
+}
+
+impl<E: Copy> Graph<E> {
+    /// The graph of `n` nodes with edges (from, to, label).
+    fn new(n: usize, edges: impl Iterator<Item = (usize, usize, E)>) -> Self {
+        let edges: Vec<(usize, usize, E)> = edges.collect();
+        let mut start = vec![0; n + 1];
+        for &(from, ..) in &edges {
+            start[from + 1] += 1;
+        }
+        for i in 0..n {
+            start[i + 1] += start[i];
+        }
+        let mut fill = start.clone();
+        // Every slot is written below: filled with the first edge until then.
+        let mut to = match edges.first() {
+            Some(&(_, t, l)) => vec![(t, l); edges.len()],
+            None => Vec::new(),
+        };
+        for (from, t, l) in edges {
+            to[fill[from]] = (t, l);
+            fill[from] += 1;
+        }
+        Graph { start, to }
+    }
+
+    /// The edges out of node `n`.
+    fn get(&self, n: usize) -> &[(usize, E)] {
+        &self.to[self.start[n]..self.start[n + 1]]
+    }
+}
+
+/// The cycles of a graph: each as (node, edge label) pairs.
+fn cycles<E: Copy>(edges: &Graph<E>) -> Vec<Vec<(usize, E)>> {
     #[derive(Clone, Copy, PartialEq)]
     enum Mark {
         New,
         Open,
         Done,
     }
-    let mut mark = vec![Mark::New; edges.len()];
+    let mut mark = vec![Mark::New; edges.start.len() - 1];
     let mut found = Vec::new();
-    for start in 0..edges.len() {
+    for start in 0..mark.len() {
         if mark[start] != Mark::New {
             continue;
         }
@@ -697,7 +739,7 @@ fn cycles<E: Copy>(edges: &[Vec<(usize, E)>]) -> Vec<Vec<(usize, E)>> {
         while let Some(top) = stack.last_mut() {
             let (node, next) = *top;
             top.1 += 1;
-            if let Some(&(to, label)) = edges[node].get(next) {
+            if let Some(&(to, label)) = edges.get(node).get(next) {
                 match mark[to] {
                     Mark::New => {
                         mark[to] = Mark::Open;

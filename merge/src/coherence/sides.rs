@@ -44,10 +44,22 @@ impl<'d> SideIds<'d> {
             gone_lengths: 0,
             count: 0,
         };
+        // The side lists its objects mostly in the result's order: the object after the
+        // last one found is tried first, without hashing (only where each id of the
+        // result is its first object's).
+        let in_order = im.dups.is_empty();
+        let mut next = 0;
         for_each_id(doc.root(), id_keys_lower, &mut |id, v| {
             s.count += 1;
-            match im.by_id.get(&*id) {
-                Some(&k) => match &mut s.at[k] {
+            let found = match im.objs.get(next) {
+                Some(o) if in_order && o.id == id => Some(next),
+                _ => im.by_id.get(&*id).copied(),
+            };
+            if let Some(k) = found {
+                next = k + 1;
+            }
+            match found {
+                Some(k) => match &mut s.at[k] {
                     Some(_) => {
                         s.dups.insert(id);
                     }
