@@ -1,9 +1,8 @@
 //! The id'd objects and references of one document: where each object lives (its
-//! nearest id'd ancestor and the route from there to its array) and which string values
-//! name an object.
+//! nearest id'd ancestor and its array; the route from one to the other is found when
+//! asked) and which string values name an object.
 
 use std::borrow::Cow;
-use std::sync::Arc;
 
 use globset::GlobSet;
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -26,16 +25,12 @@ pub(crate) enum Step<'d> {
 pub(crate) struct Obj<'d> {
     /// The id's identity text.
     pub id: Cow<'d, str>,
-    /// The id key as written.
-    pub id_key: Cow<'d, str>,
     /// The object.
     pub value: Value<'d>,
     /// The array holding it.
     pub array: Value<'d>,
     /// The nearest id'd object above it (index into [`DocIndex::objs`]).
     pub owner: Option<usize>,
-    /// The route from the owner (or the root) to `array` (shared by its siblings).
-    pub route: Arc<[Step<'d>]>,
 }
 
 /// A string value that names an id'd object.
@@ -58,6 +53,10 @@ pub(crate) struct Reference<'d> {
 /// The id'd objects of a document.
 #[derive(Debug, Default)]
 pub(crate) struct DocIndex<'d> {
+    /// The root of the document.
+    root: Option<Value<'d>>,
+    /// The id keys, lowercase.
+    id_keys_lower: Vec<String>,
     /// Every id'd object, in document order.
     pub objs: Vec<Obj<'d>>,
     /// The first object of each id.
@@ -92,35 +91,29 @@ impl Matchers<'_> {
 impl<'d> DocIndex<'d> {
     /// Indexes the id'd objects under `root`.
     pub fn build(root: Value<'d>, m: &Matchers<'_>) -> DocIndex<'d> {
-        let mut index = DocIndex::default();
-        let mut route = Vec::new();
-        index.walk(root, None, &mut route, m);
+        let mut index = DocIndex {
+            root: Some(root),
+            id_keys_lower: m.id_keys_lower.to_vec(),
+            ..DocIndex::default()
+        };
+        index.walk(root, None, m);
         index
     }
 
-    fn walk(
-        &mut self,
-        v: Value<'d>,
-        owner: Option<usize>,
-        route: &mut Vec<Step<'d>>,
-        m: &Matchers<'_>,
-    ) {
+    fn walk(&mut self, v: Value<'d>, owner: Option<usize>, m: &Matchers<'_>) {
         match v.kind() {
             Kind::Object => {
                 for c in v.children() {
                     if has_containers(c) {
-                        route.push(Step::Key(c.key().unwrap_or_default()));
-                        self.walk(c, owner, route, m);
-                        route.pop();
+                        self.walk(c, owner, m);
                     }
                 }
             }
             Kind::Array => {
-                let mut shared: Option<Arc<[Step<'d>]>> = None;
                 self.objs.reserve(v.len());
                 self.by_id.reserve(v.len());
-                for (i, c) in v.children().enumerate() {
-                    if let Some((id_key, id)) = id_of(m.id_keys_lower, c) {
+                for c in v.children() {
+                    if let Some((_, id)) = id_of(m.id_keys_lower, c) {
                         let me = self.objs.len();
                         self.lengths |= length_bit(id.len());
                         match self.by_id.entry(id.clone()) {
@@ -133,25 +126,43 @@ impl<'d> DocIndex<'d> {
                         }
                         self.objs.push(Obj {
                             id,
-                            id_key,
                             value: c,
                             array: v,
                             owner,
-                            route: shared
-                                .get_or_insert_with(|| route.as_slice().into())
-                                .clone(),
                         });
-                        let mut inner = Vec::new();
-                        self.walk(c, Some(me), &mut inner, m);
+                        if has_containers(c) {
+                            self.walk(c, Some(me), m);
+                        }
                     } else if has_containers(c) {
-                        route.push(Step::Index(i));
-                        self.walk(c, owner, route, m);
-                        route.pop();
+                        self.walk(c, owner, m);
                     }
                 }
             }
             _ => {}
         }
+    }
+
+    /// The route from object `i`'s owner (or the root) down to its array.
+    pub fn route(&self, i: usize) -> Vec<Step<'d>> {
+        let obj = &self.objs[i];
+        let target = obj.array.id();
+        let mut at = match (obj.owner, self.root) {
+            (Some(o), _) => self.objs[o].value,
+            (None, Some(root)) => root,
+            (None, None) => return Vec::new(),
+        };
+        let mut out = Vec::new();
+        while at.id() != target {
+            let Some((n, c)) = at.children().enumerate().find(|(_, c)| c.contains(target)) else {
+                break;
+            };
+            out.push(match at.kind() {
+                Kind::Object => Step::Key(c.key().unwrap_or_default()),
+                _ => Step::Index(n),
+            });
+            at = c;
+        }
+        out
     }
 
     /// The object with `id`, if any.
@@ -180,14 +191,15 @@ impl<'d> DocIndex<'d> {
         let mut path = Path::root();
         for &j in chain.iter().rev() {
             let obj = &self.objs[j];
-            for step in obj.route.iter() {
+            for step in self.route(j) {
                 path.push(match step {
-                    Step::Key(k) => Segment::Key(k.to_string()),
-                    Step::Index(n) => Segment::Index(*n),
+                    Step::Key(k) => Segment::Key(k.into_owned()),
+                    Step::Index(n) => Segment::Index(n),
                 });
             }
+            let id_key = id_of(&self.id_keys_lower, obj.value).map(|(k, _)| k);
             path.push(Segment::Id {
-                key: obj.id_key.to_string(),
+                key: id_key.unwrap_or_default().into_owned(),
                 value: id_display(&obj.id),
             });
         }

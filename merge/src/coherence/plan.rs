@@ -205,22 +205,26 @@ impl<'s, 'o> State<'s, 'o> {
             );
         }
         // (3) Objects lost that no side deleted: of the sides' ids the result lacks, the
-        // ones both sides hold, or one side and not base.
+        // ones both sides hold, or one side and not base (the other side deleted the
+        // others) that were lost with their container (an object in no id'd object was
+        // not: the walk of base is left out for those).
         let [so, st] = &round.sides;
+        let both = |id: &str| so.has_gone(id) && st.has_gone(id);
         let one_sided: FxHashSet<&str> = so
             .gone
             .iter()
             .chain(&st.gone)
-            .map(|(id, _)| &**id)
-            .filter(|id| !(so.has_gone(id) && st.has_gone(id)))
+            .map(|(id, ..)| &**id)
+            .filter(|id| !both(id) && (so.gone_nested(id) || st.gone_nested(id)))
             .collect();
         let in_base = present(self.base_doc, self.m.id_keys_lower, &one_sided);
         let lost: Vec<String> = so
             .gone
             .iter()
             .chain(&st.gone)
-            .map(|(id, _)| &**id)
-            .filter(|id| !in_base.contains(id) && self.lost_container(id))
+            .map(|(id, ..)| &**id)
+            .filter(|id| both(id) || (one_sided.contains(id) && !in_base.contains(id)))
+            .filter(|id| self.lost_container(id))
             .map(|id| id.to_string())
             .collect();
         for id in lost {
@@ -481,7 +485,8 @@ fn place<'m>(
     let obj = &si.objs[y];
     let origin = obj.value;
     let mut at = container;
-    for (n, step) in obj.route.iter().enumerate() {
+    let route = si.route(y);
+    for (n, step) in route.iter().enumerate() {
         let next = match (step, at.kind()) {
             (Step::Key(k), Kind::Object) => at.get(k),
             (Step::Index(i), Kind::Array) => at.children().nth(*i),
@@ -501,7 +506,7 @@ fn place<'m>(
                         value,
                     }],
                 };
-                for s in obj.route[n + 1..].iter().rev() {
+                for s in route[n + 1..].iter().rev() {
                     let (kind, key) = match s {
                         Step::Key(k) => (Kind::Object, Some(k.clone())),
                         Step::Index(_) => (Kind::Array, None),

@@ -20,8 +20,9 @@ pub(crate) struct SideIds<'d> {
     /// For each object of the result (by index in its index): the side's first object
     /// with that id, if any (set for the first object of each id only).
     at: Vec<Option<NodeId>>,
-    /// The side's objects whose id the result lacks, in document order.
-    pub gone: Vec<(Cow<'d, str>, NodeId)>,
+    /// The side's objects whose id the result lacks, in document order, each with
+    /// whether it lies inside an id'd object.
+    pub gone: Vec<(Cow<'d, str>, NodeId, bool)>,
     /// The first of `gone` with each id.
     gone_by_id: FxHashMap<Cow<'d, str>, usize>,
     /// Ids the side holds more than once.
@@ -49,7 +50,7 @@ impl<'d> SideIds<'d> {
         // result is its first object's).
         let in_order = im.dups.is_empty();
         let mut next = 0;
-        for_each_id(doc.root(), id_keys_lower, &mut |id, v| {
+        for_each_id(doc.root(), id_keys_lower, false, &mut |id, v, nested| {
             s.count += 1;
             let found = match im.objs.get(next) {
                 Some(o) if in_order && o.id == id => Some(next),
@@ -72,7 +73,7 @@ impl<'d> SideIds<'d> {
                     } else {
                         s.gone_by_id.insert(id.clone(), s.gone.len());
                     }
-                    s.gone.push((id, v.id()));
+                    s.gone.push((id, v.id(), nested));
                 }
             }
         });
@@ -100,30 +101,40 @@ impl<'d> SideIds<'d> {
     pub fn has_gone(&self, id: &str) -> bool {
         self.gone_by_id.contains_key(id)
     }
+
+    /// Whether the side's (first) object with `id`, an id the result lacks, lies inside
+    /// an id'd object.
+    pub fn gone_nested(&self, id: &str) -> bool {
+        self.gone_by_id.get(id).is_some_and(|&i| self.gone[i].2)
+    }
 }
 
 /// Calls `f` with the id and the object of every id'd object under `v` (an object
-/// element of an array carrying an id key), in document order.
+/// element of an array carrying an id key), in document order, and whether it lies
+/// inside an id'd object (`nested`: `v` does).
 pub(crate) fn for_each_id<'d>(
     v: Value<'d>,
     id_keys_lower: &[String],
-    f: &mut impl FnMut(Cow<'d, str>, Value<'d>),
+    nested: bool,
+    f: &mut impl FnMut(Cow<'d, str>, Value<'d>, bool),
 ) {
     match v.kind() {
         Kind::Object => {
             for c in v.children() {
                 if has_containers(c) {
-                    for_each_id(c, id_keys_lower, f);
+                    for_each_id(c, id_keys_lower, nested, f);
                 }
             }
         }
         Kind::Array => {
             for c in v.children() {
+                let mut inside = nested;
                 if let Some((_, id)) = id_of(id_keys_lower, c) {
-                    f(id, c);
+                    f(id, c, nested);
+                    inside = true;
                 }
                 if has_containers(c) {
-                    for_each_id(c, id_keys_lower, f);
+                    for_each_id(c, id_keys_lower, inside, f);
                 }
             }
         }
@@ -157,7 +168,7 @@ pub(crate) fn present<'w>(
     if wanted.is_empty() {
         return found;
     }
-    for_each_id(doc.root(), id_keys_lower, &mut |id, _| {
+    for_each_id(doc.root(), id_keys_lower, false, &mut |id, _, _| {
         if lengths & length_bit(id.len()) != 0 {
             if let Some(w) = wanted.get(&*id) {
                 found.insert(*w);
