@@ -108,10 +108,13 @@ impl<'s, 'o> State<'s, 'o> {
         's: 'm,
     {
         let ids = self.m.id_keys_lower;
-        [
-            SideIds::build(self.ours_doc, im, ids),
-            SideIds::build(self.theirs_doc, im, ids),
-        ]
+        let (ours, theirs) = (self.ours_doc, self.theirs_doc);
+        // Two independent walks, side by side (a panic in one is passed on as it is).
+        std::thread::scope(|scope| {
+            let t = scope.spawn(|| SideIds::build(theirs, im, ids));
+            let o = SideIds::build(ours, im, ids);
+            [o, t.join().unwrap_or_else(|e| std::panic::resume_unwind(e))]
+        })
     }
 
     /// Base's index.
