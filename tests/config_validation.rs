@@ -119,3 +119,28 @@ fn make_executable(path: &Path) {
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
 }
+
+#[test]
+fn merge_file_in_a_subdirectory_follows_the_root_configuration() {
+    let (_tmp, dir) = repo();
+    write(&dir, "sub/deep/ours.sjson", "a = 2\n");
+    write(&dir, "sub/deep/base.sjson", "a = 1\n");
+    write(&dir, "sub/deep/theirs.sjson", "a = 3\n");
+    let args = [
+        "merge-file",
+        "-p",
+        "ours.sjson",
+        "base.sjson",
+        "theirs.sjson",
+    ];
+    let deep = dir.join("sub/deep");
+    // The default policy takes theirs; `fail` at the repository root makes it exit 1.
+    let (stdout, _) = assetvc_expect(&deep, &dir, &args, 0);
+    assert_eq!(stdout, "a = 3\n");
+    write(&dir, "assetvc.toml", "[merge]\npolicy = \"fail\"\n");
+    assetvc_expect(&deep, &dir, &args, 1);
+    // A bad value there stops the merge, named at its place.
+    write(&dir, "assetvc.toml", BAD_POLICY);
+    let (_, stderr) = assetvc_expect(&deep, &dir, &args, 2);
+    assert!(stderr.contains(POLICY_MESSAGE), "{stderr}");
+}

@@ -4,37 +4,9 @@
 use std::fmt::Write as _;
 
 pub mod edits;
+mod rng;
 
-/// A small deterministic pseudo-random generator (xorshift64*), so levels are reproducible.
-#[derive(Debug, Clone)]
-pub struct Rng(u64);
-
-impl Rng {
-    /// A generator seeded with `seed`.
-    pub fn new(seed: u64) -> Self {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        self.0 = x;
-        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    /// A number in `0..n`.
-    pub fn below(&mut self, n: u64) -> u64 {
-        self.next_u64() % n.max(1)
-    }
-
-    /// A float in `[-1000, 1000)` with up to 6 decimals, as Stingray writes positions.
-    pub fn coord(&mut self) -> f64 {
-        (self.below(2_000_000_000) as f64 - 1e9) / 1e6
-    }
-}
+pub use rng::Rng;
 
 /// One entity of a level.
 #[derive(Debug, Clone, PartialEq)]

@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::config::AssetMatcher;
+use config::AssetMatcher;
 
 /// The one file-writing helper (atomic for regular files, like `>` for fifos and devices,
 /// refusing symlinks and directories); its errors name the path.

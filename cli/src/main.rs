@@ -1,10 +1,14 @@
 //! `assetvc`: structured merges and guards for SJSON/JSON game assets in plain git.
 
+#[macro_use]
+mod output;
+
 mod commands;
-mod config;
 mod debug_bundle;
+mod exit;
 mod files;
 mod progress;
+mod repo_config;
 mod report;
 
 use std::process::ExitCode;
@@ -75,7 +79,12 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let status = match &cli.command {
+    run(&cli.command).unwrap_or_else(|e| exit::failure(&e))
+}
+
+/// Runs one command: its exit status, or the failure `main` reports.
+fn run(command: &Command) -> anyhow::Result<ExitCode> {
+    match command {
         Command::Fmt(args) => commands::fmt::run(args),
         Command::Check(args) => commands::check::run(args),
         Command::MergeFile(args) => commands::merge_file::run(args),
@@ -101,6 +110,5 @@ fn main() -> ExitCode {
         Command::Log(args) => commands::objects::log::run(args),
         Command::Blame(args) => commands::objects::blame::run(args),
         Command::Restore(args) => commands::objects::restore::run(args),
-    };
-    ExitCode::from(status.clamp(0, 255) as u8)
+    }
 }

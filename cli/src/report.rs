@@ -19,7 +19,8 @@ pub fn parse_error(path: &str, text: &str, e: &ParseError) -> String {
 }
 
 /// Prints `message` to stderr prefixed with `assetvc: error: `, escaped for the terminal
-/// ([`safe`]).
+/// ([`safe`]): for the failure `main` reports ([`crate::exit::failure`]) and for the errors
+/// a command reports as it goes on (one file of many).
 pub fn error(message: impl std::fmt::Display) {
     eprintln!("assetvc: error: {}", safe(&message.to_string()));
 }

@@ -28,8 +28,8 @@ use std::time::{Duration, Instant};
 use globset::GlobSet;
 use store::server::ConfigEntry;
 
-use crate::config::{globs, ConfigError};
 use crate::problem::{Check, Problem};
+use config::{globs, ConfigError};
 
 /// The default time an external checker may take per file.
 pub const DEFAULT_CHECK_TIMEOUT: Duration = Duration::from_secs(30);
@@ -92,7 +92,10 @@ impl ExternalChecker {
         if let Err(e) = std::fs::write(&file, bytes) {
             return problem(format!("checker `{}`: temporary file: {e}", self.name));
         }
-        let quoted = shell_quote(&file);
+        let quoted = match shlex::try_quote(&file.to_string_lossy()) {
+            Ok(q) => q.into_owned(),
+            Err(e) => return problem(format!("checker `{}` cannot run: {e}", self.name)),
+        };
         let command = if self.command.contains("{}") {
             self.command.replace("{}", &quoted)
         } else {
@@ -230,11 +233,6 @@ fn kill_pid_group(pid: u32) {
 fn kill_group(child: &mut std::process::Child) {
     kill_pid_group(child.id());
     let _ = child.kill();
-}
-
-/// `'…'` quoting for `sh`.
-fn shell_quote(path: &Path) -> String {
-    format!("'{}'", path.to_string_lossy().replace('\'', "'\\''"))
 }
 
 /// The first `path:LINE[:COL]` or `path(LINE[,COL])` in a checker's output.
@@ -461,6 +459,34 @@ mod tests {
         );
         assert_eq!(position_in_output("a/b.x:4:9: oops", "a/b.x"), Some((4, 9)));
         assert_eq!(position_in_output("no position", "a/b.x"), None);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_file_reaches_the_command_as_one_word() {
+        // The temporary file is named like the original: a space and a quote must reach
+        // the command quoted, as one argument.
+        let one_word = ExternalChecker::new(
+            "words",
+            vec!["*".into()],
+            "test $# -eq 1 || exit 3; case \"$1\" in *\"/it's a.glsl\") exit 0;; esac; exit 4",
+            Duration::from_secs(10),
+        )
+        .unwrap();
+        // `sh -c CMD FILE`-style: wrap so that the quoted path becomes "$1".
+        let wrapped = ExternalChecker::new(
+            "wrapped",
+            vec!["*".into()],
+            &format!(
+                "sh -c {} sh {{}}",
+                shlex::try_quote(&one_word.command).unwrap()
+            ),
+            Duration::from_secs(10),
+        )
+        .unwrap();
+        assert_eq!(wrapped.run("d/it's a.glsl", b"x"), None);
+        let p = wrapped.run("d/other.glsl", b"x").unwrap();
+        assert!(p.reason.contains("exit status 4"), "{}", p.reason);
     }
 
     #[cfg(unix)]

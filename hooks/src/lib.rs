@@ -5,17 +5,15 @@
 //! disk, [`worktree::check_files`]), `assetvc commit`, the pre-commit hook
 //! ([`pre_commit::run`]) and the server's pre-receive hook ([`pre_receive::run`]). See
 //! [`checks`] for what is checked; [`external`] for commands, which only trusted git
-//! config may name; [`config`] for `assetvc.toml`, which never names one.
+//! config may name; the `config` crate for `assetvc.toml`, which never names one.
 //!
 //! ```
-//! let policy = hooks::Policy::new(&hooks::Config::default()).unwrap();
+//! let policy = hooks::Policy::new(&config::Config::default()).unwrap();
 //! let problems = hooks::check_blob("levels/a.level", b"a = [1 2\n", &policy);
 //! assert_eq!(problems[0].to_string(), "levels/a.level:2:1: expected value, found end of file");
 //! ```
 
 pub mod checks;
-pub mod config;
-pub mod config_values;
 pub mod engine;
 pub mod external;
 pub mod policy;
@@ -26,21 +24,15 @@ pub mod wip_refs;
 pub mod worktree;
 
 pub use checks::{check_blob, check_change, check_many, is_binary};
-pub use config::{AssetMatcher, Config, ConfigError};
 pub use external::{ExternalChecker, GitSettings};
 pub use policy::{FileClass, Policy};
 pub use problem::{Check, Problem};
 
-/// The policy for a worktree at `dir`: its `assetvc.toml` (searched upwards to the
-/// repository root) and the external checkers of the git config of the repository
-/// containing `dir` (system, global and the repository's own; none outside a repository).
-pub fn worktree_policy(dir: &std::path::Path) -> Result<Policy, ConfigError> {
-    policy_with_checkers(&Config::discover(dir)?, dir)
-}
+use config::{Config, ConfigError};
 
-/// The policy of `config` with the external checkers of the trusted git config of the
-/// repository containing `dir` (what `assetvc commit` uses with the configuration it
-/// already read).
+/// The policy of `config` (the repository's `assetvc.toml`, which the caller found and
+/// read) with the external checkers of the trusted git config of the repository
+/// containing `dir` (system, global and the repository's own; none outside a repository).
 pub fn policy_with_checkers(config: &Config, dir: &std::path::Path) -> Result<Policy, ConfigError> {
     let settings = GitSettings::from_entries(&store::staged::trusted_config(dir))?;
     Ok(Policy::new(config)?.with_checkers(settings.checkers))

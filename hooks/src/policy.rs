@@ -6,8 +6,8 @@ use std::path::Path;
 use globset::GlobSet;
 use sjson::Dialect;
 
-use crate::config::{globs, AssetMatcher, Config, ConfigError, FILE_NAME};
 use crate::external::ExternalChecker;
+use config::{globs, AssetMatcher, Config, ConfigError, FILE_NAME};
 
 /// Properties whose string values are expressions over some variables.
 #[derive(Debug, Clone)]
@@ -127,7 +127,7 @@ impl Policy {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::Expressions;
+    use config::Expressions;
 
     #[test]
     fn classifies_by_path() {

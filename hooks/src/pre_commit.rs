@@ -12,11 +12,11 @@ use std::time::{Duration, Instant};
 
 use store::staged::StagedRepo;
 
-use crate::config::Config;
 use crate::engine::{check_jobs, Job};
 use crate::external::GitSettings;
 use crate::policy::Policy;
 use crate::problem::Problem;
+use config::Config;
 
 /// What the pre-commit check found.
 #[derive(Debug, Default)]
@@ -56,7 +56,7 @@ fn check_staged(dir: &Path) -> Result<CommitReport, String> {
     let settings = GitSettings::from_entries(&repo.assetvc_config())
         .map_err(|e| format!("git config: {e}"))?;
     let root = repo.workdir().unwrap_or_else(|| dir.to_path_buf());
-    let config = Config::discover(&root).map_err(|e| e.to_string())?;
+    let config = Config::at_root(&root).map_err(|e| e.to_string())?;
     let mut policy = Policy::new(&config)
         .map_err(|e| e.to_string())?
         .with_checkers(settings.checkers);

@@ -26,11 +26,11 @@ use std::time::{Duration, Instant};
 
 use store::server::{Error as StoreError, ObjectDirs, ObjectId, ServerRepo, Target};
 
-use crate::config::{Config, ConfigError, FILE_NAME};
 use crate::engine::{check_jobs, Job, STACK_SIZE};
 use crate::external::GitSettings;
 use crate::policy::Policy;
 use crate::problem::{Check, Problem};
+use config::{Config, ConfigError, FILE_NAME};
 
 /// The most problems printed in a report; the rest are counted.
 const MAX_SHOWN: usize = 200;

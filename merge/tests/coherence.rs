@@ -6,6 +6,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use levelgen::Rng;
 use merge::{merge_texts, MergeOptions, Policy};
 use proptest::prelude::*;
 use sjson::{Dialect, Document, Kind, Value};
@@ -20,21 +21,6 @@ struct Obj {
 }
 
 type Level = Vec<Obj>;
-
-/// A small deterministic generator (xorshift), so a case is one seed.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
 
 fn all_ids(level: &[Obj], out: &mut Vec<String>) {
     for o in level {
@@ -105,18 +91,18 @@ fn scrub(level: &mut [Obj], gone: &BTreeSet<String>) {
 
 fn new_id(rng: &mut Rng, tag: &str) -> String {
     // Short ids (references only under parent/members) and long ones.
-    if rng.below(2) == 0 {
-        format!("{tag}{}", rng.below(1000))
+    if rng.index(2) == 0 {
+        format!("{tag}{}", rng.index(1000))
     } else {
-        format!("{tag}-{:08x}", rng.next() as u32)
+        format!("{tag}-{:08x}", rng.next_u64() as u32)
     }
 }
 
 /// One random edit that keeps the side coherent (a level editor's operation).
 fn edit(level: &mut Level, rng: &mut Rng, tag: &str) {
     let ids = ids_of(level);
-    let pick = |rng: &mut Rng| ids.get(rng.below(ids.len())).cloned();
-    match rng.below(5) {
+    let pick = |rng: &mut Rng| ids.get(rng.index(ids.len())).cloned();
+    match rng.index(5) {
         0 => {
             let id = new_id(rng, tag);
             if ids.contains(&id) {
@@ -124,15 +110,15 @@ fn edit(level: &mut Level, rng: &mut Rng, tag: &str) {
             }
             let o = Obj {
                 id,
-                v: rng.below(9) as u32,
-                parent: if rng.below(2) == 0 { pick(rng) } else { None },
-                members: (0..rng.below(3)).filter_map(|_| pick(rng)).collect(),
+                v: rng.index(9) as u32,
+                parent: if rng.index(2) == 0 { pick(rng) } else { None },
+                members: (0..rng.index(3)).filter_map(|_| pick(rng)).collect(),
                 children: Vec::new(),
             };
-            match pick(rng).filter(|_| rng.below(2) == 0) {
+            match pick(rng).filter(|_| rng.index(2) == 0) {
                 Some(at) => find_mut(level, &at).unwrap().children.push(o),
                 None => {
-                    let p = rng.below(level.len() + 1);
+                    let p = rng.index(level.len() + 1);
                     level.insert(p, o)
                 }
             }
@@ -146,7 +132,7 @@ fn edit(level: &mut Level, rng: &mut Rng, tag: &str) {
         }
         2 => {
             if let Some(id) = pick(rng) {
-                find_mut(level, &id).unwrap().v = rng.below(9) as u32;
+                find_mut(level, &id).unwrap().v = rng.index(9) as u32;
             }
         }
         3 => {
@@ -161,7 +147,7 @@ fn edit(level: &mut Level, rng: &mut Rng, tag: &str) {
         }
         _ => {
             let Some(x) = pick(rng) else { return };
-            let to = pick(rng).filter(|_| rng.below(3) != 0);
+            let to = pick(rng).filter(|_| rng.index(3) != 0);
             let mut g = BTreeMap::new();
             edges(level, None, &mut g);
             if to.as_ref().is_some_and(|y| reaches(&g, y, &x)) {
@@ -171,7 +157,7 @@ fn edit(level: &mut Level, rng: &mut Rng, tag: &str) {
             match to {
                 Some(y) => find_mut(level, &y).unwrap().children.push(o),
                 None => {
-                    let p = rng.below(level.len() + 1);
+                    let p = rng.index(level.len() + 1);
                     level.insert(p, o)
                 }
             }
@@ -204,7 +190,7 @@ fn text(level: &[Obj]) -> String {
 
 fn base_level(rng: &mut Rng) -> Level {
     let mut level = Level::new();
-    for _ in 0..rng.below(8) + 2 {
+    for _ in 0..rng.index(8) + 2 {
         edit(&mut level, rng, "b");
     }
     level
@@ -246,7 +232,7 @@ fn inspect(
 }
 
 fn check(seed: u64, edits: usize, policy: Policy) -> Result<(), TestCaseError> {
-    let mut rng = Rng(seed | 1);
+    let mut rng = Rng::new(seed);
     let base = base_level(&mut rng);
     let mut ours = base.clone();
     let mut theirs = base.clone();

@@ -12,6 +12,7 @@
 mod common;
 
 use common::{equal_unordered, parse};
+use levelgen::Rng;
 use merge::{merge_texts, MergeOptions, MergeOutcome};
 use proptest::prelude::*;
 use sjson::{Dialect, Document, Kind, Value};
@@ -96,17 +97,17 @@ impl Style {
     fn random(rng: &mut Rng, json: bool) -> Style {
         Style {
             json,
-            indent: rng.pick_str(&["\t", "  ", "    "]),
+            indent: rng.pick::<&str>(&["\t", "  ", "    "]),
             sep: if json {
-                rng.pick_str(&[": ", ":"])
+                rng.pick::<&str>(&[": ", ":"])
             } else {
-                rng.pick_str(&[" = ", " : ", "=", ": "])
+                rng.pick::<&str>(&[" = ", " : ", "=", ": "])
             },
-            commas: !json && rng.chance(3),
-            braces: json || rng.chance(4),
-            inline: rng.chance(2),
-            comments: !json && rng.chance(2),
-            nl: if rng.chance(6) { "\r\n" } else { "\n" },
+            commas: !json && rng.one_in(3),
+            braces: json || rng.one_in(4),
+            inline: rng.one_in(2),
+            comments: !json && rng.one_in(2),
+            nl: if rng.one_in(6) { "\r\n" } else { "\n" },
         }
     }
 
@@ -250,39 +251,6 @@ fn print_value(v: &J, st: &Style, depth: usize, out: &mut String) {
 // ---------------------------------------------------------------------------------------
 // Random documents with owners, and edit scripts.
 
-/// xorshift64*: the test's own randomness, from one proptest seed.
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-
-    /// True one time in `n`.
-    fn chance(&mut self, n: usize) -> bool {
-        self.below(n) == 0
-    }
-
-    fn pick<'x, T>(&mut self, xs: &'x [T]) -> &'x T {
-        &xs[self.below(xs.len())]
-    }
-
-    fn pick_str(&mut self, xs: &[&'static str]) -> &'static str {
-        xs[self.below(xs.len())]
-    }
-}
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Owner {
     Ours,
@@ -312,9 +280,9 @@ const THEIRS_PROPS: [&str; 2] = ["pos", "scale"];
 
 fn scalar(rng: &mut Rng, n: &mut u32) -> J {
     *n += 1;
-    match rng.below(9) {
+    match rng.index(9) {
         0 => J::Null,
-        1 => J::Bool(rng.chance(2)),
+        1 => J::Bool(rng.one_in(2)),
         2 => J::Num(format!("{}", *n as i64 * 7 - 40)),
         3 => J::Num(
             rng.pick(&["1.5", "-0.25", "1E-05", "3.0", "0.1", "2e3"])
@@ -324,7 +292,7 @@ fn scalar(rng: &mut Rng, n: &mut u32) -> J {
         4 => J::Str(format!("s{n}")),
         5 => J::Str(format!("with \"quotes\" // and {n}")),
         6 => J::Str(format!("é ü {n}\ttab\nline")),
-        7 => J::Num(format!("{}.{}", n, rng.below(100))),
+        7 => J::Num(format!("{}.{}", n, rng.index(100))),
         _ => J::Str(format!("v{n}")),
     }
 }
@@ -332,7 +300,7 @@ fn scalar(rng: &mut Rng, n: &mut u32) -> J {
 /// A fresh scalar that differs from every value generated before.
 fn fresh_scalar(rng: &mut Rng, n: &mut u32) -> J {
     *n += 1;
-    match rng.below(3) {
+    match rng.index(3) {
         0 => J::Num(format!("{}", 100_000 + *n)),
         1 => J::Str(format!("fresh {n}")),
         _ => J::Num(format!("{}.5", 100_000 + *n)),
@@ -342,21 +310,21 @@ fn fresh_scalar(rng: &mut Rng, n: &mut u32) -> J {
 fn tuple(rng: &mut Rng, len: usize) -> J {
     J::Arr(
         (0..len)
-            .map(|_| J::Num(format!("{}.{}", rng.below(20) as i64 - 10, rng.below(10))))
+            .map(|_| J::Num(format!("{}.{}", rng.index(20) as i64 - 10, rng.index(10))))
             .collect(),
     )
 }
 
 fn value(rng: &mut Rng, n: &mut u32, depth: usize) -> J {
-    match rng.below(if depth > 1 { 3 } else { 6 }) {
+    match rng.index(if depth > 1 { 3 } else { 6 }) {
         0..=1 => scalar(rng, n),
         2 => {
-            let len = 2 + rng.below(3);
+            let len = 2 + rng.index(3);
             tuple(rng, len)
         }
-        3 => J::Arr((0..rng.below(5)).map(|_| scalar(rng, n)).collect()),
+        3 => J::Arr((0..rng.index(5)).map(|_| scalar(rng, n)).collect()),
         _ => J::Obj(
-            (0..rng.below(4))
+            (0..rng.index(4))
                 .map(|i| (format!("k{i}"), value(rng, n, depth + 1)))
                 .collect(),
         ),
@@ -374,16 +342,16 @@ fn entity(rng: &mut Rng, id: J, id_key: &str, n: &mut u32) -> J {
         ("pos".into(), tuple(rng, 3)),
     ];
     *n += 1;
-    if rng.chance(2) {
+    if rng.one_in(2) {
         m.push((
             "tint".into(),
             J::Str(rng.pick(&["white", "red"]).to_string()),
         ));
     }
-    if rng.chance(2) {
+    if rng.one_in(2) {
         m.push(("scale".into(), J::Num("1.0".into())));
     }
-    if rng.chance(3) {
+    if rng.one_in(3) {
         m.push(("props".into(), value(rng, n, 1)));
     }
     J::Obj(m)
@@ -394,8 +362,8 @@ fn world(rng: &mut Rng) -> World {
     let mut top = Vec::new();
     let mut doc = J::Obj(Vec::new());
     let weird = ["odd key", "a/b~c", "ключ", "x.y"];
-    for i in 0..rng.below(6) {
-        let k = if rng.chance(6) {
+    for i in 0..rng.index(6) {
+        let k = if rng.one_in(6) {
             rng.pick(&weird).to_string()
         } else {
             format!("p{i}")
@@ -406,9 +374,9 @@ fn world(rng: &mut Rng) -> World {
         doc.set(&k, value(rng, &mut n, 0), None);
         top.push((k, owner(rng)));
     }
-    for i in 0..rng.below(3) {
+    for i in 0..rng.index(3) {
         let k = format!("seq{i}");
-        let len = rng.below(6);
+        let len = rng.index(6);
         doc.set(
             &k,
             J::Arr((0..len).map(|_| scalar(rng, &mut n)).collect()),
@@ -417,10 +385,10 @@ fn world(rng: &mut Rng) -> World {
         top.push((k, owner(rng)));
     }
     let id_key = *rng.pick(&ID_KEYS);
-    let int_ids = rng.chance(3);
+    let int_ids = rng.one_in(3);
     let mut entities = Vec::new();
     let mut els = Vec::new();
-    for i in 0..rng.below(9) {
+    for i in 0..rng.index(9) {
         let id = if int_ids {
             J::Num(format!("{}", i + 1))
         } else {
@@ -432,7 +400,7 @@ fn world(rng: &mut Rng) -> World {
     doc.set("entities", J::Arr(els), None);
     let mut passes = Vec::new();
     let mut ps = Vec::new();
-    for i in 0..rng.below(5) {
+    for i in 0..rng.index(5) {
         let name = format!("pass{i}");
         ps.push(J::Obj(vec![
             ("name".into(), J::Str(name.clone())),
@@ -441,7 +409,7 @@ fn world(rng: &mut Rng) -> World {
         ]));
         passes.push((name, owner(rng)));
     }
-    if !ps.is_empty() || rng.chance(2) {
+    if !ps.is_empty() || rng.one_in(2) {
         doc.set("passes", J::Arr(ps), None);
     }
     doc.set(
@@ -452,14 +420,14 @@ fn world(rng: &mut Rng) -> World {
         ]),
         None,
     );
-    let shared: Vec<(String, J)> = (0..rng.below(5))
+    let shared: Vec<(String, J)> = (0..rng.index(5))
         .map(|i| (format!("m{i}"), value(rng, &mut n, 1)))
         .collect();
     doc.set("shared", J::Obj(shared), None);
     // Shuffle the top-level keys a little.
     let m = doc.members();
-    for _ in 0..rng.below(3) {
-        let (i, j) = (rng.below(m.len()), rng.below(m.len()));
+    for _ in 0..rng.index(3) {
+        let (i, j) = (rng.index(m.len()), rng.index(m.len()));
         m.swap(i, j);
     }
     World {
@@ -617,11 +585,11 @@ fn script(
     let mut wrapped = false;
     if reorder {
         for (id, o) in &w.entities {
-            if *o == Owner::Nobody && rng.chance(3) {
+            if *o == Owner::Nobody && rng.one_in(3) {
                 ops.push(Op::Reparent(id.clone()));
             }
         }
-        if rng.chance(3) {
+        if rng.one_in(3) {
             ops.push(Op::Wrap);
             wrapped = true;
         }
@@ -629,8 +597,8 @@ fn script(
             apply(doc, op, w.id_key);
         }
     }
-    for step in 0..rng.below(7) {
-        let op = match rng.below(13) {
+    for step in 0..rng.index(7) {
+        let op = match rng.index(13) {
             0 | 1 => {
                 let keys: Vec<_> = w
                     .top
@@ -643,10 +611,10 @@ fn script(
                 let (k, _) = rng.pick(&keys);
                 let v = match doc.get(k) {
                     // Sequences and tuples: an element changed, inserted or removed.
-                    Some(J::Arr(a)) if !a.is_empty() && rng.chance(2) => {
+                    Some(J::Arr(a)) if !a.is_empty() && rng.one_in(2) => {
                         let mut a = a.clone();
-                        let i = rng.below(a.len());
-                        match rng.below(3) {
+                        let i = rng.index(a.len());
+                        match rng.index(3) {
                             0 => a[i] = fresh_scalar(rng, n),
                             1 => a.insert(i, fresh_scalar(rng, n)),
                             _ => {
@@ -655,7 +623,7 @@ fn script(
                         }
                         J::Arr(a)
                     }
-                    _ if rng.chance(2) => fresh_scalar(rng, n),
+                    _ if rng.one_in(2) => fresh_scalar(rng, n),
                     _ => value(rng, n, 0),
                 };
                 Op::SetTop(k.clone(), v)
@@ -674,7 +642,7 @@ fn script(
             3 => {
                 let J::Obj(m) = &*doc else { unreachable!() };
                 let after =
-                    (!m.is_empty() && !rng.chance(4)).then(|| m[rng.below(m.len())].0.clone());
+                    (!m.is_empty() && !rng.one_in(4)).then(|| m[rng.index(m.len())].0.clone());
                 Op::AddTop(format!("{tag}_new{step}_{n}"), value(rng, n, 0), after)
             }
             4 if !wrapped => {
@@ -692,7 +660,7 @@ fn script(
                         None => k.starts_with(tag),
                     })
                     .collect();
-                match (keys.is_empty(), rng.below(3)) {
+                match (keys.is_empty(), rng.index(3)) {
                     (false, 0) => Op::DelShared(rng.pick(&keys).clone()),
                     (false, 1) => Op::SetShared(rng.pick(&keys).clone(), fresh_scalar(rng, n)),
                     _ => Op::SetShared(format!("{tag}_m{step}_{n}"), value(rng, n, 1)),
@@ -727,7 +695,7 @@ fn script(
                     (false, _) => &THEIRS_PROPS,
                 };
                 let p = rng.pick(props).to_string();
-                if rng.chance(4) {
+                if rng.one_in(4) {
                     Op::EntDel(id, p)
                 } else if p == "pos" {
                     Op::EntSet(id, p, tuple(rng, 3))
@@ -739,8 +707,8 @@ fn script(
                 let J::Arr(els) = doc.get("entities").unwrap() else {
                     unreachable!()
                 };
-                let after = (!els.is_empty() && !rng.chance(4))
-                    .then(|| id_of(&els[rng.below(els.len())], w.id_key).clone());
+                let after = (!els.is_empty() && !rng.one_in(4))
+                    .then(|| id_of(&els[rng.index(els.len())], w.id_key).clone());
                 *n += 1;
                 let id = if w.int_ids {
                     J::Num(format!(
@@ -772,9 +740,9 @@ fn script(
                 if els.len() < 2 {
                     continue;
                 }
-                let id = id_of(&els[rng.below(els.len())], w.id_key).clone();
-                let after = (!rng.chance(3))
-                    .then(|| id_of(&els[rng.below(els.len())], w.id_key).clone())
+                let id = id_of(&els[rng.index(els.len())], w.id_key).clone();
+                let after = (!rng.one_in(3))
+                    .then(|| id_of(&els[rng.index(els.len())], w.id_key).clone())
                     .filter(|a| *a != id);
                 Op::EntMove(id, after)
             }
@@ -790,7 +758,7 @@ fn script(
                     })
                     .map(|(name, _)| name.clone())
                     .collect();
-                match (owned.is_empty(), rng.below(3)) {
+                match (owned.is_empty(), rng.index(3)) {
                     (false, 0) => Op::PassRemove(rng.pick(&owned).clone()),
                     (false, _) => Op::PassSet(
                         rng.pick(&owned).clone(),
@@ -804,8 +772,8 @@ fn script(
                 let Some(J::Arr(els)) = doc.get("passes") else {
                     continue;
                 };
-                let after = (!els.is_empty() && !rng.chance(4)).then(|| {
-                    let J::Str(s) = name_of(&els[rng.below(els.len())]) else {
+                let after = (!els.is_empty() && !rng.one_in(4)).then(|| {
+                    let J::Str(s) = name_of(&els[rng.index(els.len())]) else {
                         unreachable!()
                     };
                     s.clone()
@@ -932,7 +900,7 @@ fn case(seed: u64, json: bool) -> Case {
         apply(&mut expected, op, w.id_key);
     }
     // Theirs is sometimes written by another tool, in another style.
-    let theirs_style = if rng.chance(4) {
+    let theirs_style = if rng.one_in(4) {
         Style::random(&mut rng, json)
     } else {
         style.clone()

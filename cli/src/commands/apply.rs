@@ -9,7 +9,9 @@
 
 use std::io::{Read, Write};
 use std::path::{Component, Path, PathBuf};
+use std::process::ExitCode;
 
+use anyhow::{bail, Context};
 use clap::Args;
 use merge::changeset::{self, ChangeOp};
 use merge::{MergeOutcome, Policy};
@@ -17,7 +19,8 @@ use sjson::{Dialect, Document, ParseOptions};
 
 use super::merge_file::parse_policy;
 use super::merging;
-use crate::{files, report};
+use crate::exit::{Exit, FAILED};
+use crate::{files, repo_config, report};
 
 /// Arguments of `assetvc apply`.
 #[derive(Debug, Args)]
@@ -50,18 +53,11 @@ struct Target {
 }
 
 /// Runs `assetvc apply`.
-pub fn run(args: &ApplyArgs) -> i32 {
+pub fn run(args: &ApplyArgs) -> anyhow::Result<ExitCode> {
     let name = args.patch.display().to_string();
-    let text = match read_patch(&args.patch) {
-        Ok(t) => t,
-        Err(e) => {
-            report::error(format!("{name}: {e}"));
-            return 2;
-        }
-    };
+    let text = read_patch(&args.patch).with_context(|| name.clone())?;
     if args.output.is_some() && args.file.is_none() {
-        report::error("-o needs FILE");
-        return 2;
+        bail!("-o needs FILE");
     }
     let targets = if text.trim_start().starts_with('[') {
         match &args.file {
@@ -73,10 +69,7 @@ pub fn run(args: &ApplyArgs) -> i32 {
     };
     let (targets, policy) = match targets {
         Ok(t) => t.into_iter().unzip::<_, _, Vec<Target>, Vec<Policy>>(),
-        Err(message) => {
-            eprintln!("{}", with_prefix(&message));
-            return 2;
-        }
+        Err(message) => return Err(Exit::new(FAILED, with_prefix(&message)).into()),
     };
     let policy = policy.first().copied().unwrap_or_default();
     finish(args, &targets, policy)
@@ -117,7 +110,7 @@ fn load(
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let (options, config) = merging::options(dir, policy)?;
+    let (options, config) = merging::options(&repo_config::root_for(dir), policy)?;
     let dialect = merging::dialect_of(&config, file);
     let shown = file.display().to_string();
     let doc = if missing_ok && !file.exists() {
@@ -255,10 +248,10 @@ fn inside(root: &Path, file: &str) -> Option<PathBuf> {
 
 /// Writes every result (all were computed first: a bad change leaves every file as it
 /// was), then reports.
-fn finish(args: &ApplyArgs, targets: &[Target], policy: Policy) -> i32 {
+fn finish(args: &ApplyArgs, targets: &[Target], policy: Policy) -> anyhow::Result<ExitCode> {
     for t in targets {
         let written = if args.stdout {
-            let mut out = std::io::stdout().lock();
+            let mut out = crate::output::stdout();
             out.write_all(t.outcome.text.as_bytes())
                 .and_then(|_| out.flush())
                 .map_err(anyhow::Error::from)
@@ -266,10 +259,7 @@ fn finish(args: &ApplyArgs, targets: &[Target], policy: Policy) -> i32 {
             let to = args.output.as_ref().unwrap_or(&t.path);
             files::write_atomic(to, t.outcome.text.as_bytes()).map_err(anyhow::Error::from)
         };
-        if let Err(e) = written {
-            report::error(format!("{}: {e}", t.path.display()));
-            return 2;
-        }
+        written.with_context(|| t.path.display().to_string())?;
     }
     let reports: Vec<_> = targets
         .iter()
@@ -285,7 +275,7 @@ fn finish(args: &ApplyArgs, targets: &[Target], policy: Policy) -> i32 {
         if args.stdout {
             eprintln!("{json}");
         } else {
-            println!("{json}");
+            outln!("{json}");
         }
     } else {
         for t in targets {
@@ -295,7 +285,8 @@ fn finish(args: &ApplyArgs, targets: &[Target], policy: Policy) -> i32 {
             }
         }
     }
-    i32::from(targets.iter().any(|t| t.outcome.failed(policy)))
+    let failed = targets.iter().any(|t| t.outcome.failed(policy));
+    Ok(ExitCode::from(u8::from(failed)))
 }
 
 fn summary(path: &str, outcome: &MergeOutcome, policy: Policy) -> String {

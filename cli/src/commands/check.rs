@@ -6,13 +6,14 @@
 //! checkers from trusted git config pass.
 
 use std::path::{Path, PathBuf};
+use std::process::ExitCode;
 
 use clap::Args;
+use config::{Config, ConfigError, FILE_NAME};
 use hooks::Problem;
 use serde::Serialize;
 
-use crate::config::{find_config, FILE_NAME};
-use crate::report;
+use crate::repo_config;
 
 /// Arguments of `assetvc check`.
 #[derive(Debug, Args)]
@@ -33,13 +34,14 @@ struct JsonReport<'a> {
 /// Runs `assetvc check`: 0 all good, 1 problems found (an invalid `assetvc.toml` is one,
 /// reported at its `line:col`, and then nothing else is checked), 2 bad usage, a missing
 /// path or a configuration that cannot be read.
-pub fn run(args: &CheckArgs) -> i32 {
+pub fn run(args: &CheckArgs) -> anyhow::Result<ExitCode> {
     let roots = if args.paths.is_empty() {
         vec![PathBuf::from(".")]
     } else {
         args.paths.clone()
     };
-    let (paths, problems) = match hooks::worktree_policy(Path::new(".")) {
+    let config_root = repo_config::root_for(Path::new("."));
+    let (paths, problems) = match worktree_policy(&config_root) {
         Ok(policy) => {
             // Resource references name files from the repository root.
             let policy = match store::repo::open(Path::new(".")) {
@@ -51,43 +53,31 @@ pub fn run(args: &CheckArgs) -> i32 {
                 }
                 _ => policy,
             };
-            let paths = match crate::files::files_under(&roots, |_| true) {
-                Ok(p) => p,
-                Err(e) => {
-                    report::error(e);
-                    return 2;
-                }
-            };
+            let paths = crate::files::files_under(&roots, |_| true)?;
             let problems = check_with_progress(&paths, &policy);
             (paths, problems)
         }
-        Err(e @ hooks::ConfigError::Invalid { .. }) => match invalid_config() {
+        Err(e @ ConfigError::Invalid { .. }) => match invalid_config(&config_root) {
             Some((path, problems)) => {
                 eprintln!("assetvc: {FILE_NAME} is invalid: the other files were not checked");
                 (vec![path], problems)
             }
-            None => {
-                report::error(e);
-                return 2;
-            }
+            None => return Err(e.into()),
         },
-        Err(e) => {
-            report::error(e);
-            return 2;
-        }
+        Err(e) => return Err(e.into()),
     };
     if args.json {
         let report = JsonReport {
             files_checked: paths.len(),
             problems: &problems,
         };
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(&report).unwrap_or_default()
         );
     } else {
         for p in &problems {
-            println!("{}", p.render());
+            outln!("{}", p.render());
         }
         if problems.is_empty() {
             eprintln!("assetvc: {} files checked, no problems", paths.len());
@@ -100,20 +90,26 @@ pub fn run(args: &CheckArgs) -> i32 {
             );
         }
     }
-    i32::from(!problems.is_empty())
+    Ok(ExitCode::from(u8::from(!problems.is_empty())))
 }
 
-/// The configuration that applies here, checked as a file like any other (`path:line:col:
+/// The policy here: the `assetvc.toml` at `config_root` (the repository's root) and the
+/// external checkers of trusted git config.
+fn worktree_policy(config_root: &Path) -> Result<hooks::Policy, ConfigError> {
+    hooks::policy_with_checkers(&Config::at_root(config_root)?, Path::new("."))
+}
+
+/// The configuration at `config_root`, checked as a file like any other (`path:line:col:
 /// reason` with its source line), named relative to the current directory when it can be.
-fn invalid_config() -> Option<(PathBuf, Vec<Problem>)> {
-    let path = find_config(Path::new("."))?;
+fn invalid_config(config_root: &Path) -> Option<(PathBuf, Vec<Problem>)> {
+    let path = config_root.join(FILE_NAME);
     let bytes = std::fs::read(&path).ok()?;
     let shown = std::env::current_dir()
         .ok()
         .and_then(|cwd| cwd.canonicalize().ok())
         .and_then(|cwd| path.strip_prefix(cwd).ok().map(Path::to_path_buf))
         .unwrap_or_else(|| path.clone());
-    let policy = hooks::Policy::new(&crate::config::Config::default()).ok()?;
+    let policy = hooks::Policy::new(&Config::default()).ok()?;
     let problems = hooks::check_blob(&shown.display().to_string(), &bytes, &policy);
     (!problems.is_empty()).then_some((shown, problems))
 }

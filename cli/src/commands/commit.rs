@@ -4,13 +4,15 @@
 //! commit. The client pre-commit hook is not run: its checks are these checks.
 
 use std::path::PathBuf;
+use std::process::ExitCode;
 
+use anyhow::bail;
 use clap::Args;
 use store::gix::bstr::ByteSlice;
 
 use super::porcelain;
-use crate::config::Config;
-use crate::report;
+use crate::exit::Exit;
+use config::Config;
 
 /// Arguments of `assetvc commit`.
 #[derive(Debug, Args)]
@@ -46,8 +48,8 @@ pub fn check_blobs(
     blobs: &[StagedBlob],
     config: &Config,
     root: &std::path::Path,
-) -> Result<Vec<String>, String> {
-    let mut policy = hooks::policy_with_checkers(config, root).map_err(|e| e.to_string())?;
+) -> anyhow::Result<Vec<String>> {
+    let mut policy = hooks::policy_with_checkers(config, root)?;
     if policy.checks_resources() {
         // Resource references name files of the worktree being committed.
         let root = root.to_path_buf();
@@ -67,27 +69,14 @@ pub fn check_blobs(
 
 /// Runs `assetvc commit`: 0 committed, 1 checks failed or nothing to commit (nothing is
 /// written then), 2 bad usage or a repository error.
-pub fn run(args: &CommitArgs) -> i32 {
+pub fn run(args: &CommitArgs) -> anyhow::Result<ExitCode> {
     // git refuses an empty message: say so before touching anything.
     if !args.message.is_empty() && args.message.iter().all(|m| m.trim().is_empty()) {
-        report::error("empty commit message: give one with -m MSG");
-        return 2;
+        bail!("empty commit message: give one with -m MSG");
     }
-    let (repo, root) = match porcelain::open_worktree() {
-        Ok(r) => r,
-        Err(status) => return status,
-    };
-    let config = match Config::discover(&root) {
-        Ok(c) => c,
-        Err(e) => {
-            report::error(e);
-            return 2;
-        }
-    };
-    let mut staging = match store::commit::Staging::open(&repo) {
-        Ok(s) => s,
-        Err(e) => return porcelain::fail(&e),
-    };
+    let (repo, root) = porcelain::open_worktree()?;
+    let config = crate::repo_config::at_root(&root)?;
+    let mut staging = store::commit::Staging::open(&repo).map_err(porcelain::fail)?;
     let message = if args.message.is_empty() {
         match store::commit::merge_message(&repo) {
             Some(m)
@@ -97,27 +86,19 @@ pub fn run(args: &CommitArgs) -> i32 {
             {
                 m
             }
-            _ => {
-                report::error("a commit message is needed: assetvc commit -m MSG");
-                return 2;
-            }
+            _ => bail!("a commit message is needed: assetvc commit -m MSG"),
         }
     } else {
         args.message.join("\n\n")
     };
     if args.all {
-        if let Err(e) = staging.add_tracked() {
-            return porcelain::fail(&e);
-        }
+        staging.add_tracked().map_err(porcelain::fail)?;
     }
     for path in &args.paths {
         let Some(rela) = store::repo::rela_path(&root, path) else {
-            report::error(format!("{}: outside the repository", path.display()));
-            return 2;
+            bail!("{}: outside the repository", path.display());
         };
-        if let Err(e) = staging.add_path(rela.as_bstr()) {
-            return porcelain::fail(&e);
-        }
+        staging.add_path(rela.as_bstr()).map_err(porcelain::fail)?;
     }
     let changes = staging.changes();
     let mut blobs = Vec::new();
@@ -129,44 +110,32 @@ pub fn run(args: &CommitArgs) -> i32 {
             continue;
         }
         let base = match change.old {
-            Some((old_id, _)) => match staging.blob(&old_id) {
-                Ok(data) => Some(data),
-                Err(e) => return porcelain::fail(&e),
-            },
+            Some((old_id, _)) => Some(staging.blob(&old_id).map_err(porcelain::fail)?),
             None => None,
         };
-        match staging.blob(&id) {
-            Ok(data) => blobs.push(StagedBlob {
-                path: change.path.to_str_lossy().into_owned(),
-                data,
-                base,
-            }),
-            Err(e) => return porcelain::fail(&e),
-        }
+        blobs.push(StagedBlob {
+            path: change.path.to_str_lossy().into_owned(),
+            data: staging.blob(&id).map_err(porcelain::fail)?,
+            base,
+        });
     }
-    match check_blobs(&blobs, &config, &root) {
-        Ok(problems) if !problems.is_empty() => {
-            if args.json {
-                println!(
-                    "{}",
-                    serde_json::json!({"commit": null, "problems": problems})
-                );
-            }
-            for p in &problems {
-                eprintln!("{p}");
-            }
-            report::error(format!(
-                "commit aborted: {} asset{} failed the checks; nothing was committed",
-                problems.len(),
-                if problems.len() == 1 { "" } else { "s" }
-            ));
-            return 1;
+    let problems = check_blobs(&blobs, &config, &root)?;
+    if !problems.is_empty() {
+        if args.json {
+            outln!(
+                "{}",
+                serde_json::json!({"commit": null, "problems": problems})
+            );
         }
-        Ok(_) => {}
-        Err(e) => {
-            report::error(e);
-            return 2;
+        for p in &problems {
+            eprintln!("{p}");
         }
+        let message = format!(
+            "commit aborted: {} asset{} failed the checks; nothing was committed",
+            problems.len(),
+            if problems.len() == 1 { "" } else { "s" }
+        );
+        return Err(Exit::error(1, message).into());
     }
     let branch = store::repo::current_branch(&repo)
         .ok()
@@ -181,7 +150,7 @@ pub fn run(args: &CommitArgs) -> i32 {
                     .map(|ch| ch.path.to_str_lossy().into_owned())
                     .collect();
                 let parents: Vec<String> = c.parents.iter().map(|p| p.to_string()).collect();
-                println!(
+                outln!(
                     "{}",
                     serde_json::json!({
                         "commit": c.id.to_string(),
@@ -190,22 +159,22 @@ pub fn run(args: &CommitArgs) -> i32 {
                         "problems": [],
                     })
                 );
-                return 0;
+                return Ok(ExitCode::SUCCESS);
             }
             let first = message.lines().next().unwrap_or_default();
             let merge = if c.parents.len() > 1 { " (merge)" } else { "" };
-            println!("[{branch} {}{merge}] {first}", c.id.to_hex_with_len(7));
-            println!(
+            outln!("[{branch} {}{merge}] {first}", c.id.to_hex_with_len(7));
+            outln!(
                 " {} file{} changed",
                 c.changes.len(),
                 if c.changes.len() == 1 { "" } else { "s" }
             );
-            0
+            Ok(ExitCode::SUCCESS)
         }
         Ok(None) => {
             eprintln!("assetvc: nothing to commit");
-            1
+            Ok(ExitCode::from(1))
         }
-        Err(e) => porcelain::fail(&e),
+        Err(e) => Err(porcelain::fail(e)),
     }
 }

@@ -3,6 +3,8 @@
 //! with all its steps (a whole `git rebase`, not only its last commit), or with `--all`
 //! every recorded operation, oldest first.
 
+use std::process::ExitCode;
+
 use clap::Args;
 use merge::ConflictKind;
 use store::journal::{Journal, OperationKind, Recorded};
@@ -160,30 +162,23 @@ fn json_of(r: &Recorded) -> serde_json::Value {
 
 /// Runs `assetvc conflicts`: 0 (also when no merge was recorded), 2 outside a repository or
 /// when the journal cannot be read.
-pub fn run(args: &ConflictsArgs) -> i32 {
-    let repo = match store::repo::open(std::path::Path::new(".")) {
-        Ok(r) => r,
-        Err(e) => return porcelain::fail(&e),
-    };
+pub fn run(args: &ConflictsArgs) -> anyhow::Result<ExitCode> {
+    let repo = store::repo::open(std::path::Path::new(".")).map_err(porcelain::fail)?;
     let journal = Journal::at(repo.git_dir());
     if let Some(file) = &args.commit_msg {
         let head = repo.head_id().ok().map(|id| id.to_string());
-        return append_to_message(&journal, head.as_deref(), file);
+        append_to_message(&journal, head.as_deref(), file);
+        return Ok(ExitCode::SUCCESS);
     }
-    let operations = match if args.all {
-        journal.operations()
+    let operations = if args.all {
+        journal.operations()?
     } else {
-        journal.last().map(|l| l.into_iter().collect())
-    } {
-        Ok(o) => o,
-        Err(e) => {
-            report::error(e);
-            return 2;
-        }
+        journal.last()?.into_iter().collect()
     };
     if let Some(out) = &args.html {
         let last = operations.first().map(|r| r.steps.as_slice());
-        return super::conflicts_page::write(&worktree(&repo), last, out);
+        super::conflicts_page::write(&worktree(&repo), last, out)?;
+        return Ok(ExitCode::SUCCESS);
     }
     // Paths git itself left unmerged (a binary file, a file no driver merges): the user
     // must resolve them whatever the journal says.
@@ -200,37 +195,37 @@ pub fn run(args: &ConflictsArgs) -> i32 {
                 .unwrap_or_else(|| serde_json::json!({"operation": null, "merge": "", "files": []}))
         };
         value["unmerged"] = serde_json::json!(unmerged);
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(&value).unwrap_or_default()
         );
-        return 0;
+        return Ok(ExitCode::SUCCESS);
     }
     if operations.is_empty() && unmerged.is_empty() {
         eprintln!("assetvc: no merge recorded in this clone");
-        return 0;
+        return Ok(ExitCode::SUCCESS);
     }
     for r in &operations {
-        println!("{}", heading(r));
+        outln!("{}", heading(r));
         for line in lines(&r.steps) {
-            println!("{}", report::safe(&line));
+            outln!("{}", report::safe(&line));
         }
     }
     for path in &unmerged {
-        println!(
+        outln!(
             "{}: unmerged in the index, left for you to resolve (git add it when done)",
             report::safe(path)
         );
     }
-    0
+    Ok(ExitCode::SUCCESS)
 }
 
 /// The `prepare-commit-msg` hook's work: when git is committing a merge (`MERGE_HEAD`
 /// present) that the last recorded operation made, appends the conflicts resolved by policy
 /// to the message, like the merge commits of `assetvc merge`. Never fails the commit.
-fn append_to_message(journal: &Journal, head: Option<&str>, file: &std::path::Path) -> i32 {
+fn append_to_message(journal: &Journal, head: Option<&str>, file: &std::path::Path) {
     let Ok(Some(last)) = journal.last() else {
-        return 0;
+        return;
     };
     // Only a merge into this very HEAD (its key is `merge ORIG_HEAD THEIRS…`).
     let merging_here = matches!(
@@ -239,18 +234,18 @@ fn append_to_message(journal: &Journal, head: Option<&str>, file: &std::path::Pa
     ) && head.is_some()
         && last.operation.key.split(' ').nth(1) == head;
     if !merging_here {
-        return 0;
+        return;
     }
     let lines = lines(&last.steps);
     let n = count(&last.steps);
     if lines.is_empty() || n == 0 {
-        return 0;
+        return;
     }
     let Ok(message) = std::fs::read_to_string(file) else {
-        return 0;
+        return;
     };
     if message.contains("assetvc resolved ") {
-        return 0;
+        return;
     }
     let policy = last
         .steps
@@ -276,7 +271,6 @@ fn append_to_message(journal: &Journal, head: Option<&str>, file: &std::path::Pa
     if let Err(e) = crate::files::write_atomic(file, out.as_bytes()) {
         eprintln!("assetvc: warning: {}: {e}", file.display());
     }
-    0
 }
 
 /// The worktree's root (the current directory in a bare repository).

@@ -7,7 +7,7 @@ use review::{report_section, FileSection, ObjectKeys, Page};
 use sjson::{Document, ParseOptions};
 
 use super::merging;
-use crate::config::Config;
+use config::Config;
 
 /// The section of one report entry; the merged file is read from `root` (no map when it
 /// is missing or does not parse).
@@ -42,15 +42,9 @@ fn section(
 }
 
 /// Writes the page of the last merge operation's file reports `last` (its journal steps;
-/// `None`: no merge recorded) to `out`; the exit status.
-pub fn write(root: &Path, last: Option<&[serde_json::Value]>, out: &Path) -> i32 {
-    let config = match Config::discover(root) {
-        Ok(c) => c,
-        Err(e) => {
-            crate::report::error(e);
-            return 2;
-        }
-    };
+/// `None`: no merge recorded) to `out`.
+pub fn write(root: &Path, last: Option<&[serde_json::Value]>, out: &Path) -> anyhow::Result<()> {
+    let config = crate::repo_config::at_root(root)?;
     let keys = ObjectKeys {
         id_keys: config.merge.id_keys.clone(),
         position_keys: config.review.position_keys.clone(),

@@ -6,7 +6,7 @@
 //! configuration switched off, so the outcome is the same on every machine.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, ExitCode, Output};
 
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
@@ -14,7 +14,8 @@ use merge::diff::{diff, DiffOptions};
 use sjson::{Dialect, Document};
 
 use super::diff::Paint;
-use crate::report;
+use super::install::sh_quote;
+use crate::exit::Exit;
 
 /// The sample project, embedded.
 const FILES: [(&str, &str); 5] = [
@@ -54,14 +55,9 @@ pub struct DemoArgs {
 }
 
 /// Runs the demo: 0 when both merges behaved as shown, 1 if something went wrong.
-pub fn run(args: &DemoArgs) -> i32 {
-    match demo(args) {
-        Ok(()) => 0,
-        Err(e) => {
-            report::error(format!("demo: {e:#}"));
-            1
-        }
-    }
+pub fn run(args: &DemoArgs) -> anyhow::Result<ExitCode> {
+    demo(args).map_err(|e| Exit::error(1, format!("demo: {e:#}")))?;
+    Ok(ExitCode::SUCCESS)
 }
 
 /// `git` in the demo repository, isolated from the user's configuration.
@@ -295,11 +291,6 @@ fn show_region(ls: &[&str], start: usize, end: usize, paint: Paint, say: &mut im
     }
 }
 
-/// Quotes a path for the shell command line of a git merge driver.
-fn sh_quote(s: &str) -> String {
-    format!("'{}'", s.replace('\'', "'\\''"))
-}
-
 fn demo(args: &DemoArgs) -> Result<()> {
     let paint = Paint::stdout();
     let tmp = tempfile::Builder::new()
@@ -400,7 +391,7 @@ fn demo(args: &DemoArgs) -> Result<()> {
         info.join("attributes"),
         "*.level merge=assetvc diff=assetvc\n",
     )?;
-    let exe_q = sh_quote(&exe.to_string_lossy());
+    let exe_q = sh_quote(&exe.to_string_lossy()).map_err(|e| anyhow!(e))?;
     g.run(
         &["config", "merge.assetvc.name", "assetvc structured merge"],
         "Setup",
@@ -528,10 +519,10 @@ fn demo(args: &DemoArgs) -> Result<()> {
         ));
         say(format!(
             "  try: git -C {} diff alice assetvc-merge",
-            sh_quote(&path.join("arena-project").to_string_lossy())
+            sh_quote(&path.join("arena-project").to_string_lossy()).map_err(|e| anyhow!(e))?
         ));
     }
-    println!("{}", out.join("\n"));
+    outln!("{}", out.join("\n"));
     Ok(())
 }
 

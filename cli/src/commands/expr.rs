@@ -1,7 +1,11 @@
 //! `assetvc expr`: compile and run an expression.
 
-use clap::Args;
 use std::io::Write as _;
+use std::process::ExitCode;
+
+use clap::Args;
+
+use crate::exit::{Exit, FAILED};
 
 /// Arguments of `assetvc expr`.
 #[derive(Debug, Args)]
@@ -20,22 +24,22 @@ pub struct ExprArgs {
     pub bytecode: bool,
 }
 
-/// Runs `assetvc expr`; returns the exit status (0 ok, 2 bad input: message `expr:1:COL: reason` on stderr).
+/// Runs `assetvc expr` (exit 0 ok, 2 bad input: message `expr:1:COL: reason` on stderr).
 ///
 /// Variables are declared in the order of `--var`; a malformed `--var` or a
 /// bad variable name is reported as `expr: --var ...` (exit 2). Exit 1 if
-/// stdout cannot be written.
-pub fn run(args: &ExprArgs) -> i32 {
+/// stdout cannot be written (other than closed by its reader).
+pub fn run(args: &ExprArgs) -> anyhow::Result<ExitCode> {
     let mut names = Vec::with_capacity(args.vars.len());
     let mut values = Vec::with_capacity(args.vars.len());
     for var in &args.vars {
         let Some((name, text)) = var.split_once('=') else {
-            eprintln!("expr: --var '{var}': expected NAME=VALUE");
-            return 2;
+            let message = format!("expr: --var '{var}': expected NAME=VALUE");
+            return Err(Exit::new(FAILED, message).into());
         };
         let Ok(value) = text.trim().parse::<f32>() else {
-            eprintln!("expr: --var '{var}': '{text}' is not a number");
-            return 2;
+            let message = format!("expr: --var '{var}': '{text}' is not a number");
+            return Err(Exit::new(FAILED, message).into());
         };
         names.push(name);
         values.push(value);
@@ -43,11 +47,11 @@ pub fn run(args: &ExprArgs) -> i32 {
     let source = args.expression.as_str();
     let program = match expr::compile(source, &names) {
         Ok(program) => program,
-        Err(error) => return report(source, &error),
+        Err(error) => return Err(failure(source, &error).into()),
     };
     let value = match program.run(&values, &mut expr::Stack::new()) {
         Ok(value) => value,
-        Err(error) => return report(source, &error),
+        Err(error) => return Err(failure(source, &error).into()),
     };
     let mut text = String::new();
     if args.rpn {
@@ -58,30 +62,28 @@ pub fn run(args: &ExprArgs) -> i32 {
         text.push_str(&program.disassemble());
     }
     text.push_str(&format!("{value}\n"));
-    let mut stdout = std::io::stdout().lock();
+    let mut stdout = crate::output::stdout();
     match stdout
         .write_all(text.as_bytes())
         .and_then(|()| stdout.flush())
     {
-        Ok(()) => 0,
-        Err(error) => {
-            eprintln!("expr: cannot write output: {error}");
-            1
-        }
+        Ok(()) => Ok(ExitCode::SUCCESS),
+        Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => Err(error.into()),
+        Err(error) => Err(Exit::new(1, format!("expr: cannot write output: {error}")).into()),
     }
 }
 
-/// Prints `error` in `source` to stderr; returns exit status 2.
-fn report(source: &str, error: &expr::Error) -> i32 {
+/// The failure for `error` in `source`: its message and exit status 2.
+fn failure(source: &str, error: &expr::Error) -> Exit {
     use expr::ErrorKind as K;
-    match &error.kind {
+    let message = match &error.kind {
         K::InvalidVariableName(_)
         | K::ReservedVariableName(_)
         | K::DuplicateVariable(_)
-        | K::TooManyVariables { .. } => eprintln!("expr: --var: {}", error.kind),
-        kind => eprintln!("expr:1:{}: {kind}", column(source, error.position)),
-    }
-    2
+        | K::TooManyVariables { .. } => format!("expr: --var: {}", error.kind),
+        kind => format!("expr:1:{}: {kind}", column(source, error.position)),
+    };
+    Exit::new(FAILED, message)
 }
 
 /// The 1-based character column of byte `position` in `source`.

@@ -7,12 +7,14 @@
 
 use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
+use std::process::ExitCode;
 
+use anyhow::{anyhow, Context};
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 use sjson::{Dialect, Document, ParseOptions, Style};
 
-use crate::config::Config;
+use crate::exit::{Exit, FAILED};
 use crate::{files, progress, report};
 
 /// A dialect named on the command line.
@@ -80,37 +82,14 @@ fn sources(args: &FmtArgs) -> Result<Option<Vec<PathBuf>>, &'static str> {
 
 /// Runs `assetvc fmt`: 0 done (or nothing to change), 1 `--check` found files to change,
 /// 2 bad input or usage (nothing written for it).
-pub fn run(args: &FmtArgs) -> i32 {
-    let roots = match sources(args) {
-        Ok(Some(roots)) => roots,
-        Ok(None) => return run_stdin(args),
-        Err(message) => {
-            report::error(message);
-            return 2;
-        }
+pub fn run(args: &FmtArgs) -> anyhow::Result<ExitCode> {
+    let Some(roots) = sources(args).map_err(|message| anyhow!(message))? else {
+        return run_stdin(args);
     };
-    let config = match Config::discover(Path::new(".")) {
-        Ok(c) => c,
-        Err(e) => {
-            report::error(e);
-            return 2;
-        }
-    };
-    let matcher = match config.matcher() {
-        Ok(m) => m,
-        Err(e) => {
-            report::error(e);
-            return 2;
-        }
-    };
-    let paths = match files::asset_files(&roots, &matcher) {
-        Ok(p) => p,
-        Err(e) => {
-            report::error(e);
-            return 2;
-        }
-    };
-    let mut status = 0;
+    let config = crate::repo_config::for_dir(Path::new("."))?;
+    let matcher = config.matcher()?;
+    let paths = files::asset_files(&roots, &matcher)?;
+    let mut status = 0u8;
     let mut report = JsonReport {
         files: paths.len(),
         changed: Vec::new(),
@@ -151,7 +130,7 @@ pub fn run(args: &FmtArgs) -> i32 {
         }
         if args.check {
             if !args.json {
-                println!("{}", report::safe(&name));
+                outln!("{}", report::safe(&name));
             }
             report.changed.push(name);
             status = status.max(1);
@@ -166,12 +145,12 @@ pub fn run(args: &FmtArgs) -> i32 {
         bar.finish_and_clear();
     }
     if args.json {
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(&report).unwrap_or_default()
         );
     }
-    status
+    Ok(ExitCode::from(status))
 }
 
 /// Parses and formats; the error is a ready-to-print diagnostic.
@@ -190,37 +169,24 @@ fn format_bytes(
     Ok(sjson::format(&doc, &style))
 }
 
-fn run_stdin(args: &FmtArgs) -> i32 {
+fn run_stdin(args: &FmtArgs) -> anyhow::Result<ExitCode> {
     let mut bytes = Vec::new();
-    if let Err(e) = std::io::stdin().read_to_end(&mut bytes) {
-        report::error(format!("<stdin>: {e}"));
-        return 2;
-    }
+    std::io::stdin()
+        .read_to_end(&mut bytes)
+        .context("<stdin>")?;
     // SJSON accepts JSON objects; a JSON document whose root is not an object is JSON.
     let result = format_bytes("<stdin>", bytes.clone(), Dialect::Sjson, args)
         .or_else(|e| format_bytes("<stdin>", bytes.clone(), Dialect::Json, args).map_err(|_| e));
-    match result {
-        Ok(formatted) => {
-            if args.check {
-                if formatted.as_bytes() != bytes.as_slice() {
-                    println!("<stdin>");
-                    return 1;
-                }
-                return 0;
-            }
-            let mut out = std::io::stdout().lock();
-            if out
-                .write_all(formatted.as_bytes())
-                .and_then(|_| out.flush())
-                .is_err()
-            {
-                return 2;
-            }
-            0
+    let formatted = result.map_err(|message| Exit::new(FAILED, message))?;
+    if args.check {
+        if formatted.as_bytes() != bytes.as_slice() {
+            outln!("<stdin>");
+            return Ok(ExitCode::from(1));
         }
-        Err(message) => {
-            eprintln!("{message}");
-            2
-        }
+        return Ok(ExitCode::SUCCESS);
     }
+    let mut out = crate::output::stdout();
+    out.write_all(formatted.as_bytes())?;
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
 }

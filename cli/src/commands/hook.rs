@@ -7,8 +7,11 @@
 use std::io::Read;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
+use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
+
+use crate::exit::Exit;
 
 /// Arguments of `assetvc hook`.
 #[derive(Debug, Args)]
@@ -29,24 +32,26 @@ pub enum HookKind {
 }
 
 /// Runs a hook: 0 let it through, 1 stop it.
-pub fn run(args: &HookArgs) -> i32 {
+pub fn run(args: &HookArgs) -> anyhow::Result<ExitCode> {
     match args.hook {
         HookKind::PreCommit => pre_commit(),
         HookKind::PreReceive => pre_receive(),
     }
 }
 
-fn pre_commit() -> i32 {
+fn pre_commit() -> anyhow::Result<ExitCode> {
     let report = hooks::pre_commit::run(Path::new("."));
     let hint = "fix them and `git add` the files; `git commit --no-verify` skips this check";
     if let Some(fatal) = &report.fatal {
         let fatal = crate::report::safe(&fatal.to_string()).into_owned();
-        eprintln!("assetvc: commit blocked: cannot check it: {fatal}");
-        eprintln!("assetvc: `git commit --no-verify` skips this check");
-        return 1;
+        let message = format!(
+            "assetvc: commit blocked: cannot check it: {fatal}\n\
+             assetvc: `git commit --no-verify` skips this check"
+        );
+        return Err(Exit::new(1, message).into());
     }
     if report.problems.is_empty() {
-        return 0;
+        return Ok(ExitCode::SUCCESS);
     }
     for p in &report.problems {
         eprintln!("{}", p.render());
@@ -56,14 +61,14 @@ fn pre_commit() -> i32 {
         "assetvc: commit blocked: {n} problem{} in staged files ({hint})",
         if n == 1 { "" } else { "s" }
     );
-    1
+    Ok(ExitCode::from(1))
 }
 
-fn pre_receive() -> i32 {
+fn pre_receive() -> anyhow::Result<ExitCode> {
     let mut input = Vec::new();
     if let Err(e) = std::io::stdin().read_to_end(&mut input) {
-        eprintln!("assetvc: push rejected: cannot read the hook's input: {e}");
-        return 1;
+        let message = format!("assetvc: push rejected: cannot read the hook's input: {e}");
+        return Err(Exit::new(1, message).into());
     }
     let input = String::from_utf8_lossy(&input);
     let git_dir = std::env::var_os("GIT_DIR").map_or_else(|| PathBuf::from("."), PathBuf::from);
@@ -74,11 +79,11 @@ fn pre_receive() -> i32 {
     match result {
         Ok(report) => {
             eprint!("{}", crate::report::safe(&report.render()));
-            i32::from(!report.accepted())
+            Ok(ExitCode::from(u8::from(!report.accepted())))
         }
         Err(_) => {
-            eprintln!("assetvc: push rejected: internal error (a crash); please report it");
-            1
+            let message = "assetvc: push rejected: internal error (a crash); please report it";
+            Err(Exit::new(1, message).into())
         }
     }
 }

@@ -15,14 +15,16 @@
 //! from the path of the running binary: nothing read from the repository names a command.
 
 use std::path::{Path, PathBuf};
+use std::process::ExitCode;
 
+use anyhow::{bail, Context};
 use clap::Args;
 use serde::Serialize;
 use store::gix;
 
 use super::{merge_hooks, porcelain};
-use crate::config::Config;
 use crate::{files, report};
+use config::Config;
 
 /// Arguments of `assetvc install`.
 #[derive(Debug, Args)]
@@ -68,37 +70,26 @@ pub struct Item {
 
 /// Runs `assetvc install` (or the check): 0 set up, 1 something missing (`--check`),
 /// 2 not a repository, bad configuration or a write failed.
-pub fn run(args: &InstallArgs) -> i32 {
+pub fn run(args: &InstallArgs) -> anyhow::Result<ExitCode> {
     if let Some(bare) = &args.server {
         return super::install_server::run_server(bare, args.config.as_deref());
     }
     if args.check {
         return check(args.json);
     }
-    let (repo, root) = match porcelain::open_worktree() {
-        Ok(r) => r,
-        Err(status) => return status,
-    };
-    let config = match Config::discover(&root) {
-        Ok(c) => c,
-        Err(e) => {
-            report::error(e);
-            return 2;
-        }
-    };
-    let exe = match current_exe() {
-        Ok(e) => e,
-        Err(status) => return status,
-    };
+    let (repo, root) = porcelain::open_worktree()?;
+    let config = crate::repo_config::at_root(&root)?;
+    let exe = current_exe()?;
+    // Quoted before anything is written: a path that cannot be quoted changes nothing.
+    let exe_q = sh_quote(&exe.to_string_lossy()).map_err(anyhow::Error::msg)?;
     // 1. .gitattributes
     let patterns = patterns(&config);
     let attributes_path = root.join(".gitattributes");
     if crate::files::goes_through_symlink(&attributes_path) {
-        report::error(format!(
+        bail!(
             "{}: is a symbolic link; assetvc does not read or write through it (replace it by a regular file)",
             attributes_path.display()
-        ));
-        return 2;
+        );
     }
     let existing = std::fs::read_to_string(&attributes_path).unwrap_or_default();
     let missing: Vec<&String> = patterns
@@ -122,10 +113,7 @@ pub fn run(args: &InstallArgs) -> i32 {
         for p in &missing {
             text.push_str(&format!("{p} {ATTRIBUTES}{newline}"));
         }
-        if let Err(e) = files::write_atomic(&attributes_path, text.as_bytes()) {
-            report::error(e);
-            return 2;
-        }
+        files::write_atomic(&attributes_path, text.as_bytes())?;
         eprintln!(
             "assetvc: .gitattributes: added {} pattern{} ({ATTRIBUTES}); commit it so every clone shares it",
             missing.len(),
@@ -133,7 +121,6 @@ pub fn run(args: &InstallArgs) -> i32 {
         );
     }
     // 2. git config
-    let exe_q = sh_quote(&exe.to_string_lossy());
     let driver = format!("{exe_q} {}", merge_hooks::DRIVER_ARGS);
     let diff = format!("{exe_q} diff-driver");
     let settings: [store::setup::Setting<'_>; 3] = [
@@ -146,68 +133,48 @@ pub fn run(args: &InstallArgs) -> i32 {
         ("merge", Some("assetvc"), "driver", &driver),
         ("diff", Some("assetvc"), "command", &diff),
     ];
-    match store::setup::set_local_config(&repo, &settings) {
-        Ok(changed) if !changed.is_empty() => {
-            eprintln!("assetvc: git config: set {}", changed.join(", "));
-        }
-        Ok(_) => {}
-        Err(e) => return porcelain::fail(&e),
+    let changed = store::setup::set_local_config(&repo, &settings).map_err(porcelain::fail)?;
+    if !changed.is_empty() {
+        eprintln!("assetvc: git config: set {}", changed.join(", "));
     }
     // 3. the pre-commit hook, and the prepare-commit-msg hook for merge commits
     for installed in [
         install_hook(&repo, &exe),
         merge_hooks::install_commit_msg_hook(&repo, &exe),
     ] {
-        match installed {
-            Ok(Some(message)) => eprintln!("assetvc: {message}"),
-            Ok(None) => {}
-            Err(e) => {
-                report::error(e);
-                return 2;
-            }
+        if let Some(message) = installed.map_err(anyhow::Error::msg)? {
+            eprintln!("assetvc: {message}");
         }
     }
     // The configuration just written is read again.
-    let repo = match store::repo::open(&root) {
-        Ok(r) => r,
-        Err(e) => return porcelain::fail(&e),
-    };
+    let repo = store::repo::open(&root).map_err(porcelain::fail)?;
     let items = inspect(&repo, &root, &config);
     if items.iter().all(|i| i.ok) {
-        println!("assetvc: this clone is set up: git merges assets by structure");
-        0
+        outln!("assetvc: this clone is set up: git merges assets by structure");
+        Ok(ExitCode::SUCCESS)
     } else {
         for i in items.iter().filter(|i| !i.ok) {
             report::error(format!("{}: {}", i.name, i.detail));
         }
-        2
+        Ok(ExitCode::from(crate::exit::FAILED))
     }
 }
 
 /// `install --check` / `doctor`.
-pub fn check(json: bool) -> i32 {
-    let (repo, root) = match porcelain::open_worktree() {
-        Ok(r) => r,
-        Err(status) => return status,
-    };
-    let config = match Config::discover(&root) {
-        Ok(c) => c,
-        Err(e) => {
-            report::error(e);
-            return 2;
-        }
-    };
+pub fn check(json: bool) -> anyhow::Result<ExitCode> {
+    let (repo, root) = porcelain::open_worktree()?;
+    let config = crate::repo_config::at_root(&root)?;
     let items = inspect(&repo, &root, &config);
     let ok = items.iter().all(|i| i.ok);
     if json {
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(&serde_json::json!({"ok": ok, "items": items}))
                 .unwrap_or_default()
         );
     } else {
         for i in &items {
-            println!(
+            outln!(
                 "{:<8} {:<13} {}",
                 if i.ok { "ok" } else { "MISSING" },
                 i.name,
@@ -218,21 +185,18 @@ pub fn check(json: bool) -> i32 {
             eprintln!("assetvc: this clone is not fully set up; run `assetvc install`");
         }
     }
-    i32::from(!ok)
+    Ok(ExitCode::from(u8::from(!ok)))
 }
 
 /// Runs `assetvc doctor`.
-pub fn doctor(args: &DoctorArgs) -> i32 {
+pub fn doctor(args: &DoctorArgs) -> anyhow::Result<ExitCode> {
     check(args.json)
 }
 
-fn current_exe() -> Result<PathBuf, i32> {
+fn current_exe() -> anyhow::Result<PathBuf> {
     std::env::current_exe()
         .and_then(|p| p.canonicalize())
-        .map_err(|e| {
-            report::error(format!("cannot find the path of this program: {e}"));
-            2
-        })
+        .context("cannot find the path of this program")
 }
 
 /// The asset patterns usable in `.gitattributes` (patterns with white space cannot be).
@@ -263,56 +227,27 @@ fn has_attributes(text: &str, pattern: &str) -> bool {
     })
 }
 
-/// Quotes a path for the shell that git runs drivers and hooks with.
-pub(super) fn sh_quote(s: &str) -> String {
-    if !s.is_empty()
-        && s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || "/._-+:@%".contains(c))
-    {
-        s.to_string()
-    } else {
-        format!("'{}'", s.replace('\'', "'\\''"))
-    }
+/// Quotes a word (a path) for the POSIX shell that git runs drivers and hooks with; a
+/// NUL byte cannot be quoted.
+pub(super) fn sh_quote(s: &str) -> Result<String, String> {
+    shlex::try_quote(s)
+        .map(|q| q.into_owned())
+        .map_err(|e| format!("{s:?}: {e}"))
 }
 
-/// Splits a shell command line into its program (first word, unquoted) and the rest.
-fn split_program(command: &str) -> (String, String) {
-    let command = command.trim_start();
-    let mut program = String::new();
-    let mut quote: Option<char> = None;
-    let mut chars = command.char_indices();
-    let mut end = command.len();
-    while let Some((i, c)) = chars.next() {
-        match (quote, c) {
-            (None, '\'') | (None, '"') => quote = Some(c),
-            (Some(q), c) if c == q => quote = None,
-            (None, '\\') | (Some('"'), '\\') => {
-                if let Some((_, n)) = chars.next() {
-                    program.push(n);
-                }
-            }
-            (None, c) if c.is_whitespace() => {
-                end = i;
-                break;
-            }
-            (_, c) => program.push(c),
-        }
-    }
-    let rest = command[end..]
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ");
-    (program, rest)
+/// The words of a shell command line, unquoted (none if its quotes do not close).
+fn words(command: &str) -> Vec<String> {
+    shlex::split(command).unwrap_or_default()
 }
 
 /// The program of a shell command line: its first word, unquoted.
 pub(super) fn program_of(command: &str) -> String {
-    split_program(command).0
+    words(command).into_iter().next().unwrap_or_default()
 }
 
-/// The words after the program in a shell command line.
+/// The words after the program in a shell command line, unquoted, joined by one space.
 pub(super) fn arguments_of(command: &str) -> String {
-    split_program(command).1
+    words(command).get(1..).unwrap_or_default().join(" ")
 }
 
 pub(super) fn is_executable_file(path: &Path) -> bool {
@@ -331,8 +266,8 @@ pub(super) fn is_executable_file(path: &Path) -> bool {
 }
 
 /// The script of our pre-commit hook.
-fn hook_script(exe: &Path) -> String {
-    format!(
+fn hook_script(exe: &Path) -> Result<String, String> {
+    Ok(format!(
         "#!/bin/sh\n\
          {HOOK_MARKER}\n\
          # Installed by `assetvc install`: checks the assets of every commit.\n\
@@ -342,14 +277,14 @@ fn hook_script(exe: &Path) -> String {
          \t\"$hook_dir/pre-commit.local\" \"$@\" || exit $?\n\
          fi\n\
          exec {} hook pre-commit \"$@\"\n",
-        sh_quote(&exe.to_string_lossy())
-    )
+        sh_quote(&exe.to_string_lossy())?
+    ))
 }
 
 /// Installs (or refreshes) our pre-commit hook, chaining a foreign one. Returns what was
 /// done, `None` if it was already in place.
 fn install_hook(repo: &gix::Repository, exe: &Path) -> Result<Option<String>, String> {
-    install_hook_script(repo, "pre-commit", &hook_script(exe), HOOK_MARKER)
+    install_hook_script(repo, "pre-commit", &hook_script(exe)?, HOOK_MARKER)
 }
 
 /// Installs (or refreshes) the hook `name` with `script` (recognised by `marker`); a
@@ -506,11 +441,29 @@ mod tests {
 
     #[test]
     fn quoting_round_trips() {
-        for p in ["/usr/bin/assetvc", "/home/a b/assetvc", "/tmp/it's/assetvc"] {
-            let cmd = format!("{} {}", sh_quote(p), merge_hooks::DRIVER_ARGS);
+        for p in [
+            "/usr/bin/assetvc",
+            "/home/a b/assetvc",
+            "/tmp/it's/assetvc",
+            "/tmp/it's a \"dir\"/$HOME/assetvc",
+        ] {
+            let cmd = format!("{} {}", sh_quote(p).unwrap(), merge_hooks::DRIVER_ARGS);
             assert_eq!(program_of(&cmd), p, "{cmd}");
             assert_eq!(arguments_of(&cmd), merge_hooks::DRIVER_ARGS);
         }
+        assert!(sh_quote("a\0b").is_err());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_shell_reads_a_quoted_path_back_unchanged() {
+        let p = "/tmp/it's a \"dir\"/$HOME/`x`/assetvc";
+        let out = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!("printf %s {}", sh_quote(p).unwrap()))
+            .output()
+            .unwrap();
+        assert_eq!(String::from_utf8_lossy(&out.stdout), p);
     }
 
     #[test]

@@ -8,8 +8,7 @@
 //! [`super::server_policy`].
 
 use std::path::Path;
-
-use crate::report;
+use std::process::ExitCode;
 
 /// The marker line that identifies our pre-receive script.
 const MARKER: &str = "# assetvc-hook: pre-receive";
@@ -17,25 +16,18 @@ const MARKER: &str = "# assetvc-hook: pre-receive";
 /// Installs the pre-receive hook in the repository at `bare`, and `config` (validated
 /// first) as the server's policy; says which policy the server uses. 0 done, 2 not a
 /// repository, an invalid `config` or a write failed (nothing is installed then).
-pub fn run_server(bare: &Path, config: Option<&Path>) -> i32 {
-    let result = install_policy_checked(bare, config)
+pub fn run_server(bare: &Path, config: Option<&Path>) -> anyhow::Result<ExitCode> {
+    let messages = install_policy_checked(bare, config)
         .and_then(|policy| Ok((policy, install(bare)?)))
         .and_then(|(policy, mut messages)| {
             messages.push(super::server_policy::install(bare, policy)?);
             Ok(messages)
-        });
-    match result {
-        Ok(messages) => {
-            for m in messages {
-                eprintln!("assetvc: {m}");
-            }
-            0
-        }
-        Err(e) => {
-            report::error(e);
-            2
-        }
+        })
+        .map_err(anyhow::Error::msg)?;
+    for m in messages {
+        eprintln!("assetvc: {m}");
     }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn install(bare: &Path) -> Result<Vec<String>, String> {
@@ -55,7 +47,7 @@ fn install(bare: &Path) -> Result<Vec<String>, String> {
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let hook = dir.join("pre-receive");
     let local = dir.join("pre-receive.local");
-    let script = script(&exe);
+    let script = script(&exe)?;
     match std::fs::read(&hook) {
         Ok(old) if contains(&old, MARKER.as_bytes()) => {
             if old == script.as_bytes() {
@@ -111,8 +103,8 @@ fn contains(haystack: &[u8], needle: &[u8]) -> bool {
 }
 
 /// The hook script: the previous hook (if any) first with the same input, then ours.
-fn script(exe: &Path) -> String {
-    format!(
+fn script(exe: &Path) -> Result<String, String> {
+    Ok(format!(
         "#!/bin/sh\n\
          {MARKER}\n\
          # Installed by `assetvc install --server`: rejects pushes that bring in broken\n\
@@ -124,12 +116,8 @@ fn script(exe: &Path) -> String {
          \tprintf '%s\\n' \"$input\" | \"$hook_dir/pre-receive.local\" \"$@\" || exit $?\n\
          fi\n\
          printf '%s\\n' \"$input\" | {} hook pre-receive\n",
-        shell_quote(exe)
-    )
-}
-
-fn shell_quote(path: &Path) -> String {
-    format!("'{}'", path.to_string_lossy().replace('\'', "'\\''"))
+        super::install::sh_quote(&exe.to_string_lossy())?
+    ))
 }
 
 fn write_hook(path: &Path, script: &str) -> Result<(), String> {

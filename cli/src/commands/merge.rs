@@ -8,6 +8,8 @@
 //! `git merge --abort` and `assetvc commit` all work on it. An asset with a side that does
 //! not parse is not merged: ours stays in the worktree, nothing is lost, exit status 1.
 
+use std::process::ExitCode;
+
 use clap::Args;
 use merge::Policy;
 use store::gix;
@@ -35,15 +37,9 @@ pub struct MergeArgs {
 
 /// Runs `assetvc merge`: 0 merged (or up to date, or fast-forwarded), 1 paths left for the
 /// user, 2 nothing done (unknown revision, local changes in the way, merge in progress…).
-pub fn run(args: &MergeArgs) -> i32 {
-    let (repo, _root) = match porcelain::open_worktree() {
-        Ok(r) => r,
-        Err(status) => return status,
-    };
-    let theirs = match store::repo::resolve_commit(&repo, &args.branch) {
-        Ok(id) => id,
-        Err(e) => return porcelain::fail(&e),
-    };
+pub fn run(args: &MergeArgs) -> anyhow::Result<ExitCode> {
+    let (repo, _root) = porcelain::open_worktree()?;
+    let theirs = store::repo::resolve_commit(&repo, &args.branch).map_err(porcelain::fail)?;
     let title = merge_title(&repo, &args.branch);
     merge_into_head(&repo, theirs, &args.branch, &title, args.policy, args.json)
 }
@@ -81,33 +77,25 @@ pub fn merge_into_head(
     title: &str,
     policy: Option<Policy>,
     json: bool,
-) -> i32 {
+) -> anyhow::Result<ExitCode> {
     let root = repo.workdir().unwrap_or(repo.git_dir()).to_path_buf();
-    let (options, config) = match porcelain::settings(&root, policy) {
-        Ok(s) => s,
-        Err(status) => return status,
-    };
-    let dialect_of = match porcelain::dialect_fn(&config) {
-        Ok(f) => f,
-        Err(status) => return status,
-    };
+    let (options, config) = porcelain::settings(&root, policy)?;
+    let dialect_of = porcelain::dialect_fn(&config)?;
     let policy = options.policy;
     let resources_config = config.clone();
     let rules = AssetRules {
         dialect_of: &dialect_of,
         options,
     };
-    let report = match treemerge::merge_into_head(repo, theirs, label, title, &rules) {
-        Ok(r) => r,
-        Err(e) => return porcelain::fail(&e),
-    };
+    let report =
+        treemerge::merge_into_head(repo, theirs, label, title, &rules).map_err(porcelain::fail)?;
     if report.result != MergeResult::UpToDate {
         if let Err(e) = super::record::porcelain_merge(repo, &report, label, policy) {
             eprintln!("assetvc: warning: could not record the merge: {e}");
         }
     }
     if json {
-        println!("{}", json_report(&report, policy));
+        outln!("{}", json_report(&report, policy));
     } else {
         porcelain::print_merge(&report, policy);
     }
@@ -151,9 +139,9 @@ pub fn merge_into_head(
     } else if report.result == MergeResult::Conflicted {
         report::error(line);
     } else {
-        println!("{line}");
+        outln!("{line}");
     }
-    porcelain::merge_status(&report)
+    Ok(porcelain::merge_status(&report))
 }
 
 fn json_report(report: &treemerge::MergeReport, policy: Policy) -> String {

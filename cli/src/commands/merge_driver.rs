@@ -15,12 +15,15 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{anyhow, Context};
 
 use clap::Args;
 use store::journal::{self, Journal, Operation, StepPlace};
 
 use super::merging;
-use crate::report;
+use crate::exit::FAILED;
 
 /// Arguments of `assetvc merge-driver`.
 #[derive(Debug, Args)]
@@ -37,14 +40,10 @@ pub struct MergeDriverArgs {
 
 /// Runs the driver: 0 merged, 1 policy fail met a conflict (git marks the path
 /// conflicted; %A holds the theirs-resolved result), 2 cannot merge (%A untouched).
-pub fn run(args: &MergeDriverArgs) -> i32 {
-    let (mut options, config) = match merging::options(Path::new("."), None) {
-        Ok(o) => o,
-        Err(e) => {
-            report::error(e);
-            return 2;
-        }
-    };
+pub fn run(args: &MergeDriverArgs) -> anyhow::Result<ExitCode> {
+    // git runs the driver at the worktree's root: no discovery needed.
+    let (mut options, config) =
+        merging::options(Path::new("."), None).map_err(anyhow::Error::msg)?;
     let git_dir = journal::git_dir_near(Path::new("."));
     let env: Vec<(String, String)> = std::env::vars()
         .filter(|(k, _)| k.starts_with("GIT"))
@@ -75,16 +74,11 @@ pub fn run(args: &MergeDriverArgs) -> i32 {
             );
             let step = merging::unresolved_step(&args.path, configured, &message);
             record(git_dir.as_deref(), &operation, &place, step, None);
-            return 2;
+            return Ok(ExitCode::from(FAILED));
         }
     };
-    let (outcome, result) = match merging::merge_docs_parsed(base, ours, theirs, &options) {
-        Ok(o) => o,
-        Err(e) => {
-            report::error(format!("{}: {e}", args.path));
-            return 2;
-        }
-    };
+    let (outcome, result) = merging::merge_docs_parsed(base, ours, theirs, &options)
+        .map_err(|e| anyhow!("{}: {e}", args.path))?;
     // Where each conflict is, for people (indexing walks the result: only for conflicts).
     let places = merge::naming::places(result.root(), &outcome.conflicts, &options);
     // The versions are copied before %A is replaced by the result.
@@ -95,10 +89,8 @@ pub fn run(args: &MergeDriverArgs) -> i32 {
         })),
         _ => None,
     };
-    if let Err(e) = write_result(&args.current, result.text().as_bytes()) {
-        report::error(format!("{}: {e}", args.current.display()));
-        return 2;
-    }
+    write_result(&args.current, result.text().as_bytes())
+        .with_context(|| args.current.display().to_string())?;
     let sides = merging::Sides::of(&operation);
     eprintln!(
         "assetvc: {}",
@@ -119,7 +111,7 @@ pub fn run(args: &MergeDriverArgs) -> i32 {
         Some(Err(e)) => eprintln!("assetvc: warning: could not record the merge: {e}"),
         None => record(git_dir.as_deref(), &operation, &place, step, None),
     }
-    i32::from(outcome.failed(options.policy))
+    Ok(ExitCode::from(u8::from(outcome.failed(options.policy))))
 }
 
 /// Writes the result into %A whole or not at all: a temporary file next to it, renamed

@@ -2,13 +2,15 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::process::ExitCode;
 
 use clap::Args;
 use merge::naming::Names;
 use merge::{Conflict, Policy};
 
 use super::merging;
-use crate::{debug_bundle, files, report};
+use crate::exit::{Exit, FAILED};
+use crate::{debug_bundle, files, repo_config};
 
 /// Arguments of `assetvc merge-file`.
 #[derive(Debug, Args)]
@@ -49,19 +51,14 @@ pub fn parse_policy(s: &str) -> Result<Policy, String> {
 /// repeated in the result are reported, not an error: the inputs held them already),
 /// 1 policy fail met a conflict (the result is still written), 2 bad input: nothing
 /// written.
-pub fn run(args: &MergeFileArgs) -> i32 {
+pub fn run(args: &MergeFileArgs) -> anyhow::Result<ExitCode> {
     let dir = args
         .current
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let (options, config) = match merging::options(dir, args.policy) {
-        Ok(o) => o,
-        Err(e) => {
-            report::error(e);
-            return 2;
-        }
-    };
+    let (options, config) =
+        merging::options(&repo_config::root_for(dir), args.policy).map_err(anyhow::Error::msg)?;
     let dialect = merging::dialect_of(&config, &args.current);
     fn shown(p: &Path) -> (&Path, String) {
         (p, p.display().to_string())
@@ -70,13 +67,7 @@ pub fn run(args: &MergeFileArgs) -> i32 {
         [shown(&args.current), shown(&args.base), shown(&args.other)],
         dialect,
     );
-    let (ours, base, theirs) = match docs {
-        Ok(d) => d,
-        Err(message) => {
-            eprintln!("{message}");
-            return 2;
-        }
-    };
+    let (ours, base, theirs) = docs.map_err(|message| Exit::new(FAILED, message))?;
     let debug_dir = debug_bundle::dir_from_env();
     let inputs = (args.explain || debug_dir.is_some()).then(|| debug_bundle::Inputs {
         base: base.clone(),
@@ -85,15 +76,8 @@ pub fn run(args: &MergeFileArgs) -> i32 {
     });
     let sides = [&args.base, &args.current, &args.other].map(|p| p.display().to_string());
     let sides = [sides[0].as_str(), sides[1].as_str(), sides[2].as_str()];
-    let merged = merging::merge_docs_parsed(base, ours, theirs, &options)
-        .map_err(|e| merging::name_sides(e, sides));
-    let (outcome, result) = match merged {
-        Ok(o) => o,
-        Err(e) => {
-            report::error(e);
-            return 2;
-        }
-    };
+    let (outcome, result) = merging::merge_docs_parsed(base, ours, theirs, &options)
+        .map_err(|e| anyhow::Error::msg(merging::name_sides(e, sides)))?;
     let name = args.current.display().to_string();
     // The result as the merge checked it (no second parse): ids it repeats (an input
     // whose keyed array repeats an id cannot be merged by id; the result fails `check`),
@@ -117,32 +101,24 @@ pub fn run(args: &MergeFileArgs) -> i32 {
             &report_json,
             &outcome,
             &options,
-        );
+        )?;
     }
     if let Some(path) = &args.report {
-        if let Err(e) = files::write_atomic(path, format!("{report_json}\n").as_bytes()) {
-            report::error(e);
-            return 2;
-        }
+        files::write_atomic(path, format!("{report_json}\n").as_bytes())?;
     }
-    let written = if args.stdout {
-        let mut out = std::io::stdout().lock();
-        out.write_all(result.text().as_bytes())
-            .and_then(|_| out.flush())
-            .map_err(anyhow::Error::from)
+    if args.stdout {
+        let mut out = crate::output::stdout();
+        out.write_all(result.text().as_bytes())?;
+        out.flush()?;
     } else {
         let target = args.output.as_ref().unwrap_or(&args.current);
-        files::write_atomic(target, result.text().as_bytes()).map_err(anyhow::Error::from)
-    };
-    if let Err(e) = written {
-        report::error(e);
-        return 2;
+        files::write_atomic(target, result.text().as_bytes())?;
     }
     if args.json {
         if args.stdout {
             eprintln!("{report_json}");
         } else {
-            println!("{report_json}");
+            outln!("{report_json}");
         }
     } else {
         if duplicates.is_empty() || !outcome.conflicts.is_empty() {
@@ -160,7 +136,7 @@ pub fn run(args: &MergeFileArgs) -> i32 {
             eprintln!("  {p}");
         }
     }
-    i32::from(outcome.failed(options.policy))
+    Ok(ExitCode::from(u8::from(outcome.failed(options.policy))))
 }
 
 /// `--explain` and `ASSETVC_DEBUG`: prints the explanation and keeps the debug bundle.
@@ -172,7 +148,7 @@ fn explain_and_keep(
     report_json: &str,
     outcome: &merge::MergeOutcome,
     options: &merge::MergeOptions,
-) {
+) -> std::io::Result<()> {
     let explanation = debug_bundle::explain(inputs, result, &outcome.conflicts, options);
     if let Some(dir) = debug_bundle::dir_from_env() {
         let bundle = debug_bundle::Bundle {
@@ -191,9 +167,10 @@ fn explain_and_keep(
         if args.stdout {
             eprint!("{}", explanation.render());
         } else {
-            print!("{}", explanation.render());
+            out!("{}", explanation.render());
         }
     }
+    Ok(())
 }
 
 /// The JSON report with each conflict's `name` (the path for people) beside its pointer,

@@ -20,8 +20,8 @@ const COMMIT_MSG_MARKER: &str = "# assetvc-hook: prepare-commit-msg";
 
 /// The script of our prepare-commit-msg hook: for a merge (`$2` is `merge`), appends the
 /// conflicts of the last merge to the message file `$1`. It never fails the commit.
-fn commit_msg_script(exe: &Path) -> String {
-    format!(
+fn commit_msg_script(exe: &Path) -> Result<String, String> {
+    Ok(format!(
         "#!/bin/sh\n\
          {COMMIT_MSG_MARKER}\n\
          # Installed by `assetvc install`: lists in a merge commit's message what the merge\n\
@@ -35,8 +35,8 @@ fn commit_msg_script(exe: &Path) -> String {
          \t{} conflicts --commit-msg \"$1\" || true\n\
          fi\n\
          exit 0\n",
-        sh_quote(&exe.to_string_lossy())
-    )
+        sh_quote(&exe.to_string_lossy())?
+    ))
 }
 
 /// Installs (or refreshes) the prepare-commit-msg hook.
@@ -47,7 +47,7 @@ pub fn install_commit_msg_hook(
     install_hook_script(
         repo,
         "prepare-commit-msg",
-        &commit_msg_script(exe),
+        &commit_msg_script(exe)?,
         COMMIT_MSG_MARKER,
     )
 }
@@ -122,7 +122,7 @@ mod tests {
 
     #[test]
     fn the_hook_script_names_its_program() {
-        let script = commit_msg_script(Path::new("/opt/a b/assetvc"));
+        let script = commit_msg_script(Path::new("/opt/a b/assetvc")).unwrap();
         let line = script
             .lines()
             .find(|l| l.contains(" conflicts --commit-msg "))

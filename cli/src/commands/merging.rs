@@ -3,36 +3,22 @@
 
 use std::path::Path;
 
+use config::Config;
 use merge::{Conflict, MergeOptions, MergeOutcome, Policy, Side};
 use serde::Serialize;
 use serde_json::value::RawValue;
 use sjson::{Dialect, Document, ParseOptions};
 
-use crate::config::Config;
-use crate::report;
+use crate::{repo_config, report};
 
-/// Merge settings from `assetvc.toml` (searched from `dir`), with an optional policy
-/// given on the command line.
-pub fn options(dir: &Path, policy: Option<Policy>) -> Result<(MergeOptions, Config), String> {
-    let config = Config::discover(dir).map_err(|e| e.to_string())?;
-    let policy = match policy {
-        Some(p) => p,
-        None => config
-            .merge
-            .policy
-            .parse()
-            .map_err(|e| format!("assetvc.toml: merge.policy: {e}"))?,
-    };
-    let options = MergeOptions {
-        policy,
-        id_keys: config.merge.id_keys.clone(),
-        natural_keys: config.merge.natural_keys.clone(),
-        atomic_max: config.merge.atomic_max,
-        references: merge::coherence::ReferenceOptions {
-            keys: config.references.keys.clone(),
-            parent: config.references.parent.clone(),
-        },
-    };
+/// Merge settings from the `assetvc.toml` at the repository root `root`, with an optional
+/// policy given on the command line.
+pub fn options(root: &Path, policy: Option<Policy>) -> Result<(MergeOptions, Config), String> {
+    let config = repo_config::at_root(root).map_err(|e| e.to_string())?;
+    let mut options = config.merge_options();
+    if let Some(p) = policy {
+        options.policy = p;
+    }
     Ok((options, config))
 }
 

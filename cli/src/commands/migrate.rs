@@ -7,7 +7,9 @@
 
 use std::io::IsTerminal;
 use std::path::Path;
+use std::process::ExitCode;
 
+use anyhow::bail;
 use clap::Args;
 use serde_json::json;
 use store::gix;
@@ -15,8 +17,8 @@ use store::gix::ObjectId;
 use store::migrate::{Destination, MigrateRules, Outcome, ProblemKind, Progress};
 
 use super::porcelain;
-use crate::config::{Config, FILE_NAME};
 use crate::report;
+use config::{Config, FILE_NAME};
 
 /// Arguments of `assetvc migrate`.
 #[derive(Debug, Args)]
@@ -85,27 +87,21 @@ fn progress_bar() -> Option<Bar> {
 /// The configuration that applies: the `assetvc.toml` committed at the root of `commit`'s
 /// tree; without one, the repository's own (found from the worktree, or in a bare
 /// repository's directory, as the pre-receive hook does), else the defaults.
-fn config_at(repo: &gix::Repository, commit: ObjectId, rev: &str) -> Result<Config, String> {
-    let tree = store::repo::tree_of(repo, Some(commit)).map_err(|e| e.to_string())?;
-    let entry = repo
-        .find_tree(tree)
-        .map_err(|e| e.to_string())?
-        .lookup_entry_by_path(FILE_NAME)
-        .map_err(|e| e.to_string())?;
+fn config_at(repo: &gix::Repository, commit: ObjectId, rev: &str) -> anyhow::Result<Config> {
+    let tree = store::repo::tree_of(repo, Some(commit))?;
+    let entry = repo.find_tree(tree)?.lookup_entry_by_path(FILE_NAME)?;
     if let Some(entry) = entry.filter(|e| e.mode().is_blob()) {
-        let blob = repo
-            .find_blob(entry.object_id())
-            .map_err(|e| e.to_string())?;
+        let blob = repo.find_blob(entry.object_id())?;
         let text = String::from_utf8_lossy(&blob.data);
         let shown = format!("{rev}:{FILE_NAME}");
-        return Config::parse(&text, Path::new(&shown)).map_err(|e| e.to_string());
+        return Config::parse(&text, Path::new(&shown)).map_err(Into::into);
     }
     match repo.workdir() {
-        Some(root) => Config::discover(root).map_err(|e| e.to_string()),
+        Some(root) => crate::repo_config::at_root(root).map_err(Into::into),
         None => {
             let path = repo.git_dir().join(FILE_NAME);
             if path.is_file() {
-                Config::load(&path).map_err(|e| e.to_string())
+                Config::load(&path).map_err(Into::into)
             } else {
                 Ok(Config::default())
             }
@@ -115,29 +111,13 @@ fn config_at(repo: &gix::Repository, commit: ObjectId, rev: &str) -> Result<Conf
 
 /// Runs `assetvc migrate`: 0 migrated (or nothing to do), 1 some files do not parse (the
 /// others were migrated), 2 nothing done (bad revision, local changes in the way…).
-pub fn run(args: &MigrateArgs) -> i32 {
-    let repo = match store::repo::open(Path::new(".")) {
-        Ok(r) => r,
-        Err(e) => return porcelain::fail(&e),
-    };
-    let commit = match store::repo::resolve_commit(&repo, &args.rev) {
-        Ok(c) => c,
-        Err(e) => return porcelain::fail(&e),
-    };
-    let config = match config_at(&repo, commit, &args.rev) {
-        Ok(c) => c,
-        Err(e) => {
-            report::error(e);
-            return 2;
-        }
-    };
-    let dialect_of = match porcelain::dialect_fn(&config) {
-        Ok(f) => f,
-        Err(status) => return status,
-    };
+pub fn run(args: &MigrateArgs) -> anyhow::Result<ExitCode> {
+    let repo = store::repo::open(Path::new(".")).map_err(porcelain::fail)?;
+    let commit = store::repo::resolve_commit(&repo, &args.rev).map_err(porcelain::fail)?;
+    let config = config_at(&repo, commit, &args.rev)?;
+    let dialect_of = porcelain::dialect_fn(&config)?;
     if args.id_key.is_empty() {
-        report::error("--id-key: the key must not be empty");
-        return 2;
+        bail!("--id-key: the key must not be empty");
     }
     let rules = MigrateRules {
         dialect_of: &dialect_of,
@@ -168,7 +148,7 @@ pub fn run(args: &MigrateArgs) -> i32 {
             if let Some(b) = &bar {
                 b.0.finish_and_clear();
             }
-            return porcelain::fail(&e);
+            return Err(porcelain::fail(e));
         }
     };
     if outcome.resumed {
@@ -178,12 +158,12 @@ pub fn run(args: &MigrateArgs) -> i32 {
     }
     if args.json {
         print_problems(&outcome);
-        println!("{}", json_report(args, &outcome));
+        outln!("{}", json_report(args, &outcome));
     } else {
         let moved = moved_name(&repo, &outcome.destination);
-        print_report(args, &outcome, moved.as_deref());
+        print_report(args, &outcome, moved.as_deref())?;
     }
-    i32::from(!outcome.plan.problems.is_empty())
+    Ok(ExitCode::from(u8::from(!outcome.plan.problems.is_empty())))
 }
 
 fn plural(n: usize) -> &'static str {
@@ -230,12 +210,12 @@ fn print_problems(outcome: &Outcome) {
     }
 }
 
-fn print_report(args: &MigrateArgs, outcome: &Outcome, moved: Option<&str>) {
+fn print_report(args: &MigrateArgs, outcome: &Outcome, moved: Option<&str>) -> std::io::Result<()> {
     let plan = &outcome.plan;
     print_problems(outcome);
     if args.dry_run {
         for f in &plan.files {
-            println!(
+            outln!(
                 "{}: {} array{}, {} element{}",
                 f.path,
                 f.arrays,
@@ -285,7 +265,7 @@ fn print_report(args: &MigrateArgs, outcome: &Outcome, moved: Option<&str>) {
             plural(elements)
         );
         if outcome.destination == Destination::Nothing {
-            println!("{commit}");
+            outln!("{commit}");
         }
     }
     if !plan.problems.is_empty() {
@@ -297,6 +277,7 @@ fn print_report(args: &MigrateArgs, outcome: &Outcome, moved: Option<&str>) {
             if n == 1 { "it" } else { "them" }
         ));
     }
+    Ok(())
 }
 
 fn json_report(args: &MigrateArgs, outcome: &Outcome) -> String {

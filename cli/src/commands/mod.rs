@@ -1,4 +1,5 @@
-//! One module per command; each `run` returns the process exit status.
+//! One module per command; each `run` returns `anyhow::Result<ExitCode>`: the exit status
+//! its outcome means, or the failure that `main` reports ([`crate::exit`]).
 
 pub mod apply;
 pub mod check;

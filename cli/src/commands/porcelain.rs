@@ -3,6 +3,7 @@
 //! merges.
 
 use std::path::{Path, PathBuf};
+use std::process::ExitCode;
 
 use merge::Policy;
 use store::error::Error;
@@ -10,42 +11,42 @@ use store::gix;
 use store::treemerge::{MergeReport, UnresolvedKind};
 
 use super::merging;
-use crate::config::Config;
+use crate::exit::{Exit, FAILED};
 use crate::report;
+use config::Config;
 
-/// Prints a store error and returns the exit status for it (2: nothing was done).
-pub fn fail(e: &Error) -> i32 {
-    report::error(e);
-    if let Error::Refused { paths, .. } = e {
-        for p in paths.iter().take(50) {
-            eprintln!("    {p}");
-        }
-        if paths.len() > 50 {
-            eprintln!("    … and {} more", paths.len() - 50);
-        }
+/// The failure for a store error (exit 2: nothing was done); a refusal lists the paths
+/// it names under its message.
+pub fn fail(e: Error) -> anyhow::Error {
+    let Error::Refused { paths, .. } = &e else {
+        return e.into();
+    };
+    let mut message = e.to_string();
+    for p in paths.iter().take(50) {
+        message.push_str(&format!("\n    {p}"));
     }
-    2
+    if paths.len() > 50 {
+        message.push_str(&format!("\n    … and {} more", paths.len() - 50));
+    }
+    Exit::error(FAILED, message).into()
 }
 
-/// The repository around the current directory and its worktree root, or the exit status.
-pub fn open_worktree() -> Result<(gix::Repository, PathBuf), i32> {
-    store::repo::open_worktree(Path::new(".")).map_err(|e| fail(&e))
+/// The repository around the current directory and its worktree root.
+pub fn open_worktree() -> anyhow::Result<(gix::Repository, PathBuf)> {
+    store::repo::open_worktree(Path::new(".")).map_err(fail)
 }
 
 /// The repository's `assetvc.toml` and merge options (policy overridden by `policy`).
-pub fn settings(root: &Path, policy: Option<Policy>) -> Result<(merge::MergeOptions, Config), i32> {
-    merging::options(root, policy).map_err(|e| {
-        report::error(e);
-        2
-    })
+pub fn settings(
+    root: &Path,
+    policy: Option<Policy>,
+) -> anyhow::Result<(merge::MergeOptions, Config)> {
+    merging::options(root, policy).map_err(anyhow::Error::msg)
 }
 
 /// The matcher's dialect for a repository path, for the store's asset rules.
-pub fn dialect_fn(config: &Config) -> Result<impl Fn(&str) -> Option<sjson::Dialect>, i32> {
-    let matcher = config.matcher().map_err(|e| {
-        report::error(e);
-        2
-    })?;
+pub fn dialect_fn(config: &Config) -> anyhow::Result<impl Fn(&str) -> Option<sjson::Dialect>> {
+    let matcher = config.matcher()?;
     Ok(move |path: &str| matcher.dialect(Path::new(path)))
 }
 
@@ -90,6 +91,6 @@ pub fn print_merge(report: &MergeReport, policy: Policy) {
 }
 
 /// The exit status of a finished merge: 1 when paths are left for the user.
-pub fn merge_status(report: &MergeReport) -> i32 {
-    i32::from(!report.unresolved.is_empty())
+pub fn merge_status(report: &MergeReport) -> ExitCode {
+    ExitCode::from(u8::from(!report.unresolved.is_empty()))
 }

@@ -2,13 +2,15 @@
 //! and git remotes; through `git fetch` for https and remote helpers) and merges it into
 //! HEAD like `assetvc merge`.
 
+use std::process::ExitCode;
+
+use anyhow::bail;
 use clap::Args;
 use merge::Policy;
 
 use super::merge::{merge_into_head, with_into};
 use super::merge_file::parse_policy;
 use super::porcelain;
-use crate::report;
 
 /// Arguments of `assetvc pull`.
 #[derive(Debug, Args)]
@@ -26,15 +28,9 @@ pub struct PullArgs {
 }
 
 /// Runs `assetvc pull`: the exit statuses of `assetvc merge`.
-pub fn run(args: &PullArgs) -> i32 {
-    let (repo, _root) = match porcelain::open_worktree() {
-        Ok(r) => r,
-        Err(status) => return status,
-    };
-    let current = match store::repo::current_branch(&repo) {
-        Ok(b) => b,
-        Err(e) => return porcelain::fail(&e),
-    };
+pub fn run(args: &PullArgs) -> anyhow::Result<ExitCode> {
+    let (repo, _root) = porcelain::open_worktree()?;
+    let current = store::repo::current_branch(&repo).map_err(porcelain::fail)?;
     let upstream = current
         .as_deref()
         .and_then(|b| store::fetch::upstream(&repo, b));
@@ -49,17 +45,11 @@ pub fn run(args: &PullArgs) -> i32 {
             (Some((r, b)), _) if *r == remote => b.clone(),
             (_, Some(c)) => c.clone(),
             (_, None) => {
-                report::error(
-                    "HEAD is detached: name the branch to pull (assetvc pull REMOTE BRANCH)",
-                );
-                return 2;
+                bail!("HEAD is detached: name the branch to pull (assetvc pull REMOTE BRANCH)")
             }
         },
     };
-    let fetched = match store::fetch::fetch_branch(&repo, &remote, &branch) {
-        Ok(f) => f,
-        Err(e) => return porcelain::fail(&e),
-    };
+    let fetched = store::fetch::fetch_branch(&repo, &remote, &branch).map_err(porcelain::fail)?;
     if !args.json {
         eprintln!("From {}", fetched.url);
         eprintln!(

@@ -3,11 +3,10 @@
 //! inherited: credentials, hooks and output are exactly git's.
 
 use std::ffi::OsString;
-use std::process::Stdio;
+use std::process::{ExitCode, Stdio};
 
+use anyhow::Context;
 use clap::Args;
-
-use crate::report;
 
 /// Arguments of `assetvc push`.
 #[derive(Debug, Args)]
@@ -22,22 +21,19 @@ pub struct PushArgs {
 }
 
 /// Runs `git push`: 0 pushed, 1 rejected or failed, 2 git could not run or reported bad usage.
-pub fn run(args: &PushArgs) -> i32 {
+pub fn run(args: &PushArgs) -> anyhow::Result<ExitCode> {
     let status = std::process::Command::new("git")
         .arg("push")
         .args(&args.args)
         .stdin(Stdio::inherit())
         .stdout(Stdio::inherit())
         .stderr(Stdio::inherit())
-        .status();
-    match status {
-        Ok(s) if s.success() => 0,
+        .status()
+        .context("cannot run git push")?;
+    Ok(ExitCode::from(match status.code() {
+        _ if status.success() => 0,
         // git exits 128 on fatal errors (no such remote…) and 129 on bad usage.
-        Ok(s) if matches!(s.code(), Some(128) | Some(129)) => 2,
-        Ok(_) => 1,
-        Err(e) => {
-            report::error(format!("cannot run git push: {e}"));
-            2
-        }
-    }
+        Some(128) | Some(129) => 2,
+        _ => 1,
+    }))
 }

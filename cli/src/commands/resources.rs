@@ -8,7 +8,7 @@ use hooks::checks::resources::resource_references;
 use sjson::{Document, ParseOptions};
 use store::gix::{self, ObjectId};
 
-use crate::config::Config;
+use config::Config;
 
 /// `path:line:col: unit units/crate.unit does not exist` for each reference to a missing
 /// file that the merge of `ours` created in the worktree at `root`.

@@ -8,8 +8,8 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::config::{Config, FILE_NAME};
 use crate::files;
+use config::{Config, FILE_NAME};
 
 /// FILE's name and bytes once it is a valid configuration; `None` without `--config`.
 pub fn validated(config: Option<&Path>) -> Result<Option<(PathBuf, Vec<u8>)>, String> {

@@ -7,10 +7,12 @@
 //! down; an interrupted cycle is abandoned before the merge, never half-written.
 
 use std::path::PathBuf;
+use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use anyhow::{anyhow, bail, Context};
 use clap::Args;
 use merge::Policy;
 use serde_json::json;
@@ -22,7 +24,6 @@ use store::treemerge::{AssetRules, UnresolvedKind};
 
 use super::merge_file::parse_policy;
 use super::porcelain;
-use crate::report;
 
 /// Arguments of `assetvc sync`.
 #[derive(Debug, Args)]
@@ -70,21 +71,13 @@ impl Target {
     }
 }
 
-/// Resolves user, branch, remote and upstream; exit status 2 with a message when one is
-/// missing.
-pub fn target(repo: &gix::Repository, remote: Option<&str>) -> Result<Target, i32> {
-    let usage = |message: String| {
-        report::error(message);
-        2
+/// Resolves user, branch, remote and upstream; an error says which one is missing.
+pub fn target(repo: &gix::Repository, remote: Option<&str>) -> anyhow::Result<Target> {
+    let Some(branch) = store::repo::current_branch(repo).map_err(porcelain::fail)? else {
+        bail!("HEAD is detached: check out a branch to sync");
     };
-    let branch = match store::repo::current_branch(repo) {
-        Ok(Some(b)) => b,
-        Ok(None) => return Err(usage("HEAD is detached: check out a branch to sync".into())),
-        Err(e) => return Err(porcelain::fail(&e)),
-    };
-    let user = store::sync::sync_user(repo).ok_or_else(|| {
-        usage("who are you? set `git config assetvc.user NAME` (or user.email)".into())
-    })?;
+    let user = store::sync::sync_user(repo)
+        .context("who are you? set `git config assetvc.user NAME` (or user.email)")?;
     let upstream = store::fetch::upstream(repo, &branch);
     let remote = remote
         .map(str::to_string)
@@ -93,9 +86,7 @@ pub fn target(repo: &gix::Repository, remote: Option<&str>) -> Result<Target, i3
     if store::sync::ref_component(&remote).as_deref() != Some(remote.as_str())
         || repo.try_find_remote(remote.as_str()).is_none()
     {
-        return Err(usage(format!(
-            "{remote}: not a configured remote (git remote add {remote} URL)"
-        )));
+        bail!("{remote}: not a configured remote (git remote add {remote} URL)");
     }
     let upstream_branch = match upstream {
         Some((r, b)) if r == remote => b,
@@ -113,8 +104,10 @@ pub fn target(repo: &gix::Repository, remote: Option<&str>) -> Result<Target, i3
 
 /// How one cycle ended.
 struct Cycle {
-    /// The exit status of a one-shot sync.
-    status: i32,
+    /// The exit status of a one-shot sync without [`Cycle::error`].
+    status: u8,
+    /// Why the cycle failed (reported by `main`, or by the watch loop that goes on).
+    error: Option<anyhow::Error>,
     /// Whether the remote could not be reached (retry with backoff).
     unreachable: bool,
     /// The cycle as JSON.
@@ -123,37 +116,30 @@ struct Cycle {
 
 /// Runs `assetvc sync`: 0 synced, 1 the upstream could not be merged automatically
 /// (reported), 2 bad usage or the remote failed (one-shot).
-pub fn run(args: &SyncArgs) -> i32 {
+pub fn run(args: &SyncArgs) -> anyhow::Result<ExitCode> {
     let stop = Arc::new(AtomicBool::new(false));
     for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-        if let Err(e) = signal_hook::flag::register(signal, Arc::clone(&stop)) {
-            report::error(format!("cannot watch for Ctrl-C: {e}"));
-            return 2;
-        }
+        signal_hook::flag::register(signal, Arc::clone(&stop))
+            .context("cannot watch for Ctrl-C")?;
     }
-    let (repo, _root) = match porcelain::open_worktree() {
-        Ok(r) => r,
-        Err(status) => return status,
-    };
-    let target = match target(&repo, args.remote.as_deref()) {
-        Ok(t) => t,
-        Err(status) => return status,
-    };
+    let (repo, _root) = porcelain::open_worktree()?;
+    let target = target(&repo, args.remote.as_deref())?;
     drop(repo);
     if !(args.timeout > 0.0 && args.timeout.is_finite()) {
-        report::error("--timeout must be a positive number of seconds");
-        return 2;
+        bail!("--timeout must be a positive number of seconds");
     }
     let Some(every) = args.watch else {
         let cycle = cycle(args, &stop);
         if args.json {
-            print_line(&cycle.json);
+            print_line(&cycle.json)?;
         }
-        return cycle.status;
+        return match cycle.error {
+            Some(e) => Err(e),
+            None => Ok(ExitCode::from(cycle.status)),
+        };
     };
     if !(every > 0.0 && every.is_finite() && every <= 86_400.0) {
-        report::error("--watch takes a number of seconds between 0 and 86400");
-        return 2;
+        bail!("--watch takes a number of seconds between 0 and 86400");
     }
     let every = Duration::from_secs_f64(every);
     if !args.json {
@@ -169,8 +155,11 @@ pub fn run(args: &SyncArgs) -> i32 {
     let mut pause = every;
     while !stop.load(Ordering::Relaxed) {
         let cycle = cycle(args, &stop);
+        if let Some(e) = &cycle.error {
+            crate::exit::failure(e);
+        }
         if args.json {
-            print_line(&cycle.json);
+            print_line(&cycle.json)?;
         }
         if cycle.unreachable {
             pause = (pause * 2).min(Duration::from_secs(60)).max(every);
@@ -183,15 +172,15 @@ pub fn run(args: &SyncArgs) -> i32 {
         sleep_unless_stopped(pause, &stop);
     }
     eprintln!("assetvc: sync stopped");
-    0
+    Ok(ExitCode::SUCCESS)
 }
 
-/// One JSON line on stdout; a closed pipe is not an error.
-fn print_line(value: &serde_json::Value) {
+/// One JSON line on stdout.
+fn print_line(value: &serde_json::Value) -> std::io::Result<()> {
     use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    let _ = writeln!(out, "{value}");
-    let _ = out.flush();
+    let mut out = crate::output::stdout();
+    writeln!(out, "{value}")?;
+    out.flush()
 }
 
 fn sleep_unless_stopped(pause: Duration, stop: &AtomicBool) {
@@ -209,10 +198,10 @@ fn sleep_unless_stopped(pause: Duration, stop: &AtomicBool) {
 type DialectFn = Box<dyn Fn(&str) -> Option<sjson::Dialect>>;
 
 /// The repository (opened afresh each cycle: config and refs may have changed), its root,
-/// the merge options and the asset dialects; or the exit status after a message.
+/// the merge options and the asset dialects.
 fn open(
     policy: Option<Policy>,
-) -> Result<(gix::Repository, PathBuf, merge::MergeOptions, DialectFn), i32> {
+) -> anyhow::Result<(gix::Repository, PathBuf, merge::MergeOptions, DialectFn)> {
     let (repo, root) = porcelain::open_worktree()?;
     let (options, config) = porcelain::settings(&root, policy)?;
     let dialect_of = porcelain::dialect_fn(&config)?;
@@ -224,6 +213,7 @@ fn cycle(args: &SyncArgs, stop: &AtomicBool) -> Cycle {
     let mut timings = serde_json::Map::new();
     let mut out = Cycle {
         status: 0,
+        error: None,
         unreachable: false,
         json: json!({}),
     };
@@ -235,16 +225,16 @@ fn cycle(args: &SyncArgs, stop: &AtomicBool) -> Cycle {
         };
     let (repo, root, options, dialect_of) = match open(args.policy) {
         Ok(opened) => opened,
-        Err(status) => {
-            out.status = status;
+        Err(e) => {
+            out.error = Some(e);
             return finish(out, "error", timings);
         }
     };
     // Resolved every cycle: the user may switch branches while watching.
     let target = match target(&repo, args.remote.as_deref()) {
         Ok(t) => t,
-        Err(status) => {
-            out.status = status;
+        Err(e) => {
+            out.error = Some(e);
             return finish(out, "error", timings);
         }
     };
@@ -260,7 +250,7 @@ fn cycle(args: &SyncArgs, stop: &AtomicBool) -> Cycle {
     let wip = match store::sync::record_wip(&repo, &dialect_of, Some(&wip_ref), &target.user) {
         Ok(w) => w,
         Err(e) => {
-            out.status = porcelain::fail(&e);
+            out.error = Some(porcelain::fail(e));
             return finish(out, "error", timings);
         }
     };
@@ -304,7 +294,7 @@ fn cycle(args: &SyncArgs, stop: &AtomicBool) -> Cycle {
     let upstream = match store::repo::resolve_commit(&repo, &target.tracking) {
         Ok(id) => id,
         Err(e) => {
-            out.status = porcelain::fail(&e);
+            out.error = Some(porcelain::fail(e));
             return finish(out, "error", timings);
         }
     };
@@ -445,7 +435,7 @@ fn report_brought(
         }
         Err(e) => {
             out.json["error"] = json!(e.to_string());
-            out.status = porcelain::fail(&e);
+            out.error = Some(porcelain::fail(e));
             "refused"
         }
     }
@@ -488,9 +478,9 @@ fn unreachable(
 ) -> Cycle {
     let interrupted = stop.load(Ordering::Relaxed);
     if !interrupted {
-        report::error(format!("{step}: {e}"));
+        out.error = Some(anyhow!("{step}: {e}"));
     }
-    out.status = 2;
+    out.status = crate::exit::FAILED;
     out.unreachable = !interrupted;
     out.json["status"] = json!(if interrupted {
         "interrupted"

@@ -5,8 +5,10 @@
 //! too. `--json` gives editor plugins what they need to draw markers.
 
 use std::path::PathBuf;
+use std::process::ExitCode;
 use std::time::Duration;
 
+use anyhow::bail;
 use clap::Args;
 use merge::diff::DiffOptions;
 use serde_json::json;
@@ -14,7 +16,6 @@ use store::sync::{ObjectChange, WhoReport, WhoRequest};
 
 use super::porcelain;
 use super::sync::target;
-use crate::report;
 
 /// Arguments of `assetvc who`.
 #[derive(Debug, Args)]
@@ -34,23 +35,11 @@ pub struct WhoArgs {
 }
 
 /// Runs `assetvc who`: 0 reported, 2 bad usage.
-pub fn run(args: &WhoArgs) -> i32 {
-    let (repo, root) = match porcelain::open_worktree() {
-        Ok(r) => r,
-        Err(status) => return status,
-    };
-    let target = match target(&repo, args.remote.as_deref()) {
-        Ok(t) => t,
-        Err(status) => return status,
-    };
-    let (options, config) = match porcelain::settings(&root, None) {
-        Ok(s) => s,
-        Err(status) => return status,
-    };
-    let dialect_of = match porcelain::dialect_fn(&config) {
-        Ok(f) => f,
-        Err(status) => return status,
-    };
+pub fn run(args: &WhoArgs) -> anyhow::Result<ExitCode> {
+    let (repo, root) = porcelain::open_worktree()?;
+    let target = target(&repo, args.remote.as_deref())?;
+    let (options, config) = porcelain::settings(&root, None)?;
+    let dialect_of = porcelain::dialect_fn(&config)?;
     let from_git = repo
         .config_snapshot()
         .string("assetvc.sync.stale")
@@ -63,19 +52,13 @@ pub fn run(args: &WhoArgs) -> i32 {
     let (stale_text, stale_source) =
         from_git.unwrap_or_else(|| (config.sync.stale.clone(), "assetvc.toml: sync.stale"));
     let Some(stale) = store::sync::parse_duration(&stale_text) else {
-        report::error(format!(
-            "{stale_source}: {stale_text:?} is not a duration (900, 90s, 15m, 1h)"
-        ));
-        return 2;
+        bail!("{stale_source}: {stale_text:?} is not a duration (900, 90s, 15m, 1h)");
     };
     let mut paths = Vec::new();
     for p in &args.paths {
         match store::repo::rela_path(&root, p) {
             Some(r) => paths.push(r.to_string()),
-            None => {
-                report::error(format!("{}: outside the repository", p.display()));
-                return 2;
-            }
+            None => bail!("{}: outside the repository", p.display()),
         }
     }
     // Your own edits, recorded in memory: `who` writes nothing.
@@ -83,7 +66,7 @@ pub fn run(args: &WhoArgs) -> i32 {
     let mine = match store::sync::record_wip(&memory, &dialect_of, None, &target.user) {
         Ok(w) => Some(w.commit),
         Err(store::error::Error::Usage(_)) => None,
-        Err(e) => return porcelain::fail(&e),
+        Err(e) => return Err(porcelain::fail(e)),
     };
     let request = WhoRequest {
         wip_prefix: target.wip_prefix(),
@@ -96,21 +79,18 @@ pub fn run(args: &WhoArgs) -> i32 {
         options: DiffOptions::from(&options),
         now: now_seconds(),
     };
-    let who = match store::sync::who(&memory, &request) {
-        Ok(w) => w,
-        Err(e) => return porcelain::fail(&e),
-    };
+    let who = store::sync::who(&memory, &request).map_err(porcelain::fail)?;
     if let Some(out) = &args.html {
-        return super::who_page::write(&root, &config, &who, age_text, out);
+        super::who_page::write(&root, &config, &who, age_text, out)?;
+        return Ok(ExitCode::SUCCESS);
     }
     let text = if args.json {
         format!("{}\n", json_report(&who, stale))
     } else {
         text_report(&who)
     };
-    // A closed pipe (`assetvc who | head`) is not an error.
-    let _ = std::io::Write::write_all(&mut std::io::stdout().lock(), text.as_bytes());
-    0
+    std::io::Write::write_all(&mut crate::output::stdout(), text.as_bytes())?;
+    Ok(ExitCode::SUCCESS)
 }
 
 fn now_seconds() -> i64 {

@@ -11,7 +11,7 @@ use sjson::{Document, ParseOptions};
 use store::sync::WhoReport;
 
 use super::merging;
-use crate::config::Config;
+use config::Config;
 
 /// Writes the page of `who` to `out` (levels read from the worktree at `root`); the exit
 /// status.
@@ -21,7 +21,7 @@ pub fn write(
     who: &WhoReport,
     age: fn(i64) -> String,
     out: &Path,
-) -> i32 {
+) -> anyhow::Result<()> {
     let mine: BTreeSet<(&str, &str)> = who
         .mine
         .iter()

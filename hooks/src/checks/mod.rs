@@ -25,9 +25,9 @@ pub mod resources;
 #[cfg(test)]
 mod tests;
 
-use crate::config::Config;
 use crate::policy::{FileClass, Policy};
 use crate::problem::{excerpt, Check, Problem};
+use config::Config;
 
 use asset::check_asset;
 pub use asset::duplicate_ids_in;
@@ -194,7 +194,7 @@ fn check_config_file(path: &str, bytes: &[u8], out: &mut Vec<Problem>) {
         Config::parse(&text, std::path::Path::new(path)).and_then(|c| Policy::new(&c).map(|_| ()));
     match result {
         Ok(()) => {}
-        Err(crate::config::ConfigError::Invalid {
+        Err(config::ConfigError::Invalid {
             line, col, message, ..
         }) => {
             let offset = text

@@ -1,7 +1,7 @@
 //! Tests of the file checks.
 
 use super::*;
-use crate::config::Expressions;
+use config::Expressions;
 
 fn policy(edit: impl FnOnce(&mut Config)) -> Policy {
     let mut c = Config::default();

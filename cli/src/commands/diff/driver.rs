@@ -1,48 +1,38 @@
 //! `assetvc diff-driver`: the external diff command git calls for assets.
 
 use std::path::Path;
+use std::process::ExitCode;
+
+use anyhow::Context;
 
 use super::{dialect, header, is_binary, print_out, render_asset, settings};
 use super::{DiffDriverArgs, Format, Paint, Status};
-use crate::report;
 
 /// Runs `assetvc diff-driver path old-file old-hex old-mode new-file new-hex new-mode`:
 /// prints `diff --assetvc a/path b/path` and the changes; a side that does not parse is
 /// shown as a line diff with the reason in one line, so that `git diff` and `git log -p`
 /// go on to the next file. 0 on success, 2 if a file or the configuration cannot be read.
-pub fn run_driver(args: &DiffDriverArgs) -> i32 {
+pub fn run_driver(args: &DiffDriverArgs) -> anyhow::Result<ExitCode> {
     let paint = Paint::for_git();
     let path = args.path.as_str();
     if args.rest.len() < 6 {
         // git calls an external diff with the path alone for an unmerged path.
-        return print_out(&format!(
+        print_out(&format!(
             "{}\n{}\n",
             header(paint, path, path),
             paint.yellow("unmerged")
-        ));
+        ))?;
+        return Ok(ExitCode::SUCCESS);
     }
     let new_path = args.rest.get(6).map_or(path, String::as_str);
-    let read = |f: &str| -> Result<Option<Vec<u8>>, String> {
+    let read = |f: &str| -> anyhow::Result<Option<Vec<u8>>> {
         if f == "/dev/null" {
             return Ok(None);
         }
-        std::fs::read(f).map(Some).map_err(|e| format!("{f}: {e}"))
+        Ok(Some(std::fs::read(f).with_context(|| f.to_string())?))
     };
-    let sides = read(&args.rest[0]).and_then(|o| Ok((o, read(&args.rest[3])?)));
-    let (old, new) = match sides {
-        Ok(s) => s,
-        Err(e) => {
-            report::error(e);
-            return 2;
-        }
-    };
-    let (settings, matcher) = match settings(Path::new(".")) {
-        Ok(s) => s,
-        Err(e) => {
-            report::error(e);
-            return 2;
-        }
-    };
+    let (old, new) = (read(&args.rest[0])?, read(&args.rest[3])?);
+    let (settings, matcher) = settings(Path::new("."))?;
     let mut text = header(paint, path, new_path);
     text.push('\n');
     if old == new {
@@ -54,7 +44,8 @@ pub fn run_driver(args: &DiffDriverArgs) -> i32 {
         };
         text.push_str(&paint.dim(&what));
         text.push('\n');
-        return print_out(&text);
+        print_out(&text)?;
+        return Ok(ExitCode::SUCCESS);
     }
     let binary = old.as_deref().is_some_and(is_binary) || new.as_deref().is_some_and(is_binary);
     if binary {
@@ -63,7 +54,8 @@ pub fn run_driver(args: &DiffDriverArgs) -> i32 {
             Status::of(old.as_deref(), new.as_deref()).name()
         )));
         text.push('\n');
-        return print_out(&text);
+        print_out(&text)?;
+        return Ok(ExitCode::SUCCESS);
     }
     let rendered = render_asset(
         old.as_deref(),
@@ -79,5 +71,6 @@ pub fn run_driver(args: &DiffDriverArgs) -> i32 {
         text.push_str(&l);
         text.push('\n');
     }
-    print_out(&text)
+    print_out(&text)?;
+    Ok(ExitCode::SUCCESS)
 }

@@ -3,13 +3,14 @@
 
 use std::path::Path;
 
+use anyhow::Context;
+
 use merge::diff::{diff, DiffOptions};
 use review::{diff_section, FileSection, ObjectKeys, Page};
 use sjson::{Dialect, Document};
 
 use super::{diff_docs, empty_like, parse, Status};
-use crate::config::Config;
-use crate::{files, report};
+use crate::files;
 
 /// The page being built, one file at a time.
 pub(super) struct ReviewPage {
@@ -21,8 +22,8 @@ pub(super) struct ReviewPage {
 impl ReviewPage {
     /// A page with the repository's (or `dir`'s) settings: the diff's id keys and
     /// `[review] position_keys`.
-    pub fn new(dir: &Path, options: &DiffOptions) -> Result<ReviewPage, String> {
-        let config = Config::discover(dir).map_err(|e| e.to_string())?;
+    pub fn new(dir: &Path, options: &DiffOptions) -> anyhow::Result<ReviewPage> {
+        let config = crate::repo_config::for_dir(dir)?;
         Ok(ReviewPage {
             keys: ObjectKeys {
                 id_keys: options.id_keys.clone(),
@@ -81,9 +82,8 @@ impl ReviewPage {
         });
     }
 
-    /// Writes the page to `out` atomically; the exit status (0, or 2 when it cannot be
-    /// written).
-    pub fn write(self, out: &Path, title: String, subtitle: String) -> i32 {
+    /// Writes the page to `out` atomically.
+    pub fn write(self, out: &Path, title: String, subtitle: String) -> anyhow::Result<()> {
         let changed: usize = self.files.iter().map(|f| f.cards.len()).sum();
         let count = self.files.len();
         let html = review::render(&Page {
@@ -95,21 +95,19 @@ impl ReviewPage {
     }
 }
 
-/// Writes a rendered page atomically and says so on stderr; the exit status.
-pub(crate) fn write_page(out: &Path, html: &str, changed: usize, files_count: usize) -> i32 {
-    match files::write_atomic(out, html.as_bytes()) {
-        Ok(()) => {
-            eprintln!(
-                "assetvc: wrote {} ({changed} changed object{} in {files_count} file{})",
-                out.display(),
-                if changed == 1 { "" } else { "s" },
-                if files_count == 1 { "" } else { "s" }
-            );
-            0
-        }
-        Err(e) => {
-            report::error(format!("{}: {e}", out.display()));
-            2
-        }
-    }
+/// Writes a rendered page atomically and says so on stderr.
+pub(crate) fn write_page(
+    out: &Path,
+    html: &str,
+    changed: usize,
+    files_count: usize,
+) -> anyhow::Result<()> {
+    files::write_atomic(out, html.as_bytes()).with_context(|| out.display().to_string())?;
+    eprintln!(
+        "assetvc: wrote {} ({changed} changed object{} in {files_count} file{})",
+        out.display(),
+        if changed == 1 { "" } else { "s" },
+        if files_count == 1 { "" } else { "s" }
+    );
+    Ok(())
 }

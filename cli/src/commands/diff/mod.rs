@@ -21,15 +21,18 @@ mod revisions;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::process::ExitCode;
 
+use anyhow::Context;
 use clap::{Args, ValueEnum};
 use merge::diff::{diff, Change, Diff, DiffOptions, PatchOp};
 use merge::naming::Names;
 use sjson::{Dialect, Document, Kind, ParseOptions, Path as DocPath};
 
 use super::merging;
-use crate::config::AssetMatcher;
+use crate::exit::{Exit, FAILED};
 use crate::report;
+use config::AssetMatcher;
 
 pub use driver::run_driver;
 pub(crate) use html::write_page;
@@ -99,9 +102,9 @@ impl DiffSettings {
 
 /// The diff settings of the repository holding `dir` (`assetvc.toml`), with its asset
 /// matcher.
-fn settings(dir: &Path) -> Result<(DiffSettings, AssetMatcher), String> {
-    let (options, config) = merging::options(dir, None)?;
-    let matcher = config.matcher().map_err(|e| e.to_string())?;
+fn settings(dir: &Path) -> anyhow::Result<(DiffSettings, AssetMatcher)> {
+    let (options, config) = merging::options(dir, None).map_err(anyhow::Error::msg)?;
+    let matcher = config.matcher()?;
     let settings = DiffSettings {
         options: DiffOptions::from(&options),
         natural_keys: options.natural_keys,
@@ -302,20 +305,15 @@ fn header(paint: Paint, a: &str, b: &str) -> String {
     paint.bold(&format!("diff --assetvc a/{a} b/{b}"))
 }
 
-fn print_out(text: &str) -> i32 {
-    let mut out = std::io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
-        Ok(()) => 0,
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
-        Err(e) => {
-            report::error(e);
-            2
-        }
-    }
+/// Writes `text` to stdout.
+fn print_out(text: &str) -> std::io::Result<()> {
+    let mut out = crate::output::stdout();
+    out.write_all(text.as_bytes())?;
+    out.flush()
 }
 
 /// Runs `assetvc diff`.
-pub fn run(args: &DiffArgs) -> i32 {
+pub fn run(args: &DiffArgs) -> anyhow::Result<ExitCode> {
     let format = if args.json {
         Format::Records
     } else {
@@ -332,26 +330,19 @@ pub fn run(args: &DiffArgs) -> i32 {
 }
 
 /// `assetvc diff A B`: two files.
-fn run_files(a: &Path, b: &Path, format: Format, html_out: Option<&Path>) -> i32 {
+fn run_files(
+    a: &Path,
+    b: &Path,
+    format: Format,
+    html_out: Option<&Path>,
+) -> anyhow::Result<ExitCode> {
     let dir = a
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let (settings, matcher) = match settings(dir) {
-        Ok(s) => s,
-        Err(e) => {
-            report::error(e);
-            return 2;
-        }
-    };
-    let read = |p: &Path| std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()));
-    let (ba, bb) = match read(a).and_then(|x| Ok((x, read(b)?))) {
-        Ok(x) => x,
-        Err(e) => {
-            report::error(e);
-            return 2;
-        }
-    };
+    let (settings, matcher) = settings(dir)?;
+    let read = |p: &Path| std::fs::read(p).with_context(|| p.display().to_string());
+    let (ba, bb) = (read(a)?, read(b)?);
     let (sa, sb) = (a.display().to_string(), b.display().to_string());
     // Both files in the dialect of A (by the asset patterns, else by extension), unless
     // B's name says otherwise.
@@ -372,12 +363,10 @@ fn run_files(a: &Path, b: &Path, format: Format, html_out: Option<&Path>) -> i32
         // Text: a line diff with the reason; the JSON formats have no changes to give.
         Err(e) if format == Format::Text => {
             let r = render_lines(Some(&ba), Some(&bb), &e, paint);
-            return print_out(&r.lines.iter().map(|l| format!("{l}\n")).collect::<String>());
+            print_out(&r.lines.iter().map(|l| format!("{l}\n")).collect::<String>())?;
+            return Ok(ExitCode::SUCCESS);
         }
-        Err(e) => {
-            eprintln!("{e}");
-            return 2;
-        }
+        Err(e) => return Err(Exit::new(FAILED, e).into()),
     };
     let d = diff(od.root(), nd.root(), &settings.options);
     let names = settings.names(vec![nd.root(), od.root()]);
@@ -391,7 +380,8 @@ fn run_files(a: &Path, b: &Path, format: Format, html_out: Option<&Path>) -> i32
         Format::Records => format!("{}\n", d.changes_json()),
         Format::Changes => changes::change_lines(Some(&od), Some(&nd), &d, &settings.options, None),
     };
-    print_out(&text)
+    print_out(&text)?;
+    Ok(ExitCode::SUCCESS)
 }
 
 /// `assetvc diff A B --html OUT`.
@@ -402,23 +392,16 @@ fn html_files(
     shown: (&str, &str),
     dialects: (Dialect, Dialect),
     options: &DiffOptions,
-) -> i32 {
-    let mut page = match html::ReviewPage::new(dir, options) {
-        Ok(p) => p,
-        Err(e) => {
-            report::error(e);
-            return 2;
-        }
-    };
+) -> anyhow::Result<ExitCode> {
+    let mut page = html::ReviewPage::new(dir, options)?;
     let path = if shown.0 == shown.1 {
         shown.1.to_string()
     } else {
         format!("{} → {}", shown.0, shown.1)
     };
-    if let Err(e) = page.add_asset(&path, Some(bytes.0), Some(bytes.1), shown, dialects) {
-        eprintln!("{e}");
-        return 2;
-    }
+    page.add_asset(&path, Some(bytes.0), Some(bytes.1), shown, dialects)
+        .map_err(|e| Exit::new(FAILED, e))?;
     let subtitle = format!("{} → {}", shown.0, shown.1);
-    page.write(out, "Review · diff".into(), subtitle)
+    page.write(out, "Review · diff".into(), subtitle)?;
+    Ok(ExitCode::SUCCESS)
 }

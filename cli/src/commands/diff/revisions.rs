@@ -2,6 +2,9 @@
 //! by default.
 
 use std::path::{Component, Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::bail;
 
 use serde::Serialize;
 use serde_json::value::RawValue;
@@ -46,21 +49,9 @@ fn normalize(p: &Path) -> PathBuf {
 }
 
 /// `assetvc diff [REV [REV]] [-- PATH...]`.
-pub(super) fn run_revisions(args: &DiffArgs, format: Format) -> i32 {
-    let cwd = match std::env::current_dir().and_then(|d| d.canonicalize()) {
-        Ok(d) => d,
-        Err(e) => {
-            report::error(e);
-            return 2;
-        }
-    };
-    let repo = match store::read::open(&cwd) {
-        Ok(r) => r,
-        Err(e) => {
-            report::error(e);
-            return 2;
-        }
-    };
+pub(super) fn run_revisions(args: &DiffArgs, format: Format) -> anyhow::Result<ExitCode> {
+    let cwd = std::env::current_dir().and_then(|d| d.canonicalize())?;
+    let repo = store::read::open(&cwd)?;
     // An option given after `--` is a path to clap; one that names nothing is a mistake
     // (`diff -- a.level --format changes`), not a filter that silently matches nothing.
     if let Some(p) = args
@@ -68,12 +59,11 @@ pub(super) fn run_revisions(args: &DiffArgs, format: Format) -> i32 {
         .iter()
         .find(|p| p.to_string_lossy().starts_with('-') && !cwd.join(p).exists())
     {
-        report::error(format!(
+        bail!(
             "{}: an option after `--` is taken as a path, and no such path exists; \
              put options before `--`",
             p.display()
-        ));
-        return 2;
+        );
     }
     // Arguments: revisions first, then (as git allows without `--`) existing paths.
     let mut revs: Vec<&str> = Vec::new();
@@ -84,8 +74,7 @@ pub(super) fn run_revisions(args: &DiffArgs, format: Format) -> i32 {
         } else if cwd.join(a).exists() {
             filters.push(PathBuf::from(a));
         } else {
-            report::error(format!("unknown revision or path not in the worktree: {a}"));
-            return 2;
+            bail!("unknown revision or path not in the worktree: {a}");
         }
     }
     let rev_a = revs.first().copied().unwrap_or("HEAD");
@@ -94,8 +83,7 @@ pub(super) fn run_revisions(args: &DiffArgs, format: Format) -> i32 {
         Some(w) => w.canonicalize().unwrap_or_else(|_| w.to_path_buf()),
         None if rev_b.is_some() => cwd.clone(),
         None => {
-            report::error("the repository has no worktree: give two revisions");
-            return 2;
+            bail!("the repository has no worktree: give two revisions");
         }
     };
     let mut prefixes: Vec<String> = Vec::new();
@@ -109,43 +97,18 @@ pub(super) fn run_revisions(args: &DiffArgs, format: Format) -> i32 {
                     .join("/"),
             ),
             Err(_) => {
-                report::error(format!("{}: outside the repository", f.display()));
-                return 2;
+                bail!("{}: outside the repository", f.display());
             }
         }
     }
-    let (settings, matcher) = match settings(&root) {
-        Ok(s) => s,
-        Err(e) => {
-            report::error(e);
-            return 2;
-        }
-    };
-    let tree_a = match repo.tree(rev_a) {
-        Ok(t) => t,
-        Err(e) => {
-            report::error(e);
-            return 2;
-        }
-    };
-    let tree_b = match rev_b.map(|b| repo.tree(b)).transpose() {
-        Ok(t) => t,
-        Err(e) => {
-            report::error(e);
-            return 2;
-        }
-    };
+    let (settings, matcher) = settings(&root)?;
+    let tree_a = repo.tree(rev_a)?;
+    let tree_b = rev_b.map(|b| repo.tree(b)).transpose()?;
     let paths = match tree_b {
         Some(tb) => repo.changed_between(tree_a, tb),
         None => repo.changed_in_worktree(tree_a),
     };
-    let paths = match paths {
-        Ok(p) => p,
-        Err(e) => {
-            report::error(e);
-            return 2;
-        }
-    };
+    let paths = paths?;
     let wanted = |p: &str| {
         prefixes.is_empty()
             || prefixes.iter().any(|f| {
@@ -156,17 +119,11 @@ pub(super) fn run_revisions(args: &DiffArgs, format: Format) -> i32 {
             })
     };
     let mut page = match &args.html {
-        Some(_) => match super::html::ReviewPage::new(&root, &settings.options) {
-            Ok(p) => Some(p),
-            Err(e) => {
-                report::error(e);
-                return 2;
-            }
-        },
+        Some(_) => Some(super::html::ReviewPage::new(&root, &settings.options)?),
         None => None,
     };
     let paint = Paint::stdout();
-    let mut status = 0;
+    let mut status = 0u8;
     let mut text = String::new();
     let mut records: Vec<FileRecord> = Vec::new();
     for path in paths.iter().filter(|p| wanted(p)) {
@@ -294,17 +251,12 @@ pub(super) fn run_revisions(args: &DiffArgs, format: Format) -> i32 {
     }
     if let (Some(p), Some(out)) = (page, &args.html) {
         let subtitle = format!("{rev_a} → {}", rev_b.unwrap_or("worktree"));
-        return status.max(p.write(out, "Review · diff".into(), subtitle));
+        p.write(out, "Review · diff".into(), subtitle)?;
+        return Ok(ExitCode::from(status));
     }
     if !matches!(format, Format::Text | Format::Changes) {
-        text = match serde_json::to_string_pretty(&records) {
-            Ok(j) => format!("{j}\n"),
-            Err(e) => {
-                report::error(e);
-                return 2;
-            }
-        };
+        text = format!("{}\n", serde_json::to_string_pretty(&records)?);
     }
-    let printed = print_out(&text);
-    status.max(printed)
+    print_out(&text)?;
+    Ok(ExitCode::from(status))
 }

@@ -1,11 +1,14 @@
 //! `assetvc blame FILE [--rev REV] [--json]`: for each object of FILE and each of its
 //! properties, the commit, author and date of its last change.
 
+use std::process::ExitCode;
+
+use anyhow::bail;
 use clap::Args;
 use serde_json::json;
 use store::objects::history::blame;
 
-use super::{commit_json, day, fail, object_name, open, print_json, short_commit};
+use super::{commit_json, day, object_name, open, print_json, short_commit};
 
 /// Arguments of `assetvc blame`.
 #[derive(Debug, Args)]
@@ -21,28 +24,24 @@ pub struct BlameArgs {
 }
 
 /// Runs `assetvc blame`.
-pub fn run(args: &BlameArgs) -> i32 {
-    match run_blame(args) {
-        Ok(()) => 0,
-        Err(message) => fail(message),
-    }
+pub fn run(args: &BlameArgs) -> anyhow::Result<ExitCode> {
+    run_blame(args)?;
+    Ok(ExitCode::SUCCESS)
 }
 
-fn run_blame(args: &BlameArgs) -> Result<(), String> {
+fn run_blame(args: &BlameArgs) -> anyhow::Result<()> {
     let repo = open()?;
     let path = repo.rela(&args.file);
     if repo.matcher.dialect(std::path::Path::new(&path)).is_none() {
-        return Err(format!(
-            "{path}: not an asset file (see [assets] in assetvc.toml)"
-        ));
+        bail!("{path}: not an asset file (see [assets] in assetvc.toml)");
     }
     let mut index = repo.index();
-    let commit = index.resolve_commit(&args.rev).map_err(|e| e.to_string())?;
-    let tree = index.commit_index(commit).map_err(|e| e.to_string())?;
+    let commit = index.resolve_commit(&args.rev)?;
+    let tree = index.commit_index(commit)?;
     if !tree.files.contains_key(&path) {
-        return Err(format!("{path}: not in {}", args.rev));
+        bail!("{path}: not in {}", args.rev);
     }
-    let objects = blame(&mut index, commit, &path).map_err(|e| e.to_string())?;
+    let objects = blame(&mut index, commit, &path)?;
     if args.json {
         let objects: Vec<_> = objects
             .iter()
@@ -59,7 +58,7 @@ fn run_blame(args: &BlameArgs) -> Result<(), String> {
                 })
             })
             .collect();
-        print_json(&json!({"path": path, "revision": args.rev, "objects": objects}));
+        print_json(&json!({"path": path, "revision": args.rev, "objects": objects}))?;
         return Ok(());
     }
     for o in &objects {

@@ -2,11 +2,13 @@
 //! newest first: author, date, the properties changed; across arrays, files and renames;
 //! at a merge, the parent whose version was taken.
 
+use std::process::ExitCode;
+
 use clap::Args;
 use serde_json::json;
 use store::objects::history::{log, LogEntry, LogKind};
 
-use super::{commit_json, day, fail, object_name, open, print_json, resolve, short_commit};
+use super::{commit_json, day, object_name, open, print_json, resolve, short_commit};
 
 /// Arguments of `assetvc log`.
 #[derive(Debug, Args)]
@@ -26,18 +28,16 @@ pub struct LogArgs {
 }
 
 /// Runs `assetvc log`.
-pub fn run(args: &LogArgs) -> i32 {
-    match run_log(args) {
-        Ok(()) => 0,
-        Err(message) => fail(message),
-    }
+pub fn run(args: &LogArgs) -> anyhow::Result<ExitCode> {
+    run_log(args)?;
+    Ok(ExitCode::SUCCESS)
 }
 
-fn run_log(args: &LogArgs) -> Result<(), String> {
+fn run_log(args: &LogArgs) -> anyhow::Result<()> {
     let repo = open()?;
     let mut index = repo.index();
-    let commit = index.resolve_commit(&args.rev).map_err(|e| e.to_string())?;
-    let tree = index.commit_index(commit).map_err(|e| e.to_string())?;
+    let commit = index.resolve_commit(&args.rev)?;
+    let tree = index.commit_index(commit)?;
     let spec = repo.spec(&args.object);
     let (path, id, name, present) = match resolve(&tree, &spec) {
         Ok(c) => (c.path, c.id, c.name, true),
@@ -47,8 +47,7 @@ fn run_log(args: &LogArgs) -> Result<(), String> {
             _ => return Err(e),
         },
     };
-    let entries =
-        log(&mut index, commit, &path, &id, present, args.max_count).map_err(|e| e.to_string())?;
+    let entries = log(&mut index, commit, &path, &id, present, args.max_count)?;
     let name = name.or_else(|| {
         entries
             .iter()
@@ -60,7 +59,7 @@ fn run_log(args: &LogArgs) -> Result<(), String> {
             "name": name,
             "path": path,
             "commits": entries.iter().map(entry_json).collect::<Vec<_>>(),
-        }));
+        }))?;
         return Ok(());
     }
     outln!("{} in {path}", object_name(name.as_deref(), &id));

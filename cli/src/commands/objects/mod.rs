@@ -6,14 +6,6 @@
 //! Exit status: 0 success; 2 bad input (unknown revision, no or several matching
 //! objects, an unparsable file) with a message on stderr.
 
-/// `println!` that treats a closed stdout (`| head`) as the end of the output, not a panic.
-macro_rules! outln {
-    ($($arg:tt)*) => {{
-        use std::io::Write as _;
-        let _ = writeln!(std::io::stdout(), $($arg)*);
-    }};
-}
-
 pub mod blame;
 pub mod log;
 pub mod restore;
@@ -31,7 +23,7 @@ use store::objects::{
     resolve_spec, Candidate, IndexSettings, ObjectIndex, ResolveError, TreeIndex,
 };
 
-use crate::config::{AssetMatcher, Config};
+use config::{AssetMatcher, Config};
 
 /// A repository opened for the object commands.
 pub struct Repo {
@@ -46,12 +38,12 @@ pub struct Repo {
 }
 
 /// Opens the repository of the current directory and its configuration.
-pub fn open() -> Result<Repo, String> {
-    let cwd = std::env::current_dir().map_err(|e| e.to_string())?;
-    let repo = store::repo::open(&cwd).map_err(|e| e.to_string())?;
+pub fn open() -> anyhow::Result<Repo> {
+    let cwd = std::env::current_dir()?;
+    let repo = store::repo::open(&cwd)?;
     let root = repo.workdir().map(Path::to_path_buf);
-    let config = Config::discover(root.as_deref().unwrap_or(&cwd)).map_err(|e| e.to_string())?;
-    let matcher = config.matcher().map_err(|e| e.to_string())?;
+    let config = crate::repo_config::at_root(root.as_deref().unwrap_or(repo.git_dir()))?;
+    let matcher = config.matcher()?;
     Ok(Repo {
         repo,
         root,
@@ -131,7 +123,7 @@ pub fn object_name(name: Option<&str>, id: &str) -> String {
 }
 
 /// Resolves `spec` in `index`; an ambiguous spec lists its candidates.
-pub fn resolve(index: &TreeIndex, spec: &str) -> Result<Candidate, String> {
+pub fn resolve(index: &TreeIndex, spec: &str) -> anyhow::Result<Candidate> {
     resolve_spec(index, spec).map_err(|e| match &e {
         ResolveError::Ambiguous { candidates, .. } => {
             let mut msg = format!("{e}; say which with FILE#ID:");
@@ -143,9 +135,9 @@ pub fn resolve(index: &TreeIndex, spec: &str) -> Result<Candidate, String> {
                     c.id
                 ));
             }
-            msg
+            anyhow::anyhow!(msg)
         }
-        ResolveError::NotFound(_) => e.to_string(),
+        ResolveError::NotFound(_) => anyhow::Error::new(e),
     })
 }
 
@@ -175,23 +167,11 @@ pub fn commit_json(c: &Commit) -> serde_json::Value {
     })
 }
 
-/// Writes `text` to stdout; a closed pipe (`| head`) is not an error.
-pub fn emit(text: &str) {
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
-}
-
 /// Prints a JSON value on stdout.
-pub fn print_json(v: &serde_json::Value) {
-    emit(&format!(
-        "{}\n",
-        serde_json::to_string_pretty(v).unwrap_or_default()
-    ));
-}
-
-/// Prints an error and returns exit status 2.
-pub fn fail(message: impl std::fmt::Display) -> i32 {
-    crate::report::error(message);
-    2
+pub fn print_json(v: &serde_json::Value) -> std::io::Result<()> {
+    use std::io::Write;
+    let text = serde_json::to_string_pretty(v).unwrap_or_default();
+    let mut out = crate::output::stdout();
+    writeln!(out, "{text}")?;
+    out.flush()
 }

@@ -3,6 +3,9 @@
 //! nodes, in the file's own style, atomically. A file that does not parse is refused.
 
 use std::path::Path;
+use std::process::ExitCode;
+
+use anyhow::{bail, Context};
 
 use clap::Args;
 use serde_json::json;
@@ -10,7 +13,7 @@ use sjson::{Document, ParseOptions};
 use store::objects::restore::{restore_object, Restored};
 
 use super::show::blob;
-use super::{fail, object_name, open, print_json, resolve};
+use super::{object_name, open, print_json, resolve};
 use crate::files::write_atomic;
 use crate::report;
 
@@ -31,31 +34,27 @@ pub struct RestoreArgs {
 }
 
 /// Runs `assetvc restore`.
-pub fn run(args: &RestoreArgs) -> i32 {
-    match restore(args) {
-        Ok(()) => 0,
-        Err(message) => fail(message),
-    }
+pub fn run(args: &RestoreArgs) -> anyhow::Result<ExitCode> {
+    restore(args)?;
+    Ok(ExitCode::SUCCESS)
 }
 
-fn restore(args: &RestoreArgs) -> Result<(), String> {
+fn restore(args: &RestoreArgs) -> anyhow::Result<()> {
     let repo = open()?;
     let root = repo
         .root
         .clone()
-        .ok_or("the repository has no worktree; restore needs one")?;
+        .context("the repository has no worktree; restore needs one")?;
     let mut index = repo.index();
-    let source = index
-        .resolve_commit(&args.source)
-        .map_err(|e| e.to_string())?;
-    let source_tree = index.commit_index(source).map_err(|e| e.to_string())?;
+    let source = index.resolve_commit(&args.source)?;
+    let source_tree = index.commit_index(source)?;
     let found = resolve(&source_tree, &repo.spec(&args.object))?;
     let target = match &args.file {
         Some(f) => repo.rela(f),
         None => {
             let head = index.resolve_commit("HEAD").ok();
             let now = match head {
-                Some(h) => Some(index.commit_index(h).map_err(|e| e.to_string())?),
+                Some(h) => Some(index.commit_index(h)?),
                 None => None,
             };
             now.and_then(|t| {
@@ -71,16 +70,16 @@ fn restore(args: &RestoreArgs) -> Result<(), String> {
         .components()
         .all(|c| matches!(c, std::path::Component::Normal(_)))
     {
-        return Err(format!("{target}: not a file inside the worktree"));
+        bail!("{target}: not a file inside the worktree");
     }
     let dialect = repo
         .matcher
         .dialect(Path::new(&target))
-        .ok_or_else(|| format!("{target}: not an asset file (see [assets] in assetvc.toml)"))?;
+        .with_context(|| format!("{target}: not an asset file (see [assets] in assetvc.toml)"))?;
     let file = root.join(&target);
-    let text = std::fs::read(&file).map_err(|e| format!("{target}: {e}"))?;
+    let text = std::fs::read(&file).with_context(|| target.clone())?;
     let current = Document::parse_bytes(text.clone(), ParseOptions::new(dialect)).map_err(|e| {
-        format!(
+        anyhow::anyhow!(
             "{}\nnothing was changed",
             report::parse_error(&target, &String::from_utf8_lossy(&text), &e)
         )
@@ -94,20 +93,24 @@ fn restore(args: &RestoreArgs) -> Result<(), String> {
         ParseOptions::new(source_dialect),
     )
     .map_err(|e| {
-        format!(
+        anyhow::anyhow!(
             "{}:{}:{}: {} (at {})",
-            found.path, e.line, e.col, e.kind, args.source
+            found.path,
+            e.line,
+            e.col,
+            e.kind,
+            args.source
         )
     })?;
     let outcome = restore_object(&current, &old, &found.id, &repo.config.merge.id_keys)
-        .map_err(|e| format!("{target}: {e}"))?;
+        .with_context(|| target.clone())?;
     let (result, new_text) = match outcome {
         Restored::Unchanged => ("unchanged", None),
         Restored::Changed(t) => ("restored", Some(t)),
         Restored::Recreated(t) => ("re-created", Some(t)),
     };
     if let Some(t) = new_text {
-        write_atomic(&file, t.as_bytes()).map_err(|e| format!("{target}: {e}"))?;
+        write_atomic(&file, t.as_bytes()).with_context(|| target.clone())?;
     }
     let name = object_name(found.name.as_deref(), &found.id);
     if args.json {
@@ -117,7 +120,7 @@ fn restore(args: &RestoreArgs) -> Result<(), String> {
             "path": target,
             "source": args.source,
             "result": result,
-        }));
+        }))?;
     } else if result == "unchanged" {
         outln!("{name} in {target} is already as at {}", args.source);
     } else {

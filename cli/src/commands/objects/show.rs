@@ -2,12 +2,15 @@
 //! Without `--rev`, the object is looked up in HEAD and shown as it is in the worktree.
 
 use std::path::Path;
+use std::process::ExitCode;
+
+use anyhow::{bail, Context};
 
 use clap::Args;
 use serde_json::json;
 use sjson::{Document, ParseOptions};
 
-use super::{fail, object_name, open, print_json, resolve};
+use super::{object_name, open, print_json, resolve};
 
 /// Arguments of `assetvc show`.
 #[derive(Debug, Args)]
@@ -23,19 +26,17 @@ pub struct ShowArgs {
 }
 
 /// Runs `assetvc show`.
-pub fn run(args: &ShowArgs) -> i32 {
-    match show(args) {
-        Ok(()) => 0,
-        Err(message) => fail(message),
-    }
+pub fn run(args: &ShowArgs) -> anyhow::Result<ExitCode> {
+    show(args)?;
+    Ok(ExitCode::SUCCESS)
 }
 
-fn show(args: &ShowArgs) -> Result<(), String> {
+fn show(args: &ShowArgs) -> anyhow::Result<()> {
     let repo = open()?;
     let mut index = repo.index();
     let rev = args.rev.as_deref().unwrap_or("HEAD");
-    let commit = index.resolve_commit(rev).map_err(|e| e.to_string())?;
-    let tree = index.commit_index(commit).map_err(|e| e.to_string())?;
+    let commit = index.resolve_commit(rev)?;
+    let tree = index.commit_index(commit)?;
     let found = resolve(&tree, &repo.spec(&args.object))?;
     let dialect = repo
         .matcher
@@ -50,18 +51,21 @@ fn show(args: &ShowArgs) -> Result<(), String> {
         _ => (blob(&repo.repo, commit, &found.path)?, rev.to_string()),
     };
     let doc = Document::parse_bytes(bytes, ParseOptions::new(dialect)).map_err(|e| {
-        format!(
+        anyhow::anyhow!(
             "{}:{}:{}: {} ({shown_rev})",
-            found.path, e.line, e.col, e.kind
+            found.path,
+            e.line,
+            e.col,
+            e.kind
         )
     })?;
     let objects = merge::objects::keyed_objects(doc.root(), &repo.config.merge.id_keys);
     let Some(obj) = objects.iter().find(|o| o.id == found.id) else {
-        return Err(format!(
+        bail!(
             "{} is not in {} any more ({shown_rev}); try --rev HEAD",
             object_name(found.name.as_deref(), &found.id),
             found.path
-        ));
+        );
     };
     if args.json {
         let value: serde_json::Value =
@@ -73,7 +77,7 @@ fn show(args: &ShowArgs) -> Result<(), String> {
             "pointer": obj.path.to_string(),
             "revision": shown_rev,
             "value": value,
-        }));
+        }))?;
     } else {
         outln!(
             "{} in {} at {} ({shown_rev})",
@@ -95,15 +99,11 @@ pub(super) fn blob(
     repo: &store::gix::Repository,
     commit: store::gix::ObjectId,
     path: &str,
-) -> Result<Vec<u8>, String> {
-    let tree = repo
-        .find_commit(commit)
-        .and_then(|c| c.tree())
-        .map_err(|e| e.to_string())?;
+) -> anyhow::Result<Vec<u8>> {
+    let tree = repo.find_commit(commit).and_then(|c| c.tree())?;
     let entry = tree
-        .lookup_entry_by_path(path)
-        .map_err(|e| e.to_string())?
-        .ok_or_else(|| format!("{path}: not in {commit}"))?;
-    let object = entry.object().map_err(|e| e.to_string())?;
+        .lookup_entry_by_path(path)?
+        .with_context(|| format!("{path}: not in {commit}"))?;
+    let object = entry.object()?;
     Ok(object.detach().data)
 }

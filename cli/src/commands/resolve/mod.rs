@@ -9,7 +9,9 @@
 mod pointer;
 
 use std::path::{Path, PathBuf};
+use std::process::ExitCode;
 
+use anyhow::bail;
 use clap::{Args, ValueEnum};
 use sjson::{Dialect, Document, Out, ParseOptions};
 use store::journal::{Journal, Recorded};
@@ -72,43 +74,26 @@ fn recorded_steps(journal: &Journal, path: &str) -> anyhow::Result<Option<(Recor
 
 /// Runs `assetvc resolve`: 0 done (also when nothing needed to change), 2 bad input (no
 /// recorded merge for FILE, unknown or ambiguous OBJECT, FILE does not parse).
-pub fn run(args: &ResolveArgs) -> i32 {
-    let (repo, root) = match porcelain::open_worktree() {
-        Ok(r) => r,
-        Err(status) => return status,
-    };
+pub fn run(args: &ResolveArgs) -> anyhow::Result<ExitCode> {
+    let (repo, root) = porcelain::open_worktree()?;
     let absolute = std::env::current_dir()
         .map(|d| d.join(&args.file))
         .unwrap_or_else(|_| args.file.clone());
     let Some(rela) = store::repo::rela_path(&root, &absolute) else {
-        report::error(format!(
+        bail!(
             "{}: not a file of this repository's worktree",
             args.file.display()
-        ));
-        return 2;
+        );
     };
     let rela = rela.to_string();
     let shown = args.file.display().to_string();
-    let (op, steps) = match recorded_steps(&Journal::at(repo.git_dir()), &rela) {
-        Ok(Some(found)) => found,
-        Ok(None) => {
-            report::error(format!(
-                "{shown}: no recorded merge resolved conflicts in this file by policy"
-            ));
-            return 2;
-        }
-        Err(e) => {
-            report::error(e);
-            return 2;
-        }
+    let Some((op, steps)) = recorded_steps(&Journal::at(repo.git_dir()), &rela)? else {
+        bail!("{shown}: no recorded merge resolved conflicts in this file by policy");
     };
-    let (_, config) = match porcelain::settings(&root, None) {
-        Ok(s) => s,
-        Err(status) => return status,
-    };
+    let (_, config) = porcelain::settings(&root, None)?;
     let dialect = merging::dialect_of(&config, Path::new(&rela));
     let steps: Vec<&serde_json::Value> = steps.iter().map(|i| &op.steps[*i]).collect();
-    match resolve_in(
+    let done = resolve_in(
         args,
         &op,
         &steps,
@@ -116,28 +101,22 @@ pub fn run(args: &ResolveArgs) -> i32 {
         &shown,
         dialect,
         &config.merge.natural_keys,
-    ) {
-        Ok(done) => {
-            if args.json {
-                println!(
-                    "{}",
-                    serde_json::to_string_pretty(&done).unwrap_or_default()
-                );
-            } else {
-                for line in done["changed"].as_array().into_iter().flatten() {
-                    println!("{}", line["line"].as_str().unwrap_or_default());
-                }
-                if done["changed"].as_array().is_none_or(|c| c.is_empty()) {
-                    eprintln!("assetvc: {shown}: already as asked; nothing changed");
-                }
-            }
-            0
+    )
+    .map_err(anyhow::Error::msg)?;
+    if args.json {
+        outln!(
+            "{}",
+            serde_json::to_string_pretty(&done).unwrap_or_default()
+        );
+    } else {
+        for line in done["changed"].as_array().into_iter().flatten() {
+            outln!("{}", line["line"].as_str().unwrap_or_default());
         }
-        Err(message) => {
-            report::error(message);
-            2
+        if done["changed"].as_array().is_none_or(|c| c.is_empty()) {
+            eprintln!("assetvc: {shown}: already as asked; nothing changed");
         }
     }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// The side's version name (`base`, `ours`, `theirs`) for `take` in `step`.

@@ -4,25 +4,19 @@
 
 use serde::{Deserialize, Deserializer};
 
-/// Every merge policy name `merge.policy` accepts.
-pub const POLICY_NAMES: &[&str] = &["theirs", "ours", "fail", "upstream", "local"];
-
-/// The message for a policy name that is not one of [`POLICY_NAMES`].
+/// The message for a policy name that is not one of [`merge::Policy::ALL`]'s.
 pub fn unknown_policy(name: &str) -> String {
-    format!(
-        "unknown policy \"{name}\" (expected {})",
-        POLICY_NAMES.join(", ")
-    )
+    let names: Vec<&str> = merge::Policy::ALL.iter().map(|p| p.name()).collect();
+    format!("unknown policy \"{name}\" (expected {})", names.join(", "))
 }
 
-/// Reads `merge.policy`: one of [`POLICY_NAMES`].
-pub fn policy<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+/// Reads `merge.policy`: the name of one of [`merge::Policy::ALL`].
+pub fn policy<'de, D: Deserializer<'de>>(d: D) -> Result<merge::Policy, D::Error> {
     let name = String::deserialize(d)?;
-    if POLICY_NAMES.contains(&name.as_str()) {
-        Ok(name)
-    } else {
-        Err(serde::de::Error::custom(unknown_policy(&name)))
-    }
+    merge::Policy::ALL
+        .into_iter()
+        .find(|p| p.name() == name)
+        .ok_or_else(|| serde::de::Error::custom(unknown_policy(&name)))
 }
 
 /// Why `pattern` is not a glob, if it is not one.
@@ -105,7 +99,9 @@ mod tests {
 
     use proptest::prelude::*;
 
-    use crate::config::{Config, ConfigError};
+    use merge::Policy;
+
+    use crate::{Config, ConfigError};
 
     fn invalid(text: &str) -> (usize, usize, String) {
         match Config::parse(text, Path::new("assetvc.toml")) {
@@ -128,10 +124,10 @@ mod tests {
 
     #[test]
     fn every_policy_name_is_accepted() {
-        for name in super::POLICY_NAMES {
-            let c =
-                Config::parse(&format!("[merge]\npolicy = \"{name}\"\n"), Path::new("a")).unwrap();
-            assert_eq!(c.merge.policy, *name);
+        for p in Policy::ALL {
+            let text = format!("[merge]\npolicy = \"{}\"\n", p.name());
+            let c = Config::parse(&text, Path::new("a")).unwrap();
+            assert_eq!(c.merge.policy, p);
         }
     }
 
@@ -166,10 +162,10 @@ mod tests {
         fn policy_accepted_iff_known(name in "[a-z]{0,8}") {
             let text = format!("[merge]\npolicy = \"{name}\"\n");
             let result = Config::parse(&text, Path::new("assetvc.toml"));
-            let known = super::POLICY_NAMES.contains(&name.as_str());
+            let known = Policy::ALL.into_iter().find(|p| p.name() == name);
             match result {
-                Ok(c) => prop_assert!(known && c.merge.policy == name),
-                Err(ConfigError::Invalid { line, .. }) => prop_assert!(!known && line == 2),
+                Ok(c) => prop_assert!(known == Some(c.merge.policy)),
+                Err(ConfigError::Invalid { line, .. }) => prop_assert!(known.is_none() && line == 2),
                 Err(e) => prop_assert!(false, "{e}"),
             }
         }

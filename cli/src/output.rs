@@ -1,0 +1,86 @@
+//! Standard output for every command. A write into a closed pipe (`assetvc … | head -1`)
+//! fails with [`StdoutClosed`]; `main` ends such a run quietly with status 0, as ripgrep
+//! does, instead of `println!`'s panic.
+
+use std::io::{self, Write};
+
+/// `print!` through [`stdout`]: `?` propagates a closed pipe to `main`.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        write!($crate::output::stdout(), $($arg)*)?
+    }};
+}
+
+/// `println!` through [`stdout`]: `?` propagates a closed pipe to `main`.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!($crate::output::stdout(), $($arg)*)?
+    }};
+}
+
+/// The process's standard output, locked; a broken pipe becomes [`StdoutClosed`].
+pub struct Stdout(io::StdoutLock<'static>);
+
+/// Standard output for a command's results.
+pub fn stdout() -> Stdout {
+    Stdout(io::stdout().lock())
+}
+
+impl Write for Stdout {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.write(buf).map_err(closed)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.flush().map_err(closed)
+    }
+}
+
+/// The reader of standard output went away (`| head`): not a failure of the command.
+#[derive(Debug)]
+pub struct StdoutClosed;
+
+impl std::fmt::Display for StdoutClosed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("standard output closed")
+    }
+}
+
+impl std::error::Error for StdoutClosed {}
+
+/// `e` as [`StdoutClosed`] (kind `BrokenPipe`) when it is a broken pipe.
+fn closed(e: io::Error) -> io::Error {
+    if e.kind() == io::ErrorKind::BrokenPipe {
+        io::Error::new(io::ErrorKind::BrokenPipe, StdoutClosed)
+    } else {
+        e
+    }
+}
+
+/// Whether `e` (or one of its causes) is a write into a closed standard output.
+pub fn is_closed(e: &anyhow::Error) -> bool {
+    e.chain().any(|cause| {
+        cause.is::<StdoutClosed>()
+            || cause
+                .downcast_ref::<io::Error>()
+                .and_then(io::Error::get_ref)
+                .is_some_and(|inner| inner.is::<StdoutClosed>())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_closed_stdout_is_closed() {
+        let pipe = io::Error::from(io::ErrorKind::BrokenPipe);
+        assert!(!is_closed(&anyhow::Error::new(pipe)));
+        let ours = closed(io::Error::from(io::ErrorKind::BrokenPipe));
+        assert!(is_closed(&anyhow::Error::new(ours).context("writing")));
+        let other = closed(io::Error::from(io::ErrorKind::PermissionDenied));
+        assert!(!is_closed(&anyhow::Error::new(other)));
+    }
+}
