@@ -133,11 +133,18 @@ time_merge() { # CMD...: medians of RUNS merges: WALL, CPU (all processes); WRON
 time_merge git merge -q --no-edit theirs; plain=$WALL; plain_cpu=$CPU; plain_wrong=$WRONG
 echo '*.entity merge=assetvc' > "$M/.git/info/attributes"
 time_merge git merge -q --no-edit theirs; driven=$WALL; driven_cpu=$CPU; driven_wrong=$WRONG
+# The floor of any external driver: one that does nothing (`true`, leaving %A as ours), so
+# what remains is git starting `sh -c` and the driver, and writing the three versions.
+git -C "$M" config merge.assetvc.driver true
+time_merge git merge -q --no-edit theirs; floor=$WALL; floor_cpu=$CPU
+git -C "$M" config merge.assetvc.driver "'$ASSETVC' merge-driver -- %O %A %B %P"
 : > "$M/.git/info/attributes"
 time_merge "$ASSETVC" merge theirs; porcelain=$WALL; porcelain_cpu=$CPU; porcelain_wrong=$WRONG
 reset_many
 echo "| git merge, $FILES one-entity files, 2,000 + 2,000 edited, 1,010 by both: wall | ${driven} s (with the driver) | plain git merge | ${plain} s | $(ratio "$driven" "$plain") | driver: $driven_wrong wrong files; plain git: $plain_wrong wrong |"
 echo "| same, CPU (user + system, all processes) | ${driven_cpu} s | plain git merge | ${plain_cpu} s | $(ratio "$driven_cpu" "$plain_cpu") | |"
+echo "| same, with a driver that does nothing (\`true\`: the floor of any driver): wall | ${floor} s | plain git merge | ${plain} s | $(ratio "$floor" "$plain") | (not a merge) |"
+echo "| same, CPU | ${floor_cpu} s | plain git merge | ${plain_cpu} s | $(ratio "$floor_cpu" "$plain_cpu") | |"
 echo "| same repository, \`assetvc merge\`: wall | ${porcelain} s | plain git merge | ${plain} s | $(ratio "$porcelain" "$plain") | $porcelain_wrong wrong files |"
 echo "| same, CPU | ${porcelain_cpu} s | plain git merge | ${plain_cpu} s | $(ratio "$porcelain_cpu" "$plain_cpu") | |"
 

@@ -19,7 +19,7 @@ RUNS=${RUNS:-5}
 BLAME_RUNS=${BLAME_RUNS:-3}
 OUT=bench/out/objects
 cargo build --release --locked -q -p assetvc -p levelgen
-BIN=${CARGO_TARGET_DIR:-target}/release
+BIN=$(cd "${CARGO_TARGET_DIR:-target}/release" && pwd)  # absolute: commands run in $REPO
 
 . bench/lib.sh  # median, measure
 # seconds CMD...: wall time of one run of CMD in $REPO (stdout to $OUT/last.out)

@@ -45,18 +45,21 @@ impl std::fmt::Display for Exit {
 impl std::error::Error for Exit {}
 
 /// The message of `e` and its causes, `: `-separated; a cause whose text is already in
-/// the message (an error that displays its source) is not repeated.
+/// the message (an error that displays its source) is not repeated, and the chain ends at
+/// a [`store::Error`], whose message is complete (it says what it needs of its source).
 pub fn message(e: &anyhow::Error) -> String {
     let mut text = String::new();
     for cause in e.chain() {
         let part = cause.to_string();
-        if text.contains(&part) {
-            continue;
+        if !text.contains(&part) {
+            if !text.is_empty() {
+                text.push_str(": ");
+            }
+            text.push_str(&part);
         }
-        if !text.is_empty() {
-            text.push_str(": ");
+        if cause.is::<store::Error>() {
+            break;
         }
-        text.push_str(&part);
     }
     text
 }
@@ -104,5 +107,15 @@ mod tests {
         assert_eq!(message(&e), "cannot write a.level: disk full");
         let e = anyhow::Error::new(ShowsSource(io())).context("merging");
         assert_eq!(message(&e), "merging: a.level: disk full");
+    }
+
+    #[test]
+    fn a_store_error_ends_the_chain() {
+        let e = store::Error::NotARepository {
+            path: ".".into(),
+            source: Box::new(std::io::Error::other("not found")),
+        };
+        let e = anyhow::Error::new(e).context("opening");
+        assert_eq!(message(&e), "opening: not a git repository: .");
     }
 }

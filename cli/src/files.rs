@@ -6,7 +6,7 @@ use config::AssetMatcher;
 
 /// The one file-writing helper (atomic for regular files, like `>` for fifos and devices,
 /// refusing symlinks and directories); its errors name the path.
-pub use store::atomic::write_atomic;
+pub use store::write_atomic;
 
 /// The asset files under `paths` (files are taken as given; directories are walked,
 /// honouring `.gitignore`, for files the matcher knows), sorted. A path that does not

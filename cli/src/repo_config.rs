@@ -9,7 +9,7 @@ use config::{Config, ConfigError};
 /// repository containing `dir` (its git directory if it is bare), or `dir` itself outside a
 /// repository; canonical when it can be, so that messages name the file absolutely.
 pub fn root_for(dir: &Path) -> PathBuf {
-    let root = match store::repo::open(dir) {
+    let root = match store::Repo::discover(dir) {
         Ok(repo) => repo.workdir().unwrap_or(repo.git_dir()).to_path_buf(),
         Err(_) => dir.to_path_buf(),
     };

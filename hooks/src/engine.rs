@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use rayon::prelude::*;
-use store::server::{ObjectId, Readers};
+use store::{ObjectId, Readers};
 
 use crate::checks::check_classified;
 use crate::policy::{FileClass, Policy};

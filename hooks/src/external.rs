@@ -26,7 +26,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use globset::GlobSet;
-use store::server::ConfigEntry;
+use store::ConfigEntry;
 
 use crate::problem::{Check, Problem};
 use config::{globs, ConfigError};

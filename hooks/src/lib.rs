@@ -34,6 +34,6 @@ use config::{Config, ConfigError};
 /// read) with the external checkers of the trusted git config of the repository
 /// containing `dir` (system, global and the repository's own; none outside a repository).
 pub fn policy_with_checkers(config: &Config, dir: &std::path::Path) -> Result<Policy, ConfigError> {
-    let settings = GitSettings::from_entries(&store::staged::trusted_config(dir))?;
+    let settings = GitSettings::from_entries(&store::trusted_config(dir))?;
     Ok(Policy::new(config)?.with_checkers(settings.checkers))
 }

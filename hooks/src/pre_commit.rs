@@ -10,7 +10,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use store::staged::StagedRepo;
+use store::Repo;
 
 use crate::engine::{check_jobs, Job};
 use crate::external::GitSettings;
@@ -52,10 +52,12 @@ pub fn run(dir: &Path) -> CommitReport {
 }
 
 fn check_staged(dir: &Path) -> Result<CommitReport, String> {
-    let repo = StagedRepo::discover(dir).map_err(|e| e.to_string())?;
+    let repo = Repo::discover(dir).map_err(|e| e.to_string())?;
     let settings = GitSettings::from_entries(&repo.assetvc_config())
         .map_err(|e| format!("git config: {e}"))?;
-    let root = repo.workdir().unwrap_or_else(|| dir.to_path_buf());
+    let root = repo
+        .workdir()
+        .map_or_else(|| dir.to_path_buf(), Path::to_path_buf);
     let config = Config::at_root(&root).map_err(|e| e.to_string())?;
     let mut policy = Policy::new(&config)
         .map_err(|e| e.to_string())?
@@ -67,7 +69,7 @@ fn check_staged(dir: &Path) -> Result<CommitReport, String> {
         }));
     }
     let jobs: Vec<Job> = repo
-        .changes()
+        .staged_changes()
         .map_err(|e| e.to_string())?
         .into_iter()
         .map(|c| Job {

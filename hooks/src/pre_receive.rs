@@ -24,7 +24,7 @@ use std::path::Path;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use store::server::{Error as StoreError, ObjectDirs, ObjectId, ServerRepo, Target};
+use store::{Error as StoreError, ObjectDirs, ObjectId, Repo, Target};
 
 use crate::engine::{check_jobs, Job, STACK_SIZE};
 use crate::external::GitSettings;
@@ -205,7 +205,7 @@ pub fn run(input: &str, git_dir: &Path, quarantine: Option<&ObjectDirs>) -> Repo
         Ok(d) => d,
         Err(e) => return Report::fatal(format!("cannot create a scratch directory: {e}"), start),
     };
-    let repo = match ServerRepo::open(git_dir, quarantine, scratch.path()) {
+    let repo = match Repo::open_quarantine(git_dir, quarantine, scratch.path()) {
         Ok(r) => r,
         Err(e) => return Report::fatal(e.to_string(), start),
     };
@@ -261,7 +261,7 @@ struct Site {
 }
 
 fn check_updates(
-    repo: &ServerRepo,
+    repo: &Repo,
     updates: &[RefUpdate],
     policy: &Policy,
     every_commit: bool,
@@ -295,7 +295,7 @@ fn check_updates(
             tips = Some(repo.ref_tips()?);
         }
         let tips = tips.as_deref().unwrap_or_default();
-        let mut add = |site: Site, changes: Vec<store::server::Change>| {
+        let mut add = |site: Site, changes: Vec<store::Change>| {
             sites.push(site);
             for c in changes {
                 jobs.push(Job {
@@ -311,7 +311,7 @@ fn check_updates(
                 if !seen_commits.insert(commit) {
                     continue;
                 }
-                let info = repo.commit(commit)?;
+                let info = repo.commit_info(commit)?;
                 let unsafe_paths = repo.unsafe_entries(info.tree, &mut checked_trees)?;
                 report_unsafe(&mut report, &update.name, &info, unsafe_paths);
                 let changes = repo.introduced(&info)?;
@@ -329,11 +329,11 @@ fn check_updates(
                 Some(o) => Some(o),
                 None => branch_point(repo, tip, tips)?,
             };
-            let info = repo.commit(tip)?;
+            let info = repo.commit_info(tip)?;
             let unsafe_paths = repo.unsafe_entries(info.tree, &mut checked_trees)?;
             report_unsafe(&mut report, &update.name, &info, unsafe_paths);
             let base_tree = match base {
-                Some(b) => Some(repo.commit(b)?.tree),
+                Some(b) => Some(repo.commit_info(b)?.tree),
                 None => None,
             };
             if base_tree == Some(info.tree) {
@@ -355,7 +355,7 @@ fn check_updates(
     let policy = if policy.checks_resources() {
         let mut paths = HashSet::new();
         for site in &sites {
-            let tree = repo.commit(site.commit)?.tree;
+            let tree = repo.commit_info(site.commit)?.tree;
             paths.extend(repo.diff_trees(None, tree)?.into_iter().map(|c| c.path));
         }
         with_tree = policy
@@ -388,8 +388,8 @@ fn check_updates(
 fn report_unsafe(
     report: &mut Report,
     refname: &str,
-    info: &store::server::CommitInfo,
-    entries: Vec<store::server::UnsafeEntry>,
+    info: &store::CommitInfo,
+    entries: Vec<store::UnsafeEntry>,
 ) {
     for entry in entries {
         report.problems.push(Located {
@@ -403,7 +403,7 @@ fn report_unsafe(
 
 /// The first commit on `tip`'s first-parent chain that an existing ref reaches.
 fn branch_point(
-    repo: &ServerRepo,
+    repo: &Repo,
     tip: ObjectId,
     tips: &[ObjectId],
 ) -> Result<Option<ObjectId>, StoreError> {
@@ -413,7 +413,7 @@ fn branch_point(
         if !new.contains(&cur) {
             return Ok(Some(cur));
         }
-        match repo.commit(cur)?.parents.first() {
+        match repo.commit_info(cur)?.parents.first() {
             Some(&p) => cur = p,
             None => return Ok(None),
         }

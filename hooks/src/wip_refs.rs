@@ -3,7 +3,7 @@
 //! pushes (`GL_USERNAME` on GitLab, `GITEA_PUSHER_NAME` on Gitea and Forgejo, `REMOTE_USER`
 //! behind an authenticating web server), only to their owner, `refs/assetvc/wip/<user>/…`.
 
-use store::sync::{ref_component, wip_owner, WIP_PREFIX};
+use store::{ref_component, wip_owner, WIP_PREFIX};
 
 use crate::pre_receive::RefUpdate;
 

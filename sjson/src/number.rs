@@ -94,13 +94,18 @@ impl NumberKey {
             NumberValue::Big(s) => Key::Big(s),
             NumberValue::Int(0) => Key::Zero { negative },
             NumberValue::Int(i) => Key::Int(i),
-            NumberValue::Float(f) => {
+            // The exact decimal is needed only where `f64` cannot hold the value: beyond
+            // its range, or rounded to zero; it is not computed for the common case.
+            NumberValue::Float(f) if !f.is_finite() || f == 0.0 => {
                 let exact = Decimal::from_lexeme(lexeme);
-                if !f.is_finite() || (f == 0.0 && !exact.is_zero()) {
+                if !f.is_finite() || !exact.is_zero() {
                     Key::Decimal(exact)
-                } else if f == 0.0 {
+                } else {
                     Key::Zero { negative }
-                } else if let Some(i) = value.as_exact_int() {
+                }
+            }
+            NumberValue::Float(f) => {
+                if let Some(i) = value.as_exact_int() {
                     Key::Int(i)
                 } else {
                     Key::Bits(f.to_bits())

@@ -8,32 +8,14 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, SystemTime};
 
+use crate::error::{Error, Result};
+
 /// What every temporary file of [`write_atomic`] is named: `.NAME` + this + random letters,
 /// next to its target, so that an interrupted run's leftovers are recognisably ours.
-pub const TEMP_MARK: &str = ".assetvc-tmp-";
+const TEMP_MARK: &str = ".assetvc-tmp-";
 
 /// Leftover temporary files older than this are an interrupted run's, and removed.
 const STALE_AFTER: Duration = Duration::from_secs(60);
-
-/// Why [`write_atomic`] refused a target (nothing was written).
-#[derive(Debug, thiserror::Error)]
-pub enum WriteError {
-    /// The target is a symbolic link: writing through it could reach outside the repository,
-    /// replacing it would lose the link.
-    #[error("{0}: is a symbolic link; not writing through it or replacing it")]
-    Symlink(PathBuf),
-    /// The target is a directory.
-    #[error("{0}: is a directory")]
-    Directory(PathBuf),
-    /// The file system failed.
-    #[error("{path}: {source}")]
-    Io {
-        /// The file being written.
-        path: PathBuf,
-        /// The underlying error.
-        source: std::io::Error,
-    },
-}
 
 /// Writes `data` to `path`.
 ///
@@ -45,12 +27,9 @@ pub enum WriteError {
 ///   than a minute are removed the next time a file in that directory is written.
 /// - A fifo, character or block device is opened and written like a shell redirect
 ///   (`-o /dev/null` discards), never replaced.
-/// - A symbolic link or a directory is refused with [`WriteError`].
-pub fn write_atomic(path: &Path, data: &[u8]) -> Result<(), WriteError> {
-    let io = |source| WriteError::Io {
-        path: path.to_path_buf(),
-        source,
-    };
+/// - A symbolic link or a directory is refused ([`Error::Symlink`], [`Error::Directory`]).
+pub fn write_atomic(path: &Path, data: &[u8]) -> Result<()> {
+    let io = |source| Error::io(path.display().to_string(), source);
     let meta = match std::fs::symlink_metadata(path) {
         Ok(m) => Some(m),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
@@ -59,10 +38,10 @@ pub fn write_atomic(path: &Path, data: &[u8]) -> Result<(), WriteError> {
     if let Some(meta) = &meta {
         let kind = meta.file_type();
         if kind.is_symlink() {
-            return Err(WriteError::Symlink(path.to_path_buf()));
+            return Err(Error::Symlink(path.to_path_buf()));
         }
         if kind.is_dir() {
-            return Err(WriteError::Directory(path.to_path_buf()));
+            return Err(Error::Directory(path.to_path_buf()));
         }
         if !kind.is_file() {
             // A fifo or a device: write into it as `>` would.
@@ -171,10 +150,7 @@ mod tests {
         std::fs::write(&target, "keep").unwrap();
         let link = dir.path().join("link");
         std::os::unix::fs::symlink(&target, &link).unwrap();
-        assert!(matches!(
-            write_atomic(&link, b"x"),
-            Err(WriteError::Symlink(_))
-        ));
+        assert!(matches!(write_atomic(&link, b"x"), Err(Error::Symlink(_))));
         assert!(std::fs::symlink_metadata(&link)
             .unwrap()
             .file_type()
@@ -182,7 +158,7 @@ mod tests {
         assert_eq!(std::fs::read(&target).unwrap(), b"keep");
         assert!(matches!(
             write_atomic(dir.path(), b"x"),
-            Err(WriteError::Directory(_))
+            Err(Error::Directory(_))
         ));
     }
 

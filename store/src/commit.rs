@@ -11,6 +11,7 @@ use gix::ObjectId;
 use crate::error::{Error, Result};
 use crate::repo;
 use crate::worktree::{self, IndexLock, PathChange, Worktree};
+use crate::Repo;
 
 /// The index being prepared for a commit, under the repository's index lock from
 /// [`Staging::open`] until the commit is written or the staging is dropped.
@@ -42,7 +43,8 @@ pub struct Committed {
 impl<'r> Staging<'r> {
     /// Takes the index lock, then reads the index of `repo`'s worktree and HEAD's tree under
     /// it (git's order: a concurrent commit either waits for us or is refused).
-    pub fn open(repo: &'r gix::Repository) -> Result<Self> {
+    pub fn open(repo: &'r Repo) -> Result<Self> {
+        let repo = repo.gix();
         let wt = Worktree::new(repo)?;
         let lock = IndexLock::acquire(repo)?;
         let index = lock.index().clone();
@@ -112,7 +114,8 @@ impl<'r> Staging<'r> {
 
     /// Stages `rela` (repository-relative): a file, a removed tracked file, or a directory
     /// (its untracked files not ignored by `.gitignore`, and its tracked files).
-    pub fn add_path(&mut self, rela: &BStr) -> Result<()> {
+    pub fn add_path(&mut self, rela: &str) -> Result<()> {
+        let rela = rela.as_bytes().as_bstr();
         let abs = self.wt.path(rela);
         let meta = std::fs::symlink_metadata(&abs);
         if rela.is_empty() || meta.as_ref().is_ok_and(|m| m.is_dir()) {
@@ -127,7 +130,7 @@ impl<'r> Staging<'r> {
             for entry in walk {
                 let entry = entry.map_err(|e| Error::Usage(e.to_string()))?;
                 if entry.file_type().is_some_and(|t| !t.is_dir()) {
-                    if let Some(path) = repo::rela_path(&root, entry.path()) {
+                    if let Some(path) = repo::rela_bpath(&root, entry.path()) {
                         if self.index.entry_range(path.as_bstr()).is_none() {
                             self.stage_file(path.as_bstr(), false)?;
                         }
@@ -280,8 +283,8 @@ impl<'r> Staging<'r> {
     }
 }
 
-/// The commits of `MERGE_HEAD`, if a merge is being concluded.
-pub fn merge_heads(repo: &gix::Repository) -> Result<Vec<ObjectId>> {
+/// The commits of `MERGE_HEAD` in `repo`.
+fn merge_heads(repo: &gix::Repository) -> Result<Vec<ObjectId>> {
     let path = repo.git_dir().join("MERGE_HEAD");
     let Ok(text) = std::fs::read_to_string(&path) else {
         return Ok(Vec::new());
@@ -290,17 +293,24 @@ pub fn merge_heads(repo: &gix::Repository) -> Result<Vec<ObjectId>> {
         .filter(|l| !l.trim().is_empty())
         .map(|l| {
             ObjectId::from_hex(l.trim().as_bytes())
-                .map_err(|e| Error::GitOther(format!("{}: {e}", path.display())))
+                .map_err(|e| Error::git_in(path.display().to_string(), e))
         })
         .collect()
 }
 
-/// The message git prepared for concluding a merge (`MERGE_MSG` without comment lines).
-pub fn merge_message(repo: &gix::Repository) -> Option<String> {
-    let text = std::fs::read_to_string(repo.git_dir().join("MERGE_MSG")).ok()?;
-    let kept: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
-    let message = kept.join("\n").trim_end().to_string();
-    (!message.is_empty()).then_some(message)
+impl Repo {
+    /// The commits of `MERGE_HEAD`, if a merge is being concluded.
+    pub fn merge_heads(&self) -> Result<Vec<ObjectId>> {
+        merge_heads(&self.git)
+    }
+    /// The message git prepared for concluding a merge (`MERGE_MSG` without comment lines).
+    pub fn merge_message(&self) -> Option<String> {
+        let repo = &self.git;
+        let text = std::fs::read_to_string(repo.git_dir().join("MERGE_MSG")).ok()?;
+        let kept: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+        let message = kept.join("\n").trim_end().to_string();
+        (!message.is_empty()).then_some(message)
+    }
 }
 
 /// The tree entry kind of an index mode.

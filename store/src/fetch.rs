@@ -11,6 +11,7 @@ use gix::bstr::ByteSlice;
 use gix::ObjectId;
 
 use crate::error::{Error, Result};
+use crate::Repo;
 
 /// A fetched branch tip.
 #[derive(Debug, Clone)]
@@ -25,9 +26,23 @@ pub struct Fetched {
     pub via_git: bool,
 }
 
-/// Fetches branch `branch` (a short name, `main`, or a full ref) of `remote` (a configured
-/// remote's name, or a URL or path), updating the remote-tracking refs as configured.
-pub fn fetch_branch(repo: &gix::Repository, remote: &str, branch: &str) -> Result<Fetched> {
+impl Repo {
+    /// Fetches branch `branch` (a short name, `main`, or a full ref) of `remote` (a
+    /// configured remote's name, or a URL or path), updating the remote-tracking refs as
+    /// configured.
+    pub fn fetch_branch(&self, remote: &str, branch: &str) -> Result<Fetched> {
+        fetch_branch(&self.git, remote, branch)
+    }
+
+    /// The upstream of branch `branch`: (remote, branch) from `branch.<name>.remote` and
+    /// `branch.<name>.merge`, if configured.
+    pub fn upstream(&self, branch: &str) -> Option<(String, String)> {
+        upstream(&self.git, branch)
+    }
+}
+
+/// Fetches `branch` of `remote`.
+fn fetch_branch(repo: &gix::Repository, remote: &str, branch: &str) -> Result<Fetched> {
     let full_ref = if branch.starts_with("refs/") {
         branch.to_string()
     } else {
@@ -117,11 +132,16 @@ fn fetch_with_git(
         .stdout(Stdio::inherit())
         .stderr(Stdio::inherit())
         .status()
-        .map_err(|e| Error::Command(format!("cannot run git fetch: {e}")))?;
+        .map_err(|source| Error::CommandStart {
+            command: "git fetch".into(),
+            source,
+        })?;
     if !status.success() {
-        return Err(Error::Command(format!(
-            "git fetch {remote} {full_ref} failed"
-        )));
+        return Err(Error::CommandFailed {
+            command: format!("git fetch {remote} {full_ref}"),
+            status: Some(status),
+            reason: String::new(),
+        });
     }
     let path = repo.git_dir().join("FETCH_HEAD");
     let text =
@@ -129,9 +149,9 @@ fn fetch_with_git(
     let first = text
         .split_whitespace()
         .next()
-        .ok_or_else(|| Error::Command(format!("{}: empty", path.display())))?;
+        .ok_or_else(|| Error::git_in(path.display().to_string(), "empty"))?;
     let id = ObjectId::from_hex(first.as_bytes())
-        .map_err(|e| Error::Command(format!("{}: {e}", path.display())))?;
+        .map_err(|e| Error::git_in(path.display().to_string(), e))?;
     Ok(Fetched {
         id,
         url: shown_url,
@@ -142,15 +162,14 @@ fn fetch_with_git(
 
 /// The `git` executable, run in `dir`. gix 0.90 cannot push and this build does not fetch
 /// over https, so assetvc calls git for those — as jj and GitButler do.
-pub fn git_command(dir: &Path) -> Command {
+pub(crate) fn git_command(dir: &Path) -> Command {
     let mut cmd = Command::new("git");
     cmd.current_dir(dir);
     cmd
 }
 
-/// The upstream of the checked-out branch: (remote, branch) from `branch.<name>.remote` and
-/// `branch.<name>.merge`, if configured.
-pub fn upstream(repo: &gix::Repository, branch: &str) -> Option<(String, String)> {
+/// The upstream of `branch`.
+fn upstream(repo: &gix::Repository, branch: &str) -> Option<(String, String)> {
     let config = repo.config_snapshot();
     let remote = config.string(format!("branch.{branch}.remote").as_str())?;
     let merge = config.string(format!("branch.{branch}.merge").as_str())?;

@@ -1,26 +1,90 @@
 //! The repository, through gix: reading and writing objects, trees, the index and refs;
-//! tree merges with the structured merge for assets; reading what a push brings in.
+//! tree merges with the structured merge for assets; what a push or a commit brings in;
+//! the merge journal, the object index, migration and sync.
 //!
-//! Module ownership while the crate is built: `repo`, `commit`, `treemerge`, `worktree`,
-//! `fetch` (porcelain); `server`, `staged` (hooks); `read` (diff, demo).
+//! # The handle
+//!
+//! [`Repo`] is the one repository handle. Open it with [`Repo::discover`] (the repository
+//! containing a directory, honouring `GIT_DIR` and the variables git sets for hooks and
+//! drivers), [`Repo::discover_worktree`] (the same, refusing a bare repository),
+//! [`Repo::open_bare`] (exactly this git directory) or [`Repo::open_quarantine`] (a
+//! pre-receive hook inside git's quarantine, DESIGN "Hooks"). Every operation is a method
+//! of `Repo`, or takes a `&Repo`, or is a type built from one ([`Staging`],
+//! [`ObjectIndex`]). gix stays inside this crate: the one gix type in the API is
+//! [`ObjectId`], re-exported because callers keep commit and blob ids.
+//!
+//! # The error
+//!
+//! Every fallible function returns [`Error`] ([`Result`]): the variants a caller tells
+//! apart (not a repository, unknown revision, refused with paths, locked, unsafe path, a
+//! command that failed with its status…) are distinct, and causes are kept as `source`s.
+//!
+//! # Modules (private; their public items are re-exported here)
+//!
+//! - `repo`: the handle, revisions, `HEAD`, paths; `repo::quarantine` opens a pre-receive
+//!   quarantine;
+//! - `read`: blobs at revisions and the paths that differ (diff, apply, demo);
+//! - `server`: what a push brings in (pre-receive); `staged`: what a commit would record
+//!   (pre-commit); `blobs`: blob readers for worker threads; `trusted_config`: the trusted
+//!   `assetvc.*` git config;
+//! - `setup`: local config and the hooks directory (install); `fetch`: fetching a branch;
+//! - `commit`, `worktree`, `treemerge`: committing, updating the worktree and the index,
+//!   tree merges with the structured merge for assets (the porcelain);
+//! - `journal`: the merge journal; `objects`: the object index (log, blame, show,
+//!   restore); `migrate`, `migrate_journal`: migration; `sync`: work-in-progress refs;
+//! - `atomic`: the one way a named file is written; `error`: [`Error`].
 
-pub mod atomic;
-pub mod read;
-pub mod server;
-pub mod staged;
-pub mod sync;
+mod atomic;
+mod blobs;
+mod commit;
+mod error;
+mod fetch;
+mod journal;
+mod migrate;
+mod migrate_journal;
+mod objects;
+mod read;
+mod repo;
+mod server;
+mod setup;
+mod staged;
+mod sync;
+mod treemerge;
+mod trusted_config;
+mod worktree;
 
-pub mod commit;
-pub mod error;
-pub mod fetch;
-pub mod journal;
-pub mod migrate;
-pub mod migrate_journal;
-pub mod objects;
-pub mod repo;
-pub mod setup;
-pub mod treemerge;
-pub mod worktree;
+/// A git object id (a commit, tree or blob): the one gix type in this crate's API.
+pub use gix::ObjectId;
 
-/// The gix version the store is built on, for callers that hold its types.
-pub use gix;
+pub use atomic::write_atomic;
+pub use blobs::{BlobReader, Readers};
+pub use commit::{Committed, Staging};
+pub use error::{BoxError, Error, Result};
+pub use fetch::Fetched;
+pub use journal::{
+    detect as detect_operation, git_dir_near, Journal, Operation, OperationKind, OperationLog,
+    Recorded, StepPlace, Versions,
+};
+pub use migrate::{
+    new_uuid, Destination, FileProblem, MigrateRules, MigratedFile, NoProgress, Outcome, Plan,
+    ProblemKind, Progress as MigrateProgress,
+};
+pub use objects::{
+    blame, day, iso_time, log, restore_object, BlameLine, BlameObject, Candidate, Commit, Entry,
+    FileObjects, IndexSettings, Located, LogEntry, LogKind, ObjectIndex, Progress as IndexProgress,
+    Restored, TreeIndex,
+};
+pub use read::TreeId;
+pub use repo::{rela_path, ObjectDirs, Repo};
+pub use server::{Change, CommitInfo, Target, UnsafeEntry};
+pub use setup::Setting;
+pub use sync::{
+    parse_duration, ref_component, remote_wip_prefix, short_id, wip_owner, wip_ref, Brought,
+    Limits, ObjectChange, OtherWip, Postponed, WhoReport, WhoRequest, Wip, REMOTE_WIP_PREFIX,
+    SAVED_PREFIX, WIP_PREFIX,
+};
+pub use treemerge::{
+    conflict_lines, AssetRules, MergeReport, MergeResult, MergedFile, Unresolved, UnresolvedKind,
+};
+pub use trusted_config::{trusted_config, ConfigEntry};
+pub use worktree::PathChange;

@@ -22,7 +22,7 @@ use sjson::{Dialect, Document, ParseError, ParseOptions};
 
 use crate::commit::entry_kind;
 use crate::error::{Error, Result};
-use crate::{migrate_journal, repo, treemerge, worktree};
+use crate::{migrate_journal, repo, treemerge, worktree, Repo};
 
 /// The stack size of the worker threads: the edit recurses once per nesting level.
 const STACK_SIZE: usize = 64 * 1024 * 1024;
@@ -178,7 +178,7 @@ pub enum Destination {
 /// Where a migration of `rev` (which names `commit`) goes: HEAD and branches move, other
 /// revisions do not; HEAD, or the branch checked out, moves the worktree along in a
 /// repository that has one.
-pub fn destination(repo: &gix::Repository, rev: &str, commit: ObjectId) -> Result<Destination> {
+fn destination(repo: &gix::Repository, rev: &str, commit: ObjectId) -> Result<Destination> {
     let has_worktree = repo.workdir().is_some();
     if rev == "HEAD" || rev == "@" {
         return Ok(if has_worktree {
@@ -210,7 +210,7 @@ pub fn destination(repo: &gix::Repository, rev: &str, commit: ObjectId) -> Resul
     })
 }
 
-/// The outcome of [`migrate`].
+/// The outcome of [`Repo::migrate`](crate::Repo::migrate).
 #[derive(Debug, Clone)]
 pub struct Outcome {
     /// What was found (and, unless a dry run, written).
@@ -219,94 +219,103 @@ pub struct Outcome {
     pub destination: Destination,
     /// The migration commit; `None` for a dry run or when no file needed ids.
     pub commit: Option<ObjectId>,
-    /// Whether this run finished an interrupted migration (see [`crate::migrate_journal`])
+    /// Whether this run finished an interrupted migration
     /// instead of starting one: `commit` is that migration's.
     pub resumed: bool,
 }
 
-/// Migrates the tree of revision `rev` (see the module documentation): with `dry_run`
-/// nothing is written; otherwise the blobs, the tree and one commit (`message`, or
-/// [`Plan::default_message`]) whose parent is `rev`'s commit, and the [`destination`]
-/// moves to it. For [`Destination::Worktree`] the index and the files are updated as
-/// `git checkout` would, refusing (before any ref or file changes) when a merge is in
-/// progress, changes are staged, or a file it would touch has local changes.
-pub fn migrate(
-    repo: &gix::Repository,
-    rev: &str,
-    rules: &MigrateRules<'_>,
-    dry_run: bool,
-    message: Option<&str>,
-    progress: &dyn Progress,
-) -> Result<Outcome> {
-    let commit = repo::resolve_commit(repo, rev)?;
-    let destination = destination(repo, rev, commit)?;
-    if !dry_run {
-        if repo.committer().is_none() || repo.author().is_none() {
-            return Err(Error::Usage(
-                "who are you? set user.name and user.email (git config user.name …)".into(),
-            ));
-        }
-        if destination == Destination::Worktree {
-            if let Some(done) = migrate_journal::resume(repo, commit)? {
-                return Ok(Outcome {
-                    plan: plan(repo, commit, rules, false, progress)?,
-                    destination,
-                    commit: Some(done),
-                    resumed: true,
-                });
+impl Repo {
+    /// Where a migration of revision `rev` (commit `commit`) puts its commit.
+    pub fn migration_destination(&self, rev: &str, commit: ObjectId) -> Result<Destination> {
+        destination(&self.git, rev, commit)
+    }
+
+    /// Migrates the tree of revision `rev` (see the module documentation): with `dry_run`
+    /// nothing is written; otherwise the blobs, the tree and one commit (`message`, or
+    /// [`Plan::default_message`]) whose parent is `rev`'s commit, and the `destination`
+    /// moves to it. For [`Destination::Worktree`] the index and the files are updated as
+    /// `git checkout` would, refusing (before any ref or file changes) when a merge is in
+    /// progress, changes are staged, or a file it would touch has local changes.
+    pub fn migrate(
+        &self,
+        rev: &str,
+        rules: &MigrateRules<'_>,
+        dry_run: bool,
+        message: Option<&str>,
+        progress: &dyn Progress,
+    ) -> Result<Outcome> {
+        let repo = &self.git;
+        let commit = repo::resolve_commit(repo, rev)?;
+        let destination = destination(repo, rev, commit)?;
+        if !dry_run {
+            if repo.committer().is_none() || repo.author().is_none() {
+                return Err(Error::Usage(
+                    "who are you? set user.name and user.email (git config user.name …)".into(),
+                ));
             }
-            check_worktree_state(repo, commit)?;
+            if destination == Destination::Worktree {
+                if let Some(done) = migrate_journal::resume(repo, commit)? {
+                    return Ok(Outcome {
+                        plan: plan(repo, commit, rules, false, progress)?,
+                        destination,
+                        commit: Some(done),
+                        resumed: true,
+                    });
+                }
+                check_worktree_state(repo, commit)?;
+            }
         }
-    }
-    let plan = plan(repo, commit, rules, !dry_run, progress)?;
-    let mut outcome = Outcome {
-        plan,
-        destination,
-        commit: None,
-        resumed: false,
-    };
-    if dry_run || outcome.plan.files.is_empty() {
-        return Ok(outcome);
-    }
-    let plan = &outcome.plan;
-    let mut editor = repo.edit_tree(plan.tree)?;
-    for f in &plan.files {
-        editor.upsert(f.path_bytes.as_bstr(), f.kind, f.new)?;
-    }
-    let new_tree = editor.write()?.detach();
-    let mut text = message.map_or_else(|| plan.default_message(), str::to_string);
-    if !text.ends_with('\n') {
-        text.push('\n');
-    }
-    let new_commit = repo.new_commit(&text, new_tree, [commit])?.id;
-    let reflog = format!(
-        "assetvc migrate: {}",
-        text.lines().next().unwrap_or_default()
-    );
-    match &outcome.destination {
-        Destination::Worktree => {
-            let mut lock = worktree::IndexLock::acquire(repo)?;
-            let head_index = repo.index_from_tree(&plan.tree)?;
-            let target = repo.index_from_tree(&new_tree)?;
-            migrate_journal::begin(repo, commit, new_commit)?;
-            migrate_journal::failpoint("migrate-after-journal");
-            let moved = worktree::checkout(repo, &mut lock, &head_index, &target.clone(), target);
-            if let Err(e @ Error::Refused { .. }) = moved {
-                // Refused before anything was written: nothing to resume.
+        let plan = plan(repo, commit, rules, !dry_run, progress)?;
+        let mut outcome = Outcome {
+            plan,
+            destination,
+            commit: None,
+            resumed: false,
+        };
+        if dry_run || outcome.plan.files.is_empty() {
+            return Ok(outcome);
+        }
+        let plan = &outcome.plan;
+        let mut editor = repo.edit_tree(plan.tree)?;
+        for f in &plan.files {
+            editor.upsert(f.path_bytes.as_bstr(), f.kind, f.new)?;
+        }
+        let new_tree = editor.write()?.detach();
+        let mut text = message.map_or_else(|| plan.default_message(), str::to_string);
+        if !text.ends_with('\n') {
+            text.push('\n');
+        }
+        let new_commit = repo.new_commit(&text, new_tree, [commit])?.id;
+        let reflog = format!(
+            "assetvc migrate: {}",
+            text.lines().next().unwrap_or_default()
+        );
+        match &outcome.destination {
+            Destination::Worktree => {
+                let mut lock = worktree::IndexLock::acquire(repo)?;
+                let head_index = repo.index_from_tree(&plan.tree)?;
+                let target = repo.index_from_tree(&new_tree)?;
+                migrate_journal::begin(repo, commit, new_commit)?;
+                migrate_journal::failpoint("migrate-after-journal");
+                let moved =
+                    worktree::checkout(repo, &mut lock, &head_index, &target.clone(), target);
+                if let Err(e @ Error::Refused { .. }) = moved {
+                    // Refused before anything was written: nothing to resume.
+                    migrate_journal::finish(repo)?;
+                    return Err(e);
+                }
+                moved?;
+                migrate_journal::failpoint("migrate-after-checkout");
+                move_ref(repo, "HEAD", commit, new_commit, &reflog)?;
+                lock.commit()?;
                 migrate_journal::finish(repo)?;
-                return Err(e);
             }
-            moved?;
-            migrate_journal::failpoint("migrate-after-checkout");
-            move_ref(repo, "HEAD", commit, new_commit, &reflog)?;
-            lock.commit()?;
-            migrate_journal::finish(repo)?;
+            Destination::Ref(name) => move_ref(repo, name, commit, new_commit, &reflog)?,
+            Destination::Nothing => {}
         }
-        Destination::Ref(name) => move_ref(repo, name, commit, new_commit, &reflog)?,
-        Destination::Nothing => {}
+        outcome.commit = Some(new_commit);
+        Ok(outcome)
     }
-    outcome.commit = Some(new_commit);
-    Ok(outcome)
 }
 
 /// Refuses early, before any work, what the checkout would refuse anyway: an operation
@@ -381,7 +390,7 @@ enum JobResult {
     Unchanged,
     Migrated(MigratedFile),
     Problem(FileProblem),
-    Failed(String),
+    Failed(Error),
 }
 
 /// Examines every asset of `commit`'s tree in parallel: each blob is read and parsed once
@@ -459,7 +468,7 @@ pub fn plan(
             JobResult::Unchanged => {}
             JobResult::Migrated(f) => plan.files.push(f),
             JobResult::Problem(p) => plan.problems.push(p),
-            JobResult::Failed(e) => return Err(Error::GitOther(e)),
+            JobResult::Failed(e) => return Err(e),
         }
     }
     Ok(plan)
@@ -506,12 +515,12 @@ fn migrate_blob(
     let new = if write {
         match repo.write_blob(text.as_bytes()) {
             Ok(id) => id.detach(),
-            Err(e) => return JobResult::Failed(format!("{}: {e:#}", path())),
+            Err(e) => return JobResult::Failed(Error::git_in(path(), e)),
         }
     } else {
         match gix::objs::compute_hash(repo.object_hash(), gix::objs::Kind::Blob, text.as_bytes()) {
             Ok(id) => id,
-            Err(e) => return JobResult::Failed(format!("{}: {e:#}", path())),
+            Err(e) => return JobResult::Failed(Error::git_in(path(), e)),
         }
     };
     JobResult::Migrated(MigratedFile {

@@ -1,46 +1,14 @@
-//! Reading a repository for `assetvc diff` and `assetvc demo`: blobs at revisions, and
+//! Reading revisions for `assetvc diff`, `apply` and `demo`: blobs at revisions, and
 //! the paths that differ between two revisions or between a revision and the worktree.
 //! Nothing here writes to the repository.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
 
 use gix::bstr::ByteSlice;
+use gix::ObjectId;
 
-/// Why reading the repository failed.
-#[derive(Debug, thiserror::Error)]
-pub enum ReadError {
-    /// No repository contains the directory.
-    #[error("{0}: not in a git repository")]
-    NotARepository(PathBuf),
-    /// A revision does not name a commit or tree.
-    #[error("unknown revision \"{0}\"")]
-    UnknownRevision(String),
-    /// The repository has no worktree (a bare repository).
-    #[error("the repository has no worktree")]
-    NoWorktree,
-    /// Anything else gix reported.
-    #[error("{context}: {message}")]
-    Git {
-        /// What was being done.
-        context: String,
-        /// gix's message.
-        message: String,
-    },
-}
-
-fn git_err(context: impl Into<String>) -> impl FnOnce(gix::Error) -> ReadError {
-    let context = context.into();
-    move |e| ReadError::Git {
-        context,
-        message: e.to_string(),
-    }
-}
-
-/// A repository opened for reading.
-pub struct Repo {
-    repo: gix::Repository,
-}
+use crate::error::{Error, GitContext, Result};
+use crate::Repo;
 
 /// The tree of a revision, resolved once.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,36 +20,17 @@ impl std::fmt::Display for TreeId {
     }
 }
 
-/// Opens the repository containing `dir` (searching upwards, honouring `GIT_DIR`).
-pub fn open(dir: &Path) -> Result<Repo, ReadError> {
-    gix::ThreadSafeRepository::discover_with_environment_overrides(dir)
-        .map(|r| Repo {
-            repo: r.to_thread_local(),
-        })
-        .map_err(|_| ReadError::NotARepository(dir.to_path_buf()))
-}
-
 impl Repo {
-    /// The worktree's root, if the repository has one.
-    pub fn workdir(&self) -> Option<&Path> {
-        self.repo.workdir()
-    }
-
-    /// The `.git` directory.
-    pub fn git_dir(&self) -> &Path {
-        self.repo.git_dir()
-    }
-
     /// Whether `rev` names a commit or tree.
     pub fn is_revision(&self, rev: &str) -> bool {
         self.tree(rev).is_ok()
     }
 
     /// The tree of revision `rev` (a commit, tag or tree).
-    pub fn tree(&self, rev: &str) -> Result<TreeId, ReadError> {
-        let unknown = || ReadError::UnknownRevision(rev.to_string());
+    pub fn tree(&self, rev: &str) -> Result<TreeId> {
+        let unknown = || Error::UnknownRevision(rev.to_string());
         let id = self
-            .repo
+            .git
             .rev_parse_single(rev.as_bytes().as_bstr())
             .map_err(|_| unknown())?;
         let tree = id
@@ -92,59 +41,61 @@ impl Repo {
         Ok(TreeId(tree.id))
     }
 
+    /// The tree of commit `commit`.
+    pub fn commit_tree(&self, commit: ObjectId) -> Result<TreeId> {
+        Ok(TreeId(self.tree_of(Some(commit))?))
+    }
+
     /// The content of the blob at `path` (relative to the repository root, `/`-separated)
     /// in revision `rev`; `None` if there is no file at that path.
-    pub fn blob_at(&self, rev: &str, path: &str) -> Result<Option<Vec<u8>>, ReadError> {
+    pub fn blob_at(&self, rev: &str, path: &str) -> Result<Option<Vec<u8>>> {
         let tree = self.tree(rev)?;
         self.blob_in(tree, path)
     }
 
     /// The content of the blob at `path` in `tree`; `None` if there is no file there.
-    pub fn blob_in(&self, tree: TreeId, path: &str) -> Result<Option<Vec<u8>>, ReadError> {
+    pub fn blob_in(&self, tree: TreeId, path: &str) -> Result<Option<Vec<u8>>> {
         let tree_obj = self
-            .repo
+            .git
             .find_object(tree.0)
-            .map_err(git_err(format!("reading tree {tree}")))?
+            .git_err(format!("reading tree {tree}"))?
             .into_tree();
         let entry = tree_obj
             .lookup_entry(path.split('/').map(str::as_bytes))
-            .map_err(git_err(format!("looking up {path}")))?;
+            .git_err(format!("looking up {path}"))?;
         let Some(entry) = entry else {
             return Ok(None);
         };
         if !entry.mode().is_blob_or_symlink() {
             return Ok(None);
         }
-        let blob = entry.object().map_err(git_err(format!("reading {path}")))?;
+        let blob = entry.object().git_err(format!("reading {path}"))?;
         Ok(Some(blob.detach().data))
     }
 
     /// The file at `path` in the worktree; `None` if it does not exist.
-    pub fn worktree_file(&self, path: &str) -> Result<Option<Vec<u8>>, ReadError> {
-        let root = self.workdir().ok_or(ReadError::NoWorktree)?;
+    pub fn worktree_file(&self, path: &str) -> Result<Option<Vec<u8>>> {
+        let root = self.worktree_root()?;
         match std::fs::read(root.join(path)) {
             Ok(bytes) => Ok(Some(bytes)),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
             Err(e) if e.kind() == std::io::ErrorKind::IsADirectory => Ok(None),
-            Err(e) => Err(ReadError::Git {
-                context: format!("reading {path}"),
-                message: e.to_string(),
-            }),
+            Err(e) => Err(Error::io(format!("reading {path}"), e)),
         }
     }
 
     /// Every file of `tree` (blobs and symlinks) with its id, by path.
-    fn files(&self, tree: TreeId) -> Result<BTreeMap<String, gix::ObjectId>, ReadError> {
+    fn files(&self, tree: TreeId) -> Result<BTreeMap<String, gix::ObjectId>> {
         let tree_obj = self
-            .repo
+            .git
             .find_object(tree.0)
-            .map_err(git_err(format!("reading tree {tree}")))?
+            .git_err(format!("reading tree {tree}"))?
             .into_tree();
         let entries = tree_obj
             .traverse()
             .breadthfirst
             .files()
-            .map_err(git_err(format!("listing tree {tree}")))?;
+            .git_err(format!("listing tree {tree}"))?;
         Ok(entries
             .into_iter()
             .filter(|e| e.mode.is_blob_or_symlink())
@@ -155,7 +106,7 @@ impl Repo {
     /// The paths whose content differs between revision `a` and revision `b`, or, when
     /// `b` is `None`, between `a` and the worktree (tracked files, as `git diff A` sees
     /// them: staged or not, deleted or added to the index). Sorted, without renames.
-    pub fn changed_paths(&self, a: &str, b: Option<&str>) -> Result<Vec<String>, ReadError> {
+    pub fn changed_paths(&self, a: &str, b: Option<&str>) -> Result<Vec<String>> {
         let tree_a = self.tree(a)?;
         match b {
             Some(b) => {
@@ -167,7 +118,7 @@ impl Repo {
     }
 
     /// The paths whose content differs between two trees.
-    pub fn changed_between(&self, a: TreeId, b: TreeId) -> Result<Vec<String>, ReadError> {
+    pub fn changed_between(&self, a: TreeId, b: TreeId) -> Result<Vec<String>> {
         if a == b {
             return Ok(Vec::new());
         }
@@ -188,17 +139,15 @@ impl Repo {
 
     /// The tracked paths whose worktree content differs from `tree`: the tree against
     /// the index, and the index against the worktree (untracked files are not looked at).
-    pub fn changed_in_worktree(&self, tree: TreeId) -> Result<Vec<String>, ReadError> {
+    pub fn changed_in_worktree(&self, tree: TreeId) -> Result<Vec<String>> {
         use gix::status::index_worktree::Item as Iw;
         use gix::status::plumbing::index_as_worktree::EntryStatus;
 
-        if self.workdir().is_none() {
-            return Err(ReadError::NoWorktree);
-        }
+        self.worktree_root()?;
         let status = self
-            .repo
+            .git
             .status(gix::progress::Discard)
-            .map_err(git_err("status"))?
+            .git_err("status")?
             .untracked_files(gix::status::UntrackedFiles::None)
             .index_worktree_submodules(gix::status::Submodule::Given {
                 ignore: gix::submodule::config::Ignore::All,
@@ -208,10 +157,10 @@ impl Repo {
             .tree_index_track_renames(gix::status::tree_index::TrackRenames::Disabled)
             .head_tree(tree.0)
             .into_iter(None)
-            .map_err(git_err("status"))?;
+            .git_err("status")?;
         let mut out: BTreeSet<String> = BTreeSet::new();
         for item in status {
-            let item = item.map_err(git_err("status"))?;
+            let item = item.git_err("status")?;
             match &item {
                 gix::status::Item::TreeIndex(_) => {}
                 gix::status::Item::IndexWorktree(Iw::Modification { status, .. }) => {
@@ -232,6 +181,7 @@ impl Repo {
 
 #[cfg(test)]
 mod tests {
+    use std::path::Path;
     use std::process::Command;
 
     use super::*;
@@ -274,7 +224,7 @@ mod tests {
         git(dir, &["add", "-A"]);
         git(dir, &["commit", "-q", "-m", "two"]);
 
-        let repo = open(&dir.join("levels")).unwrap();
+        let repo = Repo::discover(&dir.join("levels")).unwrap();
         assert_eq!(
             repo.blob_at("HEAD~1", "levels/a.level").unwrap().as_deref(),
             Some(&b"a = 1\n"[..])
@@ -283,7 +233,7 @@ mod tests {
         assert_eq!(repo.blob_at("HEAD", "levels").unwrap(), None);
         assert!(matches!(
             repo.blob_at("nope", "b.txt"),
-            Err(ReadError::UnknownRevision(_))
+            Err(Error::UnknownRevision(_))
         ));
         assert!(repo.is_revision("main") && !repo.is_revision("b.txt"));
         assert_eq!(
@@ -298,7 +248,7 @@ mod tests {
         git(dir, &["add", "levels/a.level"]);
         std::fs::remove_file(dir.join("d.txt")).unwrap();
         std::fs::write(dir.join("new.txt"), "untracked\n").unwrap();
-        let repo = open(dir).unwrap();
+        let repo = Repo::discover(dir).unwrap();
         assert_eq!(
             repo.changed_paths("HEAD", None).unwrap(),
             ["b.txt", "d.txt", "levels/a.level"]
@@ -310,6 +260,6 @@ mod tests {
             ["b.txt", "c.txt", "d.txt", "levels/a.level"]
         );
         assert_eq!(repo.worktree_file("d.txt").unwrap(), None);
-        assert!(open(&std::env::temp_dir().join("surely-not-a-repo-x")).is_err());
+        assert!(Repo::discover(&std::env::temp_dir().join("surely-not-a-repo-x")).is_err());
     }
 }

@@ -6,79 +6,67 @@ use std::path::PathBuf;
 
 use gix::bstr::ByteSlice;
 
+use crate::atomic::write_atomic;
 use crate::error::{Error, Result};
+use crate::Repo;
 
 /// A configuration value to set: section, subsection, key, value.
 pub type Setting<'a> = (&'a str, Option<&'a str>, &'a str, &'a str);
 
-/// Sets `settings` in the repository's local configuration file (`.git/config`, shared by
-/// linked worktrees). Returns the keys whose value changed; the file is rewritten only then.
-pub fn set_local_config(repo: &gix::Repository, settings: &[Setting<'_>]) -> Result<Vec<String>> {
-    let path = repo.common_dir().join("config");
-    let mut file =
-        gix::config::File::from_path_no_includes(path.clone(), gix::config::Source::Local)
-            .map_err(Error::git)?;
-    let mut changed = Vec::new();
-    for &(section, subsection, key, value) in settings {
-        let current = file
-            .raw_value_by(section, subsection.map(|s| s.as_bytes().as_bstr()), key)
-            .ok();
-        if current.as_deref().map(|v| v.as_bytes()) == Some(value.as_bytes()) {
-            continue;
+impl Repo {
+    /// Sets `settings` in the repository's local configuration file (`.git/config`, shared
+    /// by linked worktrees). Returns the keys whose value changed; the file is rewritten
+    /// only then.
+    pub fn set_local_config(&self, settings: &[Setting<'_>]) -> Result<Vec<String>> {
+        let path = self.git.common_dir().join("config");
+        let mut file =
+            gix::config::File::from_path_no_includes(path.clone(), gix::config::Source::Local)
+                .map_err(Error::git)?;
+        let mut changed = Vec::new();
+        for &(section, subsection, key, value) in settings {
+            let subsection = subsection.map(|s| s.as_bytes().as_bstr());
+            let current = file.raw_value_by(section, subsection, key).ok();
+            if current.as_deref().map(|v| v.as_bytes()) == Some(value.as_bytes()) {
+                continue;
+            }
+            file.set_raw_value_by(section, subsection, key, value)
+                .map_err(Error::git)?;
+            changed.push(match subsection {
+                Some(sub) => format!("{section}.{sub}.{key}"),
+                None => format!("{section}.{key}"),
+            });
         }
-        file.set_raw_value_by(
-            section,
-            subsection.map(|s| s.as_bytes().as_bstr()),
-            key,
-            value,
-        )
-        .map_err(Error::git)?;
-        changed.push(match subsection {
-            Some(sub) => format!("{section}.{sub}.{key}"),
-            None => format!("{section}.{key}"),
-        });
-    }
-    if !changed.is_empty() {
-        let mut out = Vec::new();
-        file.write_to(&mut out)
-            .map_err(|e| Error::io(path.display().to_string(), e))?;
-        write_atomic(&path, &out)?;
-    }
-    Ok(changed)
-}
-
-/// The value of `key` (`merge.assetvc.driver`) in the repository's configuration, all
-/// levels included, as git would see it.
-pub fn config_value(repo: &gix::Repository, key: &str) -> Option<String> {
-    repo.config_snapshot()
-        .string(key)
-        .map(|v| v.to_str_lossy().into_owned())
-}
-
-/// The directory git runs hooks from: `core.hooksPath` (relative to the worktree's root)
-/// or `.git/hooks`.
-pub fn hooks_dir(repo: &gix::Repository) -> PathBuf {
-    let config = repo.config_snapshot();
-    if let Ok(Some(path)) = config.trusted_path("core.hooksPath") {
-        if path.is_absolute() {
-            return path;
+        if !changed.is_empty() {
+            let mut out = Vec::new();
+            file.write_to(&mut out)
+                .map_err(|e| Error::io(path.display().to_string(), e))?;
+            write_atomic(&path, &out)?;
         }
-        let base = repo.workdir().unwrap_or_else(|| repo.git_dir());
-        return base.join(path);
+        Ok(changed)
     }
-    let dir = repo.common_dir().join("hooks");
-    dir.canonicalize().unwrap_or(dir)
-}
 
-/// Writes `data` to `path` with [`crate::atomic::write_atomic`].
-fn write_atomic(path: &std::path::Path, data: &[u8]) -> Result<()> {
-    crate::atomic::write_atomic(path, data).map_err(|e| match e {
-        crate::atomic::WriteError::Io { path, source } => {
-            Error::io(path.display().to_string(), source)
+    /// The value of `key` (`merge.assetvc.driver`) in the repository's configuration, all
+    /// levels included, as git would see it.
+    pub fn config_value(&self, key: &str) -> Option<String> {
+        self.git
+            .config_snapshot()
+            .string(key)
+            .map(|v| v.to_str_lossy().into_owned())
+    }
+
+    /// The directory git runs hooks from: `core.hooksPath` (relative to the worktree's
+    /// root) or `.git/hooks`.
+    pub fn hooks_dir(&self) -> PathBuf {
+        let repo = &self.git;
+        let config = repo.config_snapshot();
+        if let Ok(Some(path)) = config.trusted_path("core.hooksPath") {
+            if path.is_absolute() {
+                return path;
+            }
+            let base = repo.workdir().unwrap_or_else(|| repo.git_dir());
+            return base.join(path);
         }
-        refused => Error::io(
-            path.display().to_string(),
-            std::io::Error::new(std::io::ErrorKind::InvalidInput, refused.to_string()),
-        ),
-    })
+        let dir = repo.common_dir().join("hooks");
+        dir.canonicalize().unwrap_or(dir)
+    }
 }

@@ -7,9 +7,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use merge::migrate::MigrateOptions;
 use sjson::Dialect;
-use store::gix::ObjectId;
-use store::migrate::{destination, migrate, Destination, MigrateRules, NoProgress, Plan};
-use store::repo;
+use store::{Destination, MigrateRules, NoProgress, ObjectId, Plan, Repo};
 
 fn git(dir: &Path, args: &[&str]) -> String {
     let out = Command::new("git")
@@ -66,7 +64,7 @@ fn plans_migrates_and_finds_nothing_the_second_time() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
     fixture(dir);
-    let repo = repo::open(dir).unwrap();
+    let repo = Repo::discover(dir).unwrap();
     let counter = AtomicUsize::new(0);
     let new_id = || format!("n{}", counter.fetch_add(1, Ordering::Relaxed));
     let rules = MigrateRules {
@@ -74,7 +72,9 @@ fn plans_migrates_and_finds_nothing_the_second_time() {
         options: options(),
         new_id: &new_id,
     };
-    let dry = migrate(&repo, "HEAD", &rules, true, None, &NoProgress).unwrap();
+    let dry = repo
+        .migrate("HEAD", &rules, true, None, &NoProgress)
+        .unwrap();
     assert_eq!(dry.commit, None);
     assert_eq!(dry.destination, Destination::Worktree);
     assert_eq!(dry.plan.assets, 3);
@@ -90,14 +90,18 @@ fn plans_migrates_and_finds_nothing_the_second_time() {
         "c.level:2:1: expected value, found end of file"
     );
 
-    let done = migrate(&repo, "HEAD", &rules, false, Some("m"), &NoProgress).unwrap();
+    let done = repo
+        .migrate("HEAD", &rules, false, Some("m"), &NoProgress)
+        .unwrap();
     let commit = done.commit.unwrap();
     assert_eq!(git(dir, &["rev-parse", "main"]).trim(), commit.to_string());
     assert_eq!(git(dir, &["log", "-1", "--format=%B"]).trim(), "m");
     let text = std::fs::read_to_string(dir.join("a.level")).unwrap();
     assert_eq!(text, "l = [\n\t{\n\t\tid = \"n1\"\n\t\tv = 1\n\t}\n]\n");
     assert_eq!(git(dir, &["status", "--porcelain"]), "");
-    let again = migrate(&repo, "HEAD", &rules, false, None, &NoProgress).unwrap();
+    let again = repo
+        .migrate("HEAD", &rules, false, None, &NoProgress)
+        .unwrap();
     assert_eq!(again.commit, None);
     assert!(again.plan.files.is_empty());
 }
@@ -108,9 +112,9 @@ fn destinations() {
     let dir = tmp.path();
     fixture(dir);
     git(dir, &["tag", "v1"]);
-    let repo = repo::open(dir).unwrap();
-    let head = repo::resolve_commit(&repo, "HEAD").unwrap();
-    let at = |rev: &str| destination(&repo, rev, head).unwrap();
+    let repo = Repo::discover(dir).unwrap();
+    let head = repo.resolve_commit("HEAD").unwrap();
+    let at = |rev: &str| repo.migration_destination(rev, head).unwrap();
     assert_eq!(at("HEAD"), Destination::Worktree);
     assert_eq!(at("main"), Destination::Worktree);
     assert_eq!(at("refs/heads/main"), Destination::Worktree);
@@ -122,8 +126,8 @@ fn destinations() {
 #[test]
 fn the_default_message_counts() {
     let plan = Plan {
-        commit: ObjectId::null(store::gix::hash::Kind::Sha1),
-        tree: ObjectId::null(store::gix::hash::Kind::Sha1),
+        commit: ObjectId::from_hex(&[b'0'; 40]).unwrap(),
+        tree: ObjectId::from_hex(&[b'0'; 40]).unwrap(),
         assets: 1,
         files: Vec::new(),
         problems: Vec::new(),

@@ -228,7 +228,7 @@ fn apply_change_set(
 /// The worktree of the repository holding the current directory.
 fn worktree_root() -> Result<PathBuf, String> {
     let cwd = std::env::current_dir().map_err(|e| e.to_string())?;
-    let repo = store::read::open(&cwd).map_err(|e| e.to_string())?;
+    let repo = store::Repo::discover(&cwd).map_err(|e| e.to_string())?;
     repo.workdir()
         .map(Path::to_path_buf)
         .ok_or_else(|| "the repository has no worktree".to_string())

@@ -44,7 +44,7 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitCode> {
     let (paths, problems) = match worktree_policy(&config_root) {
         Ok(policy) => {
             // Resource references name files from the repository root.
-            let policy = match store::repo::open(Path::new(".")) {
+            let policy = match store::Repo::discover(Path::new(".")) {
                 Ok(repo) if policy.checks_resources() => {
                     let root = repo.workdir().map(Path::to_path_buf).unwrap_or_default();
                     policy.with_tree(hooks::checks::resources::TreePaths::new(move |p| {

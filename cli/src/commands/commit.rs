@@ -8,7 +8,6 @@ use std::process::ExitCode;
 
 use anyhow::bail;
 use clap::Args;
-use store::gix::bstr::ByteSlice;
 
 use super::porcelain;
 use crate::exit::Exit;
@@ -76,16 +75,10 @@ pub fn run(args: &CommitArgs) -> anyhow::Result<ExitCode> {
     }
     let (repo, root) = porcelain::open_worktree()?;
     let config = crate::repo_config::at_root(&root)?;
-    let mut staging = store::commit::Staging::open(&repo).map_err(porcelain::fail)?;
+    let mut staging = store::Staging::open(&repo).map_err(porcelain::fail)?;
     let message = if args.message.is_empty() {
-        match store::commit::merge_message(&repo) {
-            Some(m)
-                if !store::commit::merge_heads(&repo)
-                    .unwrap_or_default()
-                    .is_empty() =>
-            {
-                m
-            }
+        match repo.merge_message() {
+            Some(m) if !repo.merge_heads().unwrap_or_default().is_empty() => m,
             _ => bail!("a commit message is needed: assetvc commit -m MSG"),
         }
     } else {
@@ -95,18 +88,18 @@ pub fn run(args: &CommitArgs) -> anyhow::Result<ExitCode> {
         staging.add_tracked().map_err(porcelain::fail)?;
     }
     for path in &args.paths {
-        let Some(rela) = store::repo::rela_path(&root, path) else {
+        let Some(rela) = store::rela_path(&root, path) else {
             bail!("{}: outside the repository", path.display());
         };
-        staging.add_path(rela.as_bstr()).map_err(porcelain::fail)?;
+        staging.add_path(&rela).map_err(porcelain::fail)?;
     }
     let changes = staging.changes();
     let mut blobs = Vec::new();
     for change in &changes {
-        let Some((id, mode)) = change.new else {
+        let Some((id, _)) = change.new else {
             continue;
         };
-        if mode == store::gix::index::entry::Mode::COMMIT {
+        if change.is_submodule() {
             continue;
         }
         let base = match change.old {
@@ -114,7 +107,7 @@ pub fn run(args: &CommitArgs) -> anyhow::Result<ExitCode> {
             None => None,
         };
         blobs.push(StagedBlob {
-            path: change.path.to_str_lossy().into_owned(),
+            path: change.path_lossy(),
             data: staging.blob(&id).map_err(porcelain::fail)?,
             base,
         });
@@ -137,18 +130,15 @@ pub fn run(args: &CommitArgs) -> anyhow::Result<ExitCode> {
         );
         return Err(Exit::error(1, message).into());
     }
-    let branch = store::repo::current_branch(&repo)
+    let branch = repo
+        .current_branch()
         .ok()
         .flatten()
         .unwrap_or_else(|| "HEAD".into());
     match staging.commit(&message) {
         Ok(Some(c)) => {
             if args.json {
-                let changed: Vec<String> = c
-                    .changes
-                    .iter()
-                    .map(|ch| ch.path.to_str_lossy().into_owned())
-                    .collect();
+                let changed: Vec<String> = c.changes.iter().map(|ch| ch.path_lossy()).collect();
                 let parents: Vec<String> = c.parents.iter().map(|p| p.to_string()).collect();
                 outln!(
                     "{}",

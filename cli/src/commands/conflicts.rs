@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 use merge::ConflictKind;
-use store::journal::{Journal, OperationKind, Recorded};
+use store::{Journal, OperationKind, Recorded};
 
 use super::porcelain;
 use crate::report;
@@ -163,10 +163,10 @@ fn json_of(r: &Recorded) -> serde_json::Value {
 /// Runs `assetvc conflicts`: 0 (also when no merge was recorded), 2 outside a repository or
 /// when the journal cannot be read.
 pub fn run(args: &ConflictsArgs) -> anyhow::Result<ExitCode> {
-    let repo = store::repo::open(std::path::Path::new(".")).map_err(porcelain::fail)?;
+    let repo = store::Repo::discover(std::path::Path::new(".")).map_err(porcelain::fail)?;
     let journal = Journal::at(repo.git_dir());
     if let Some(file) = &args.commit_msg {
-        let head = repo.head_id().ok().map(|id| id.to_string());
+        let head = repo.head_commit().ok().flatten().map(|id| id.to_string());
         append_to_message(&journal, head.as_deref(), file);
         return Ok(ExitCode::SUCCESS);
     }
@@ -182,9 +182,7 @@ pub fn run(args: &ConflictsArgs) -> anyhow::Result<ExitCode> {
     }
     // Paths git itself left unmerged (a binary file, a file no driver merges): the user
     // must resolve them whatever the journal says.
-    let unmerged = store::treemerge::current_index(&repo)
-        .map(|index| store::worktree::unmerged_paths(&index))
-        .unwrap_or_default();
+    let unmerged = repo.unmerged_paths().unwrap_or_default();
     if args.json {
         let mut value = if args.all {
             serde_json::json!({"operations": operations.iter().map(json_of).collect::<Vec<_>>()})
@@ -274,7 +272,7 @@ fn append_to_message(journal: &Journal, head: Option<&str>, file: &std::path::Pa
 }
 
 /// The worktree's root (the current directory in a bare repository).
-fn worktree(repo: &store::gix::Repository) -> std::path::PathBuf {
+fn worktree(repo: &store::Repo) -> std::path::PathBuf {
     repo.workdir()
         .map(std::path::Path::to_path_buf)
         .unwrap_or_else(|| std::path::PathBuf::from("."))

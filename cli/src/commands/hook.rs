@@ -72,7 +72,7 @@ fn pre_receive() -> anyhow::Result<ExitCode> {
     }
     let input = String::from_utf8_lossy(&input);
     let git_dir = std::env::var_os("GIT_DIR").map_or_else(|| PathBuf::from("."), PathBuf::from);
-    let quarantine = store::server::ObjectDirs::from_env();
+    let quarantine = store::ObjectDirs::from_env();
     let result = catch_unwind(AssertUnwindSafe(|| {
         hooks::pre_receive::run(&input, &git_dir, quarantine.as_ref())
     }));

@@ -20,7 +20,6 @@ use std::process::ExitCode;
 use anyhow::{bail, Context};
 use clap::Args;
 use serde::Serialize;
-use store::gix;
 
 use super::{merge_hooks, porcelain};
 use crate::{files, report};
@@ -123,7 +122,7 @@ pub fn run(args: &InstallArgs) -> anyhow::Result<ExitCode> {
     // 2. git config
     let driver = format!("{exe_q} {}", merge_hooks::DRIVER_ARGS);
     let diff = format!("{exe_q} diff-driver");
-    let settings: [store::setup::Setting<'_>; 3] = [
+    let settings: [store::Setting<'_>; 3] = [
         (
             "merge",
             Some("assetvc"),
@@ -133,7 +132,7 @@ pub fn run(args: &InstallArgs) -> anyhow::Result<ExitCode> {
         ("merge", Some("assetvc"), "driver", &driver),
         ("diff", Some("assetvc"), "command", &diff),
     ];
-    let changed = store::setup::set_local_config(&repo, &settings).map_err(porcelain::fail)?;
+    let changed = repo.set_local_config(&settings).map_err(porcelain::fail)?;
     if !changed.is_empty() {
         eprintln!("assetvc: git config: set {}", changed.join(", "));
     }
@@ -147,7 +146,7 @@ pub fn run(args: &InstallArgs) -> anyhow::Result<ExitCode> {
         }
     }
     // The configuration just written is read again.
-    let repo = store::repo::open(&root).map_err(porcelain::fail)?;
+    let repo = store::Repo::discover(&root).map_err(porcelain::fail)?;
     let items = inspect(&repo, &root, &config);
     if items.iter().all(|i| i.ok) {
         outln!("assetvc: this clone is set up: git merges assets by structure");
@@ -283,7 +282,7 @@ fn hook_script(exe: &Path) -> Result<String, String> {
 
 /// Installs (or refreshes) our pre-commit hook, chaining a foreign one. Returns what was
 /// done, `None` if it was already in place.
-fn install_hook(repo: &gix::Repository, exe: &Path) -> Result<Option<String>, String> {
+fn install_hook(repo: &store::Repo, exe: &Path) -> Result<Option<String>, String> {
     install_hook_script(repo, "pre-commit", &hook_script(exe)?, HOOK_MARKER)
 }
 
@@ -291,12 +290,12 @@ fn install_hook(repo: &gix::Repository, exe: &Path) -> Result<Option<String>, St
 /// foreign hook there is kept as `NAME.local`, which the script runs first. Returns what
 /// was done, `None` if it was already in place.
 pub fn install_hook_script(
-    repo: &gix::Repository,
+    repo: &store::Repo,
     name: &str,
     script: &str,
     marker: &str,
 ) -> Result<Option<String>, String> {
-    let dir = store::setup::hooks_dir(repo);
+    let dir = repo.hooks_dir();
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let hook = dir.join(name);
     let local = dir.join(format!("{name}.local"));
@@ -347,7 +346,7 @@ fn make_executable(path: &Path) -> Result<(), String> {
 }
 
 /// Reports each item of the set-up.
-pub fn inspect(repo: &gix::Repository, root: &Path, config: &Config) -> Vec<Item> {
+pub fn inspect(repo: &store::Repo, root: &Path, config: &Config) -> Vec<Item> {
     let mut items = Vec::new();
     // .gitattributes (committed or not; info/attributes counts too).
     let mut text = std::fs::read_to_string(root.join(".gitattributes")).unwrap_or_default();
@@ -382,31 +381,28 @@ pub fn inspect(repo: &gix::Repository, root: &Path, config: &Config) -> Vec<Item
     // The merge driver.
     items.push(merge_hooks::inspect_driver(repo));
     // The diff driver.
-    items.push(
-        match store::setup::config_value(repo, "diff.assetvc.command") {
-            None => Item {
-                name: "diff-driver",
-                ok: false,
-                detail: "diff.assetvc.command is not set".into(),
-            },
-            Some(cmd) => {
-                let program = program_of(&cmd);
-                let ok =
-                    is_executable_file(Path::new(&program)) && arguments_of(&cmd) == "diff-driver";
-                Item {
-                    name: "diff-driver",
-                    ok,
-                    detail: if ok {
-                        format!("diff.assetvc.command = {cmd}")
-                    } else {
-                        format!("diff.assetvc.command = {cmd} (expected `<assetvc> diff-driver`)")
-                    },
-                }
-            }
+    items.push(match repo.config_value("diff.assetvc.command") {
+        None => Item {
+            name: "diff-driver",
+            ok: false,
+            detail: "diff.assetvc.command is not set".into(),
         },
-    );
+        Some(cmd) => {
+            let program = program_of(&cmd);
+            let ok = is_executable_file(Path::new(&program)) && arguments_of(&cmd) == "diff-driver";
+            Item {
+                name: "diff-driver",
+                ok,
+                detail: if ok {
+                    format!("diff.assetvc.command = {cmd}")
+                } else {
+                    format!("diff.assetvc.command = {cmd} (expected `<assetvc> diff-driver`)")
+                },
+            }
+        }
+    });
     // The hook.
-    let hook = store::setup::hooks_dir(repo).join("pre-commit");
+    let hook = repo.hooks_dir().join("pre-commit");
     let text = std::fs::read_to_string(&hook).unwrap_or_default();
     let exec_line = text
         .lines()

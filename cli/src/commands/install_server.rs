@@ -31,7 +31,7 @@ pub fn run_server(bare: &Path, config: Option<&Path>) -> anyhow::Result<ExitCode
 }
 
 fn install(bare: &Path) -> Result<Vec<String>, String> {
-    let repo = store::gix::open(bare)
+    let repo = store::Repo::open_bare(bare)
         .map_err(|e| format!("{}: not a git repository: {e}", bare.display()))?;
     let mut messages = Vec::new();
     if !repo.is_bare() {
@@ -43,7 +43,7 @@ fn install(bare: &Path) -> Result<Vec<String>, String> {
     let exe = std::env::current_exe()
         .and_then(|e| e.canonicalize())
         .map_err(|e| format!("cannot find the assetvc executable: {e}"))?;
-    let dir = store::setup::hooks_dir(&repo);
+    let dir = repo.hooks_dir();
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let hook = dir.join("pre-receive");
     let local = dir.join("pre-receive.local");
@@ -94,7 +94,8 @@ fn install_policy_checked(
     bare: &Path,
     config: Option<&Path>,
 ) -> Result<Option<(std::path::PathBuf, Vec<u8>)>, String> {
-    store::gix::open(bare).map_err(|e| format!("{}: not a git repository: {e}", bare.display()))?;
+    store::Repo::open_bare(bare)
+        .map_err(|e| format!("{}: not a git repository: {e}", bare.display()))?;
     super::server_policy::validated(config)
 }
 

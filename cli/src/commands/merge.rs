@@ -12,9 +12,8 @@ use std::process::ExitCode;
 
 use clap::Args;
 use merge::Policy;
-use store::gix;
-use store::gix::ObjectId;
-use store::treemerge::{self, AssetRules, MergeResult};
+use store::ObjectId;
+use store::{self, AssetRules, MergeResult};
 
 use super::merge_file::parse_policy;
 use super::porcelain;
@@ -39,7 +38,7 @@ pub struct MergeArgs {
 /// user, 2 nothing done (unknown revision, local changes in the way, merge in progress…).
 pub fn run(args: &MergeArgs) -> anyhow::Result<ExitCode> {
     let (repo, _root) = porcelain::open_worktree()?;
-    let theirs = store::repo::resolve_commit(&repo, &args.branch).map_err(porcelain::fail)?;
+    let theirs = repo.resolve_commit(&args.branch).map_err(porcelain::fail)?;
     let title = merge_title(&repo, &args.branch);
     merge_into_head(&repo, theirs, &args.branch, &title, args.policy, args.json)
 }
@@ -47,8 +46,8 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<ExitCode> {
 /// git's title for merging `name`: `Merge branch 'b'`, `Merge remote-tracking branch
 /// 'origin/b'`, `Merge tag 'v1'`, `Merge commit 'abc'`, with ` into X` unless X is main or
 /// master.
-pub fn merge_title(repo: &gix::Repository, name: &str) -> String {
-    let exists = |r: String| repo.try_find_reference(r.as_str()).ok().flatten().is_some();
+pub fn merge_title(repo: &store::Repo, name: &str) -> String {
+    let exists = |r: String| repo.has_reference(&r);
     let what = if exists(format!("refs/heads/{name}")) {
         format!("Merge branch '{name}'")
     } else if exists(format!("refs/remotes/{name}")) {
@@ -62,8 +61,8 @@ pub fn merge_title(repo: &gix::Repository, name: &str) -> String {
 }
 
 /// Appends ` into BRANCH` unless the current branch is `main` or `master` (as git does).
-pub fn with_into(repo: &gix::Repository, title: String) -> String {
-    match store::repo::current_branch(repo) {
+pub fn with_into(repo: &store::Repo, title: String) -> String {
+    match repo.current_branch() {
         Ok(Some(b)) if b != "main" && b != "master" => format!("{title} into {b}"),
         _ => title,
     }
@@ -71,7 +70,7 @@ pub fn with_into(repo: &gix::Repository, title: String) -> String {
 
 /// Merges `theirs` into HEAD and reports; shared by `merge` and `pull`.
 pub fn merge_into_head(
-    repo: &gix::Repository,
+    repo: &store::Repo,
     theirs: ObjectId,
     label: &str,
     title: &str,
@@ -87,8 +86,9 @@ pub fn merge_into_head(
         dialect_of: &dialect_of,
         options,
     };
-    let report =
-        treemerge::merge_into_head(repo, theirs, label, title, &rules).map_err(porcelain::fail)?;
+    let report = repo
+        .merge_into_head(theirs, label, title, &rules)
+        .map_err(porcelain::fail)?;
     if report.result != MergeResult::UpToDate {
         if let Err(e) = super::record::porcelain_merge(repo, &report, label, policy) {
             eprintln!("assetvc: warning: could not record the merge: {e}");
@@ -144,7 +144,7 @@ pub fn merge_into_head(
     Ok(porcelain::merge_status(&report))
 }
 
-fn json_report(report: &treemerge::MergeReport, policy: Policy) -> String {
+fn json_report(report: &store::MergeReport, policy: Policy) -> String {
     let result = match &report.result {
         MergeResult::UpToDate => serde_json::json!({"status": "up-to-date"}),
         MergeResult::FastForward { .. } => serde_json::json!({"status": "fast-forward"}),

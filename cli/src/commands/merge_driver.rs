@@ -20,7 +20,7 @@ use std::process::ExitCode;
 use anyhow::{anyhow, Context};
 
 use clap::Args;
-use store::journal::{self, Journal, Operation, StepPlace};
+use store::{self, Journal, Operation, StepPlace};
 
 use super::merging;
 use crate::exit::FAILED;
@@ -44,13 +44,13 @@ pub fn run(args: &MergeDriverArgs) -> anyhow::Result<ExitCode> {
     // git runs the driver at the worktree's root: no discovery needed.
     let (mut options, config) =
         merging::options(Path::new("."), None).map_err(anyhow::Error::msg)?;
-    let git_dir = journal::git_dir_near(Path::new("."));
+    let git_dir = store::git_dir_near(Path::new("."));
     let env: Vec<(String, String)> = std::env::vars()
         .filter(|(k, _)| k.starts_with("GIT"))
         .collect();
     let (operation, place) = match &git_dir {
-        Some(dir) => journal::detect(dir, &env),
-        None => journal::detect(Path::new("/nonexistent"), &env),
+        Some(dir) => store::detect_operation(dir, &env),
+        None => store::detect_operation(Path::new("/nonexistent"), &env),
     };
     let configured = options.policy;
     options.policy = configured.for_operation(operation.swapped);
@@ -148,7 +148,7 @@ fn record(
 }
 
 fn append(
-    log: &journal::OperationLog,
+    log: &store::OperationLog,
     mut step: serde_json::Value,
     place: &StepPlace,
     versions: Option<String>,

@@ -5,8 +5,6 @@
 
 use std::path::Path;
 
-use store::gix;
-
 use super::install::{
     arguments_of, install_hook_script, is_executable_file, program_of, sh_quote, Item,
 };
@@ -40,10 +38,7 @@ fn commit_msg_script(exe: &Path) -> Result<String, String> {
 }
 
 /// Installs (or refreshes) the prepare-commit-msg hook.
-pub fn install_commit_msg_hook(
-    repo: &gix::Repository,
-    exe: &Path,
-) -> Result<Option<String>, String> {
+pub fn install_commit_msg_hook(repo: &store::Repo, exe: &Path) -> Result<Option<String>, String> {
     install_hook_script(
         repo,
         "prepare-commit-msg",
@@ -53,8 +48,8 @@ pub fn install_commit_msg_hook(
 }
 
 /// The merge driver's registration: missing, outdated (no `--`), or in place.
-pub fn inspect_driver(repo: &gix::Repository) -> Item {
-    let Some(cmd) = store::setup::config_value(repo, "merge.assetvc.driver") else {
+pub fn inspect_driver(repo: &store::Repo) -> Item {
+    let Some(cmd) = repo.config_value("merge.assetvc.driver") else {
         return Item {
             name: "merge-driver",
             ok: false,
@@ -84,8 +79,8 @@ pub fn inspect_driver(repo: &gix::Repository) -> Item {
 }
 
 /// Whether our prepare-commit-msg hook is in place.
-pub fn inspect_commit_msg_hook(repo: &gix::Repository) -> Item {
-    let hook = store::setup::hooks_dir(repo).join("prepare-commit-msg");
+pub fn inspect_commit_msg_hook(repo: &store::Repo) -> Item {
+    let hook = repo.hooks_dir().join("prepare-commit-msg");
     let text = std::fs::read_to_string(&hook).unwrap_or_default();
     let program = text
         .lines()

@@ -207,7 +207,7 @@ pub struct Sides {
 
 impl Sides {
     /// The sides of `operation`.
-    pub fn of(operation: &store::journal::Operation) -> Sides {
+    pub fn of(operation: &store::Operation) -> Sides {
         let (ours, theirs) = if operation.swapped {
             ("upstream", "local")
         } else {

@@ -12,9 +12,8 @@ use std::process::ExitCode;
 use anyhow::bail;
 use clap::Args;
 use serde_json::json;
-use store::gix;
-use store::gix::ObjectId;
-use store::migrate::{Destination, MigrateRules, Outcome, ProblemKind, Progress};
+use store::ObjectId;
+use store::{Destination, MigrateProgress as Progress, MigrateRules, Outcome, ProblemKind};
 
 use super::porcelain;
 use crate::report;
@@ -87,12 +86,11 @@ fn progress_bar() -> Option<Bar> {
 /// The configuration that applies: the `assetvc.toml` committed at the root of `commit`'s
 /// tree; without one, the repository's own (found from the worktree, or in a bare
 /// repository's directory, as the pre-receive hook does), else the defaults.
-fn config_at(repo: &gix::Repository, commit: ObjectId, rev: &str) -> anyhow::Result<Config> {
-    let tree = store::repo::tree_of(repo, Some(commit))?;
-    let entry = repo.find_tree(tree)?.lookup_entry_by_path(FILE_NAME)?;
-    if let Some(entry) = entry.filter(|e| e.mode().is_blob()) {
-        let blob = repo.find_blob(entry.object_id())?;
-        let text = String::from_utf8_lossy(&blob.data);
+fn config_at(repo: &store::Repo, commit: ObjectId, rev: &str) -> anyhow::Result<Config> {
+    let tree = repo.commit_tree(commit)?;
+    let blob = repo.blob_in(tree, FILE_NAME)?;
+    if let Some(blob) = blob {
+        let text = String::from_utf8_lossy(&blob);
         let shown = format!("{rev}:{FILE_NAME}");
         return Config::parse(&text, Path::new(&shown)).map_err(Into::into);
     }
@@ -112,8 +110,8 @@ fn config_at(repo: &gix::Repository, commit: ObjectId, rev: &str) -> anyhow::Res
 /// Runs `assetvc migrate`: 0 migrated (or nothing to do), 1 some files do not parse (the
 /// others were migrated), 2 nothing done (bad revision, local changes in the way…).
 pub fn run(args: &MigrateArgs) -> anyhow::Result<ExitCode> {
-    let repo = store::repo::open(Path::new(".")).map_err(porcelain::fail)?;
-    let commit = store::repo::resolve_commit(&repo, &args.rev).map_err(porcelain::fail)?;
+    let repo = store::Repo::discover(Path::new(".")).map_err(porcelain::fail)?;
+    let commit = repo.resolve_commit(&args.rev).map_err(porcelain::fail)?;
     let config = config_at(&repo, commit, &args.rev)?;
     let dialect_of = porcelain::dialect_fn(&config)?;
     if args.id_key.is_empty() {
@@ -127,16 +125,15 @@ pub fn run(args: &MigrateArgs) -> anyhow::Result<ExitCode> {
             natural_keys: config.merge.natural_keys.clone(),
             all: args.all,
         },
-        new_id: &store::migrate::new_uuid,
+        new_id: &store::new_uuid,
     };
     let message = (!args.message.is_empty()).then(|| args.message.join("\n\n"));
     let bar = progress_bar();
     let progress: &dyn Progress = match &bar {
         Some(b) => b,
-        None => &store::migrate::NoProgress,
+        None => &store::NoProgress,
     };
-    let outcome = match store::migrate::migrate(
-        &repo,
+    let outcome = match repo.migrate(
         &args.rev,
         &rules,
         args.dry_run,
@@ -175,16 +172,16 @@ fn plural(n: usize) -> &'static str {
 }
 
 /// What moves, for people: `main` (the branch), `HEAD` (detached), or `None`.
-fn moved_name(repo: &gix::Repository, destination: &Destination) -> Option<String> {
+fn moved_name(repo: &store::Repo, destination: &Destination) -> Option<String> {
     match destination {
         Destination::Worktree => Some(
-            store::repo::current_branch(repo)
+            repo.current_branch()
                 .ok()
                 .flatten()
                 .unwrap_or_else(|| "HEAD".into()),
         ),
         Destination::Ref(name) if name == "HEAD" => Some(
-            store::repo::current_branch(repo)
+            repo.current_branch()
                 .ok()
                 .flatten()
                 .unwrap_or_else(|| "HEAD".into()),

@@ -6,9 +6,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use merge::Policy;
-use store::error::Error;
-use store::gix;
-use store::treemerge::{MergeReport, UnresolvedKind};
+use store::Error;
+use store::{MergeReport, UnresolvedKind};
 
 use super::merging;
 use crate::exit::{Exit, FAILED};
@@ -32,8 +31,10 @@ pub fn fail(e: Error) -> anyhow::Error {
 }
 
 /// The repository around the current directory and its worktree root.
-pub fn open_worktree() -> anyhow::Result<(gix::Repository, PathBuf)> {
-    store::repo::open_worktree(Path::new(".")).map_err(fail)
+pub fn open_worktree() -> anyhow::Result<(store::Repo, PathBuf)> {
+    let repo = store::Repo::discover_worktree(Path::new(".")).map_err(fail)?;
+    let root = repo.worktree_root().map_err(fail)?.to_path_buf();
+    Ok((repo, root))
 }
 
 /// The repository's `assetvc.toml` and merge options (policy overridden by `policy`).

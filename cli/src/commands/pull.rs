@@ -30,10 +30,8 @@ pub struct PullArgs {
 /// Runs `assetvc pull`: the exit statuses of `assetvc merge`.
 pub fn run(args: &PullArgs) -> anyhow::Result<ExitCode> {
     let (repo, _root) = porcelain::open_worktree()?;
-    let current = store::repo::current_branch(&repo).map_err(porcelain::fail)?;
-    let upstream = current
-        .as_deref()
-        .and_then(|b| store::fetch::upstream(&repo, b));
+    let current = repo.current_branch().map_err(porcelain::fail)?;
+    let upstream = current.as_deref().and_then(|b| repo.upstream(b));
     let remote = args
         .remote
         .clone()
@@ -49,7 +47,9 @@ pub fn run(args: &PullArgs) -> anyhow::Result<ExitCode> {
             }
         },
     };
-    let fetched = store::fetch::fetch_branch(&repo, &remote, &branch).map_err(porcelain::fail)?;
+    let fetched = repo
+        .fetch_branch(&remote, &branch)
+        .map_err(porcelain::fail)?;
     if !args.json {
         eprintln!("From {}", fetched.url);
         eprintln!(

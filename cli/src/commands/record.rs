@@ -3,15 +3,14 @@
 //! file resolved by policy (read from the commits), in the driver's step format.
 
 use merge::Policy;
-use store::gix;
-use store::journal::{self, Journal, Operation, OperationKind};
-use store::treemerge::MergeReport;
+use store::MergeReport;
+use store::{self, Journal, Operation, OperationKind};
 
 use super::merging::{self, Sides};
 
 /// Appends `report` (the merge of `label` into HEAD) to the journal as one operation.
 pub fn porcelain_merge(
-    repo: &gix::Repository,
+    repo: &store::Repo,
     report: &MergeReport,
     label: &str,
     policy: Policy,
@@ -33,7 +32,7 @@ pub fn porcelain_merge(
         .map(|f| f.path.as_str())
         .collect();
     let versions = match report.ours {
-        Some(ours) => journal::versions_of_merge(repo, ours, report.theirs, &with_conflicts)?,
+        Some(ours) => repo.versions_of_merge(ours, report.theirs, &with_conflicts)?,
         None => Vec::new(),
     };
     let mut versions = with_conflicts.iter().zip(versions);
@@ -64,9 +63,9 @@ pub fn porcelain_merge(
 /// A sync cycle's merge of the upstream `upstream` (named `label`) into HEAD `from`.
 pub struct SyncMerge<'a> {
     /// HEAD before the merge.
-    pub from: gix::ObjectId,
+    pub from: store::ObjectId,
     /// The upstream commit brought in.
-    pub upstream: gix::ObjectId,
+    pub upstream: store::ObjectId,
     /// The upstream's name (`origin/main`).
     pub label: &'a str,
     /// The policy that resolved conflicts.
@@ -78,9 +77,9 @@ pub struct SyncMerge<'a> {
 /// edits were never a commit of their own (they are in `refs/assetvc/saved/<branch>` when a
 /// conflict took the upstream's value).
 pub fn sync_merge(
-    repo: &gix::Repository,
+    repo: &store::Repo,
     sync: &SyncMerge<'_>,
-    files: &[store::treemerge::MergedFile],
+    files: &[store::MergedFile],
 ) -> anyhow::Result<()> {
     let operation = Operation {
         kind: OperationKind::Porcelain,

@@ -6,14 +6,14 @@ use std::path::Path;
 
 use hooks::checks::resources::resource_references;
 use sjson::{Document, ParseOptions};
-use store::gix::{self, ObjectId};
+use store::ObjectId;
 
 use config::Config;
 
 /// `path:line:col: unit units/crate.unit does not exist` for each reference to a missing
 /// file that the merge of `ours` created in the worktree at `root`.
 pub fn created_by_merge(
-    repo: &gix::Repository,
+    repo: &store::Repo,
     root: &Path,
     ours: Option<ObjectId>,
     config: &Config,
@@ -33,12 +33,8 @@ pub fn created_by_merge(
     let Ok(files) = crate::files::files_under(&[root.to_path_buf()], |_| true) else {
         return Vec::new();
     };
-    let ours_tree = ours.and_then(|o| repo.find_commit(o).ok()?.tree().ok());
-    let in_ours = |path: &str| -> Option<Vec<u8>> {
-        let tree = ours_tree.as_ref()?;
-        let entry = tree.lookup_entry_by_path(path).ok()??;
-        Some(entry.object().ok()?.detach().data)
-    };
+    let ours_tree = ours.and_then(|o| repo.tree(&o.to_string()).ok());
+    let in_ours = |path: &str| -> Option<Vec<u8>> { repo.blob_in(ours_tree?, path).ok()? };
     let mut out = Vec::new();
     for file in files {
         let Some(dialect) = matcher.dialect(&file) else {

@@ -26,16 +26,15 @@ pub fn validated(config: Option<&Path>) -> Result<Option<(PathBuf, Vec<u8>)>, St
 /// Writes the validated policy (if any) into the repository at `bare`, and says which
 /// policy the server uses.
 pub fn install(bare: &Path, policy: Option<(PathBuf, Vec<u8>)>) -> Result<String, String> {
-    let repo = store::gix::open(bare)
+    let repo = store::Repo::open_bare(bare)
         .map_err(|e| format!("{}: not a git repository: {e}", bare.display()))?;
     let target = repo.git_dir().join(FILE_NAME);
     let ignored =
         "an assetvc.toml in a push is checked as a file but never used as the server's policy";
-    let configured =
-        hooks::GitSettings::from_entries(&store::staged::trusted_config(repo.git_dir()))
-            .ok()
-            .and_then(|s| s.config_file)
-            .map(|p| p.display().to_string());
+    let configured = hooks::GitSettings::from_entries(&store::trusted_config(repo.git_dir()))
+        .ok()
+        .and_then(|s| s.config_file)
+        .map(|p| p.display().to_string());
     if let Some((source, bytes)) = policy {
         files::write_atomic(&target, &bytes).map_err(|e| format!("{}: {e}", target.display()))?;
         let mut message = format!(

@@ -16,11 +16,9 @@ use anyhow::{anyhow, bail, Context};
 use clap::Args;
 use merge::Policy;
 use serde_json::json;
-use store::error::Error;
-use store::gix;
-use store::sync::remote::{self, Limits};
-use store::sync::{Brought, Postponed, Wip};
-use store::treemerge::{AssetRules, UnresolvedKind};
+use store::Error;
+use store::{AssetRules, UnresolvedKind};
+use store::{Brought, Limits, Postponed, Wip};
 
 use super::merge_file::parse_policy;
 use super::porcelain;
@@ -62,29 +60,30 @@ pub struct Target {
 impl Target {
     /// `refs/assetvc/wip/<user>/<branch>`.
     pub fn wip_ref(&self) -> String {
-        store::sync::wip_ref(&self.user, &self.branch)
+        store::wip_ref(&self.user, &self.branch)
     }
 
     /// Where the remote's WIP refs are fetched to.
     pub fn wip_prefix(&self) -> String {
-        store::sync::remote_wip_prefix(&self.remote)
+        store::remote_wip_prefix(&self.remote)
     }
 }
 
 /// Resolves user, branch, remote and upstream; an error says which one is missing.
-pub fn target(repo: &gix::Repository, remote: Option<&str>) -> anyhow::Result<Target> {
-    let Some(branch) = store::repo::current_branch(repo).map_err(porcelain::fail)? else {
+pub fn target(repo: &store::Repo, remote: Option<&str>) -> anyhow::Result<Target> {
+    let Some(branch) = repo.current_branch().map_err(porcelain::fail)? else {
         bail!("HEAD is detached: check out a branch to sync");
     };
-    let user = store::sync::sync_user(repo)
+    let user = repo
+        .sync_user()
         .context("who are you? set `git config assetvc.user NAME` (or user.email)")?;
-    let upstream = store::fetch::upstream(repo, &branch);
+    let upstream = repo.upstream(&branch);
     let remote = remote
         .map(str::to_string)
         .or_else(|| upstream.as_ref().map(|u| u.0.clone()))
         .unwrap_or_else(|| "origin".into());
-    if store::sync::ref_component(&remote).as_deref() != Some(remote.as_str())
-        || repo.try_find_remote(remote.as_str()).is_none()
+    if store::ref_component(&remote).as_deref() != Some(remote.as_str())
+        || !repo.has_remote(&remote)
     {
         bail!("{remote}: not a configured remote (git remote add {remote} URL)");
     }
@@ -201,7 +200,7 @@ type DialectFn = Box<dyn Fn(&str) -> Option<sjson::Dialect>>;
 /// the merge options and the asset dialects.
 fn open(
     policy: Option<Policy>,
-) -> anyhow::Result<(gix::Repository, PathBuf, merge::MergeOptions, DialectFn)> {
+) -> anyhow::Result<(store::Repo, PathBuf, merge::MergeOptions, DialectFn)> {
     let (repo, root) = porcelain::open_worktree()?;
     let (options, config) = porcelain::settings(&root, policy)?;
     let dialect_of = porcelain::dialect_fn(&config)?;
@@ -223,7 +222,7 @@ fn cycle(args: &SyncArgs, stop: &AtomicBool) -> Cycle {
             out.json["ms"] = serde_json::Value::Object(timings);
             out
         };
-    let (repo, root, options, dialect_of) = match open(args.policy) {
+    let (repo, _, options, dialect_of) = match open(args.policy) {
         Ok(opened) => opened,
         Err(e) => {
             out.error = Some(e);
@@ -247,7 +246,7 @@ fn cycle(args: &SyncArgs, stop: &AtomicBool) -> Cycle {
     // 1. Record the work in progress.
     let start = Instant::now();
     let wip_ref = target.wip_ref();
-    let wip = match store::sync::record_wip(&repo, &dialect_of, Some(&wip_ref), &target.user) {
+    let wip = match repo.record_wip(&dialect_of, Some(&wip_ref), &target.user) {
         Ok(w) => w,
         Err(e) => {
             out.error = Some(porcelain::fail(e));
@@ -263,8 +262,8 @@ fn cycle(args: &SyncArgs, stop: &AtomicBool) -> Cycle {
     };
     let start = Instant::now();
     let pushed_copy = format!("{}{}/{}", target.wip_prefix(), target.user, target.branch);
-    if store::repo::resolve_commit(&repo, &pushed_copy).ok() != Some(wip.commit) {
-        if let Err(e) = remote::push_wip(&root, &target.remote, &wip_ref, limits) {
+    if repo.resolve_commit(&pushed_copy).ok() != Some(wip.commit) {
+        if let Err(e) = repo.push_wip(&target.remote, &wip_ref, limits) {
             return unreachable(out, "push", &e, timings, stop);
         }
         out.json["pushed"] = json!(true);
@@ -275,8 +274,7 @@ fn cycle(args: &SyncArgs, stop: &AtomicBool) -> Cycle {
         return finish(out, "interrupted", timings);
     }
     let start = Instant::now();
-    if let Err(e) = remote::fetch(
-        &root,
+    if let Err(e) = repo.fetch_wip(
         &target.remote,
         &target.upstream_branch,
         &target.tracking,
@@ -291,7 +289,7 @@ fn cycle(args: &SyncArgs, stop: &AtomicBool) -> Cycle {
     }
     // 4. Bring the upstream in.
     let start = Instant::now();
-    let upstream = match store::repo::resolve_commit(&repo, &target.tracking) {
+    let upstream = match repo.resolve_commit(&target.tracking) {
         Ok(id) => id,
         Err(e) => {
             out.error = Some(porcelain::fail(e));
@@ -299,8 +297,7 @@ fn cycle(args: &SyncArgs, stop: &AtomicBool) -> Cycle {
         }
     };
     let label = format!("{}/{}", target.remote, target.upstream_branch);
-    let brought =
-        store::sync::bring_upstream(&repo, &target.branch, &wip, upstream, &label, &rules);
+    let brought = repo.bring_upstream(&target.branch, &wip, upstream, &label, &rules);
     lap(&mut timings, "merge", start);
     let context = Merging {
         repo: &repo,
@@ -321,10 +318,10 @@ fn cycle(args: &SyncArgs, stop: &AtomicBool) -> Cycle {
 
 /// What the report of the merge step needs.
 struct Merging<'a> {
-    repo: &'a gix::Repository,
+    repo: &'a store::Repo,
     wip: &'a Wip,
     label: &'a str,
-    upstream: gix::ObjectId,
+    upstream: store::ObjectId,
     policy: Policy,
 }
 
@@ -350,7 +347,7 @@ fn report_brought(
             files,
             saved,
         }) => {
-            let short = |id: &gix::ObjectId| id.to_hex_with_len(7).to_string();
+            let short = |id: &store::ObjectId| id.to_hex_with_len(7).to_string();
             eprintln!(
                 "assetvc: {} {}..{} from {label}{}",
                 if fast_forward {

@@ -12,7 +12,7 @@ use anyhow::bail;
 use clap::Args;
 use merge::diff::DiffOptions;
 use serde_json::json;
-use store::sync::{ObjectChange, WhoReport, WhoRequest};
+use store::{ObjectChange, WhoReport, WhoRequest};
 
 use super::porcelain;
 use super::sync::target;
@@ -41,45 +41,39 @@ pub fn run(args: &WhoArgs) -> anyhow::Result<ExitCode> {
     let (options, config) = porcelain::settings(&root, None)?;
     let dialect_of = porcelain::dialect_fn(&config)?;
     let from_git = repo
-        .config_snapshot()
-        .string("assetvc.sync.stale")
-        .map(|v| {
-            (
-                String::from_utf8_lossy(v.as_ref()).into_owned(),
-                "git config assetvc.sync.stale",
-            )
-        });
+        .config_value("assetvc.sync.stale")
+        .map(|v| (v, "git config assetvc.sync.stale"));
     let (stale_text, stale_source) =
         from_git.unwrap_or_else(|| (config.sync.stale.clone(), "assetvc.toml: sync.stale"));
-    let Some(stale) = store::sync::parse_duration(&stale_text) else {
+    let Some(stale) = store::parse_duration(&stale_text) else {
         bail!("{stale_source}: {stale_text:?} is not a duration (900, 90s, 15m, 1h)");
     };
     let mut paths = Vec::new();
     for p in &args.paths {
-        match store::repo::rela_path(&root, p) {
+        match store::rela_path(&root, p) {
             Some(r) => paths.push(r.to_string()),
             None => bail!("{}: outside the repository", p.display()),
         }
     }
     // Your own edits, recorded in memory: `who` writes nothing.
-    let memory = repo.clone().with_object_memory();
-    let mine = match store::sync::record_wip(&memory, &dialect_of, None, &target.user) {
+    let memory = repo.in_memory();
+    let mine = match memory.record_wip(&dialect_of, None, &target.user) {
         Ok(w) => Some(w.commit),
-        Err(store::error::Error::Usage(_)) => None,
+        Err(store::Error::Usage(_)) => None,
         Err(e) => return Err(porcelain::fail(e)),
     };
     let request = WhoRequest {
         wip_prefix: target.wip_prefix(),
         me: target.user.clone(),
         mine,
-        upstream: store::repo::resolve_commit(&repo, &target.tracking).ok(),
+        upstream: repo.resolve_commit(&target.tracking).ok(),
         stale,
         paths,
         dialect_of: &dialect_of,
         options: DiffOptions::from(&options),
         now: now_seconds(),
     };
-    let who = store::sync::who(&memory, &request).map_err(porcelain::fail)?;
+    let who = memory.who(&request).map_err(porcelain::fail)?;
     if let Some(out) = &args.html {
         super::who_page::write(&root, &config, &who, age_text, out)?;
         return Ok(ExitCode::SUCCESS);
@@ -157,7 +151,7 @@ fn object_json(o: &ObjectChange) -> serde_json::Value {
         "file": o.file,
         "pointer": o.pointer,
         "id": o.id,
-        "short_id": o.id.as_deref().map(store::sync::short_id),
+        "short_id": o.id.as_deref().map(store::short_id),
         "name": o.name,
         "change": o.change,
         "properties": o.properties,

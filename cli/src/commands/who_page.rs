@@ -8,7 +8,7 @@ use std::path::Path;
 use review::who::{WhoEdit, WhoPage, WhoUser};
 use review::{LevelObjects, ObjectKeys};
 use sjson::{Document, ParseOptions};
-use store::sync::WhoReport;
+use store::WhoReport;
 
 use super::merging;
 use config::Config;

@@ -21,38 +21,23 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-pub use commits::versions_of_merge;
 pub use operation::{detect, Operation, OperationKind, StepPlace};
 
 /// How many operations the journal keeps.
 pub const KEEP: usize = 50;
 
-/// What can go wrong with the journal.
-#[derive(Debug, thiserror::Error)]
-pub enum JournalError {
-    /// A file system operation failed.
-    #[error("{}: {source}", path.display())]
-    Io {
-        /// The file or directory.
-        path: PathBuf,
-        /// The cause.
-        source: std::io::Error,
-    },
-    /// A record could not be written as JSON.
-    #[error("journal record: {0}")]
-    Json(#[from] serde_json::Error),
-    /// A step names versions that are not (or no longer) in the journal.
-    #[error("the versions of this merge are no longer recorded ({0})")]
-    MissingVersions(String),
+use crate::error::{Error, Result};
+
+/// A journal record that cannot be written as JSON.
+fn json(source: serde_json::Error) -> Error {
+    Error::Json {
+        context: "journal record".into(),
+        source,
+    }
 }
 
-type Result<T> = std::result::Result<T, JournalError>;
-
 fn io<T>(path: &Path, r: std::io::Result<T>) -> Result<T> {
-    r.map_err(|source| JournalError::Io {
-        path: path.to_path_buf(),
-        source,
-    })
+    r.map_err(|source| Error::io(path.display().to_string(), source))
 }
 
 /// The git directory for the repository whose worktree is (or contains) `cwd`, found
@@ -149,7 +134,7 @@ impl Journal {
     }
 
     /// The log of `operation`: the last recorded operation when it has the same key,
-    /// else a new one (older operations beyond [`KEEP`] are then removed).
+    /// else a new one (older operations beyond `KEEP` (50) are then removed).
     pub fn begin(&self, operation: &Operation) -> Result<OperationLog> {
         for _attempt in 0..8 {
             let numbers = self.numbers()?;
@@ -180,7 +165,10 @@ impl Journal {
                 started,
             };
             let file = tmp.path().join("operation.json");
-            io(&file, std::fs::write(&file, serde_json::to_vec(&record)?))?;
+            io(
+                &file,
+                std::fs::write(&file, serde_json::to_vec(&record).map_err(json)?),
+            )?;
             let target = self.op_dir(number);
             // A rename onto an existing operation fails: another process began one first.
             if std::fs::rename(tmp.path(), &target).is_ok() {
@@ -296,7 +284,7 @@ impl OperationLog {
     pub fn append(&self, step: &serde_json::Value) -> Result<()> {
         let mut line = Vec::with_capacity(256);
         line.push(b'\n');
-        serde_json::to_writer(&mut line, step)?;
+        serde_json::to_writer(&mut line, step).map_err(json)?;
         let path = self.dir.join("steps.jsonl");
         let mut file = io(
             &path,
@@ -313,11 +301,11 @@ impl Recorded {
     /// The three versions a step recorded under `name`.
     pub fn versions(&self, name: &str) -> Result<Versions> {
         if name.contains(['/', '\\']) || name.starts_with('.') {
-            return Err(JournalError::MissingVersions(name.to_string()));
+            return Err(Error::MissingVersions(name.to_string()));
         }
         let read = |side: &str| {
             std::fs::read(self.dir.join("versions").join(format!("{name}.{side}")))
-                .map_err(|_| JournalError::MissingVersions(name.to_string()))
+                .map_err(|_| Error::MissingVersions(name.to_string()))
         };
         Ok(Versions {
             base: read("base")?,

@@ -2,6 +2,7 @@
 //! parsing only the blobs a commit changed; full indexes rebuilt from a snapshot and a
 //! chain of deltas, or, when the cache has nothing usable, from the tree itself.
 
+use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use gix::bstr::ByteSlice;
@@ -9,11 +10,11 @@ use gix::ObjectId;
 use rayon::prelude::*;
 
 use super::cache::{Cache, SNAPSHOT_EVERY};
+use super::delta::delta_of;
 use super::scan::scan_blob;
-use super::{
-    index_dir, Delta, Entry, FileObjects, IndexError, IndexSettings, Located, ObjectChange,
-    TreeIndex,
-};
+use super::{index_dir, Delta, Entry, FileObjects, IndexSettings, TreeIndex};
+use crate::error::{Error, GitContext, Result};
+use crate::Repo;
 
 /// A commit as history queries need it.
 #[derive(Debug, Clone)]
@@ -44,13 +45,22 @@ pub struct ObjectIndex<'r> {
     empty: ObjectId,
     /// Full indexes built in this process, with their chain depth.
     memo: HashMap<ObjectId, (TreeIndex, u32)>,
+    /// Blobs of the next commits to index, scanned ahead in parallel: (path, blob) →
+    /// objects (`None`: it does not parse).
+    scanned_ahead: RefCell<HashMap<(String, ObjectId), Option<Objects>>>,
 }
 
-type Result<T> = std::result::Result<T, IndexError>;
+/// The objects of one file by id.
+type Objects = BTreeMap<String, Entry>;
+
+/// Commits whose changed blobs are scanned together, in parallel, before their deltas are
+/// computed one after the other (each needs its parent's index). Bounds the memory held.
+const SCAN_AHEAD: usize = 8;
 
 impl<'r> ObjectIndex<'r> {
     /// The index of `repo` with `settings` (its cache directory keyed by the settings).
-    pub fn open(repo: &'r gix::Repository, settings: IndexSettings) -> ObjectIndex<'r> {
+    pub fn open(repo: &'r Repo, settings: IndexSettings) -> ObjectIndex<'r> {
+        let repo = repo.gix();
         let cache = Cache::new(index_dir(repo, &settings));
         ObjectIndex {
             repo,
@@ -58,11 +68,12 @@ impl<'r> ObjectIndex<'r> {
             cache,
             empty: ObjectId::empty_tree(repo.object_hash()),
             memo: HashMap::new(),
+            scanned_ahead: RefCell::default(),
         }
     }
 
     /// The repository.
-    pub fn repo(&self) -> &'r gix::Repository {
+    pub(crate) fn repo(&self) -> &'r gix::Repository {
         self.repo
     }
 
@@ -73,7 +84,7 @@ impl<'r> ObjectIndex<'r> {
 
     /// The commit `rev` names.
     pub fn resolve_commit(&self, rev: &str) -> Result<ObjectId> {
-        let unknown = || IndexError::UnknownRevision(rev.to_string());
+        let unknown = || Error::UnknownRevision(rev.to_string());
         let id = self.repo.rev_parse_single(rev).map_err(|_| unknown())?;
         let commit = id
             .object()
@@ -86,8 +97,8 @@ impl<'r> ObjectIndex<'r> {
     /// A commit's tree, parents, author and summary.
     pub fn commit_info(&self, id: ObjectId) -> Result<CommitInfo> {
         let ctx = || format!("reading commit {id}");
-        let commit = self.repo.find_commit(id).map_err(IndexError::git(ctx()))?;
-        let tree = commit.tree_id().map_err(IndexError::git(ctx()))?.detach();
+        let commit = self.repo.find_commit(id).git_err(ctx())?;
+        let tree = commit.tree_id().git_err(ctx())?.detach();
         // A shallow clone's boundary commits have parents that are not in the repository:
         // they are roots here.
         let parents = commit
@@ -95,7 +106,7 @@ impl<'r> ObjectIndex<'r> {
             .map(|p| p.detach())
             .filter(|p| self.repo.has_object(p))
             .collect();
-        let author = commit.author().map_err(IndexError::git(ctx()))?;
+        let author = commit.author().git_err(ctx())?;
         let (name, email) = (author.name.to_string(), author.email.to_string());
         let time = author.time().map(|t| t.seconds).unwrap_or(0);
         let commit_time = commit.time().map(|t| t.seconds).unwrap_or(time);
@@ -141,17 +152,51 @@ impl<'r> ObjectIndex<'r> {
             }
         }
         let total = todo.len();
-        for (done, id) in todo.into_iter().enumerate() {
-            if let Some(progress) = &self.settings.progress {
-                if total > 1 {
-                    progress(done, total);
+        for (batch, ids) in todo.chunks(SCAN_AHEAD).enumerate() {
+            let infos = ids
+                .iter()
+                .map(|id| self.commit_info(*id))
+                .collect::<Result<Vec<_>>>()?;
+            self.scan_ahead(&infos)?;
+            for (i, info) in infos.iter().enumerate() {
+                if let Some(progress) = &self.settings.progress {
+                    if total > 1 {
+                        progress(batch * SCAN_AHEAD + i, total);
+                    }
                 }
+                self.index_commit(info)?;
             }
-            let info = self.commit_info(id)?;
-            self.index_commit(&info)?;
+            self.scanned_ahead.borrow_mut().clear();
         }
         if let Some(progress) = &self.settings.progress {
             progress(total, total);
+        }
+        Ok(())
+    }
+
+    /// Scans, in parallel, the blobs that `commits` change against their first parent, for
+    /// [`Self::scan_blobs`] to find: parsing is most of the work of indexing a commit, and
+    /// unlike the deltas it does not need the parent's index.
+    fn scan_ahead(&self, commits: &[CommitInfo]) -> Result<()> {
+        let mut wanted = Vec::new();
+        let mut seen = HashSet::new();
+        for info in commits {
+            let Some(parent) = info.parents.first() else {
+                continue;
+            };
+            let base = self.commit_info(*parent)?.tree;
+            for (path, blob) in self.changed_files(base, info.tree)? {
+                if let Some(blob) = blob {
+                    if seen.insert((path.clone(), blob)) {
+                        wanted.push((path, blob));
+                    }
+                }
+            }
+        }
+        let scanned = self.read_and_scan(wanted)?;
+        let mut ahead = self.scanned_ahead.borrow_mut();
+        for (path, blob, objects) in scanned {
+            ahead.insert((path, blob), objects);
         }
         Ok(())
     }
@@ -251,11 +296,8 @@ impl<'r> ObjectIndex<'r> {
             }
             match self.cache.any_delta(&hex) {
                 Some(delta) if chain.len() <= 2 * SNAPSHOT_EVERY as usize => {
-                    at =
-                        ObjectId::from_hex(delta.base.as_bytes()).map_err(|e| IndexError::Git {
-                            context: format!("object index of {hex}"),
-                            message: e.to_string(),
-                        })?;
+                    at = ObjectId::from_hex(delta.base.as_bytes())
+                        .git_err(format!("object index of {hex}"))?;
                     chain.push(delta);
                 }
                 _ => {
@@ -298,8 +340,26 @@ impl<'r> ObjectIndex<'r> {
         (self.settings.dialect)(path)
     }
 
-    /// Reads blobs and parses them in parallel: (path, blob, objects if it parsed).
+    /// The objects of blobs, (path, blob, objects if it parsed): those scanned ahead, and
+    /// the others read and parsed in parallel.
     fn scan_blobs(&self, blobs: Vec<(String, ObjectId)>) -> Result<Vec<ScannedFile>> {
+        let mut done = Vec::with_capacity(blobs.len());
+        let mut missing = Vec::new();
+        {
+            let mut ahead = self.scanned_ahead.borrow_mut();
+            for (path, blob) in blobs {
+                match ahead.remove(&(path.clone(), blob)) {
+                    Some(objects) => done.push((path, blob, objects)),
+                    None => missing.push((path, blob)),
+                }
+            }
+        }
+        done.extend(self.read_and_scan(missing)?);
+        Ok(done)
+    }
+
+    /// Reads blobs and parses them in parallel: (path, blob, objects if it parsed).
+    fn read_and_scan(&self, blobs: Vec<(String, ObjectId)>) -> Result<Vec<ScannedFile>> {
         let mut read = Vec::with_capacity(blobs.len());
         for (path, oid) in blobs {
             let Some(dialect) = self.asset_dialect(&path) else {
@@ -308,7 +368,7 @@ impl<'r> ObjectIndex<'r> {
             let data = self
                 .repo
                 .find_object(oid)
-                .map_err(IndexError::git(format!("reading {path}")))?
+                .git_err(format!("reading {path}"))?
                 .detach()
                 .data;
             read.push((path, oid, dialect, data));
@@ -329,12 +389,12 @@ impl<'r> ObjectIndex<'r> {
         let entries = self
             .repo
             .find_object(tree)
-            .map_err(IndexError::git(ctx()))?
+            .git_err(ctx())?
             .into_tree()
             .traverse()
             .breadthfirst
             .files()
-            .map_err(IndexError::git(ctx()))?;
+            .git_err(ctx())?;
         let blobs = entries
             .into_iter()
             .filter(|e| e.mode.is_blob())
@@ -362,8 +422,8 @@ impl<'r> ObjectIndex<'r> {
     ) -> Result<Vec<(String, Option<ObjectId>)>> {
         use gix::diff::tree::recorder::Change;
         let ctx = || format!("comparing trees {base} and {tree}");
-        let old = self.repo.find_tree(base).map_err(IndexError::git(ctx()))?;
-        let new = self.repo.find_tree(tree).map_err(IndexError::git(ctx()))?;
+        let old = self.repo.find_tree(base).git_err(ctx())?;
+        let new = self.repo.find_tree(tree).git_err(ctx())?;
         let mut recorder = gix::diff::tree::Recorder::default();
         gix::diff::tree(
             gix::objs::TreeRefIter::from_bytes(&old.data, base.kind()),
@@ -372,10 +432,7 @@ impl<'r> ObjectIndex<'r> {
             &self.repo.objects,
             &mut recorder,
         )
-        .map_err(|e| IndexError::Git {
-            context: ctx(),
-            message: e.to_string(),
-        })?;
+        .git_err(ctx())?;
         let mut out = BTreeMap::new();
         for change in recorder.records {
             let (path, removed, added) = match change {
@@ -460,201 +517,5 @@ impl<'r> ObjectIndex<'r> {
     }
 }
 
-/// A changed file of a tree: its path and its new blob id with its objects (`None`: it
-/// does not parse), or `None` when it was removed.
-type ChangedFile = (String, Option<(String, Option<BTreeMap<String, Entry>>)>);
-
-/// The delta from `index` (of tree `base`) to the tree in which `files` changed.
-fn delta_of(index: &TreeIndex, base: String, files: Vec<ChangedFile>) -> Delta {
-    let empty = BTreeMap::new();
-    let mut delta = Delta {
-        base,
-        ..Delta::default()
-    };
-    let (mut removed, mut created) = (Vec::new(), Vec::new());
-    for (path, new) in files {
-        let old = index.files.get(&path).map_or(&empty, |f| &f.objects);
-        let new = match new {
-            Some((blob, objects)) => {
-                delta
-                    .blobs
-                    .push((path.clone(), Some((blob, objects.is_some()))));
-                objects.unwrap_or_default()
-            }
-            None => {
-                delta.blobs.push((path.clone(), None));
-                BTreeMap::new()
-            }
-        };
-        diff_file(
-            &path,
-            old,
-            &new,
-            &mut delta.changes,
-            &mut removed,
-            &mut created,
-        );
-    }
-    pair_moves(removed, created, &mut delta.changes);
-    delta
-}
-
 /// A scanned blob: path, blob id, objects (`None`: it does not parse).
-type ScannedFile = (String, ObjectId, Option<BTreeMap<String, Entry>>);
-
-/// Changes of one file's objects; removals and creations are collected for move pairing.
-fn diff_file(
-    path: &str,
-    old: &BTreeMap<String, Entry>,
-    new: &BTreeMap<String, Entry>,
-    changes: &mut Vec<ObjectChange>,
-    removed: &mut Vec<(String, Located)>,
-    created: &mut Vec<(String, Located)>,
-) {
-    let located = |entry: &Entry| Located {
-        path: path.to_string(),
-        entry: entry.clone(),
-    };
-    for (id, o) in old {
-        match new.get(id) {
-            Some(n) if n == o => {}
-            Some(n) => changes.push(ObjectChange {
-                id: id.clone(),
-                old: Some(located(o)),
-                new: Some(located(n)),
-            }),
-            None => removed.push((id.clone(), located(o))),
-        }
-    }
-    for (id, n) in new {
-        if !old.contains_key(id) {
-            created.push((id.clone(), located(n)));
-        }
-    }
-}
-
-/// An id removed from one file and added to another in the same delta, once each, moved.
-fn pair_moves(
-    removed: Vec<(String, Located)>,
-    created: Vec<(String, Located)>,
-    changes: &mut Vec<ObjectChange>,
-) {
-    let mut removed_count: HashMap<&str, usize> = HashMap::new();
-    for (id, _) in &removed {
-        *removed_count.entry(id.as_str()).or_default() += 1;
-    }
-    let mut created_count: HashMap<&str, usize> = HashMap::new();
-    for (id, _) in &created {
-        *created_count.entry(id.as_str()).or_default() += 1;
-    }
-    let unique_ids: HashSet<String> = removed_count
-        .iter()
-        .filter(|(id, n)| **n == 1 && created_count.get(*id) == Some(&1))
-        .map(|(id, _)| id.to_string())
-        .collect();
-    let unique = |id: &str| unique_ids.contains(id);
-    let mut moved_from: HashMap<String, Located> = HashMap::new();
-    let mut out = Vec::new();
-    for (id, old) in &removed {
-        if unique(id) {
-            moved_from.insert(id.clone(), old.clone());
-        } else {
-            out.push(ObjectChange {
-                id: id.clone(),
-                old: Some(old.clone()),
-                new: None,
-            });
-        }
-    }
-    for (id, new) in created {
-        let old = if unique(&id) {
-            moved_from.remove(&id)
-        } else {
-            None
-        };
-        out.push(ObjectChange {
-            id,
-            old,
-            new: Some(new),
-        });
-    }
-    changes.extend(out);
-}
-
-#[cfg(test)]
-mod tests {
-    use proptest::prelude::*;
-
-    use super::*;
-
-    /// A tree index from path → (id → hash) (a hash of 0 makes a file that does not parse).
-    fn tree(files: &BTreeMap<String, BTreeMap<String, u64>>) -> TreeIndex {
-        let mut index = TreeIndex::default();
-        for (path, objects) in files {
-            let parsed = !objects.values().any(|h| *h == 0);
-            let objects = objects
-                .iter()
-                .filter(|_| parsed)
-                .map(|(id, h)| {
-                    let entry = Entry {
-                        pointer: format!("/e/[id={id}]"),
-                        hash: *h,
-                        name: None,
-                        props: vec![("x".into(), *h)],
-                    };
-                    (id.clone(), entry)
-                })
-                .collect();
-            let blob = format!("{path}{objects:?}");
-            index.files.insert(
-                path.clone(),
-                FileObjects {
-                    blob,
-                    parsed,
-                    objects,
-                },
-            );
-        }
-        index
-    }
-
-    fn files() -> impl Strategy<Value = BTreeMap<String, BTreeMap<String, u64>>> {
-        let ids = prop::collection::btree_map("[a-f]", 0u64..4, 0..5);
-        prop::collection::btree_map("[pqr]\\.level", ids, 0..4)
-    }
-
-    proptest! {
-        /// Applying the delta between two trees' indexes to the first gives the second;
-        /// an id that left exactly one file for exactly one other is one move.
-        #[test]
-        fn applying_a_delta_gives_the_new_index(old in files(), new in files()) {
-            let (old_index, new_index) = (tree(&old), tree(&new));
-            let paths: std::collections::BTreeSet<&String> = old.keys().chain(new.keys()).collect();
-            let changed: Vec<ChangedFile> = paths
-                .into_iter()
-                .filter(|p| old_index.files.get(*p) != new_index.files.get(*p))
-                .map(|p| {
-                    let f = new_index.files.get(p).map(|f| {
-                        (f.blob.clone(), f.parsed.then(|| f.objects.clone()))
-                    });
-                    (p.clone(), f)
-                })
-                .collect();
-            let delta = delta_of(&old_index, "base".into(), changed);
-            let mut applied = old_index.clone();
-            applied.apply(&delta);
-            prop_assert_eq!(&applied, &new_index);
-            for change in &delta.changes {
-                // A move pairs the only removal of an id with its only creation.
-                let unpaired = delta
-                    .changes
-                    .iter()
-                    .filter(|c| c.id == change.id && (c.old.is_none() || c.new.is_none()))
-                    .count();
-                if let (Some(o), Some(n)) = (&change.old, &change.new) {
-                    prop_assert!(o.path == n.path || unpaired == 0);
-                }
-            }
-        }
-    }
-}
+type ScannedFile = (String, ObjectId, Option<Objects>);

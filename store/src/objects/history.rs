@@ -12,9 +12,20 @@ use std::collections::{BinaryHeap, HashMap, HashSet};
 use gix::ObjectId;
 
 use super::build::{CommitInfo, ObjectIndex};
-use super::{IndexError, Located, ObjectChange};
+use super::{Located, ObjectChange};
+use crate::error::Error;
 
 pub use super::build::CommitInfo as Commit;
+
+/// A commit time (seconds since the epoch) in UTC, ISO 8601: `2026-11-24T10:00:00Z`.
+pub fn iso_time(seconds: i64) -> String {
+    gix::date::Time::new(seconds, 0).format_or_unix(gix::date::time::format::ISO8601_STRICT)
+}
+
+/// A commit's day in UTC: `2026-11-24`.
+pub fn day(seconds: i64) -> String {
+    gix::date::Time::new(seconds, 0).format_or_unix(gix::date::time::format::SHORT)
+}
 
 /// What a commit did to the object.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -162,7 +173,7 @@ pub fn log(
     id: &str,
     present: bool,
     limit: Option<usize>,
-) -> Result<Vec<LogEntry>, IndexError> {
+) -> Result<Vec<LogEntry>, Error> {
     index.ensure(start)?;
     let mut out = Vec::new();
     let mut walk: Walk<(String, bool)> = Walk::new();
@@ -262,7 +273,7 @@ pub fn blame(
     index: &mut ObjectIndex<'_>,
     start: ObjectId,
     path: &str,
-) -> Result<Vec<BlameObject>, IndexError> {
+) -> Result<Vec<BlameObject>, Error> {
     index.ensure(start)?;
     let first = index.commit_info(start)?;
     let tree = index.tree_index(first.tree)?;

@@ -16,10 +16,11 @@
 //! `restore` (re-creating one object in a document).
 
 mod build;
-pub mod cache;
-pub mod history;
-pub mod resolve;
-pub mod restore;
+mod cache;
+mod delta;
+mod history;
+mod resolve;
+mod restore;
 mod scan;
 
 use std::collections::BTreeMap;
@@ -30,34 +31,9 @@ use serde::{Deserialize, Serialize};
 use sjson::Dialect;
 
 pub use build::ObjectIndex;
-pub use resolve::{resolve_spec, Candidate, ResolveError};
-pub use scan::scan_document;
-
-/// Why the object index could not be read or built.
-#[derive(Debug, thiserror::Error)]
-pub enum IndexError {
-    /// gix reported an error.
-    #[error("{context}: {message}")]
-    Git {
-        /// What was being done.
-        context: String,
-        /// gix's message.
-        message: String,
-    },
-    /// A revision that does not name a commit.
-    #[error("unknown revision \"{0}\"")]
-    UnknownRevision(String),
-}
-
-impl IndexError {
-    pub(crate) fn git(context: impl Into<String>) -> impl FnOnce(gix::Error) -> IndexError {
-        let context = context.into();
-        move |e| IndexError::Git {
-            context,
-            message: format!("{e:#}"),
-        }
-    }
-}
+pub use history::{blame, day, iso_time, log, BlameLine, BlameObject, Commit, LogEntry, LogKind};
+pub use resolve::Candidate;
+pub use restore::{restore_object, Restored};
 
 /// The dialect of an asset path (repository-relative, `/`-separated), `None` for other files.
 pub type DialectOf = Arc<dyn Fn(&str) -> Option<Dialect> + Send + Sync>;
@@ -127,6 +103,14 @@ pub struct TreeIndex {
 }
 
 impl TreeIndex {
+    /// The object `spec` names: `FILE#ID` (the id or a unique prefix of it in that file),
+    /// else an exact id, else an exact `name`, else a unique id prefix;
+    /// [`Error::NoSuchObject`](crate::Error::NoSuchObject) or
+    /// [`Error::AmbiguousObject`](crate::Error::AmbiguousObject) otherwise.
+    pub fn resolve(&self, spec: &str) -> crate::Result<Candidate> {
+        resolve::resolve_spec(self, spec)
+    }
+
     /// Every object: (path, id, entry).
     pub fn objects(&self) -> impl Iterator<Item = (&str, &str, &Entry)> {
         self.files.iter().flat_map(|(path, f)| {
@@ -216,7 +200,7 @@ impl Delta {
 }
 
 /// The directory of the object index in a repository.
-pub fn index_dir(repo: &gix::Repository, settings: &IndexSettings) -> PathBuf {
+pub(crate) fn index_dir(repo: &gix::Repository, settings: &IndexSettings) -> PathBuf {
     repo.common_dir()
         .join("assetvc")
         .join("object-index")

@@ -2,6 +2,7 @@
 //! tree's object index. Shared by `show`, `log`, `blame`, `restore` and `resolve`.
 
 use super::TreeIndex;
+use crate::error::{Error, Result};
 
 /// An object a spec may mean.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -14,35 +15,19 @@ pub struct Candidate {
     pub name: Option<String>,
 }
 
-/// Why a spec names no single object.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum ResolveError {
-    /// Nothing matches.
-    #[error("no object matches \"{0}\"")]
-    NotFound(String),
-    /// Several objects match; the candidates are listed.
-    #[error("\"{spec}\" is ambiguous: {} objects match", candidates.len())]
-    Ambiguous {
-        /// The spec.
-        spec: String,
-        /// What it may mean.
-        candidates: Vec<Candidate>,
-    },
-}
-
 /// The object `spec` names in `index`: `FILE#ID` (the id or a unique prefix of it in that
 /// file), else an exact id, else an exact `name`, else a unique id prefix.
-pub fn resolve_spec(index: &TreeIndex, spec: &str) -> Result<Candidate, ResolveError> {
+pub(crate) fn resolve_spec(index: &TreeIndex, spec: &str) -> Result<Candidate> {
     let candidate = |path: &str, id: &str| Candidate {
         path: path.to_string(),
         id: id.to_string(),
         name: index.get(path, id).and_then(|e| e.name.clone()),
     };
-    let pick = |found: Vec<Candidate>| -> Option<Result<Candidate, ResolveError>> {
+    let pick = |found: Vec<Candidate>| -> Option<Result<Candidate>> {
         match found.len() {
             0 => None,
             1 => found.into_iter().next().map(Ok),
-            _ => Some(Err(ResolveError::Ambiguous {
+            _ => Some(Err(Error::AmbiguousObject {
                 spec: spec.to_string(),
                 candidates: found,
             })),
@@ -64,7 +49,7 @@ pub fn resolve_spec(index: &TreeIndex, spec: &str) -> Result<Candidate, ResolveE
                 return r;
             }
         }
-        return Err(ResolveError::NotFound(spec.to_string()));
+        return Err(Error::NoSuchObject(spec.to_string()));
     }
     let all = || index.objects();
     let exact = all()
@@ -85,12 +70,13 @@ pub fn resolve_spec(index: &TreeIndex, spec: &str) -> Result<Candidate, ResolveE
         .filter(|(_, id, _)| !spec.is_empty() && id.starts_with(spec))
         .map(|(p, id, _)| candidate(p, id))
         .collect();
-    pick(prefixed).unwrap_or_else(|| Err(ResolveError::NotFound(spec.to_string())))
+    pick(prefixed).unwrap_or_else(|| Err(Error::NoSuchObject(spec.to_string())))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::{scan_document, FileObjects};
+    use super::super::scan::scan_document;
+    use super::super::FileObjects;
     use super::*;
 
     fn index() -> TreeIndex {
@@ -121,19 +107,22 @@ mod tests {
     #[test]
     fn resolves_files_ids_names_and_prefixes() {
         let index = index();
-        let ok = |spec: &str| resolve_spec(&index, spec).map(|c| (c.path, c.id));
+        let ok = |spec: &str| resolve_spec(&index, spec).map(|c| (c.path, c.id)).ok();
         assert_eq!(
             ok("b.level#f341aa"),
-            Ok(("b.level".into(), "f341aa".into()))
+            Some(("b.level".into(), "f341aa".into()))
         );
-        assert_eq!(ok("a.level#f342"), Ok(("a.level".into(), "f342bb".into())));
-        assert_eq!(ok("f342bb"), Ok(("a.level".into(), "f342bb".into())));
-        assert_eq!(ok("gate"), Ok(("a.level".into(), "f342bb".into())));
-        assert_eq!(ok("c"), Ok(("b.level".into(), "c9".into())));
+        assert_eq!(
+            ok("a.level#f342"),
+            Some(("a.level".into(), "f342bb".into()))
+        );
+        assert_eq!(ok("f342bb"), Some(("a.level".into(), "f342bb".into())));
+        assert_eq!(ok("gate"), Some(("a.level".into(), "f342bb".into())));
+        assert_eq!(ok("c"), Some(("b.level".into(), "c9".into())));
         // A name wins over an id prefix.
-        assert_eq!(ok("f3"), Ok(("b.level".into(), "c9".into())));
+        assert_eq!(ok("f3"), Some(("b.level".into(), "c9".into())));
         match resolve_spec(&index, "door") {
-            Err(ResolveError::Ambiguous { candidates, .. }) => {
+            Err(Error::AmbiguousObject { candidates, .. }) => {
                 assert_eq!(candidates.len(), 2);
                 assert_eq!(candidates[0].name.as_deref(), Some("door"));
             }
@@ -141,15 +130,15 @@ mod tests {
         }
         assert!(matches!(
             resolve_spec(&index, "f34"),
-            Err(ResolveError::Ambiguous { .. })
+            Err(Error::AmbiguousObject { .. })
         ));
         assert!(matches!(
             resolve_spec(&index, "zz"),
-            Err(ResolveError::NotFound(_))
+            Err(Error::NoSuchObject(_))
         ));
         assert!(matches!(
             resolve_spec(&index, "a.level#zz"),
-            Err(ResolveError::NotFound(_))
+            Err(Error::NoSuchObject(_))
         ));
     }
 }

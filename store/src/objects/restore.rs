@@ -6,24 +6,7 @@
 use merge::objects::{keyed_objects, KeyedObject};
 use sjson::{Document, Kind, Out, OutItem, Path, Segment, Value};
 
-/// Why an object cannot be restored.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum RestoreError {
-    /// The source version has no object with this id.
-    #[error("the source has no object \"{0}\"")]
-    NotInSource(String),
-    /// The object is gone and the array it was in does not exist any more.
-    #[error("cannot re-create \"{id}\": its array {array} no longer exists")]
-    NoPlace {
-        /// The object's id.
-        id: String,
-        /// The array's JSON Pointer.
-        array: String,
-    },
-    /// The result does not parse (a bug; nothing is written).
-    #[error("internal error: the restored document does not parse ({0})")]
-    Invalid(sjson::ParseError),
-}
+use crate::error::{Error, Result};
 
 /// What restoring changed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,12 +25,12 @@ pub fn restore_object<'a>(
     source: &'a Document,
     id: &str,
     id_keys: &[String],
-) -> Result<Restored, RestoreError> {
+) -> Result<Restored> {
     let src_objects = keyed_objects(source.root(), id_keys);
     let src = src_objects
         .iter()
         .find(|o| o.id == id)
-        .ok_or_else(|| RestoreError::NotInSource(id.to_string()))?;
+        .ok_or_else(|| Error::NotInSource(id.to_string()))?;
     let cur_objects = keyed_objects(current.root(), id_keys);
     let (out, recreated) = match cur_objects.iter().find(|o| o.id == id) {
         Some(cur) if cur.value.same_value(&src.value) => return Ok(Restored::Unchanged),
@@ -58,7 +41,7 @@ pub fn restore_object<'a>(
         }
         None => {
             let array_path = &src.path.0[..src.path.0.len() - 1];
-            let no_place = || RestoreError::NoPlace {
+            let no_place = || Error::NoPlace {
                 id: id.to_string(),
                 array: Path(array_path.to_vec()).to_string(),
             };
@@ -76,10 +59,13 @@ pub fn restore_object<'a>(
             (Some(out), true)
         }
     };
-    let out = out.ok_or_else(|| RestoreError::NotInSource(id.to_string()))?;
+    let out = out.ok_or_else(|| Error::NotInSource(id.to_string()))?;
     let text = sjson::print(current, &out);
     let parsed = Document::parse_with(text.clone(), sjson::ParseOptions::new(current.dialect()))
-        .map_err(RestoreError::Invalid)?;
+        .map_err(|source| Error::Unparsable {
+            what: "restored document",
+            source,
+        })?;
     drop(parsed);
     Ok(if recreated {
         Restored::Recreated(text)
@@ -308,11 +294,11 @@ mod tests {
         let gone = doc("other = 1\n");
         assert!(matches!(
             restore_object(&gone, &doc(SOURCE), "b", &keys()),
-            Err(RestoreError::NoPlace { .. })
+            Err(Error::NoPlace { .. })
         ));
         assert!(matches!(
             restore_object(&gone, &doc(SOURCE), "zz", &keys()),
-            Err(RestoreError::NotInSource(_))
+            Err(Error::NotInSource(_))
         ));
     }
 

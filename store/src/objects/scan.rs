@@ -17,36 +17,39 @@ fn value_hash(v: Value<'_>) -> u64 {
 /// The id'd objects of a parsed document by id (the first of a repeated id is kept).
 /// An object's hash combines its members' names and hashes: each value is hashed once.
 pub fn scan_document(doc: &Document, id_keys: &[String]) -> BTreeMap<String, Entry> {
-    let mut out = BTreeMap::new();
-    for obj in merge::objects::keyed_objects(doc.root(), id_keys) {
-        if out.contains_key(&obj.id) {
-            continue;
-        }
-        let mut whole = rustc_hash::FxHasher::default();
-        let props: Vec<(String, u64)> = obj
-            .value
-            .members()
-            .map(|(k, v)| {
-                let h = value_hash(v);
-                whole.write(k.as_bytes());
-                whole.write_u8(0xff);
-                whole.write_u64(h);
-                (k.into_owned(), h)
-            })
-            .collect();
-        let entry = Entry {
-            pointer: obj.pointer,
-            hash: whole.finish(),
-            name: obj
+    let mut entries: Vec<(String, Entry)> = merge::objects::keyed_objects(doc.root(), id_keys)
+        .into_iter()
+        .map(|obj| {
+            let mut whole = rustc_hash::FxHasher::default();
+            let props: Vec<(String, u64)> = obj
                 .value
-                .get("name")
-                .and_then(|n| n.as_str())
-                .map(|n| n.into_owned()),
-            props,
-        };
-        out.insert(obj.id, entry);
-    }
-    out
+                .members()
+                .map(|(k, v)| {
+                    let h = value_hash(v);
+                    whole.write(k.as_bytes());
+                    whole.write_u8(0xff);
+                    whole.write_u64(h);
+                    (k.into_owned(), h)
+                })
+                .collect();
+            let entry = Entry {
+                pointer: obj.pointer,
+                hash: whole.finish(),
+                name: obj
+                    .value
+                    .get("name")
+                    .and_then(|n| n.as_str())
+                    .map(|n| n.into_owned()),
+                props,
+            };
+            (obj.id, entry)
+        })
+        .collect();
+    // Sorted once and built in bulk: inserting 10,000 entries one by one moved them around
+    // the tree's nodes. The stable sort keeps the first of a repeated id first.
+    entries.sort_by(|a, b| a.0.cmp(&b.0));
+    entries.dedup_by(|later, first| later.0 == first.0);
+    entries.into_iter().collect()
 }
 
 /// The objects of a blob's bytes, or `None` if it does not parse.

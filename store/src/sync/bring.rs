@@ -18,6 +18,7 @@ use crate::treemerge::{
     conflict_lines, merge_commits, update_head, AssetRules, MergedFile, Unresolved,
 };
 use crate::worktree::{self, diff_indexes};
+use crate::Repo;
 
 /// Why the upstream was not brought in; nothing was changed.
 #[derive(Debug, Clone)]
@@ -27,7 +28,7 @@ pub enum Postponed {
     Unresolved(Vec<Unresolved>),
 }
 
-/// What [`bring_upstream`] did.
+/// What [`Repo::bring_upstream`](crate::Repo::bring_upstream) did.
 #[derive(Debug, Clone)]
 pub enum Brought {
     /// HEAD already contains the upstream.
@@ -51,173 +52,177 @@ pub enum Brought {
     Postponed(Postponed),
 }
 
-/// Merges `upstream` into HEAD and the worktree, keeping the uncommitted edits that `wip`
-/// recorded on `branch` (see the module documentation). Refuses, changing nothing, when a merge is in
-/// progress, the index holds unmerged paths or staged changes the WIP does not carry, HEAD moved since `wip` was
-/// recorded, or a file to be written changed since.
-pub fn bring_upstream(
-    repo: &gix::Repository,
-    branch: &str,
-    wip: &Wip,
-    upstream: ObjectId,
-    upstream_label: &str,
-    rules: &AssetRules<'_>,
-) -> Result<Brought> {
-    let head = wip.head;
-    if repo::head_commit(repo)? != Some(head) {
-        return Err(Error::Refused {
-            message: "HEAD moved while syncing; the next cycle will catch up".into(),
-            paths: Vec::new(),
-        });
-    }
-    let Some(base) = repo.merge_base(head, upstream)?.map(|b| b.detach()) else {
-        return Err(Error::Usage(format!(
-            "refusing to merge unrelated histories ({upstream_label} shares no commit with HEAD)"
-        )));
-    };
-    if base == upstream {
-        return Ok(Brought::UpToDate);
-    }
-    if repo.state().is_some() {
-        return Err(Error::Refused {
-            message: "a merge, rebase or similar is in progress: finish it before syncing".into(),
-            paths: Vec::new(),
-        });
-    }
-    // git's discipline: the index lock first, the index and HEAD read under it.
-    let mut lock = worktree::IndexLock::acquire(repo)?;
-    if repo::head_commit(repo)? != Some(head) {
-        return Err(Error::Refused {
-            message: "HEAD moved while syncing; the next cycle will catch up".into(),
-            paths: Vec::new(),
-        });
-    }
-    let index = lock.index().clone();
-    let unmerged = worktree::unmerged_paths(&index);
-    if !unmerged.is_empty() {
-        return Err(Error::Refused {
-            message: "you have unmerged paths; resolve them and commit first".into(),
-            paths: unmerged,
-        });
-    }
-    let head_index = repo.index_from_tree(&wip.head_tree)?;
-    // Staged assets (added or modified) are in the WIP and stay staged; anything else
-    // staged is not carried by the WIP, and must be committed first.
-    let staged = diff_indexes(&head_index, &index);
-    let not_carried: Vec<String> = staged
-        .iter()
-        .filter(|c| c.new.is_none() || (rules.dialect_of)(&c.path.to_str_lossy()).is_none())
-        .map(|c| c.path.to_str_lossy().into_owned())
-        .collect();
-    if !not_carried.is_empty() {
-        return Err(Error::Refused {
-            message: "you have staged changes that sync does not carry (deletions, files \
-                      that are not assets); commit them to let sync merge"
-                .into(),
-            paths: not_carried,
-        });
-    }
-    let mut files = Vec::new();
-    // 1. The new branch tip.
-    let fast_forward = base == head;
-    let new_head = if fast_forward {
-        upstream
-    } else {
-        let merged = merge_commits(repo, head, upstream, ("HEAD", upstream_label), rules)?;
-        if !merged.unresolved.is_empty() {
-            return Ok(Brought::Postponed(Postponed::Unresolved(merged.unresolved)));
+impl Repo {
+    /// Merges `upstream` into HEAD and the worktree, keeping the uncommitted edits that `wip`
+    /// recorded on `branch` (see the module documentation). Refuses, changing nothing, when a merge is in
+    /// progress, the index holds unmerged paths or staged changes the WIP does not carry, HEAD moved since `wip` was
+    /// recorded, or a file to be written changed since.
+    pub fn bring_upstream(
+        &self,
+        branch: &str,
+        wip: &Wip,
+        upstream: ObjectId,
+        upstream_label: &str,
+        rules: &AssetRules<'_>,
+    ) -> Result<Brought> {
+        let repo = &self.git;
+        let head = wip.head;
+        if repo::head_commit(repo)? != Some(head) {
+            return Err(Error::Refused {
+                message: "HEAD moved while syncing; the next cycle will catch up".into(),
+                paths: Vec::new(),
+            });
         }
-        let mut message = format!("Merge {upstream_label} (assetvc sync)\n");
-        let lines = conflict_lines(&merged.files);
-        if !lines.is_empty() {
-            message.push_str("\nassetvc resolved these conflicts by policy:\n");
-            for line in lines {
-                message.push_str(&line);
-                message.push('\n');
+        let Some(base) = repo.merge_base(head, upstream)?.map(|b| b.detach()) else {
+            return Err(Error::Usage(format!(
+                "refusing to merge unrelated histories ({upstream_label} shares no commit with HEAD)"
+            )));
+        };
+        if base == upstream {
+            return Ok(Brought::UpToDate);
+        }
+        if repo.state().is_some() {
+            return Err(Error::Refused {
+                message: "a merge, rebase or similar is in progress: finish it before syncing"
+                    .into(),
+                paths: Vec::new(),
+            });
+        }
+        // git's discipline: the index lock first, the index and HEAD read under it.
+        let mut lock = worktree::IndexLock::acquire(repo)?;
+        if repo::head_commit(repo)? != Some(head) {
+            return Err(Error::Refused {
+                message: "HEAD moved while syncing; the next cycle will catch up".into(),
+                paths: Vec::new(),
+            });
+        }
+        let index = lock.index().clone();
+        let unmerged = worktree::unmerged_paths(&index);
+        if !unmerged.is_empty() {
+            return Err(Error::Refused {
+                message: "you have unmerged paths; resolve them and commit first".into(),
+                paths: unmerged,
+            });
+        }
+        let head_index = repo.index_from_tree(&wip.head_tree)?;
+        // Staged assets (added or modified) are in the WIP and stay staged; anything else
+        // staged is not carried by the WIP, and must be committed first.
+        let staged = diff_indexes(&head_index, &index);
+        let not_carried: Vec<String> = staged
+            .iter()
+            .filter(|c| c.new.is_none() || (rules.dialect_of)(&c.path.to_str_lossy()).is_none())
+            .map(|c| c.path.to_str_lossy().into_owned())
+            .collect();
+        if !not_carried.is_empty() {
+            return Err(Error::Refused {
+                message: "you have staged changes that sync does not carry (deletions, files \
+                          that are not assets); commit them to let sync merge"
+                    .into(),
+                paths: not_carried,
+            });
+        }
+        let mut files = Vec::new();
+        // 1. The new branch tip.
+        let fast_forward = base == head;
+        let new_head = if fast_forward {
+            upstream
+        } else {
+            let merged = merge_commits(repo, head, upstream, ("HEAD", upstream_label), rules)?;
+            if !merged.unresolved.is_empty() {
+                return Ok(Brought::Postponed(Postponed::Unresolved(merged.unresolved)));
+            }
+            let mut message = format!("Merge {upstream_label} (assetvc sync)\n");
+            let lines = conflict_lines(&merged.files);
+            if !lines.is_empty() {
+                message.push_str("\nassetvc resolved these conflicts by policy:\n");
+                for line in lines {
+                    message.push_str(&line);
+                    message.push('\n');
+                }
+            }
+            files.extend(merged.files);
+            repo.new_commit(message, merged.tree, [head, upstream])?.id
+        };
+        // 2. What the worktree gets: the edits merged onto the new tip.
+        let new_tree = repo::tree_of(repo, Some(new_head))?;
+        let mut edits_conflicted = false;
+        let worktree_tree = if wip.is_clean() {
+            new_tree
+        } else {
+            let merged = merge_commits(
+                repo,
+                wip.commit,
+                new_head,
+                ("your uncommitted edits", upstream_label),
+                rules,
+            )?;
+            if !merged.unresolved.is_empty() {
+                return Ok(Brought::Postponed(Postponed::Unresolved(merged.unresolved)));
+            }
+            edits_conflicted = merged.files.iter().any(|f| !f.conflicts.is_empty());
+            files.extend(merged.files);
+            merged.tree
+        };
+        // 3. Worktree and index. The writer checks each path against what the WIP recorded.
+        let mut recorded = index.clone();
+        for (path, now) in &wip.edits {
+            let stage = gix::index::entry::Stage::Unconflicted;
+            if let (Some(e), Some((id, mode))) = (
+                recorded.entry_mut_by_path_and_stage(path.as_bstr(), stage),
+                now,
+            ) {
+                e.id = *id;
+                e.mode = *mode;
+                e.stat = Stat::default();
             }
         }
-        files.extend(merged.files);
-        repo.new_commit(message, merged.tree, [head, upstream])?.id
-    };
-    // 2. What the worktree gets: the edits merged onto the new tip.
-    let new_tree = repo::tree_of(repo, Some(new_head))?;
-    let mut edits_conflicted = false;
-    let worktree_tree = if wip.is_clean() {
-        new_tree
-    } else {
-        let merged = merge_commits(
+        let deleted: std::collections::HashSet<&[u8]> = wip
+            .edits
+            .iter()
+            .filter(|(_, now)| now.is_none())
+            .map(|(path, _)| path.as_slice())
+            .collect();
+        if !deleted.is_empty() {
+            recorded.remove_entries(|_, path, _| deleted.contains(path.as_bytes()));
+        }
+        let recorded_state = repo.index_from_tree(&wip.tree)?;
+        let worktree_target = repo.index_from_tree(&worktree_tree)?;
+        let mut target = repo.index_from_tree(&new_tree)?;
+        keep_staged(&mut target, &staged)?;
+        let mut written =
+            worktree::checkout_against(repo, &recorded, &recorded_state, &worktree_target, target)?;
+        // Paths whose file is not the index's content must not look clean to git.
+        fix_stat(&mut written, &worktree_target);
+        lock.stage(&mut written)?;
+        update_head(
             repo,
-            wip.commit,
+            Some(head),
             new_head,
-            ("your uncommitted edits", upstream_label),
-            rules,
+            &format!(
+                "assetvc sync: {} {upstream_label}",
+                if fast_forward {
+                    "fast-forward to"
+                } else {
+                    "merge"
+                }
+            ),
         )?;
-        if !merged.unresolved.is_empty() {
-            return Ok(Brought::Postponed(Postponed::Unresolved(merged.unresolved)));
-        }
-        edits_conflicted = merged.files.iter().any(|f| !f.conflicts.is_empty());
-        files.extend(merged.files);
-        merged.tree
-    };
-    // 3. Worktree and index. The writer checks each path against what the WIP recorded.
-    let mut recorded = index.clone();
-    for (path, now) in &wip.edits {
-        let stage = gix::index::entry::Stage::Unconflicted;
-        if let (Some(e), Some((id, mode))) = (
-            recorded.entry_mut_by_path_and_stage(path.as_bstr(), stage),
-            now,
-        ) {
-            e.id = *id;
-            e.mode = *mode;
-            e.stat = Stat::default();
-        }
+        lock.commit()?;
+        let saved = if edits_conflicted {
+            let name = format!("{SAVED_PREFIX}{branch}");
+            save_edits(repo, &name, wip.commit)?;
+            Some(name)
+        } else {
+            None
+        };
+        Ok(Brought::Merged {
+            from: head,
+            new_head,
+            fast_forward,
+            files,
+            saved,
+        })
     }
-    let deleted: std::collections::HashSet<&[u8]> = wip
-        .edits
-        .iter()
-        .filter(|(_, now)| now.is_none())
-        .map(|(path, _)| path.as_slice())
-        .collect();
-    if !deleted.is_empty() {
-        recorded.remove_entries(|_, path, _| deleted.contains(path.as_bytes()));
-    }
-    let recorded_state = repo.index_from_tree(&wip.tree)?;
-    let worktree_target = repo.index_from_tree(&worktree_tree)?;
-    let mut target = repo.index_from_tree(&new_tree)?;
-    keep_staged(&mut target, &staged)?;
-    let mut written =
-        worktree::checkout_against(repo, &recorded, &recorded_state, &worktree_target, target)?;
-    // Paths whose file is not the index's content must not look clean to git.
-    fix_stat(&mut written, &worktree_target);
-    lock.stage(&mut written)?;
-    update_head(
-        repo,
-        Some(head),
-        new_head,
-        &format!(
-            "assetvc sync: {} {upstream_label}",
-            if fast_forward {
-                "fast-forward to"
-            } else {
-                "merge"
-            }
-        ),
-    )?;
-    lock.commit()?;
-    let saved = if edits_conflicted {
-        let name = format!("{SAVED_PREFIX}{branch}");
-        save_edits(repo, &name, wip.commit)?;
-        Some(name)
-    } else {
-        None
-    };
-    Ok(Brought::Merged {
-        from: head,
-        new_head,
-        fast_forward,
-        files,
-        saved,
-    })
 }
 
 /// Puts the staged asset changes `staged` (against HEAD) into `target`, the index of the

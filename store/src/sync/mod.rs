@@ -2,29 +2,32 @@
 //!
 //! One sync cycle (see DESIGN.md, "Live collaboration"):
 //!
-//! 1. [`record_wip`] records the worktree's uncommitted asset edits as a commit on
+//! 1. [`Repo::record_wip`] records the worktree's uncommitted asset edits as a commit on
 //!    `refs/assetvc/wip/<user>/<branch>` (parent HEAD, tree HEAD's tree plus the asset
 //!    files as they are on disk), without touching HEAD, the index or the worktree;
-//! 2. [`remote::push_wip`] force-pushes that one ref, [`remote::fetch`] fetches the upstream
+//! 2. [`Repo::push_wip`] force-pushes that one ref, [`Repo::fetch_wip`] fetches the upstream
 //!    branch and every `refs/assetvc/wip/*` into `refs/assetvc/remote-wip/<remote>/*`;
-//! 3. [`bring_upstream`] merges the upstream into the branch and the worktree by structure,
+//! 3. [`Repo::bring_upstream`] merges the upstream into the branch and the worktree by structure,
 //!    the uncommitted edits being "ours", or changes nothing and says why.
 //!
-//! [`who`] reads the fetched WIP refs of the other users and lists the objects they change.
+//! [`Repo::who`] reads the fetched WIP refs of the other users and lists the objects they change.
 //! The submodules: `wip` (recording), `remote` (push and fetch through `git`), `bring`
 //! (the merge), `who` (the object-level report).
 
+use crate::Repo;
+
 mod bring;
-pub mod remote;
+mod remote;
 mod who;
 mod wip;
 
 #[cfg(test)]
 mod tests;
 
-pub use bring::{bring_upstream, Brought, Postponed, SAVED_PREFIX};
-pub use who::{short_id, who, ObjectChange, OtherWip, WhoReport, WhoRequest};
-pub use wip::{record_wip, Wip};
+pub use bring::{Brought, Postponed, SAVED_PREFIX};
+pub use remote::Limits;
+pub use who::{short_id, ObjectChange, OtherWip, WhoReport, WhoRequest};
+pub use wip::Wip;
 
 /// The namespace of the work-in-progress refs on the remote.
 pub const WIP_PREFIX: &str = "refs/assetvc/wip/";
@@ -61,14 +64,17 @@ pub fn ref_component(user: &str) -> Option<String> {
     Some(out)
 }
 
-/// The sync user of `repo`: `git config assetvc.user`, else `user.email`, as a ref
-/// component (see [`ref_component`]).
-pub fn sync_user(repo: &gix::Repository) -> Option<String> {
-    let config = repo.config_snapshot();
-    ["assetvc.user", "user.email"]
-        .iter()
-        .filter_map(|key| config.string(*key))
-        .find_map(|value| ref_component(&String::from_utf8_lossy(value.as_ref())))
+impl Repo {
+    /// The sync user of `repo`: `git config assetvc.user`, else `user.email`, as a ref
+    /// component (see [`ref_component`]).
+    pub fn sync_user(&self) -> Option<String> {
+        let repo = &self.git;
+        let config = repo.config_snapshot();
+        ["assetvc.user", "user.email"]
+            .iter()
+            .filter_map(|key| config.string(*key))
+            .find_map(|value| ref_component(&String::from_utf8_lossy(value.as_ref())))
+    }
 }
 
 /// `refs/assetvc/wip/<user>/<branch>`.

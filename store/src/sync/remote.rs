@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use crate::error::{Error, Result};
 use crate::fetch::git_command;
+use crate::Repo;
 
 /// How a remote operation is bounded.
 #[derive(Debug, Clone, Copy)]
@@ -20,31 +21,29 @@ pub struct Limits<'a> {
     pub stop: &'a AtomicBool,
 }
 
-/// Force-pushes `refname` to the same name on `remote` (a WIP ref is private to its user).
-pub fn push_wip(dir: &Path, remote: &str, refname: &str, limits: Limits<'_>) -> Result<()> {
-    let spec = format!("+{refname}:{refname}");
-    run_git(
-        dir,
-        &["push", "--quiet", "--no-verify", "--", remote, &spec],
-        limits,
-    )
-}
+impl Repo {
+    /// Force-pushes `refname` to the same name on `remote` (a WIP ref is private to its
+    /// user), running `git push` in the worktree.
+    pub fn push_wip(&self, remote: &str, refname: &str, limits: Limits<'_>) -> Result<()> {
+        let spec = format!("+{refname}:{refname}");
+        let args = ["push", "--quiet", "--no-verify", "--", remote, &spec];
+        run_git(self.run_dir(), &args, limits)
+    }
 
-/// Fetches `refs/heads/<branch>` of `remote` into `tracking`, and every
-/// `refs/assetvc/wip/*` into `wip_prefix*` (pruning the WIP refs the remote no longer has).
-pub fn fetch(
-    dir: &Path,
-    remote: &str,
-    branch: &str,
-    tracking: &str,
-    wip_prefix: &str,
-    limits: Limits<'_>,
-) -> Result<()> {
-    let upstream = format!("+refs/heads/{branch}:{tracking}");
-    let wip = format!("+{}*:{wip_prefix}*", super::WIP_PREFIX);
-    run_git(
-        dir,
-        &[
+    /// Fetches `refs/heads/<branch>` of `remote` into `tracking`, and every
+    /// `refs/assetvc/wip/*` into `wip_prefix*` (pruning the WIP refs the remote no longer
+    /// has), running `git fetch` in the worktree.
+    pub fn fetch_wip(
+        &self,
+        remote: &str,
+        branch: &str,
+        tracking: &str,
+        wip_prefix: &str,
+        limits: Limits<'_>,
+    ) -> Result<()> {
+        let upstream = format!("+refs/heads/{branch}:{tracking}");
+        let wip = format!("+{}*:{wip_prefix}*", super::WIP_PREFIX);
+        let args = [
             "fetch",
             "--quiet",
             "--no-tags",
@@ -54,9 +53,14 @@ pub fn fetch(
             remote,
             &upstream,
             &wip,
-        ],
-        limits,
-    )
+        ];
+        run_git(self.run_dir(), &args, limits)
+    }
+
+    /// Where `git` runs: the worktree, else the git directory.
+    fn run_dir(&self) -> &Path {
+        self.workdir().unwrap_or_else(|| self.git_dir())
+    }
 }
 
 /// Runs git with `args` in `dir`; its standard error is kept for the error message.
@@ -69,7 +73,10 @@ fn run_git(dir: &Path, args: &[&str], limits: Limits<'_>) -> Result<()> {
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
-        .map_err(|e| Error::Command(format!("cannot run {what}: {e}")))?;
+        .map_err(|source| Error::CommandStart {
+            command: what.clone(),
+            source,
+        })?;
     // Read standard error on a thread so that a chatty git never blocks on a full pipe.
     let stderr = child.stderr.take();
     let reader = std::thread::spawn(move || {
@@ -85,11 +92,16 @@ fn run_git(dir: &Path, args: &[&str], limits: Limits<'_>) -> Result<()> {
     let stderr = stderr.trim();
     match status {
         Ok(s) if s.success() => Ok(()),
-        Ok(s) => Err(Error::Command(format!(
-            "{what} failed ({s}){}{stderr}",
-            if stderr.is_empty() { "" } else { ": " }
-        ))),
-        Err(why) => Err(Error::Command(format!("{what}: {why}"))),
+        Ok(s) => Err(Error::CommandFailed {
+            command: what,
+            status: Some(s),
+            reason: stderr.to_string(),
+        }),
+        Err(why) => Err(Error::CommandFailed {
+            command: what,
+            status: None,
+            reason: why,
+        }),
     }
 }
 

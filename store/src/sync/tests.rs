@@ -171,17 +171,17 @@ proptest! {
         let typed = level(&ours);
         std::fs::write(dir.join("l.sjson"), &typed).unwrap();
 
-        let repo = crate::repo::open(dir).unwrap();
-        let wip = record_wip(&repo, &sjson_only, Some("refs/assetvc/wip/t/main"), "t").unwrap();
+        let repo = crate::Repo::discover(dir).unwrap();
+        let wip = repo.record_wip(&sjson_only, Some("refs/assetvc/wip/t/main"), "t").unwrap();
         prop_assert_eq!(git(dir, &["rev-parse", "HEAD"]), head.clone());
         prop_assert_eq!(git(dir, &["diff", "--cached", "--name-only"]), "");
         prop_assert_eq!(std::fs::read_to_string(dir.join("l.sjson")).unwrap(), typed.clone());
         prop_assert_eq!(git(dir, &["show", "refs/assetvc/wip/t/main:l.sjson"]), typed);
         prop_assert_eq!(wip.is_clean(), ours == base);
 
-        let up = crate::repo::resolve_commit(&repo, "up").unwrap();
+        let up = repo.resolve_commit("up").unwrap();
         let rules = AssetRules { dialect_of: &sjson_only, options: Default::default() };
-        let brought = bring_upstream(&repo, "main", &wip, up, "up", &rules).unwrap();
+        let brought = repo.bring_upstream("main", &wip, up, "up", &rules).unwrap();
         let expected: Vec<u32> = (0..6)
             .map(|i| if upstream[i].is_some() { theirs[i] } else { ours[i] })
             .collect();

@@ -12,6 +12,7 @@ use sjson::{Dialect, Document, ParseOptions, Path, Segment, Value};
 use crate::error::{Error, Result};
 use crate::repo;
 use crate::worktree::diff_indexes;
+use crate::Repo;
 
 /// One object changed by a WIP: an id'd element (the outermost one on the change's path),
 /// or, for changes outside any id'd element, the top-level member they are in.
@@ -63,7 +64,7 @@ pub struct OtherWip {
     pub unparsable: Vec<String>,
 }
 
-/// What [`who`] found.
+/// What [`Repo::who`](crate::Repo::who) found.
 #[derive(Debug, Clone, Default)]
 pub struct WhoReport {
     /// Every other user's fresh WIP, by user.
@@ -74,7 +75,7 @@ pub struct WhoReport {
     pub overlaps: Vec<(String, ObjectChange)>,
 }
 
-/// What [`who`] looks at.
+/// What [`Repo::who`](crate::Repo::who) looks at.
 pub struct WhoRequest<'a> {
     /// Where the fetched WIP refs are: `refs/assetvc/remote-wip/<remote>/`.
     pub wip_prefix: String,
@@ -96,63 +97,66 @@ pub struct WhoRequest<'a> {
     pub now: i64,
 }
 
-/// Lists the other users' fresh WIPs with the objects they change against the upstream
-/// (from the merge base of the WIP and the upstream), and the objects the local user
-/// changes too.
-pub fn who(repo: &gix::Repository, request: &WhoRequest<'_>) -> Result<WhoReport> {
-    let mut report = WhoReport::default();
-    let refs = repo.references().map_err(Error::git)?;
-    let prefixed = refs
-        .prefixed(request.wip_prefix.as_str())
-        .map_err(Error::git)?;
-    let mut found = Vec::new();
-    for r in prefixed {
-        let mut r = r.map_err(Error::git)?;
-        let name = r.name().as_bstr().to_str_lossy().into_owned();
-        let Some(rest) = name.strip_prefix(&request.wip_prefix) else {
-            continue;
-        };
-        let Some((user, branch)) = rest.split_once('/') else {
-            continue;
-        };
-        if user == request.me {
-            continue;
+impl Repo {
+    /// Lists the other users' fresh WIPs with the objects they change against the upstream
+    /// (from the merge base of the WIP and the upstream), and the objects the local user
+    /// changes too.
+    pub fn who(&self, request: &WhoRequest<'_>) -> Result<WhoReport> {
+        let repo = &self.git;
+        let mut report = WhoReport::default();
+        let refs = repo.references().map_err(Error::git)?;
+        let prefixed = refs
+            .prefixed(request.wip_prefix.as_str())
+            .map_err(Error::git)?;
+        let mut found = Vec::new();
+        for r in prefixed {
+            let mut r = r.map_err(Error::git)?;
+            let name = r.name().as_bstr().to_str_lossy().into_owned();
+            let Some(rest) = name.strip_prefix(&request.wip_prefix) else {
+                continue;
+            };
+            let Some((user, branch)) = rest.split_once('/') else {
+                continue;
+            };
+            if user == request.me {
+                continue;
+            }
+            let id = r.peel_to_id().map_err(Error::git)?.detach();
+            found.push((user.to_string(), branch.to_string(), id));
         }
-        let id = r.peel_to_id().map_err(Error::git)?.detach();
-        found.push((user.to_string(), branch.to_string(), id));
-    }
-    for (user, branch, id) in found {
-        let commit = repo.find_commit(id)?;
-        let time = commit.time().map_err(Error::git)?.seconds;
-        let age = (request.now - time).max(0);
-        if age as u64 > request.stale.as_secs() {
-            continue;
+        for (user, branch, id) in found {
+            let commit = repo.find_commit(id)?;
+            let time = commit.time().map_err(Error::git)?.seconds;
+            let age = (request.now - time).max(0);
+            if age as u64 > request.stale.as_secs() {
+                continue;
+            }
+            let (objects, unparsable) = changed_objects(repo, id, request)?;
+            report.others.push(OtherWip {
+                user,
+                branch,
+                commit: id,
+                age,
+                objects,
+                unparsable,
+            });
         }
-        let (objects, unparsable) = changed_objects(repo, id, request)?;
-        report.others.push(OtherWip {
-            user,
-            branch,
-            commit: id,
-            age,
-            objects,
-            unparsable,
-        });
-    }
-    if let Some(mine) = request.mine {
-        report.mine = changed_objects(repo, mine, request)?.0;
-    }
-    for other in &report.others {
-        for o in &other.objects {
-            if report
-                .mine
-                .iter()
-                .any(|m| m.file == o.file && m.pointer == o.pointer)
-            {
-                report.overlaps.push((other.user.clone(), o.clone()));
+        if let Some(mine) = request.mine {
+            report.mine = changed_objects(repo, mine, request)?.0;
+        }
+        for other in &report.others {
+            for o in &other.objects {
+                if report
+                    .mine
+                    .iter()
+                    .any(|m| m.file == o.file && m.pointer == o.pointer)
+                {
+                    report.overlaps.push((other.user.clone(), o.clone()));
+                }
             }
         }
+        Ok(report)
     }
-    Ok(report)
 }
 
 /// The objects `commit` changes against its merge base with the upstream (its first

@@ -11,6 +11,7 @@ use crate::error::{Error, Result};
 use crate::repo;
 use crate::treemerge::current_index;
 use crate::worktree::{OnDisk, Worktree};
+use crate::Repo;
 
 /// A recorded WIP commit.
 #[derive(Debug, Clone)]
@@ -39,114 +40,118 @@ impl Wip {
     }
 }
 
-/// Records the asset edits of the worktree (tracked assets, staged or not, as they are on
-/// disk) as a commit whose parent is HEAD, and points `refname` at it. The commit is
-/// reused when `refname` already holds the same tree on the same parent. Blobs of edited
-/// files are written to the object database, as `git add` would; HEAD, the index and the
-/// worktree are left alone. `user` signs the commit. With `refname` `None` no ref is read
-/// or written (`who` computes the local user's edits this way, in an in-memory object
-/// database).
-pub fn record_wip(
-    repo: &gix::Repository,
-    dialect_of: &dyn Fn(&str) -> Option<Dialect>,
-    refname: Option<&str>,
-    user: &str,
-) -> Result<Wip> {
-    let head = repo::head_commit(repo)?
-        .ok_or_else(|| Error::Usage("nothing is committed yet: commit once, then sync".into()))?;
-    let head_tree = repo::tree_of(repo, Some(head))?;
-    let index = current_index(repo)?;
-    let head_index = repo.index_from_tree(&head_tree)?;
-    let mut wt = Worktree::new(repo)?;
-    let mut edits = Vec::new();
-    let mut unparsable = Vec::new();
-    for entry in index.entries() {
-        if entry.stage() != Stage::Unconflicted {
-            continue;
+impl Repo {
+    /// Records the asset edits of the worktree (tracked assets, staged or not, as they are on
+    /// disk) as a commit whose parent is HEAD, and points `refname` at it. The commit is
+    /// reused when `refname` already holds the same tree on the same parent. Blobs of edited
+    /// files are written to the object database, as `git add` would; HEAD, the index and the
+    /// worktree are left alone. `user` signs the commit. With `refname` `None` no ref is read
+    /// or written (`who` computes the local user's edits this way, in an in-memory object
+    /// database).
+    pub fn record_wip(
+        &self,
+        dialect_of: &dyn Fn(&str) -> Option<Dialect>,
+        refname: Option<&str>,
+        user: &str,
+    ) -> Result<Wip> {
+        let repo = &self.git;
+        let head = repo::head_commit(repo)?.ok_or_else(|| {
+            Error::Usage("nothing is committed yet: commit once, then sync".into())
+        })?;
+        let head_tree = repo::tree_of(repo, Some(head))?;
+        let index = current_index(repo)?;
+        let head_index = repo.index_from_tree(&head_tree)?;
+        let mut wt = Worktree::new(repo)?;
+        let mut edits = Vec::new();
+        let mut unparsable = Vec::new();
+        for entry in index.entries() {
+            if entry.stage() != Stage::Unconflicted {
+                continue;
+            }
+            let rela = entry.path(&index);
+            let path = rela.to_str_lossy();
+            let Some(dialect) = dialect_of(&path) else {
+                continue;
+            };
+            let now = if wt.is_unchanged(rela, entry, &index)? {
+                Some((entry.id, entry.mode))
+            } else {
+                wt.add(rela, &index)?.map(|(id, mode, _)| (id, mode))
+            };
+            let before = head_index.entry_by_path(rela).map(|e| (e.id, e.mode));
+            if now == before {
+                continue;
+            }
+            if let Some((id, _)) = now {
+                let data = repo.find_blob(id)?.take_data();
+                if let Err(e) = Document::parse_bytes(data, ParseOptions::new(dialect)) {
+                    unparsable.push((path.into_owned(), e));
+                }
+            }
+            edits.push((rela.to_owned(), now));
         }
-        let rela = entry.path(&index);
-        let path = rela.to_str_lossy();
-        let Some(dialect) = dialect_of(&path) else {
-            continue;
-        };
-        let now = if wt.is_unchanged(rela, entry, &index)? {
-            Some((entry.id, entry.mode))
+        // Assets deleted with `git rm`: in HEAD, neither in the index nor on disk.
+        for entry in head_index.entries() {
+            let rela = entry.path(&head_index);
+            if index.entry_by_path(rela).is_some() || dialect_of(&rela.to_str_lossy()).is_none() {
+                continue;
+            }
+            if wt.probe(rela, &index)? == OnDisk::Missing {
+                edits.push((rela.to_owned(), None));
+            }
+        }
+        let tree = if edits.is_empty() {
+            head_tree
         } else {
-            wt.add(rela, &index)?.map(|(id, mode, _)| (id, mode))
+            let mut editor = repo.edit_tree(head_tree)?;
+            for (path, now) in &edits {
+                match now {
+                    Some((id, mode)) => {
+                        editor.upsert(path.as_bstr(), entry_kind(*mode), *id)?;
+                    }
+                    None => {
+                        editor.remove(path.as_bstr())?;
+                    }
+                }
+            }
+            editor.write()?.detach()
         };
-        let before = head_index.entry_by_path(rela).map(|e| (e.id, e.mode));
-        if now == before {
-            continue;
-        }
-        if let Some((id, _)) = now {
-            let data = repo.find_blob(id)?.take_data();
-            if let Err(e) = Document::parse_bytes(data, ParseOptions::new(dialect)) {
-                unparsable.push((path.into_owned(), e));
+        let previous = match refname {
+            Some(name) => repo
+                .try_find_reference(name)
+                .map_err(Error::git)?
+                .and_then(|mut r| r.peel_to_id().ok().map(|id| id.detach()))
+                .and_then(|id| repo.find_commit(id).ok()),
+            None => None,
+        };
+        if let Some(prev) = previous {
+            let same_parent = prev.parent_ids().map(|p| p.detach()).eq([head]);
+            if same_parent && prev.tree_id().map(|t| t.detach()).ok() == Some(tree) {
+                return Ok(Wip {
+                    commit: prev.id,
+                    head,
+                    head_tree,
+                    tree,
+                    edits,
+                    unparsable,
+                    is_new: false,
+                });
             }
         }
-        edits.push((rela.to_owned(), now));
-    }
-    // Assets deleted with `git rm`: in HEAD, neither in the index nor on disk.
-    for entry in head_index.entries() {
-        let rela = entry.path(&head_index);
-        if index.entry_by_path(rela).is_some() || dialect_of(&rela.to_str_lossy()).is_none() {
-            continue;
+        let commit = write_wip_commit(repo, tree, head, user, edits.len())?;
+        if let Some(name) = refname {
+            set_ref(repo, name, commit, "assetvc sync: record work in progress")?;
         }
-        if wt.probe(rela, &index)? == OnDisk::Missing {
-            edits.push((rela.to_owned(), None));
-        }
+        Ok(Wip {
+            commit,
+            head,
+            head_tree,
+            tree,
+            edits,
+            unparsable,
+            is_new: true,
+        })
     }
-    let tree = if edits.is_empty() {
-        head_tree
-    } else {
-        let mut editor = repo.edit_tree(head_tree)?;
-        for (path, now) in &edits {
-            match now {
-                Some((id, mode)) => {
-                    editor.upsert(path.as_bstr(), entry_kind(*mode), *id)?;
-                }
-                None => {
-                    editor.remove(path.as_bstr())?;
-                }
-            }
-        }
-        editor.write()?.detach()
-    };
-    let previous = match refname {
-        Some(name) => repo
-            .try_find_reference(name)
-            .map_err(Error::git)?
-            .and_then(|mut r| r.peel_to_id().ok().map(|id| id.detach()))
-            .and_then(|id| repo.find_commit(id).ok()),
-        None => None,
-    };
-    if let Some(prev) = previous {
-        let same_parent = prev.parent_ids().map(|p| p.detach()).eq([head]);
-        if same_parent && prev.tree_id().map(|t| t.detach()).ok() == Some(tree) {
-            return Ok(Wip {
-                commit: prev.id,
-                head,
-                head_tree,
-                tree,
-                edits,
-                unparsable,
-                is_new: false,
-            });
-        }
-    }
-    let commit = write_wip_commit(repo, tree, head, user, edits.len())?;
-    if let Some(name) = refname {
-        set_ref(repo, name, commit, "assetvc sync: record work in progress")?;
-    }
-    Ok(Wip {
-        commit,
-        head,
-        head_tree,
-        tree,
-        edits,
-        unparsable,
-        is_new: true,
-    })
 }
 
 fn write_wip_commit(

@@ -8,6 +8,7 @@ use super::{merge_commits, AssetRules, MergedFile, Unresolved};
 use crate::error::{Error, Result};
 use crate::repo;
 use crate::worktree;
+use crate::Repo;
 
 /// How a merge into HEAD ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,7 +30,7 @@ pub enum MergeResult {
     Conflicted,
 }
 
-/// The outcome of [`merge_into_head`].
+/// The outcome of [`Repo::merge_into_head`](crate::Repo::merge_into_head).
 #[derive(Debug, Clone)]
 pub struct MergeReport {
     /// How it ended.
@@ -88,116 +89,119 @@ fn merge_message(
     message
 }
 
-/// Merges commit `theirs` into HEAD like `git merge`: up to date, fast-forward, or a merge
-/// in memory (structured for assets) whose result goes to the worktree and the index and,
-/// when nothing is left for the user, into a merge commit with two parents whose message
-/// (`title` followed by one line per conflict resolved by policy) lists every automatic
-/// choice. Refuses, changing nothing, when a merge or rebase is in progress, the index has
-/// staged changes, or a local change would be overwritten.
-pub fn merge_into_head(
-    repo: &gix::Repository,
-    theirs: ObjectId,
-    theirs_label: &str,
-    title: &str,
-    rules: &AssetRules<'_>,
-) -> Result<MergeReport> {
-    if let Some(state) = repo.state() {
-        use gix::state::InProgress;
-        let what = match state {
-            InProgress::Merge => "a merge",
-            InProgress::Rebase | InProgress::RebaseInteractive => "a rebase",
-            InProgress::CherryPick | InProgress::CherryPickSequence => "a cherry-pick",
-            InProgress::Revert | InProgress::RevertSequence => "a revert",
-            InProgress::Bisect => "a bisect",
-            InProgress::ApplyMailbox | InProgress::ApplyMailboxRebase => "git am",
-        };
-        return Err(Error::Refused {
-            message: format!(
-                "{what} is in progress: finish it (commit) or abort it before merging"
-            ),
-            paths: Vec::new(),
-        });
-    }
-    // git's discipline: the index lock first, then the index and HEAD read under it.
-    let mut lock = worktree::IndexLock::acquire(repo)?;
-    let ours = repo::head_commit(repo)?;
-    let policy = rules.options.policy.name();
-    let mut report = MergeReport {
-        result: MergeResult::UpToDate,
-        ours,
-        theirs,
-        files: Vec::new(),
-        unresolved: Vec::new(),
-        message: String::new(),
-    };
-    let head_index = repo.index_from_tree(&repo::tree_of(repo, ours)?)?;
-    let Some(ours_id) = ours else {
-        // An unborn branch: check theirs out.
-        let target = repo.index_from_tree(&repo::tree_of(repo, Some(theirs))?)?;
-        worktree::checkout(repo, &mut lock, &head_index, &target.clone(), target)?;
-        update_head(
-            repo,
-            None,
-            theirs,
-            &format!("merge {theirs_label}: Fast-forward"),
-        )?;
-        lock.commit()?;
-        report.result = MergeResult::FastForward { from: None };
-        return Ok(report);
-    };
-    let base = repo.merge_base(ours_id, theirs)?.map(|id| id.detach());
-    match base {
-        None => {
-            return Err(Error::Usage(format!(
-                "refusing to merge unrelated histories ({theirs_label} shares no commit with HEAD)"
-            )))
+impl Repo {
+    /// Merges commit `theirs` into HEAD like `git merge`: up to date, fast-forward, or a merge
+    /// in memory (structured for assets) whose result goes to the worktree and the index and,
+    /// when nothing is left for the user, into a merge commit with two parents whose message
+    /// (`title` followed by one line per conflict resolved by policy) lists every automatic
+    /// choice. Refuses, changing nothing, when a merge or rebase is in progress, the index has
+    /// staged changes, or a local change would be overwritten.
+    pub fn merge_into_head(
+        &self,
+        theirs: ObjectId,
+        theirs_label: &str,
+        title: &str,
+        rules: &AssetRules<'_>,
+    ) -> Result<MergeReport> {
+        let repo = &self.git;
+        if let Some(state) = repo.state() {
+            use gix::state::InProgress;
+            let what = match state {
+                InProgress::Merge => "a merge",
+                InProgress::Rebase | InProgress::RebaseInteractive => "a rebase",
+                InProgress::CherryPick | InProgress::CherryPickSequence => "a cherry-pick",
+                InProgress::Revert | InProgress::RevertSequence => "a revert",
+                InProgress::Bisect => "a bisect",
+                InProgress::ApplyMailbox | InProgress::ApplyMailboxRebase => "git am",
+            };
+            return Err(Error::Refused {
+                message: format!(
+                    "{what} is in progress: finish it (commit) or abort it before merging"
+                ),
+                paths: Vec::new(),
+            });
         }
-        Some(b) if b == theirs => return Ok(report),
-        Some(b) if b == ours_id => {
+        // git's discipline: the index lock first, then the index and HEAD read under it.
+        let mut lock = worktree::IndexLock::acquire(repo)?;
+        let ours = repo::head_commit(repo)?;
+        let policy = rules.options.policy.name();
+        let mut report = MergeReport {
+            result: MergeResult::UpToDate,
+            ours,
+            theirs,
+            files: Vec::new(),
+            unresolved: Vec::new(),
+            message: String::new(),
+        };
+        let head_index = repo.index_from_tree(&repo::tree_of(repo, ours)?)?;
+        let Some(ours_id) = ours else {
+            // An unborn branch: check theirs out.
             let target = repo.index_from_tree(&repo::tree_of(repo, Some(theirs))?)?;
             worktree::checkout(repo, &mut lock, &head_index, &target.clone(), target)?;
             update_head(
                 repo,
-                Some(ours_id),
+                None,
                 theirs,
                 &format!("merge {theirs_label}: Fast-forward"),
             )?;
             lock.commit()?;
-            write_orig_head(repo, ours_id)?;
-            report.result = MergeResult::FastForward {
-                from: Some(ours_id),
-            };
+            report.result = MergeResult::FastForward { from: None };
             return Ok(report);
+        };
+        let base = repo.merge_base(ours_id, theirs)?.map(|id| id.detach());
+        match base {
+            None => {
+                return Err(Error::Usage(format!(
+                "refusing to merge unrelated histories ({theirs_label} shares no commit with HEAD)"
+            )))
+            }
+            Some(b) if b == theirs => return Ok(report),
+            Some(b) if b == ours_id => {
+                let target = repo.index_from_tree(&repo::tree_of(repo, Some(theirs))?)?;
+                worktree::checkout(repo, &mut lock, &head_index, &target.clone(), target)?;
+                update_head(
+                    repo,
+                    Some(ours_id),
+                    theirs,
+                    &format!("merge {theirs_label}: Fast-forward"),
+                )?;
+                lock.commit()?;
+                write_orig_head(repo, ours_id)?;
+                report.result = MergeResult::FastForward {
+                    from: Some(ours_id),
+                };
+                return Ok(report);
+            }
+            Some(_) => {}
         }
-        Some(_) => {}
+        let merged = merge_commits(repo, ours_id, theirs, ("HEAD", theirs_label), rules)?;
+        let message = merge_message(title, &merged.files, &merged.unresolved, policy);
+        let worktree_target = repo.index_from_tree(&merged.worktree_tree)?;
+        worktree::checkout(repo, &mut lock, &head_index, &worktree_target, merged.index)?;
+        report.files = merged.files;
+        report.unresolved = merged.unresolved;
+        write_orig_head(repo, ours_id)?;
+        if report.unresolved.is_empty() {
+            let commit = repo.commit("HEAD", &message, merged.tree, [ours_id, theirs])?;
+            lock.commit()?;
+            report.result = MergeResult::Merged {
+                commit: commit.detach(),
+            };
+        } else {
+            let git_dir = repo.git_dir();
+            let write = |name: &str, text: &str| {
+                std::fs::write(git_dir.join(name), text)
+                    .map_err(|e| Error::io(git_dir.join(name).display().to_string(), e))
+            };
+            write("MERGE_HEAD", &format!("{theirs}\n"))?;
+            write("MERGE_MSG", &message)?;
+            write("MERGE_MODE", "")?;
+            lock.commit()?;
+            report.result = MergeResult::Conflicted;
+        }
+        report.message = message;
+        Ok(report)
     }
-    let merged = merge_commits(repo, ours_id, theirs, ("HEAD", theirs_label), rules)?;
-    let message = merge_message(title, &merged.files, &merged.unresolved, policy);
-    let worktree_target = repo.index_from_tree(&merged.worktree_tree)?;
-    worktree::checkout(repo, &mut lock, &head_index, &worktree_target, merged.index)?;
-    report.files = merged.files;
-    report.unresolved = merged.unresolved;
-    write_orig_head(repo, ours_id)?;
-    if report.unresolved.is_empty() {
-        let commit = repo.commit("HEAD", &message, merged.tree, [ours_id, theirs])?;
-        lock.commit()?;
-        report.result = MergeResult::Merged {
-            commit: commit.detach(),
-        };
-    } else {
-        let git_dir = repo.git_dir();
-        let write = |name: &str, text: &str| {
-            std::fs::write(git_dir.join(name), text)
-                .map_err(|e| Error::io(git_dir.join(name).display().to_string(), e))
-        };
-        write("MERGE_HEAD", &format!("{theirs}\n"))?;
-        write("MERGE_MSG", &message)?;
-        write("MERGE_MODE", "")?;
-        lock.commit()?;
-        report.result = MergeResult::Conflicted;
-    }
-    report.message = message;
-    Ok(report)
 }
 
 /// The index of the worktree, or an empty one if there is none yet.

@@ -32,9 +32,7 @@ use crate::repo;
 use crate::worktree;
 
 use asset::{merge_asset, AssetMerge};
-pub use head::{
-    conflict_lines, current_index, merge_into_head, update_head, MergeReport, MergeResult,
-};
+pub use head::{conflict_lines, current_index, update_head, MergeReport, MergeResult};
 
 /// What assetvc knows about assets: which paths are assets, and how to merge them.
 pub struct AssetRules<'a> {
@@ -129,8 +127,6 @@ pub struct TreeMerge {
     pub worktree_tree: ObjectId,
     /// The index of `worktree_tree` with conflict stages at unresolved paths.
     pub index: gix::index::File,
-    /// The merge base's tree.
-    pub base_tree: ObjectId,
     /// Every asset both sides changed, merged by structure.
     pub files: Vec<MergedFile>,
     /// Paths left for the user.
@@ -199,7 +195,6 @@ pub fn merge_commits(
         other: Some(labels.1.into()),
     };
     let outcome = repo.merge_commits(ours, theirs, text_labels, options)?;
-    let base_tree = outcome.merge_base_tree_id;
     let first_base_tree = match (&outcome.merge_bases, outcome.virtual_merge_bases.is_empty()) {
         (Some(bases), false) => Some(repo::tree_of(repo, Some(*bases.first()))?),
         _ => None,
@@ -374,7 +369,6 @@ pub fn merge_commits(
         tree: commit_tree,
         worktree_tree,
         index,
-        base_tree,
         files,
         unresolved,
     })

@@ -47,22 +47,22 @@ fn assets_merge_by_structure_and_report_conflicts() {
     commit(dir, "theirs", "main", "a.sjson", "x = 1\ny = 7\nz = 3\n");
     // A broken side in another asset.
     commit(dir, "ours", "ours", "b.sjson", "k = 1\n");
-    let repo = crate::repo::open(dir).unwrap();
-    let ours = crate::repo::resolve_commit(&repo, "ours").unwrap();
-    let theirs = crate::repo::resolve_commit(&repo, "theirs").unwrap();
+    let repo = crate::Repo::discover(dir).unwrap();
+    let ours = repo.resolve_commit("ours").unwrap();
+    let theirs = repo.resolve_commit("theirs").unwrap();
     let rules = AssetRules {
         dialect_of: &sjson_only,
         options: MergeOptions::default(),
     };
-    let m = merge_commits(&repo, ours, theirs, ("ours", "theirs"), &rules).unwrap();
+    let m = merge_commits(repo.gix(), ours, theirs, ("ours", "theirs"), &rules).unwrap();
     assert!(m.unresolved.is_empty(), "{:?}", m.unresolved);
     assert_eq!(m.files.len(), 1);
     assert_eq!(m.files[0].path, "a.sjson");
     assert_eq!(m.files[0].conflicts.len(), 1);
     assert_eq!(m.files[0].conflicts[0].path, "/y");
-    let tree = repo.find_tree(m.tree).unwrap();
+    let tree = repo.gix().find_tree(m.tree).unwrap();
     let entry = tree.lookup_entry_by_path("a.sjson").unwrap().unwrap();
-    let blob = repo.find_blob(entry.object_id()).unwrap();
+    let blob = repo.gix().find_blob(entry.object_id()).unwrap();
     assert_eq!(blob.data.as_slice(), b"x = 2\ny = 7\nz = 3\n");
     assert_eq!(m.tree, m.worktree_tree);
     assert!(worktree::unmerged_paths(&m.index).is_empty());
@@ -76,14 +76,14 @@ fn an_unparsable_side_is_left_with_stages() {
     commit(dir, "main", "", "a.sjson", "x = 1\n");
     commit(dir, "ours", "main", "a.sjson", "x = 2\n");
     commit(dir, "theirs", "main", "a.sjson", "x = {\n");
-    let repo = crate::repo::open(dir).unwrap();
-    let ours = crate::repo::resolve_commit(&repo, "ours").unwrap();
-    let theirs = crate::repo::resolve_commit(&repo, "theirs").unwrap();
+    let repo = crate::Repo::discover(dir).unwrap();
+    let ours = repo.resolve_commit("ours").unwrap();
+    let theirs = repo.resolve_commit("theirs").unwrap();
     let rules = AssetRules {
         dialect_of: &sjson_only,
         options: MergeOptions::default(),
     };
-    let m = merge_commits(&repo, ours, theirs, ("ours", "theirs"), &rules).unwrap();
+    let m = merge_commits(repo.gix(), ours, theirs, ("ours", "theirs"), &rules).unwrap();
     assert_eq!(m.unresolved.len(), 1);
     assert!(matches!(
         m.unresolved[0].kind,
@@ -93,10 +93,14 @@ fn an_unparsable_side_is_left_with_stages() {
         worktree::unmerged_paths(&m.index),
         vec!["a.sjson".to_string()]
     );
-    let tree = repo.find_tree(m.worktree_tree).unwrap();
+    let tree = repo.gix().find_tree(m.worktree_tree).unwrap();
     let entry = tree.lookup_entry_by_path("a.sjson").unwrap().unwrap();
     assert_eq!(
-        repo.find_blob(entry.object_id()).unwrap().data.as_slice(),
+        repo.gix()
+            .find_blob(entry.object_id())
+            .unwrap()
+            .data
+            .as_slice(),
         b"x = 2\n"
     );
 }
@@ -106,13 +110,14 @@ fn an_unparsable_virtual_base_falls_back_to_a_real_one() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
     git(dir, &["init", "-q", "-b", "main"]);
-    let repo = crate::repo::open(dir).unwrap();
+    let handle = crate::Repo::discover(dir).unwrap();
+    let repo = handle.gix();
     let blob = |t: &str| repo.write_blob(t.as_bytes()).unwrap().detach();
     let (virtual_base, real_base) = (blob("<<<<<<< a\nx = 1\n"), blob("x = 1\ny = 1\n"));
     let (ours, theirs) = (blob("x = 2\ny = 1\n"), blob("x = 1\ny = 2\n"));
     let options = MergeOptions::default();
     let merged = merge_asset(
-        &repo,
+        repo,
         (Some(virtual_base), Some(real_base)),
         ours,
         theirs,
@@ -132,7 +137,7 @@ fn an_unparsable_virtual_base_falls_back_to_a_real_one() {
         b"x = 2\ny = 2\n"
     );
     let failed = merge_asset(
-        &repo,
+        repo,
         (Some(virtual_base), None),
         ours,
         theirs,

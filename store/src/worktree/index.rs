@@ -7,8 +7,6 @@ use gix::bstr::{BStr, BString, ByteSlice};
 use gix::index::entry::{Mode, Stage, Stat};
 use gix::ObjectId;
 
-use crate::error::Result;
-
 /// One path whose entry differs between two flat trees.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PathChange {
@@ -18,6 +16,18 @@ pub struct PathChange {
     pub old: Option<(ObjectId, Mode)>,
     /// The entry after, if any.
     pub new: Option<(ObjectId, Mode)>,
+}
+
+impl PathChange {
+    /// The path, lossily decoded if not UTF-8.
+    pub fn path_lossy(&self) -> String {
+        self.path.to_str_lossy().into_owned()
+    }
+
+    /// Whether the new entry is a submodule (a commit, not a file).
+    pub fn is_submodule(&self) -> bool {
+        self.new.is_some_and(|(_, mode)| mode == Mode::COMMIT)
+    }
 }
 
 /// The stage-0 entries whose id or mode differ between two indexes (both sorted, as gix
@@ -89,15 +99,6 @@ pub fn unmerged_paths(index: &gix::index::State) -> Vec<String> {
         .collect();
     out.dedup();
     out
-}
-
-/// Writes `index` to its file, dropping the tree cache (gix writes it as read, which would
-/// be stale: see gix-index's `File::write`).
-pub fn write_index(index: &mut gix::index::File) -> Result<()> {
-    index.remove_tree();
-    index.remove_resolve_undo();
-    index.write(Default::default())?;
-    Ok(())
 }
 
 /// The base, ours and theirs entries of a conflicted path (`None` where a side has none).

@@ -29,9 +29,7 @@ use crate::repo::worktree_path;
 
 pub use checkout::{checkout, checkout_against};
 use fs::{is_executable, make_symlink, remove_existing, set_executable};
-pub use index::{
-    diff_indexes, set_conflict_stages, unmerged_paths, write_index, PathChange, Stages,
-};
+pub use index::{diff_indexes, set_conflict_stages, unmerged_paths, PathChange, Stages};
 pub use lock::IndexLock;
 pub use safety::{path_problem, validate_index};
 
@@ -106,11 +104,6 @@ impl<'r> Worktree<'r> {
     /// The worktree's root directory.
     pub fn root(&self) -> &Path {
         &self.root
-    }
-
-    /// Whether the executable bit is honoured (`core.fileMode`).
-    pub fn honours_exec_bit(&self) -> bool {
-        self.exec_bit
     }
 
     /// The absolute path of a repository-relative path.
@@ -298,10 +291,10 @@ impl<'r> Worktree<'r> {
                         .map_err(|e| Error::io(path.display().to_string(), e))?;
                 }
                 ToWorktreeOutcome::Process(MaybeDelayed::Delayed(_)) => {
-                    return Err(Error::GitOther(format!(
-                        "{}: a filter driver delayed its output, which assetvc does not support",
-                        rela
-                    )))
+                    return Err(Error::git_in(
+                        rela.to_string(),
+                        "a filter driver delayed its output, which assetvc does not support",
+                    ))
                 }
             }
         }

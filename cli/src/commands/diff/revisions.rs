@@ -51,7 +51,7 @@ fn normalize(p: &Path) -> PathBuf {
 /// `assetvc diff [REV [REV]] [-- PATH...]`.
 pub(super) fn run_revisions(args: &DiffArgs, format: Format) -> anyhow::Result<ExitCode> {
     let cwd = std::env::current_dir().and_then(|d| d.canonicalize())?;
-    let repo = store::read::open(&cwd)?;
+    let repo = store::Repo::discover(&cwd)?;
     // An option given after `--` is a path to clap; one that names nothing is a mistake
     // (`diff -- a.level --format changes`), not a filter that silently matches nothing.
     if let Some(p) = args

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use anyhow::bail;
 use clap::Args;
 use serde_json::json;
-use store::objects::history::blame;
+use store::blame;
 
 use super::{commit_json, day, object_name, open, print_json, short_commit};
 

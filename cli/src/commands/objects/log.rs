@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 use serde_json::json;
-use store::objects::history::{log, LogEntry, LogKind};
+use store::{log, LogEntry, LogKind};
 
 use super::{commit_json, day, object_name, open, print_json, resolve, short_commit};
 
@@ -89,7 +89,7 @@ fn describe(e: &LogEntry) -> String {
         LogKind::Changed => format!("changed{props}"),
         LogKind::Moved => {
             let (o, n) = (e.old.as_ref(), e.new.as_ref());
-            let place = |l: Option<&store::objects::Located>| {
+            let place = |l: Option<&store::Located>| {
                 l.map_or(String::new(), |l| format!("{}:{}", l.path, l.entry.pointer))
             };
             format!("moved {} → {}{props}", place(o), place(n))

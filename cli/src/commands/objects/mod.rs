@@ -17,18 +17,14 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use serde_json::json;
-use store::gix;
-use store::objects::history::Commit;
-use store::objects::{
-    resolve_spec, Candidate, IndexSettings, ObjectIndex, ResolveError, TreeIndex,
-};
+use store::{Candidate, Commit, IndexSettings, ObjectIndex, TreeIndex};
 
 use config::{AssetMatcher, Config};
 
 /// A repository opened for the object commands.
 pub struct Repo {
     /// The repository.
-    pub repo: gix::Repository,
+    pub repo: store::Repo,
     /// Its worktree root, if any.
     pub root: Option<PathBuf>,
     /// The configuration.
@@ -40,7 +36,7 @@ pub struct Repo {
 /// Opens the repository of the current directory and its configuration.
 pub fn open() -> anyhow::Result<Repo> {
     let cwd = std::env::current_dir()?;
-    let repo = store::repo::open(&cwd)?;
+    let repo = store::Repo::discover(&cwd)?;
     let root = repo.workdir().map(Path::to_path_buf);
     let config = crate::repo_config::at_root(root.as_deref().unwrap_or(repo.git_dir()))?;
     let matcher = config.matcher()?;
@@ -77,7 +73,7 @@ impl Repo {
     pub fn rela(&self, path: &str) -> String {
         self.root
             .as_deref()
-            .and_then(|root| store::repo::rela_path(root, Path::new(path)))
+            .and_then(|root| store::rela_path(root, Path::new(path)))
             .map(|p| p.to_string())
             .unwrap_or_else(|| path.trim_start_matches("./").to_string())
     }
@@ -92,7 +88,7 @@ impl Repo {
 }
 
 /// An indexing progress bar on stderr when it is a terminal.
-fn progress_bar() -> Option<store::objects::Progress> {
+fn progress_bar() -> Option<store::IndexProgress> {
     if !std::io::stderr().is_terminal() {
         return None;
     }
@@ -124,8 +120,8 @@ pub fn object_name(name: Option<&str>, id: &str) -> String {
 
 /// Resolves `spec` in `index`; an ambiguous spec lists its candidates.
 pub fn resolve(index: &TreeIndex, spec: &str) -> anyhow::Result<Candidate> {
-    resolve_spec(index, spec).map_err(|e| match &e {
-        ResolveError::Ambiguous { candidates, .. } => {
+    index.resolve(spec).map_err(|e| match &e {
+        store::Error::AmbiguousObject { candidates, .. } => {
             let mut msg = format!("{e}; say which with FILE#ID:");
             for c in candidates {
                 msg.push_str(&format!(
@@ -137,18 +133,18 @@ pub fn resolve(index: &TreeIndex, spec: &str) -> anyhow::Result<Candidate> {
             }
             anyhow::anyhow!(msg)
         }
-        ResolveError::NotFound(_) => anyhow::Error::new(e),
+        _ => anyhow::Error::new(e),
     })
 }
 
 /// A commit's author time in UTC, ISO 8601.
 pub fn date(seconds: i64) -> String {
-    gix::date::Time::new(seconds, 0).format_or_unix(gix::date::time::format::ISO8601_STRICT)
+    store::iso_time(seconds)
 }
 
 /// A commit's author day in UTC: `2026-11-24`.
 pub fn day(seconds: i64) -> String {
-    gix::date::Time::new(seconds, 0).format_or_unix(gix::date::time::format::SHORT)
+    store::day(seconds)
 }
 
 /// A commit's short id.

@@ -10,7 +10,7 @@ use anyhow::{bail, Context};
 use clap::Args;
 use serde_json::json;
 use sjson::{Document, ParseOptions};
-use store::objects::restore::{restore_object, Restored};
+use store::{restore_object, Restored};
 
 use super::show::blob;
 use super::{object_name, open, print_json, resolve};

@@ -96,14 +96,11 @@ fn show(args: &ShowArgs) -> anyhow::Result<()> {
 
 /// The blob at `path` in `commit`.
 pub(super) fn blob(
-    repo: &store::gix::Repository,
-    commit: store::gix::ObjectId,
+    repo: &store::Repo,
+    commit: store::ObjectId,
     path: &str,
 ) -> anyhow::Result<Vec<u8>> {
-    let tree = repo.find_commit(commit).and_then(|c| c.tree())?;
-    let entry = tree
-        .lookup_entry_by_path(path)?
-        .with_context(|| format!("{path}: not in {commit}"))?;
-    let object = entry.object()?;
-    Ok(object.detach().data)
+    let tree = repo.commit_tree(commit)?;
+    repo.blob_in(tree, path)?
+        .with_context(|| format!("{path}: not in {commit}"))
 }

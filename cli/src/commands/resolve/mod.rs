@@ -14,7 +14,7 @@ use std::process::ExitCode;
 use anyhow::bail;
 use clap::{Args, ValueEnum};
 use sjson::{Dialect, Document, Out, ParseOptions};
-use store::journal::{Journal, Recorded};
+use store::{Journal, Recorded};
 
 use super::{merging, porcelain};
 use crate::{files, report};
@@ -79,7 +79,7 @@ pub fn run(args: &ResolveArgs) -> anyhow::Result<ExitCode> {
     let absolute = std::env::current_dir()
         .map(|d| d.join(&args.file))
         .unwrap_or_else(|_| args.file.clone());
-    let Some(rela) = store::repo::rela_path(&root, &absolute) else {
+    let Some(rela) = store::rela_path(&root, &absolute) else {
         bail!(
             "{}: not a file of this repository's worktree",
             args.file.display()
