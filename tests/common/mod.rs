@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 mod repo;
+#[allow(unused_imports)]
 pub use repo::{init_bare, TestRepo};
 
 /// The `assetvc` binary built for these tests.
