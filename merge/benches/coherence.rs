@@ -3,13 +3,16 @@
 //! parses) beside the same with the coherence pass (`merge_coherent`), on the generated
 //! level as it is (ids, names and unit paths: every string is looked up, nothing refers)
 //! and with a `parent` reference in every entity (edits then leave references to deleted
-//! entities that the pass repairs or finds dangling in a side already).
+//! entities that the pass repairs or finds dangling in a side already). `pass` times the
+//! coherence pass alone (`coherence::repair` on the structural result, which is built
+//! outside the timing): on a busy machine it measures the pass more steadily than the
+//! difference of the other two.
 //! Run: `cargo bench -p assetvc-merge --bench coherence`.
 
 use std::collections::HashMap;
 
-use criterion::{criterion_group, criterion_main, Criterion};
-use merge::{merge, merge_coherent, MergeOptions};
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
+use merge::{coherence, merge, merge_coherent, MergeOptions};
 use sjson::{Dialect, Document, ParseOptions};
 
 const ENTITIES: usize = 100_000;
@@ -75,6 +78,23 @@ fn bench(c: &mut Criterion) {
                 let (b, o, t) = (parse(b), parse(o), parse(t));
                 merge_coherent(&b, &o, &t, &opts).unwrap()
             })
+        });
+        g.bench_function(format!("{name}/pass"), |bench| {
+            bench.iter_batched(
+                || {
+                    let (b, o, t) = (parse(b), parse(o), parse(t));
+                    let out = merge(&b, &o, &t, &opts);
+                    let merged =
+                        Document::parse_with(out.text, ParseOptions::new(Dialect::Sjson)).unwrap();
+                    (b, o, t, merged)
+                },
+                |(b, o, t, merged)| {
+                    let repaired = coherence::repair(&b, &o, &t, merged, &opts).unwrap();
+                    // Dropped after the timing.
+                    (b, o, t, repaired)
+                },
+                BatchSize::PerIteration,
+            )
         });
     }
     g.finish();

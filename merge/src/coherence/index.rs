@@ -1,14 +1,14 @@
 //! The id'd objects and references of one document: where each object lives (its
-//! nearest id'd ancestor and the route from there to its array) and which string values
-//! name an object.
+//! nearest id'd ancestor and its array; the route from one to the other is found when
+//! asked) and which string values name an object.
 
 use std::borrow::Cow;
-use std::sync::Arc;
 
 use globset::GlobSet;
 use rustc_hash::{FxHashMap, FxHashSet};
 use sjson::{Kind, Path, Segment, Value};
 
+use super::sides::has_containers;
 use crate::merger::{id_display, id_of};
 
 /// One step from an object (or the root) down to the array holding an object.
@@ -25,16 +25,12 @@ pub(crate) enum Step<'d> {
 pub(crate) struct Obj<'d> {
     /// The id's identity text.
     pub id: Cow<'d, str>,
-    /// The id key as written.
-    pub id_key: Cow<'d, str>,
     /// The object.
     pub value: Value<'d>,
     /// The array holding it.
     pub array: Value<'d>,
     /// The nearest id'd object above it (index into [`DocIndex::objs`]).
     pub owner: Option<usize>,
-    /// The route from the owner (or the root) to `array` (shared by its siblings).
-    pub route: Arc<[Step<'d>]>,
 }
 
 /// A string value that names an id'd object.
@@ -46,6 +42,8 @@ pub(crate) struct Reference<'d> {
     pub key: Cow<'d, str>,
     /// The id it names.
     pub target: Cow<'d, str>,
+    /// The object it names in the scanned document's index, if that holds it.
+    pub at: Option<usize>,
     /// The id'd object holding the reference (index into [`DocIndex::objs`]).
     pub referrer: Option<usize>,
     /// Whether the property is a parent key (the referrer is a child of the target).
@@ -55,6 +53,10 @@ pub(crate) struct Reference<'d> {
 /// The id'd objects of a document.
 #[derive(Debug, Default)]
 pub(crate) struct DocIndex<'d> {
+    /// The root of the document.
+    root: Option<Value<'d>>,
+    /// The id keys, lowercase.
+    id_keys_lower: Vec<String>,
     /// Every id'd object, in document order.
     pub objs: Vec<Obj<'d>>,
     /// The first object of each id.
@@ -89,35 +91,29 @@ impl Matchers<'_> {
 impl<'d> DocIndex<'d> {
     /// Indexes the id'd objects under `root`.
     pub fn build(root: Value<'d>, m: &Matchers<'_>) -> DocIndex<'d> {
-        let mut index = DocIndex::default();
-        let mut route = Vec::new();
-        index.walk(root, None, &mut route, m);
+        let mut index = DocIndex {
+            root: Some(root),
+            id_keys_lower: m.id_keys_lower.to_vec(),
+            ..DocIndex::default()
+        };
+        index.walk(root, None, m);
         index
     }
 
-    fn walk(
-        &mut self,
-        v: Value<'d>,
-        owner: Option<usize>,
-        route: &mut Vec<Step<'d>>,
-        m: &Matchers<'_>,
-    ) {
+    fn walk(&mut self, v: Value<'d>, owner: Option<usize>, m: &Matchers<'_>) {
         match v.kind() {
             Kind::Object => {
                 for c in v.children() {
-                    if c.is_container() && !scalars_only(c) {
-                        route.push(Step::Key(c.key().unwrap_or_default()));
-                        self.walk(c, owner, route, m);
-                        route.pop();
+                    if has_containers(c) {
+                        self.walk(c, owner, m);
                     }
                 }
             }
             Kind::Array => {
-                let mut shared: Option<Arc<[Step<'d>]>> = None;
                 self.objs.reserve(v.len());
                 self.by_id.reserve(v.len());
-                for (i, c) in v.children().enumerate() {
-                    if let Some((id_key, id)) = id_of(m.id_keys_lower, c) {
+                for c in v.children() {
+                    if let Some((_, id)) = id_of(m.id_keys_lower, c) {
                         let me = self.objs.len();
                         self.lengths |= length_bit(id.len());
                         match self.by_id.entry(id.clone()) {
@@ -130,25 +126,43 @@ impl<'d> DocIndex<'d> {
                         }
                         self.objs.push(Obj {
                             id,
-                            id_key,
                             value: c,
                             array: v,
                             owner,
-                            route: shared
-                                .get_or_insert_with(|| route.as_slice().into())
-                                .clone(),
                         });
-                        let mut inner = Vec::new();
-                        self.walk(c, Some(me), &mut inner, m);
-                    } else if c.is_container() && !scalars_only(c) {
-                        route.push(Step::Index(i));
-                        self.walk(c, owner, route, m);
-                        route.pop();
+                        if has_containers(c) {
+                            self.walk(c, Some(me), m);
+                        }
+                    } else if has_containers(c) {
+                        self.walk(c, owner, m);
                     }
                 }
             }
             _ => {}
         }
+    }
+
+    /// The route from object `i`'s owner (or the root) down to its array.
+    pub fn route(&self, i: usize) -> Vec<Step<'d>> {
+        let obj = &self.objs[i];
+        let target = obj.array.id();
+        let mut at = match (obj.owner, self.root) {
+            (Some(o), _) => self.objs[o].value,
+            (None, Some(root)) => root,
+            (None, None) => return Vec::new(),
+        };
+        let mut out = Vec::new();
+        while at.id() != target {
+            let Some((n, c)) = at.children().enumerate().find(|(_, c)| c.contains(target)) else {
+                break;
+            };
+            out.push(match at.kind() {
+                Kind::Object => Step::Key(c.key().unwrap_or_default()),
+                _ => Step::Index(n),
+            });
+            at = c;
+        }
+        out
     }
 
     /// The object with `id`, if any.
@@ -177,14 +191,15 @@ impl<'d> DocIndex<'d> {
         let mut path = Path::root();
         for &j in chain.iter().rev() {
             let obj = &self.objs[j];
-            for step in obj.route.iter() {
+            for step in self.route(j) {
                 path.push(match step {
-                    Step::Key(k) => Segment::Key(k.to_string()),
-                    Step::Index(n) => Segment::Index(*n),
+                    Step::Key(k) => Segment::Key(k.into_owned()),
+                    Step::Index(n) => Segment::Index(n),
                 });
             }
+            let id_key = id_of(&self.id_keys_lower, obj.value).map(|(k, _)| k);
             path.push(Segment::Id {
-                key: obj.id_key.to_string(),
+                key: id_key.unwrap_or_default().into_owned(),
                 value: id_display(&obj.id),
             });
         }
@@ -206,25 +221,32 @@ impl<'d> DocIndex<'d> {
     }
 }
 
-/// Whether container `v` holds no container (nothing to index or scan inside it but
-/// its own strings).
-fn scalars_only(v: Value<'_>) -> bool {
-    // Containers are the nodes with children; a flat array's elements are all scalars.
-    v.children().all(|c| !c.is_container())
+/// What a string names, for [`references`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Named {
+    /// No object.
+    Nothing,
+    /// This object of the scanned document's index.
+    Object(usize),
+    /// An object of another version.
+    Elsewhere,
 }
 
-/// The references under `root`: string values (alone or in an array of strings) equal to
-/// an id of `ids`; ids shorter than 8 characters only under the `keys` globs.
+/// The references under `root`: string values (alone or in an array of strings) that
+/// `ids` says name an object; ids shorter than 8 characters only under the `keys` globs.
+/// `lengths`: the [`length_bit`]s of every id `ids` knows.
 pub(crate) fn references<'d>(
     root: Value<'d>,
     index: &DocIndex<'d>,
-    ids: &dyn Fn(&str) -> bool,
+    lengths: u128,
+    ids: &dyn Fn(&str) -> Named,
     m: &Matchers<'_>,
 ) -> Vec<Reference<'d>> {
     let mut out = Vec::new();
     let mut scan = Scan {
         objs: &index.objs,
         next: 0,
+        lengths,
         ids,
         m,
         globs: Vec::new(),
@@ -239,7 +261,8 @@ pub(crate) fn references<'d>(
 struct Scan<'s, 'd> {
     objs: &'s [Obj<'d>],
     next: usize,
-    ids: &'s dyn Fn(&str) -> bool,
+    lengths: u128,
+    ids: &'s dyn Fn(&str) -> Named,
     m: &'s Matchers<'s>,
     /// Keys met so far and their glob matches.
     globs: Vec<(String, bool, bool)>,
@@ -257,15 +280,14 @@ impl<'d> Scan<'_, 'd> {
             owner = Some(self.next);
             self.next += 1;
         }
-        let m = self.m;
         match v.kind() {
             Kind::Object => {
-                for (k, c) in v.members() {
+                for c in v.children() {
                     match c.kind() {
-                        Kind::String if !m.is_id_key(&k) => self.candidate(c, &k, owner),
+                        Kind::String => self.candidate(c, c, owner),
                         Kind::Array if c.children().all(|e| e.kind() == Kind::String) => {
                             for e in c.children() {
-                                self.candidate(e, &k, owner);
+                                self.candidate(e, c, owner);
                             }
                         }
                         Kind::Array | Kind::Object => self.value(c, owner),
@@ -298,21 +320,32 @@ impl<'d> Scan<'_, 'd> {
         flags
     }
 
-    // The key is a `Cow` borrowed from the document: cloned into each reference as is.
-    #[allow(clippy::ptr_arg)]
-    fn candidate(&mut self, node: Value<'d>, key: &Cow<'d, str>, owner: Option<usize>) {
+    /// Records string `node` (held by member `member`: itself, or the array of strings
+    /// holding it) if it names an object. The member's key is decoded only for strings
+    /// of an id's length.
+    fn candidate(&mut self, node: Value<'d>, member: Value<'d>, owner: Option<usize>) {
         let Some(s) = node.as_str() else { return };
-        if !(self.ids)(&s) {
+        if self.lengths & length_bit(s.len()) == 0 {
             return;
         }
-        let (keyed, parent) = self.flags(key);
+        let key = member.key().unwrap_or_default();
+        if node.id() == member.id() && self.m.is_id_key(&key) {
+            return;
+        }
+        let at = match (self.ids)(&s) {
+            Named::Nothing => return,
+            Named::Object(i) => Some(i),
+            Named::Elsewhere => None,
+        };
+        let (keyed, parent) = self.flags(&key);
         if s.chars().count() < 8 && !keyed {
             return;
         }
         self.out.push(Reference {
             node,
-            key: key.clone(),
+            key,
             target: s,
+            at,
             referrer: owner,
             parent,
         });

@@ -8,13 +8,14 @@
 mod apply;
 mod index;
 mod plan;
+mod sides;
 #[cfg(test)]
 mod tests;
 
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use sjson::{Document, ParseError, ParseOptions};
 
-use crate::{Conflict, MergeOptions};
+use crate::{Conflict, MergeOptions, Side};
 use index::{DocIndex, Matchers};
 
 /// What counts as a reference (`[references]` in assetvc.toml).
@@ -114,28 +115,30 @@ pub fn repair(
         keys: globs("keys", &options.references.keys)?,
         parent: globs("parent", &options.references.parent)?,
     };
-    // The indexes of ours, theirs and the result are independent: built side by side.
-    // Base's is built only when a repair needs it.
-    let (io, it, im) = std::thread::scope(|scope| {
-        let t = scope.spawn(|| DocIndex::build(theirs.root(), &m));
-        let r = scope.spawn(|| DocIndex::build(merged.root(), &m));
-        (DocIndex::build(ours.root(), &m), t.join(), r.join())
-    });
-    let (Ok(it), Ok(im)) = (it, im) else {
-        return Err(CoherenceError::Internal);
-    };
-    if io.objs.is_empty() && it.objs.is_empty() {
+    // Only the result is indexed in full; the sides are measured against it by one
+    // id-only walk each (what they hold that the result lacks is what can need a
+    // repair). Base, and a side's full index, are looked at when a repair needs them.
+    let mut state = plan::State::new(base, ours, theirs, &m, options.policy);
+    let im = DocIndex::build(merged.root(), &m);
+    let sides = state.sides(&im);
+    if sides.iter().all(|s| s.count == 0) {
         drop(im);
         return Ok((merged, Vec::new()));
     }
-    plan::check_ambiguous("ours", ours, &io, &m)?;
-    plan::check_ambiguous("theirs", theirs, &it, &m)?;
-    let mut state = plan::State::new(base, io, it, ours, theirs, &m, options.policy);
+    for (name, s, side) in [
+        ("ours", &sides[0], Side::Ours),
+        ("theirs", &sides[1], Side::Theirs),
+    ] {
+        if !s.dups.is_empty() {
+            let doc = if side == Side::Ours { ours } else { theirs };
+            plan::check_ambiguous(name, doc, state.side(side), &m)?;
+        }
+    }
     let dialect = merged.dialect();
     let mut reports = Vec::new();
     // The first round uses the index built above; later rounds index the repaired text.
     let first = {
-        let (edits, mut found) = state.plan(&merged, Some(im));
+        let (edits, mut found) = state.plan(&merged, Some((im, sides)));
         reports.append(&mut found);
         (!edits.is_empty()).then(|| apply::apply(&merged, &edits))
     };

@@ -4,8 +4,11 @@ use rustc_hash::FxHashSet;
 use sjson::{Document, Kind, NodeId, Out, OutItem, Value};
 
 use super::apply::{without, Edit};
-use super::index::{references, DocIndex, Matchers, Reference, Step};
+use super::index::{references, DocIndex, Matchers, Named, Reference, Step};
+use super::sides::{present, SideIds};
 use super::CoherenceError;
+
+mod cycle;
 use crate::merger::{compact_json, id_display};
 use crate::{Conflict, ConflictKind, Policy, Side};
 
@@ -19,7 +22,11 @@ pub(crate) fn check_ambiguous(
     if index.dups.is_empty() {
         return Ok(());
     }
-    let refs = references(doc.root(), index, &|s| index.dups.contains(s), m);
+    let dup = |s: &str| match index.dups.contains(s) {
+        true => Named::Object(index.by_id[s]),
+        false => Named::Nothing,
+    };
+    let refs = references(doc.root(), index, index.lengths, &dup, m);
     if let Some(r) = refs.first() {
         let (line, col) = sjson::line_col(doc.text(), r.node.span().start);
         let count = index.objs.iter().filter(|o| o.id == r.target).count();
@@ -35,13 +42,13 @@ pub(crate) fn check_ambiguous(
     Ok(())
 }
 
-/// The three inputs' indexes and what persists between rounds.
+/// The three inputs, their full indexes (each built when a repair first needs it: the
+/// common merge needs none) and what persists between rounds.
 pub(crate) struct State<'s, 'o> {
-    /// Base's index, built when first needed (the common merge never needs it).
     base_index: std::cell::OnceCell<DocIndex<'s>>,
+    ours_index: std::cell::OnceCell<DocIndex<'s>>,
+    theirs_index: std::cell::OnceCell<DocIndex<'s>>,
     base_doc: &'s Document,
-    ours: DocIndex<'s>,
-    theirs: DocIndex<'s>,
     ours_doc: &'s Document,
     theirs_doc: &'s Document,
     m: &'o Matchers<'o>,
@@ -71,8 +78,6 @@ fn other(side: Side) -> Side {
 impl<'s, 'o> State<'s, 'o> {
     pub(crate) fn new(
         base_doc: &'s Document,
-        ours: DocIndex<'s>,
-        theirs: DocIndex<'s>,
         ours_doc: &'s Document,
         theirs_doc: &'s Document,
         m: &'o Matchers<'o>,
@@ -80,9 +85,9 @@ impl<'s, 'o> State<'s, 'o> {
     ) -> Self {
         State {
             base_index: std::cell::OnceCell::new(),
+            ours_index: std::cell::OnceCell::new(),
+            theirs_index: std::cell::OnceCell::new(),
             base_doc,
-            ours,
-            theirs,
             ours_doc,
             theirs_doc,
             m,
@@ -90,11 +95,28 @@ impl<'s, 'o> State<'s, 'o> {
         }
     }
 
-    fn side(&self, side: Side) -> &DocIndex<'s> {
-        match side {
-            Side::Ours => &self.ours,
-            Side::Theirs => &self.theirs,
-        }
+    /// The full index of a side.
+    pub(crate) fn side(&self, side: Side) -> &DocIndex<'s> {
+        let (cell, doc) = match side {
+            Side::Ours => (&self.ours_index, self.ours_doc),
+            Side::Theirs => (&self.theirs_index, self.theirs_doc),
+        };
+        cell.get_or_init(|| DocIndex::build(doc.root(), self.m))
+    }
+
+    /// The id-only view of both sides against the result's index `im`.
+    pub(crate) fn sides<'m>(&self, im: &DocIndex<'_>) -> [SideIds<'m>; 2]
+    where
+        's: 'm,
+    {
+        let ids = self.m.id_keys_lower;
+        let (ours, theirs) = (self.ours_doc, self.theirs_doc);
+        // Two independent walks, side by side (a panic in one is passed on as it is).
+        std::thread::scope(|scope| {
+            let t = scope.spawn(|| SideIds::build(theirs, im, ids));
+            let o = SideIds::build(ours, im, ids);
+            [o, t.join().unwrap_or_else(|e| std::panic::resume_unwind(e))]
+        })
     }
 
     /// Base's index.
@@ -103,23 +125,18 @@ impl<'s, 'o> State<'s, 'o> {
             .get_or_init(|| DocIndex::build(self.base_doc.root(), self.m))
     }
 
-    /// Whether `id` names an object of a side. (An id only base holds is one that both
-    /// sides deleted: nothing references it that a repair could serve.)
-    fn known(&self, id: &str) -> bool {
-        self.ours.has(id) || self.theirs.has(id)
-    }
-
     /// Whether `side` (which deleted the target of `r`) left `r` dangling itself: its
     /// version of the referrer (the root for a root-level reference) still names the
     /// target under the same key.
-    fn dangles_in(&self, side: Side, im: &DocIndex<'_>, r: &Reference<'_>) -> bool {
+    fn dangles_in(&self, side: Side, round: &Round<'_, '_>, r: &Reference<'_>) -> bool {
         let doc = match side {
             Side::Ours => self.ours_doc,
             Side::Theirs => self.theirs_doc,
         };
+        let im = round.im;
         let holder = match r.referrer {
-            Some(i) => match self.side(side).get(&im.objs[i].id) {
-                Some(o) => o.value,
+            Some(i) => match round.ids(side).get(im, &im.objs[i].id) {
+                Some(v) => v,
                 None => return false,
             },
             None => doc.root(),
@@ -129,39 +146,56 @@ impl<'s, 'o> State<'s, 'o> {
 
     /// One round: the edits that repair what is broken in `doc`, and their reports.
     /// `built`: `doc`'s index if it is at hand.
+    /// `built`: `doc`'s index and the sides' ids against it, if they are at hand.
     pub(crate) fn plan<'m>(
         &mut self,
         doc: &'m Document,
-        built: Option<DocIndex<'m>>,
+        built: Option<(DocIndex<'m>, [SideIds<'m>; 2])>,
     ) -> (Vec<Edit<'m>>, Vec<Conflict>)
     where
         's: 'm,
     {
-        let im = built.unwrap_or_else(|| DocIndex::build(doc.root(), self.m));
+        let (im, sides) = match built {
+            Some(b) => b,
+            None => {
+                let im = DocIndex::build(doc.root(), self.m);
+                let sides = self.sides(&im);
+                (im, sides)
+            }
+        };
         let mut round = Round {
             im: &im,
+            sides,
             root: doc.root(),
             edits: Vec::new(),
             reports: Vec::new(),
             planned: FxHashSet::default(),
         };
-        let lengths = self.ours.lengths | self.theirs.lengths | im.lengths;
+        let [so, st] = &round.sides;
+        // A reference names an id of the result or of a side (an id only base holds is
+        // one that both sides deleted: nothing references it that a repair could serve).
+        let lengths = so.gone_lengths | st.gone_lengths | im.lengths;
         let refs = {
-            let known = |s: &str| {
-                lengths & super::index::length_bit(s.len()) != 0 && (im.has(s) || self.known(s))
+            let known = |s: &str| match im.by_id.get(s) {
+                Some(&i) => Named::Object(i),
+                None if so.has_gone(s) || st.has_gone(s) => Named::Elsewhere,
+                None => Named::Nothing,
             };
-            references(doc.root(), &im, &known, self.m)
+            references(doc.root(), &im, lengths, &known, self.m)
         };
         // (1) References to objects the result lacks but a side kept.
-        for r in refs.iter().filter(|r| !im.has(&r.target)) {
-            let (o, t) = (self.ours.has(&r.target), self.theirs.has(&r.target));
+        for r in refs.iter().filter(|r| r.at.is_none()) {
+            let (o, t) = (
+                round.sides[0].has_gone(&r.target),
+                round.sides[1].has_gone(&r.target),
+            );
             let deleter = match (o, t) {
                 (true, false) => Some(Side::Theirs),
                 (false, true) => Some(Side::Ours),
                 (true, true) => None,
                 (false, false) => continue,
             };
-            if deleter.is_some_and(|d| self.dangles_in(d, &im, r)) {
+            if deleter.is_some_and(|d| self.dangles_in(d, &round, r)) {
                 continue;
             }
             let referrer = match r.referrer {
@@ -175,14 +209,27 @@ impl<'s, 'o> State<'s, 'o> {
                 Some(referrer),
             );
         }
-        // (3) Objects lost that no side deleted.
-        let lost: Vec<String> = self
-            .ours
-            .objs
+        // (3) Objects lost that no side deleted: of the sides' ids the result lacks, the
+        // ones both sides hold, or one side and not base (the other side deleted the
+        // others) that were lost with their container (an object in no id'd object was
+        // not: the walk of base is left out for those).
+        let [so, st] = &round.sides;
+        let both = |id: &str| so.has_gone(id) && st.has_gone(id);
+        let one_sided: FxHashSet<&str> = so
+            .gone
             .iter()
-            .chain(&self.theirs.objs)
-            .map(|o| &o.id)
-            .filter(|id| !im.has(id) && !self.deleted(id) && self.lost_container(id))
+            .chain(&st.gone)
+            .map(|(id, ..)| &**id)
+            .filter(|id| !both(id) && (so.gone_nested(id) || st.gone_nested(id)))
+            .collect();
+        let in_base = present(self.base_doc, self.m.id_keys_lower, &one_sided);
+        let lost: Vec<String> = so
+            .gone
+            .iter()
+            .chain(&st.gone)
+            .map(|(id, ..)| &**id)
+            .filter(|id| both(id) || (one_sided.contains(id) && !in_base.contains(id)))
+            .filter(|id| self.lost_container(id))
             .map(|id| id.to_string())
             .collect();
         for id in lost {
@@ -209,10 +256,11 @@ impl<'s, 'o> State<'s, 'o> {
     /// that base lacks, with ids on one side only, can be an unmigrated base element that
     /// the other side deleted).
     fn lost_container(&self, id: &str) -> bool {
-        match (self.ours.by_id.get(id), self.theirs.by_id.get(id)) {
+        let (ours, theirs) = (self.side(Side::Ours), self.side(Side::Theirs));
+        match (ours.by_id.get(id), theirs.by_id.get(id)) {
             (Some(_), Some(_)) => true,
-            (Some(&i), None) => self.ours.owner_id(i).is_some_and(|o| self.base().has(o)),
-            (None, Some(&i)) => self.theirs.owner_id(i).is_some_and(|o| self.base().has(o)),
+            (Some(&i), None) => ours.owner_id(i).is_some_and(|o| self.base().has(o)),
+            (None, Some(&i)) => theirs.owner_id(i).is_some_and(|o| self.base().has(o)),
             (None, None) => false,
         }
     }
@@ -227,7 +275,7 @@ impl<'s, 'o> State<'s, 'o> {
             .dups
             .iter()
             .map(|d| &**d)
-            .filter(|d| !self.ours.dups.contains(*d) && !self.theirs.dups.contains(*d))
+            .filter(|d| !round.sides.iter().any(|s| s.dups.contains(*d)))
             .collect();
         dups.sort_unstable();
         for id in dups {
@@ -265,11 +313,6 @@ impl<'s, 'o> State<'s, 'o> {
         }
     }
 
-    /// Whether a side deleted `id` (base held it, that side does not).
-    fn deleted(&self, id: &str) -> bool {
-        (!self.ours.has(id) || !self.theirs.has(id)) && self.base().has(id)
-    }
-
     /// The ids of the id'd ancestors of `id` in `side`, nearest first.
     fn ancestors(&self, side: Side, id: &str) -> Vec<&str> {
         let index = self.side(side);
@@ -304,6 +347,8 @@ fn names_under(v: Value<'_>, key: &str, target: &str) -> bool {
 /// The edits and reports of one round.
 struct Round<'r, 'm> {
     im: &'r DocIndex<'m>,
+    /// Ours' and theirs' ids against `im`.
+    sides: [SideIds<'m>; 2],
     root: Value<'m>,
     edits: Vec<Edit<'m>>,
     reports: Vec<Conflict>,
@@ -311,11 +356,22 @@ struct Round<'r, 'm> {
     planned: FxHashSet<String>,
 }
 
+impl<'m> Round<'_, 'm> {
+    /// A side's ids against the result.
+    fn ids(&self, side: Side) -> &SideIds<'m> {
+        match side {
+            Side::Ours => &self.sides[0],
+            Side::Theirs => &self.sides[1],
+        }
+    }
+}
+
 impl<'s> State<'s, '_> {
     /// The side to restore `id` from: the only side holding it; else, for an orphan, the
     /// side whose container the result still has; else the policy's side.
-    fn source(&self, id: &str, kind: ConflictKind, im: &DocIndex<'_>) -> Option<Side> {
-        let holds = |s: Side| self.side(s).has(id);
+    fn source(&self, id: &str, kind: ConflictKind, round: &Round<'_, '_>) -> Option<Side> {
+        let im = round.im;
+        let holds = |s: Side| round.ids(s).has(im, id);
         match (holds(Side::Ours), holds(Side::Theirs)) {
             (false, false) => None,
             (true, false) => Some(Side::Ours),
@@ -349,7 +405,7 @@ impl<'s> State<'s, '_> {
         if round.planned.contains(id) {
             return;
         }
-        let Some(side) = self.source(id, kind, round.im) else {
+        let Some(side) = self.source(id, kind, round) else {
             return;
         };
         let si = self.side(side);
@@ -412,8 +468,8 @@ impl<'s> State<'s, '_> {
             path: si.pointer(x).to_string(),
             kind,
             base: json(self.base()),
-            ours: json(&self.ours),
-            theirs: json(&self.theirs),
+            ours: json(self.side(Side::Ours)),
+            theirs: json(self.side(Side::Theirs)),
             taken: side,
             object: Some(label(si.objs[x].value, id)),
             referrer,
@@ -434,7 +490,8 @@ fn place<'m>(
     let obj = &si.objs[y];
     let origin = obj.value;
     let mut at = container;
-    for (n, step) in obj.route.iter().enumerate() {
+    let route = si.route(y);
+    for (n, step) in route.iter().enumerate() {
         let next = match (step, at.kind()) {
             (Step::Key(k), Kind::Object) => at.get(k),
             (Step::Index(i), Kind::Array) => at.children().nth(*i),
@@ -454,7 +511,7 @@ fn place<'m>(
                         value,
                     }],
                 };
-                for s in obj.route[n + 1..].iter().rev() {
+                for s in route[n + 1..].iter().rev() {
                     let (kind, key) = match s {
                         Step::Key(k) => (Kind::Object, Some(k.clone())),
                         Step::Index(_) => (Kind::Array, None),
@@ -496,187 +553,4 @@ fn place<'m>(
         value,
         origin,
     })
-}
-
-impl<'s> State<'s, '_> {
-    /// Breaks one parent cycle that neither side has by reverting, to base, the reparents
-    /// on it made by the side that loses under the policy.
-    fn break_cycle<'m>(&self, round: &mut Round<'_, 'm>, refs: &[Reference<'m>])
-    where
-        's: 'm,
-    {
-        let im = round.im;
-        // Edges child → parent: nesting and parent references.
-        let n = im.objs.len();
-        let mut edges: Vec<Vec<(usize, Option<usize>)>> = vec![Vec::new(); n];
-        for (i, o) in im.objs.iter().enumerate() {
-            if let Some(p) = o.owner {
-                edges[i].push((p, None));
-            }
-        }
-        for (ri, r) in refs.iter().enumerate() {
-            if let (true, Some(c), Some(&p)) = (r.parent, r.referrer, im.by_id.get(&r.target)) {
-                edges[c].push((p, Some(ri)));
-            }
-        }
-        for cycle in cycles(&edges) {
-            let on_cycle: Vec<&Reference<'m>> = cycle
-                .iter()
-                .filter_map(|&(_, e)| e.map(|ri| &refs[ri]))
-                .collect();
-            if on_cycle.is_empty() {
-                continue;
-            }
-            let held_by = |s: Side| {
-                cycle
-                    .iter()
-                    .all(|&(c, e)| self.has_edge(s, im, c, e.map(|ri| &refs[ri])))
-            };
-            if held_by(Side::Ours) || held_by(Side::Theirs) {
-                continue;
-            }
-            let loser = other(self.winner);
-            let made = |s: Side| -> Vec<&Reference<'m>> {
-                on_cycle
-                    .iter()
-                    .copied()
-                    .filter(|r| self.made(s, im, r))
-                    .collect()
-            };
-            let mut revert = made(loser);
-            if revert.is_empty() {
-                revert = made(self.winner);
-            }
-            if revert.is_empty() {
-                revert = vec![on_cycle[0]];
-            }
-            for r in revert {
-                self.revert(round, r);
-            }
-            return;
-        }
-    }
-
-    /// The value of member `key` of object `id` in `index`.
-    fn member<'x>(index: &DocIndex<'x>, id: &str, key: &str) -> Option<Value<'x>> {
-        index.get(id).and_then(|o| o.value.get(key))
-    }
-
-    /// Whether a (parent-key) value names `target`.
-    fn names(v: Option<Value<'_>>, target: &str) -> bool {
-        v.is_some_and(|v| match v.kind() {
-            Kind::String => v.as_str().is_some_and(|s| s == target),
-            Kind::Array => v
-                .children()
-                .any(|e| e.as_str().is_some_and(|s| s == target)),
-            _ => false,
-        })
-    }
-
-    /// Whether `side` holds the edge from object `c` of the result (nesting, or `r`).
-    fn has_edge(&self, side: Side, im: &DocIndex<'_>, c: usize, r: Option<&Reference<'_>>) -> bool {
-        let index = self.side(side);
-        let id = &im.objs[c].id;
-        match r {
-            Some(r) => Self::names(Self::member(index, id, &r.key), &r.target),
-            None => {
-                let Some(parent) = im.owner_id(c) else {
-                    return false;
-                };
-                index.by_id.get(&**id).and_then(|&i| index.owner_id(i)) == Some(parent)
-            }
-        }
-    }
-
-    /// Whether `side` made reparent `r` (it names the target, base did not).
-    fn made(&self, side: Side, im: &DocIndex<'_>, r: &Reference<'_>) -> bool {
-        let Some(c) = r.referrer else { return false };
-        let id = &im.objs[c].id;
-        Self::names(Self::member(self.side(side), id, &r.key), &r.target)
-            && !Self::names(Self::member(self.base(), id, &r.key), &r.target)
-    }
-
-    /// Reverts reparent `r` to base's value (removes it where base had none).
-    fn revert<'m>(&self, round: &mut Round<'_, 'm>, r: &Reference<'m>)
-    where
-        's: 'm,
-    {
-        let Some(c) = r.referrer else { return };
-        let im = round.im;
-        let id = im.objs[c].id.to_string();
-        let base_value = Self::member(self.base(), &id, &r.key);
-        let holder = im.objs[c].value.get(&r.key);
-        let edit = match (holder, base_value) {
-            // A string member: back to base's value, or gone.
-            (Some(h), Some(b)) if h.id() == r.node.id() => Edit::Replace {
-                node: h.id(),
-                value: Out::Value(b),
-            },
-            _ => Edit::Remove { node: r.node.id() },
-        };
-        round.edits.push(edit);
-        let json = |i: &DocIndex<'_>| Self::member(i, &id, &r.key).map(compact_json);
-        let target_pointer = im
-            .by_id
-            .get(&r.target)
-            .map(|&p| im.pointer(p).to_string())
-            .unwrap_or_default();
-        round.reports.push(Conflict {
-            path: format!("{}/{}", im.pointer(c), r.key),
-            kind: ConflictKind::Cycle,
-            base: json(self.base()),
-            ours: json(&self.ours),
-            theirs: json(&self.theirs),
-            taken: self.winner,
-            object: Some(label(im.objs[c].value, &id)),
-            referrer: Some(target_pointer),
-        });
-    }
-}
-
-/// The cycles of a graph given as successor lists: each as (node, edge label) pairs.
-fn cycles<E: Copy>(edges: &[Vec<(usize, E)>]) -> Vec<Vec<(usize, E)>> {
-    #[derive(Clone, Copy, PartialEq)]
-    enum Mark {
-        New,
-        Open,
-        Done,
-    }
-    let mut mark = vec![Mark::New; edges.len()];
-    let mut found = Vec::new();
-    for start in 0..edges.len() {
-        if mark[start] != Mark::New {
-            continue;
-        }
-        // Iterative DFS: (node, next edge index); `via` holds the edge taken to each node.
-        let mut stack: Vec<(usize, usize)> = vec![(start, 0)];
-        let mut via: Vec<(usize, E)> = Vec::new();
-        mark[start] = Mark::Open;
-        while let Some(top) = stack.last_mut() {
-            let (node, next) = *top;
-            top.1 += 1;
-            if let Some(&(to, label)) = edges[node].get(next) {
-                match mark[to] {
-                    Mark::New => {
-                        mark[to] = Mark::Open;
-                        via.push((node, label));
-                        stack.push((to, 0));
-                    }
-                    Mark::Open => {
-                        // The cycle: from `to` along the stack back to `node`, then node → to.
-                        let pos = stack.iter().position(|&(n, _)| n == to).unwrap_or(0);
-                        let mut cycle: Vec<(usize, E)> = via[pos..].to_vec();
-                        cycle.push((node, label));
-                        found.push(cycle);
-                    }
-                    Mark::Done => {}
-                }
-            } else {
-                mark[node] = Mark::Done;
-                stack.pop();
-                via.pop();
-            }
-        }
-    }
-    found
 }

@@ -251,3 +251,36 @@ fn an_object_moved_out_of_a_container_the_policy_kept_whole_is_held_once() {
     assert_eq!(out.text.matches("id = xxxxxxxx").count(), 1, "{}", out.text);
     assert!(out.text.contains("id = n"), "{}", out.text);
 }
+
+#[test]
+fn a_restored_object_under_unkeyed_elements_is_reported_and_placed_by_its_route() {
+    // The unit sits in an array inside an element of an array without ids: its place
+    // and its pointer go through that element's index.
+    let unit = "crate-0001";
+    let base = format!(
+        "g = [\n\t{{ name = a }}\n\t{{ items = [\n\t\t{{ id = {unit} }}\n\t] }}\n]\nflow = [\n]\n"
+    );
+    let ours = "g = [\n\t{ name = a }\n\t{ items = [\n\t] }\n]\nflow = [\n]\n".to_string();
+    let theirs = format!("g = [\n\t{{ name = a }}\n\t{{ items = [\n\t\t{{ id = {unit} }}\n\t] }}\n]\nflow = [\n\t{{ id = n1 unit = {unit} }}\n]\n");
+    let out = sj(&base, &ours, &theirs);
+    assert_eq!(
+        repairs(&out),
+        [(
+            ConflictKind::DanglingReference,
+            format!("/g/1/items/[id={unit}]")
+        )]
+    );
+    let d = Document::parse(&out.text, Dialect::Sjson).unwrap();
+    let items = d.root().get("g").unwrap().children().nth(1).unwrap();
+    let held: Vec<String> = items
+        .get("items")
+        .unwrap()
+        .children()
+        .map(|c| c.get("id").unwrap().as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(held, [unit]);
+    assert_eq!(
+        out.conflicts[0].referrer.as_deref(),
+        Some("/flow/[id=n1]/unit")
+    );
+}

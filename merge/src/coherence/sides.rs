@@ -1,0 +1,179 @@
+//! What the pass needs to know of a side (ours or theirs) in the common merge, from one
+//! id-only walk measured against the result's index: which object of the side holds each
+//! id of the result, the side's ids that the result lacks (few: the other side's
+//! deletions), and the ids the side holds twice. No per-object record is built for the
+//! ids the result shares with the side; the full [`DocIndex`] of a side is built only
+//! when a repair needs its structure.
+
+use std::borrow::Cow;
+
+use rustc_hash::{FxHashMap, FxHashSet};
+use sjson::{Document, Kind, NodeId, Value};
+
+use super::index::{length_bit, DocIndex};
+use crate::merger::id_of;
+
+/// The ids of one side, relative to the result indexed by `im`.
+#[derive(Debug)]
+pub(crate) struct SideIds<'d> {
+    doc: &'d Document,
+    /// For each object of the result (by index in its index): the side's first object
+    /// with that id, if any (set for the first object of each id only).
+    at: Vec<Option<NodeId>>,
+    /// The side's objects whose id the result lacks, in document order, each with
+    /// whether it lies inside an id'd object.
+    pub gone: Vec<(Cow<'d, str>, NodeId, bool)>,
+    /// The first of `gone` with each id.
+    gone_by_id: FxHashMap<Cow<'d, str>, usize>,
+    /// Ids the side holds more than once.
+    pub dups: FxHashSet<Cow<'d, str>>,
+    /// [`DocIndex::lengths`] of the ids in `gone`.
+    pub gone_lengths: u128,
+    /// How many id'd objects the side holds.
+    pub count: usize,
+}
+
+impl<'d> SideIds<'d> {
+    /// Walks `doc` (a side) against the result's index `im`.
+    pub fn build(doc: &'d Document, im: &DocIndex<'_>, id_keys_lower: &[String]) -> Self {
+        let mut s = SideIds {
+            doc,
+            at: vec![None; im.objs.len()],
+            gone: Vec::new(),
+            gone_by_id: FxHashMap::default(),
+            dups: FxHashSet::default(),
+            gone_lengths: 0,
+            count: 0,
+        };
+        // The side lists its objects mostly in the result's order: the object after the
+        // last one found is tried first, without hashing (only where each id of the
+        // result is its first object's).
+        let in_order = im.dups.is_empty();
+        let mut next = 0;
+        for_each_id(doc.root(), id_keys_lower, false, &mut |id, v, nested| {
+            s.count += 1;
+            let found = match im.objs.get(next) {
+                Some(o) if in_order && o.id == id => Some(next),
+                _ => im.by_id.get(&*id).copied(),
+            };
+            if let Some(k) = found {
+                next = k + 1;
+            }
+            match found {
+                Some(k) => match &mut s.at[k] {
+                    Some(_) => {
+                        s.dups.insert(id);
+                    }
+                    slot => *slot = Some(v.id()),
+                },
+                None => {
+                    s.gone_lengths |= length_bit(id.len());
+                    if s.gone_by_id.contains_key(&*id) {
+                        s.dups.insert(id.clone());
+                    } else {
+                        s.gone_by_id.insert(id.clone(), s.gone.len());
+                    }
+                    s.gone.push((id, v.id(), nested));
+                }
+            }
+        });
+        s
+    }
+
+    /// The side's (first) object with `id`; `im` is the index this was built against.
+    pub fn get(&self, im: &DocIndex<'_>, id: &str) -> Option<Value<'d>> {
+        let node = match im.by_id.get(id) {
+            Some(&k) => self.at[k]?,
+            None => self.gone[*self.gone_by_id.get(id)?].1,
+        };
+        Some(self.doc.value(node))
+    }
+
+    /// Whether the side holds `id`.
+    pub fn has(&self, im: &DocIndex<'_>, id: &str) -> bool {
+        match im.by_id.get(id) {
+            Some(&k) => self.at[k].is_some(),
+            None => self.gone_by_id.contains_key(id),
+        }
+    }
+
+    /// Whether the side holds `id`, for an id the result lacks.
+    pub fn has_gone(&self, id: &str) -> bool {
+        self.gone_by_id.contains_key(id)
+    }
+
+    /// Whether the side's (first) object with `id`, an id the result lacks, lies inside
+    /// an id'd object.
+    pub fn gone_nested(&self, id: &str) -> bool {
+        self.gone_by_id.get(id).is_some_and(|&i| self.gone[i].2)
+    }
+}
+
+/// Calls `f` with the id and the object of every id'd object under `v` (an object
+/// element of an array carrying an id key), in document order, and whether it lies
+/// inside an id'd object (`nested`: `v` does).
+pub(crate) fn for_each_id<'d>(
+    v: Value<'d>,
+    id_keys_lower: &[String],
+    nested: bool,
+    f: &mut impl FnMut(Cow<'d, str>, Value<'d>, bool),
+) {
+    match v.kind() {
+        Kind::Object => {
+            for c in v.children() {
+                if has_containers(c) {
+                    for_each_id(c, id_keys_lower, nested, f);
+                }
+            }
+        }
+        Kind::Array => {
+            for c in v.children() {
+                let mut inside = nested;
+                if let Some((_, id)) = id_of(id_keys_lower, c) {
+                    f(id, c, nested);
+                    inside = true;
+                }
+                if has_containers(c) {
+                    for_each_id(c, id_keys_lower, inside, f);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Whether `v` is a container holding a container (something to walk into): its subtree
+/// has more nodes than itself and its children.
+pub(crate) fn has_containers(v: Value<'_>) -> bool {
+    if !v.is_container() {
+        return false;
+    }
+    match v.descendants().size_hint() {
+        (lo, Some(hi)) if lo == hi => hi > v.len() + 1,
+        _ => v.children().any(|c| c.is_container()),
+    }
+}
+
+/// Which of `wanted` (a few ids) `doc` holds: one id-only walk.
+pub(crate) fn present<'w>(
+    doc: &Document,
+    id_keys_lower: &[String],
+    wanted: &FxHashSet<&'w str>,
+) -> FxHashSet<&'w str> {
+    let mut lengths = 0u128;
+    for w in wanted {
+        lengths |= length_bit(w.len());
+    }
+    let mut found = FxHashSet::default();
+    if wanted.is_empty() {
+        return found;
+    }
+    for_each_id(doc.root(), id_keys_lower, false, &mut |id, _, _| {
+        if lengths & length_bit(id.len()) != 0 {
+            if let Some(w) = wanted.get(&*id) {
+                found.insert(*w);
+            }
+        }
+    });
+    found
+}
