@@ -4,46 +4,29 @@
 
 mod common;
 
-use std::path::Path;
-
-use common::{assetvc, assetvc_expect, git_home, git_home_output, run};
+use common::{assetvc_expect, git_home, git_home_output, install_server, write, TestRepo};
 
 const BAD_POLICY: &str = "[merge]\npolicy = \"ourz\"\n";
 const POLICY_MESSAGE: &str =
     "assetvc.toml:2:10: unknown policy \"ourz\" (expected theirs, ours, fail, upstream, local)";
 
-fn write(dir: &Path, path: &str, text: &str) {
-    let p = dir.join(path);
-    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-    std::fs::write(p, text).unwrap();
-}
-
-fn repo() -> (tempfile::TempDir, std::path::PathBuf) {
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().canonicalize().unwrap();
-    git_home(&dir, &dir, &["init", "-q", "-b", "main"]);
-    write(
-        &dir,
-        "levels/a.level",
-        "entities = [\n\t{ id = \"e1\" }\n]\n",
-    );
-    (tmp, dir)
+/// A repository with one level (not committed).
+fn repo() -> TestRepo {
+    let repo = TestRepo::new();
+    repo.write("levels/a.level", "entities = [\n\t{ id = \"e1\" }\n]\n");
+    repo
 }
 
 #[test]
 fn check_reports_an_unknown_policy_and_a_bad_glob_at_their_position() {
-    let (_tmp, dir) = repo();
-    write(&dir, "assetvc.toml", BAD_POLICY);
-    let (stdout, _) = assetvc_expect(&dir, &dir, &["check"], 1);
+    let repo = repo();
+    repo.write("assetvc.toml", BAD_POLICY);
+    let (stdout, _) = repo.assetvc_expect(&["check"], 1);
     assert!(stdout.contains(POLICY_MESSAGE), "{stdout}");
     assert!(stdout.contains("policy = \"ourz\""), "{stdout}");
 
-    write(
-        &dir,
-        "assetvc.toml",
-        "[assets]\nsjson = [\"*.level\", \"[a\"]\n",
-    );
-    let (stdout, _) = assetvc_expect(&dir, &dir, &["check", "--json"], 1);
+    repo.write("assetvc.toml", "[assets]\nsjson = [\"*.level\", \"[a\"]\n");
+    let (stdout, _) = repo.assetvc_expect(&["check", "--json"], 1);
     let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     let problem = &report["problems"][0];
     assert_eq!(problem["path"], "assetvc.toml", "{report:#}");
@@ -58,32 +41,18 @@ fn check_reports_an_unknown_policy_and_a_bad_glob_at_their_position() {
 
     // Valid values, including the policies `upstream` and `local`, pass.
     for policy in ["upstream", "local", "theirs"] {
-        write(
-            &dir,
-            "assetvc.toml",
-            &format!("[merge]\npolicy = \"{policy}\"\n"),
-        );
-        assetvc_expect(&dir, &dir, &["check"], 0);
+        repo.write("assetvc.toml", &format!("[merge]\npolicy = \"{policy}\"\n"));
+        repo.assetvc_expect(&["check"], 0);
     }
 }
 
 #[test]
 fn pre_commit_blocks_an_unknown_policy() {
-    let (_tmp, dir) = repo();
-    let hook = dir.join(".git/hooks/pre-commit");
-    std::fs::create_dir_all(hook.parent().unwrap()).unwrap();
-    std::fs::write(
-        &hook,
-        format!(
-            "#!/bin/sh\nexec {} hook pre-commit\n",
-            env!("CARGO_BIN_EXE_assetvc")
-        ),
-    )
-    .unwrap();
-    make_executable(&hook);
-    write(&dir, "assetvc.toml", BAD_POLICY);
-    git_home(&dir, &dir, &["add", "-A"]);
-    let out = git_home_output(&dir, &dir, &["commit", "-q", "-m", "bad policy"]);
+    let repo = repo();
+    repo.install_pre_commit_hook();
+    repo.write("assetvc.toml", BAD_POLICY);
+    repo.git(&["add", "-A"]);
+    let out = repo.git_output(&["commit", "-q", "-m", "bad policy"]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "commit went through:\n{err}");
     assert!(err.contains(POLICY_MESSAGE), "{err}");
@@ -91,41 +60,29 @@ fn pre_commit_blocks_an_unknown_policy() {
 
 #[test]
 fn the_server_rejects_a_pushed_unknown_policy() {
-    let (_tmp, dir) = repo();
+    let repo = repo();
+    let dir = &repo.dir;
     let bare = dir.join("server.git");
-    git_home(&dir, &dir, &["init", "-q", "--bare", "server.git"]);
-    let out = run(assetvc()
-        .args(["install", "--server"])
-        .arg(&bare)
-        .env("HOME", &dir)
-        .env("GIT_CONFIG_NOSYSTEM", "1"));
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    repo.git(&["init", "-q", "--bare", "server.git"]);
+    install_server(&bare, dir);
     let work = dir.join("work");
-    git_home(&dir, &dir, &["clone", "-q", "server.git", "work"]);
+    repo.git(&["clone", "-q", "server.git", "work"]);
     write(&work, "assetvc.toml", BAD_POLICY);
-    git_home(&work, &dir, &["add", "-A"]);
-    git_home(&work, &dir, &["commit", "-q", "-m", "bad policy"]);
-    let out = git_home_output(&work, &dir, &["push", "-q", "origin", "HEAD:main"]);
+    git_home(&work, dir, &["add", "-A"]);
+    git_home(&work, dir, &["commit", "-q", "-m", "bad policy"]);
+    let out = git_home_output(&work, dir, &["push", "-q", "origin", "HEAD:main"]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "push accepted:\n{err}");
     assert!(err.contains(POLICY_MESSAGE), "{err}");
 }
 
-fn make_executable(path: &Path) {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
-}
-
 #[test]
 fn merge_file_in_a_subdirectory_follows_the_root_configuration() {
-    let (_tmp, dir) = repo();
-    write(&dir, "sub/deep/ours.sjson", "a = 2\n");
-    write(&dir, "sub/deep/base.sjson", "a = 1\n");
-    write(&dir, "sub/deep/theirs.sjson", "a = 3\n");
+    let repo = repo();
+    let dir = &repo.dir;
+    repo.write("sub/deep/ours.sjson", "a = 2\n");
+    repo.write("sub/deep/base.sjson", "a = 1\n");
+    repo.write("sub/deep/theirs.sjson", "a = 3\n");
     let args = [
         "merge-file",
         "-p",
@@ -135,12 +92,12 @@ fn merge_file_in_a_subdirectory_follows_the_root_configuration() {
     ];
     let deep = dir.join("sub/deep");
     // The default policy takes theirs; `fail` at the repository root makes it exit 1.
-    let (stdout, _) = assetvc_expect(&deep, &dir, &args, 0);
+    let (stdout, _) = assetvc_expect(&deep, dir, &args, 0);
     assert_eq!(stdout, "a = 3\n");
-    write(&dir, "assetvc.toml", "[merge]\npolicy = \"fail\"\n");
-    assetvc_expect(&deep, &dir, &args, 1);
+    repo.write("assetvc.toml", "[merge]\npolicy = \"fail\"\n");
+    assetvc_expect(&deep, dir, &args, 1);
     // A bad value there stops the merge, named at its place.
-    write(&dir, "assetvc.toml", BAD_POLICY);
-    let (_, stderr) = assetvc_expect(&deep, &dir, &args, 2);
+    repo.write("assetvc.toml", BAD_POLICY);
+    let (_, stderr) = assetvc_expect(&deep, dir, &args, 2);
     assert!(stderr.contains(POLICY_MESSAGE), "{stderr}");
 }

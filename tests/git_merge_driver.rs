@@ -3,41 +3,48 @@
 
 mod common;
 
-use std::path::Path;
-
-use common::{data, git, git_output};
+use common::{data, TestRepo};
 use sjson::Dialect;
 
 const BASE: &str = common::TEST_LEVEL;
 
-fn setup(dir: &Path) {
-    git(dir, &["init", "-q", "-b", "main"]);
+/// A repository with the driver configured by hand and `level.sjson` (`BASE`) on `main`.
+fn setup() -> TestRepo {
+    let repo = TestRepo::new();
     let driver = format!(
         "{} merge-driver -- %O %A %B %P",
         env!("CARGO_BIN_EXE_assetvc")
     );
-    git(
-        dir,
-        &["config", "merge.assetvc.name", "assetvc structured merge"],
-    );
-    git(dir, &["config", "merge.assetvc.driver", &driver]);
-    std::fs::write(dir.join(".gitattributes"), "*.sjson merge=assetvc\n").unwrap();
-    std::fs::write(dir.join("level.sjson"), BASE).unwrap();
-    git(dir, &["add", "."]);
-    git(dir, &["commit", "-q", "-m", "base"]);
+    repo.git(&["config", "merge.assetvc.name", "assetvc structured merge"]);
+    repo.git(&["config", "merge.assetvc.driver", &driver]);
+    repo.write(".gitattributes", "*.sjson merge=assetvc\n");
+    repo.write("level.sjson", BASE);
+    repo.commit("base");
+    repo
 }
 
-fn commit_on(dir: &Path, branch: &str, from: &str, text: &str) {
-    git(dir, &["checkout", "-q", "-B", branch, from]);
-    std::fs::write(dir.join("level.sjson"), text).unwrap();
-    git(dir, &["commit", "-q", "-am", branch]);
+fn commit_on(repo: &TestRepo, branch: &str, from: &str, text: &str) {
+    repo.git(&["checkout", "-q", "-B", branch, from]);
+    repo.write("level.sjson", text);
+    repo.git(&["commit", "-q", "-am", branch]);
+}
+
+/// Checks out `a` and merges `b` into it with plain `git merge`, which must succeed;
+/// returns its stderr.
+fn merge_b_into_a(repo: &TestRepo) -> String {
+    repo.git(&["checkout", "-q", "a"]);
+    let out = repo.git_output(&["merge", "--no-edit", "b"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
 #[test]
 fn git_merge_uses_the_structured_merge() {
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path();
-    setup(dir);
+    let repo = setup();
     // A moves e1 and changes e2's tint; B adds e3 and changes the fog and e2's position.
     let a = BASE
         .replace("position = [0 0 0]", "position = [1 2 3]")
@@ -52,21 +59,14 @@ fn git_merge_uses_the_structured_merge() {
             "\t}\n]",
             "\t}\n\t{\n\t\tid = \"e3\"\n\t\tname = \"lamp\"\n\t\tposition = [9 9 9]\n\t\ttint = \"white\"\n\t}\n]",
         );
-    commit_on(dir, "a", "main", &a);
-    commit_on(dir, "b", "main", &b);
-    git(dir, &["checkout", "-q", "a"]);
-    let out = git_output(dir, &["merge", "--no-edit", "b"]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    commit_on(&repo, "a", "main", &a);
+    commit_on(&repo, "b", "main", &b);
+    let stderr = merge_b_into_a(&repo);
     assert!(
         stderr.contains("assetvc: level.sjson: merged cleanly"),
         "{stderr}"
     );
-    let merged = std::fs::read_to_string(dir.join("level.sjson")).unwrap();
+    let merged = repo.read("level.sjson");
     assert_eq!(
         data(&merged, Dialect::Sjson),
         data(
@@ -84,36 +84,27 @@ fn git_merge_uses_the_structured_merge() {
     );
     assert!(!merged.contains("<<<<<<<"));
     // The merge commit has two parents and the worktree is clean.
-    let parents = git(dir, &["log", "-1", "--format=%P"]);
+    let parents = repo.git(&["log", "-1", "--format=%P"]);
     assert_eq!(parents.split_whitespace().count(), 2);
-    assert!(git(dir, &["status", "--porcelain"]).is_empty());
+    assert!(repo.git(&["status", "--porcelain"]).is_empty());
 }
 
 #[test]
 fn true_conflicts_take_theirs_and_are_reported() {
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path();
-    setup(dir);
-    commit_on(dir, "a", "main", &BASE.replace("fog = 0.1", "fog = 0.2"));
-    commit_on(dir, "b", "main", &BASE.replace("fog = 0.1", "fog = 0.9"));
-    git(dir, &["checkout", "-q", "a"]);
-    let out = git_output(dir, &["merge", "--no-edit", "b"]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let repo = setup();
+    commit_on(&repo, "a", "main", &BASE.replace("fog = 0.1", "fog = 0.2"));
+    commit_on(&repo, "b", "main", &BASE.replace("fog = 0.1", "fog = 0.9"));
+    let stderr = merge_b_into_a(&repo);
     assert!(
         stderr.contains("assetvc: level.sjson: merged, 1 conflict resolved (theirs)"),
         "{stderr}"
     );
-    let merged = std::fs::read_to_string(dir.join("level.sjson")).unwrap();
+    let merged = repo.read("level.sjson");
     assert!(merged.contains("fog = 0.9"));
     let out = common::run(
         common::assetvc()
             .args(["conflicts", "--json"])
-            .current_dir(dir)
+            .current_dir(&repo.dir)
             .env_remove("GIT_DIR"),
     );
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -133,23 +124,19 @@ fn true_conflicts_take_theirs_and_are_reported() {
 
 #[test]
 fn unparsable_side_leaves_the_path_conflicted_with_ours_intact() {
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path();
-    setup(dir);
+    let repo = setup();
     let ours = BASE.replace("fog = 0.1", "fog = 0.2");
-    commit_on(dir, "a", "main", &ours);
-    commit_on(dir, "b", "main", &BASE.replace("fog = 0.1", "fog = {"));
-    git(dir, &["checkout", "-q", "a"]);
-    let out = git_output(dir, &["merge", "--no-edit", "b"]);
+    commit_on(&repo, "a", "main", &ours);
+    commit_on(&repo, "b", "main", &BASE.replace("fog = 0.1", "fog = {"));
+    repo.git(&["checkout", "-q", "a"]);
+    let out = repo.git_output(&["merge", "--no-edit", "b"]);
     assert!(!out.status.success(), "git must report a conflict");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("level.sjson (theirs):"), "{stderr}");
     assert!(
-        git(dir, &["diff", "--name-only", "--diff-filter=U"]).contains("level.sjson"),
+        repo.git(&["diff", "--name-only", "--diff-filter=U"])
+            .contains("level.sjson"),
         "the path is conflicted"
     );
-    assert_eq!(
-        std::fs::read_to_string(dir.join("level.sjson")).unwrap(),
-        ours
-    );
+    assert_eq!(repo.read("level.sjson"), ours);
 }

@@ -6,7 +6,7 @@ mod common;
 use std::path::Path;
 use std::process::Output;
 
-use common::{assetvc, git_home, run};
+use common::{assetvc, git_home, run, write};
 
 fn check(dir: &Path, args: &[&str]) -> Output {
     run(assetvc()
@@ -15,12 +15,6 @@ fn check(dir: &Path, args: &[&str]) -> Output {
         .current_dir(dir)
         .env("HOME", dir)
         .env("GIT_CONFIG_NOSYSTEM", "1"))
-}
-
-fn write(dir: &Path, path: &str, text: &str) {
-    let p = dir.join(path);
-    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-    std::fs::write(p, text).unwrap();
 }
 
 #[test]

@@ -7,17 +7,27 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use common::{assetvc, git_home, git_home_output, run};
+use common::{
+    assetvc, git_home, git_home_output, install_server, make_executable, run, stderr, TestRepo,
+};
 
 const GOOD_LEVEL: &str =
     "// a level\nentities = [\n\t{\n\t\tid = \"e1\"\n\t\tposition = [0 0 0]\n\t}\n]\n";
 
 /// A server (bare repository with the hook) and a clone that pushes to it.
 struct Server {
-    _tmp: tempfile::TempDir,
-    root: PathBuf,
+    /// The clone (`work`), beside the bare repository in its `HOME`.
+    clone: TestRepo,
     bare: PathBuf,
-    work: PathBuf,
+}
+
+/// The clone's own steps (`git`, `write`, `head` …) are the [`TestRepo`]'s.
+impl std::ops::Deref for Server {
+    type Target = TestRepo;
+
+    fn deref(&self) -> &TestRepo {
+        &self.clone
+    }
 }
 
 impl Server {
@@ -27,29 +37,11 @@ impl Server {
 
     /// `prepare` runs on the bare repository before the hook is installed.
     fn with_bare(prepare: impl FnOnce(&Path)) -> Server {
-        let tmp = tempfile::tempdir().unwrap();
-        let root = tmp.path().canonicalize().unwrap();
-        let bare = root.join("srv.git");
-        let work = root.join("work");
-        git_home(
-            &root,
-            &root,
-            &["init", "-q", "--bare", "-b", "main", "srv.git"],
-        );
+        let clone = TestRepo::new_in("work");
+        let bare = clone.bare("srv.git");
         prepare(&bare);
-        let out = run(assetvc()
-            .args(["install", "--server"])
-            .arg(&bare)
-            .env("HOME", &root)
-            .env("GIT_CONFIG_NOSYSTEM", "1"));
-        assert!(out.status.success(), "{}", stderr(&out));
-        git_home(&root, &root, &["init", "-q", "-b", "main", "work"]);
-        let server = Server {
-            _tmp: tmp,
-            root,
-            bare,
-            work,
-        };
+        install_server(&bare, &clone.home);
+        let server = Server { clone, bare };
         let url = format!("file://{}", server.bare.display());
         server.git(&["remote", "add", "origin", &url]);
         server.write("levels/start.level", GOOD_LEVEL);
@@ -64,26 +56,16 @@ impl Server {
         server
     }
 
-    fn git(&self, args: &[&str]) -> String {
-        git_home(&self.work, &self.root, args)
-    }
-
-    fn write(&self, path: &str, text: &str) {
-        let p = self.work.join(path);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, text).unwrap();
-    }
-
+    /// Commits everything with `message`; returns the new commit's id.
     fn commit(&self, message: &str) -> String {
-        self.git(&["add", "-A"]);
-        self.git(&["commit", "-q", "-m", message]);
-        self.git(&["rev-parse", "HEAD"]).trim().to_string()
+        self.clone.commit(message);
+        self.head()
     }
 
     fn push(&self, args: &[&str]) -> Output {
         let mut all = vec!["push", "origin"];
         all.extend_from_slice(args);
-        git_home_output(&self.work, &self.root, &all)
+        self.git_output(&all)
     }
 
     /// Pushes and expects a rejection by the hook; returns git's stderr.
@@ -107,7 +89,7 @@ impl Server {
     fn remote_ref(&self, name: &str) -> Option<String> {
         let out = git_home_output(
             &self.bare,
-            &self.root,
+            &self.home,
             &["rev-parse", "--verify", "-q", name],
         );
         out.status
@@ -116,23 +98,14 @@ impl Server {
     }
 
     fn remote_has_object(&self, id: &str) -> bool {
-        git_home_output(&self.bare, &self.root, &["cat-file", "-e", id])
+        git_home_output(&self.bare, &self.home, &["cat-file", "-e", id])
             .status
             .success()
     }
 
     fn server_config(&self, key: &str, value: &str) {
-        git_home(&self.bare, &self.root, &["config", key, value]);
+        git_home(&self.bare, &self.home, &["config", key, value]);
     }
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-fn make_executable(path: &Path) {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
 }
 
 #[test]
@@ -244,7 +217,7 @@ fn expressions_are_checked_by_the_servers_policy_not_the_pushed_one() {
 #[test]
 fn nothing_in_a_push_can_make_the_server_run_a_command() {
     let s = Server::new();
-    let marker = s.root.join("pwned");
+    let marker = s.home.join("pwned");
     let touch = format!("touch {}", marker.display());
     // assetvc.toml rejects unknown fields, so naming a command there is an error...
     s.write(
@@ -268,8 +241,8 @@ fn nothing_in_a_push_can_make_the_server_run_a_command() {
     assert!(!marker.exists(), "a command from the push ran");
 
     // A checker from the server's own git config does run (positive control).
-    let ran = s.root.join("checker-ran");
-    let script = s.root.join("fake-shaderc");
+    let ran = s.home.join("checker-ran");
+    let script = s.home.join("fake-shaderc");
     std::fs::write(
         &script,
         format!(
@@ -358,8 +331,8 @@ fn fast_import(s: &Server, branch: &str, n: usize, content: impl Fn(usize) -> St
     }
     let mut child = std::process::Command::new("git")
         .args(["fast-import", "--quiet"])
-        .current_dir(&s.work)
-        .env("HOME", &s.root)
+        .current_dir(&s.dir)
+        .env("HOME", &s.home)
         .env("GIT_CONFIG_NOSYSTEM", "1")
         .stdin(std::process::Stdio::piped())
         .spawn()
@@ -398,7 +371,7 @@ fn five_hundred_commits_by_tip_or_every_commit() {
     // By default only the tip counts, and it is fine.
     git_home(
         &s.bare,
-        &s.root,
+        &s.home,
         &["config", "--unset", "assetvc.hook.everyCommit"],
     );
     let err = s.accepted(&["main"]);
@@ -461,7 +434,7 @@ fn an_existing_pre_receive_hook_is_chained_and_install_is_idempotent() {
     let out = run(assetvc()
         .args(["install", "--server"])
         .arg(&s.bare)
-        .env("HOME", &s.root)
+        .env("HOME", &s.home)
         .env("GIT_CONFIG_NOSYSTEM", "1"));
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(
@@ -507,7 +480,7 @@ fn it_fails_closed() {
     assert!(err.contains("cannot check it: git config"), "{err}");
     git_home(
         &s.bare,
-        &s.root,
+        &s.home,
         &["config", "--unset", "assetvc.hook.everyCommit"],
     );
     // An invalid server policy file.
@@ -536,12 +509,12 @@ fn it_fails_closed() {
     );
     git_home(
         &s.bare,
-        &s.root,
+        &s.home,
         &["config", "--remove-section", "assetvc.check.slow"],
     );
     git_home(
         &s.bare,
-        &s.root,
+        &s.home,
         &["config", "--unset", "assetvc.hook.timeout"],
     );
     s.accepted(&["main"]);

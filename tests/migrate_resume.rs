@@ -7,7 +7,7 @@ mod common;
 
 use std::path::Path;
 
-use common::{assetvc, assetvc_expect, git_home, run};
+use common::{assetvc, assetvc_expect, git_home, isolated, run};
 
 const LEVEL_A: &str = "units = [\n\t{ unit = \"a\" x = 1 }\n\t{ unit = \"b\" x = 2 }\n]\n";
 const LEVEL_B: &str = "lights = [\n\t{ type = \"sun\" }\n\t{ type = \"moon\" }\n]\n";
@@ -25,16 +25,7 @@ fn repo(home: &Path) -> std::path::PathBuf {
 
 /// Runs `assetvc migrate` stopped at `point`; returns the journal's `(old, new)`.
 fn killed_migrate(dir: &Path, home: &Path, point: &str) -> (String, String) {
-    let out = run(assetvc()
-        .arg("migrate")
-        .current_dir(dir)
-        .env("GIT_AUTHOR_NAME", "Test")
-        .env("GIT_AUTHOR_EMAIL", "test@example.com")
-        .env("GIT_COMMITTER_NAME", "Test")
-        .env("GIT_COMMITTER_EMAIL", "test@example.com")
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("HOME", home)
-        .env("ASSETVC_FAILPOINT", point));
+    let out = run(isolated(assetvc().arg("migrate"), dir, home).env("ASSETVC_FAILPOINT", point));
     assert!(!out.status.success(), "{out:?}");
     let journal = std::fs::read_to_string(dir.join(".git/assetvc/migrate-in-progress")).unwrap();
     // `OLD NEW PID`: the pid lets the rerun reclaim the index.lock its killed run left.

@@ -4,9 +4,7 @@
 
 mod common;
 
-use std::path::Path;
-
-use common::{assetvc, git, run};
+use common::{assetvc, git, run, write};
 
 const BASE: &str = "entities = [
 \t{
@@ -20,10 +18,6 @@ const BASE: &str = "entities = [
 \t}
 ]
 ";
-
-fn write(dir: &Path, name: &str, text: &str) {
-    std::fs::write(dir.join(name), text).unwrap();
-}
 
 #[test]
 fn merge_file_names_objects_by_name_and_short_id() {

@@ -5,52 +5,10 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-use std::process::{Output, Stdio};
+use std::path::Path;
+use std::process::Stdio;
 
-use common::{assetvc_output, git_home, git_home_output, run};
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-struct Repo {
-    _tmp: tempfile::TempDir,
-    root: PathBuf,
-    work: PathBuf,
-}
-
-impl Repo {
-    fn new() -> Repo {
-        let tmp = tempfile::tempdir().unwrap();
-        let root = tmp.path().canonicalize().unwrap();
-        let work = root.join("work");
-        git_home(&root, &root, &["init", "-q", "-b", "main", "work"]);
-        Repo {
-            _tmp: tmp,
-            root,
-            work,
-        }
-    }
-
-    fn git(&self, args: &[&str]) -> String {
-        git_home(&self.work, &self.root, args)
-    }
-
-    fn write(&self, path: &str, text: &str) {
-        let p = self.work.join(path);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, text).unwrap();
-    }
-
-    fn assetvc(&self, args: &[&str]) -> Output {
-        assetvc_output(&self.work, &self.root, args)
-    }
-
-    fn head(&self) -> String {
-        self.git(&["rev-parse", "HEAD"]).trim().to_string()
-    }
-}
+use common::{assetvc_output, git_home, git_home_output, install_server, stderr, TestRepo};
 
 fn level(n: usize, x: usize) -> String {
     format!("entities = [\n\t{{\n\t\tid = \"e{n:05}\"\n\t\tposition = [{x} 0 0]\n\t}}\n]\n")
@@ -62,13 +20,12 @@ fn level(n: usize, x: usize) -> String {
 #[test]
 fn close_commits_never_revert_each_other() {
     const FILES: usize = 300;
-    let repo = Repo::new();
+    let repo = TestRepo::new_in("work");
     for i in 0..FILES {
         repo.write(&format!("levels/l{i}.level"), &level(i, 0));
     }
     repo.write("notes.txt", "notes\n");
-    repo.git(&["add", "-A"]);
-    repo.git(&["commit", "-q", "-m", "start"]);
+    repo.commit("start");
     let mut both_committed = 0;
     for round in 1..=8usize {
         for i in 0..FILES {
@@ -78,8 +35,8 @@ fn close_commits_never_revert_each_other() {
         let spawn = |args: &[&str]| {
             common::assetvc()
                 .args(args)
-                .current_dir(&repo.work)
-                .env("HOME", &repo.root)
+                .current_dir(&repo.dir)
+                .env("HOME", &repo.home)
                 .env("GIT_CONFIG_NOSYSTEM", "1")
                 .env("GIT_AUTHOR_NAME", "Test")
                 .env("GIT_AUTHOR_EMAIL", "test@example.com")
@@ -127,8 +84,8 @@ fn close_commits_never_revert_each_other() {
         assert_eq!(cached, "", "round {round}: index and HEAD disagree");
         // Commit whatever was refused so the next round starts clean.
         repo.git(&["add", "-A"]);
-        let _ = git_home_output(&repo.work, &repo.root, &["commit", "-q", "-m", "rest"]);
-        assert!(!repo.work.join(".git/index.lock").exists());
+        let _ = git_home_output(&repo.dir, &repo.home, &["commit", "-q", "-m", "rest"]);
+        assert!(!repo.dir.join(".git/index.lock").exists());
     }
     eprintln!("both commits went through in {both_committed} of 8 rounds");
 }
@@ -137,14 +94,13 @@ fn close_commits_never_revert_each_other() {
 /// were, and the other process's lock left alone.
 #[test]
 fn held_index_lock_moves_nothing() {
-    let repo = Repo::new();
+    let repo = TestRepo::new_in("work");
     repo.write("levels/a.level", &level(1, 0));
-    repo.git(&["add", "-A"]);
-    repo.git(&["commit", "-q", "-m", "start"]);
+    repo.commit("start");
     let head = repo.head();
-    let index_before = std::fs::read(repo.work.join(".git/index")).unwrap();
+    let index_before = std::fs::read(repo.dir.join(".git/index")).unwrap();
     repo.write("levels/a.level", &level(1, 5));
-    std::fs::write(repo.work.join(".git/index.lock"), "").unwrap();
+    std::fs::write(repo.dir.join(".git/index.lock"), "").unwrap();
     let out = repo.assetvc(&["commit", "-a", "-m", "all"]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(
@@ -154,14 +110,14 @@ fn held_index_lock_moves_nothing() {
     );
     assert_eq!(repo.head(), head);
     assert_eq!(
-        std::fs::read(repo.work.join(".git/index")).unwrap(),
+        std::fs::read(repo.dir.join(".git/index")).unwrap(),
         index_before
     );
-    assert!(repo.work.join(".git/index.lock").exists());
+    assert!(repo.dir.join(".git/index.lock").exists());
     // The same for a merge.
     let out = repo.assetvc(&["merge", "main"]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-    std::fs::remove_file(repo.work.join(".git/index.lock")).unwrap();
+    std::fs::remove_file(repo.dir.join(".git/index.lock")).unwrap();
     let out = repo.assetvc(&["commit", "-a", "-m", "all"]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(repo.git(&["diff", "--cached", "--name-only"]), "");
@@ -250,14 +206,11 @@ fn hook_planting_commit(dir: &Path, home: &Path, link_target: &str, marker: &Pat
 
 #[test]
 fn pulled_tree_cannot_plant_a_hook_or_write_outside() {
-    let tmp = tempfile::tempdir().unwrap();
-    let root = tmp.path().canonicalize().unwrap();
-    let src = root.join("src");
-    git_home(&root, &root, &["init", "-q", "-b", "main", "src"]);
-    std::fs::write(src.join("readme.txt"), "hi\n").unwrap();
-    git_home(&src, &root, &["add", "-A"]);
-    git_home(&src, &root, &["commit", "-q", "-m", "start"]);
-    git_home(&root, &root, &["clone", "-q", "src", "victim"]);
+    let repo = TestRepo::new_in("src");
+    repo.write("readme.txt", "hi\n");
+    repo.commit("start");
+    let (root, src) = (&repo.home, &repo.dir);
+    git_home(root, root, &["clone", "-q", "src", "victim"]);
     let victim = root.join("victim");
     let outside = root.join("outside");
     std::fs::create_dir(&outside).unwrap();
@@ -266,11 +219,11 @@ fn pulled_tree_cannot_plant_a_hook_or_write_outside() {
         ("to-hooks", ".git/hooks".to_string()),
         ("to-outside", outside.display().to_string()),
     ] {
-        git_home(&src, &root, &["checkout", "-q", "main"]);
-        let evil = hook_planting_commit(&src, &root, &target, &marker);
-        git_home(&src, &root, &["branch", "-f", branch, &evil]);
-        let head = git_home(&victim, &root, &["rev-parse", "HEAD"]);
-        let out = assetvc_output(&victim, &root, &["pull", "origin", branch]);
+        git_home(src, root, &["checkout", "-q", "main"]);
+        let evil = hook_planting_commit(src, root, &target, &marker);
+        git_home(src, root, &["branch", "-f", branch, &evil]);
+        let head = git_home(&victim, root, &["rev-parse", "HEAD"]);
+        let out = assetvc_output(&victim, root, &["pull", "origin", branch]);
         assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
         assert!(
             stderr(&out).contains("refusing to check out"),
@@ -279,74 +232,61 @@ fn pulled_tree_cannot_plant_a_hook_or_write_outside() {
         );
         assert!(!victim.join(".git/hooks/post-commit").exists());
         assert!(!outside.join("post-commit").exists());
-        assert_eq!(git_home(&victim, &root, &["rev-parse", "HEAD"]), head);
+        assert_eq!(git_home(&victim, root, &["rev-parse", "HEAD"]), head);
         assert!(!victim.join(".git/index.lock").exists());
     }
     // A `.git` component spelled for a case-folding file system.
-    git_home(&src, &root, &["checkout", "-q", "main"]);
-    let hook = hash_blob(&src, &root, "#!/bin/sh\ntrue\n");
-    let hooks = crafted_commit(&src, &root, &format!("100755 blob {hook}\tpost-commit\n"));
-    let hooks_tree = git_home(&src, &root, &["rev-parse", &format!("{hooks}^{{tree}}")]);
+    git_home(src, root, &["checkout", "-q", "main"]);
+    let hook = hash_blob(src, root, "#!/bin/sh\ntrue\n");
+    let hooks = crafted_commit(src, root, &format!("100755 blob {hook}\tpost-commit\n"));
+    let hooks_tree = git_home(src, root, &["rev-parse", &format!("{hooks}^{{tree}}")]);
     let git_dir = crafted_commit(
-        &src,
-        &root,
+        src,
+        root,
         &format!("040000 tree {}\thooks\n", hooks_tree.trim()),
     );
-    let git_dir_tree = git_home(&src, &root, &["rev-parse", &format!("{git_dir}^{{tree}}")]);
-    let readme = git_home(&src, &root, &["rev-parse", "HEAD:readme.txt"]);
+    let git_dir_tree = git_home(src, root, &["rev-parse", &format!("{git_dir}^{{tree}}")]);
+    let readme = git_home(src, root, &["rev-parse", "HEAD:readme.txt"]);
     let evil = crafted_commit(
-        &src,
-        &root,
+        src,
+        root,
         &format!(
             "100644 blob {}\treadme.txt\n040000 tree {}\t.GIT\n",
             readme.trim(),
             git_dir_tree.trim()
         ),
     );
-    git_home(&src, &root, &["branch", "-f", "dotgit", &evil]);
-    let out = assetvc_output(&victim, &root, &["pull", "origin", "dotgit"]);
+    git_home(src, root, &["branch", "-f", "dotgit", &evil]);
+    let out = assetvc_output(&victim, root, &["pull", "origin", "dotgit"]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(!victim.join(".git/hooks/post-commit").exists());
     // The victim's next commit runs nothing.
     std::fs::write(victim.join("readme.txt"), "changed\n").unwrap();
-    git_home(&victim, &root, &["commit", "-q", "-am", "next"]);
+    git_home(&victim, root, &["commit", "-q", "-am", "next"]);
     assert!(!marker.exists(), "a planted hook ran");
 }
 
 #[test]
 fn server_hook_rejects_crafted_trees() {
-    let tmp = tempfile::tempdir().unwrap();
-    let root = tmp.path().canonicalize().unwrap();
-    let bare = root.join("srv.git");
-    git_home(
-        &root,
-        &root,
-        &["init", "-q", "--bare", "-b", "main", "srv.git"],
-    );
-    let out = run(common::assetvc()
-        .args(["install", "--server"])
-        .arg(&bare)
-        .env("HOME", &root)
-        .env("GIT_CONFIG_NOSYSTEM", "1"));
-    assert!(out.status.success(), "{}", stderr(&out));
-    git_home(&root, &root, &["init", "-q", "-b", "main", "work"]);
-    let work = root.join("work");
-    std::fs::write(work.join("readme.txt"), "hi\n").unwrap();
-    git_home(&work, &root, &["add", "-A"]);
-    git_home(&work, &root, &["commit", "-q", "-m", "start"]);
+    let repo = TestRepo::new_in("work");
+    let (root, work) = (&repo.home, &repo.dir);
+    let bare = repo.bare("srv.git");
+    install_server(&bare, root);
+    repo.write("readme.txt", "hi\n");
+    repo.commit("start");
     let url = format!("file://{}", bare.display());
-    git_home(&work, &root, &["remote", "add", "origin", &url]);
-    git_home(&work, &root, &["push", "-q", "origin", "main"]);
-    let evil = hook_planting_commit(&work, &root, ".git/hooks", &root.join("planted"));
+    git_home(work, root, &["remote", "add", "origin", &url]);
+    git_home(work, root, &["push", "-q", "origin", "main"]);
+    let evil = hook_planting_commit(work, root, ".git/hooks", &root.join("planted"));
     let out = git_home_output(
-        &work,
-        &root,
+        work,
+        root,
         &["push", "origin", &format!("{evil}:refs/heads/main")],
     );
     assert!(!out.status.success(), "the crafted tree was accepted");
     let err = stderr(&out);
     assert!(err.contains("push rejected"), "{err}");
     assert!(err.contains("zz") && err.contains("twice"), "{err}");
-    let server_main = git_home(&bare, &root, &["rev-parse", "main"]);
+    let server_main = git_home(&bare, root, &["rev-parse", "main"]);
     assert_ne!(server_main.trim(), evil);
 }

@@ -3,15 +3,7 @@
 
 mod common;
 
-use std::path::Path;
-
-use common::{assetvc, git_home, run};
-
-fn write(dir: &Path, path: &str, text: &str) {
-    let p = dir.join(path);
-    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-    std::fs::write(p, text).unwrap();
-}
+use common::{assetvc, git_home, run, write};
 
 /// Every byte of `out` that a terminal would act on, if any.
 fn raw_controls(out: &[u8]) -> Vec<u8> {

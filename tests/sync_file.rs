@@ -21,6 +21,14 @@ fn team_of_three() -> (Team, User, User, User) {
     (team, alice, bob, carol)
 }
 
+/// Asserts that the WIP of each `(user, text)` on the remote holds that text.
+fn assert_wips(team: &Team, wips: &[(&str, &str)]) {
+    for (user, needle) in wips {
+        let rev = format!("refs/assetvc/wip/{user}/main");
+        assert!(remote_has(team, &rev, needle), "{rev} lacks {needle:?}");
+    }
+}
+
 fn who_json(user: &User) -> serde_json::Value {
     let (out, _) = user.expect(&["who", "--json"], 0);
     serde_json::from_str(&out).unwrap()
@@ -43,22 +51,14 @@ fn three_users_share_work_in_progress_and_who_shows_it() {
     assert_eq!(alice.level(), typed);
     assert_eq!(alice.git(&["status", "--porcelain"]), " M level.sjson\n");
     // Each WIP is on the remote, with what its owner typed.
-    assert!(remote_has(
+    assert_wips(
         &team,
-        "refs/assetvc/wip/alice/main",
-        "tint = \"blue\""
-    ));
-    assert!(remote_has(
-        &team,
-        "refs/assetvc/wip/bob/main",
-        "position = [6 0 0]"
-    ));
-    assert!(remote_has(
-        &team,
-        "refs/assetvc/wip/carol/main",
-        "position = [0 0 9]"
-    ));
-
+        &[
+            ("alice", "tint = \"blue\""),
+            ("bob", "position = [6 0 0]"),
+            ("carol", "position = [0 0 9]"),
+        ],
+    );
     let who = who_json(&alice);
     let users: Vec<&str> = who["users"]
         .as_array()
@@ -287,16 +287,10 @@ fn two_users_syncing_at_the_same_instant_both_get_through() {
     }
     assert!(alice.level().contains("tint = \"blue\""));
     assert!(bob.level().contains("position = [6 0 0]"));
-    assert!(remote_has(
+    assert_wips(
         &team,
-        "refs/assetvc/wip/alice/main",
-        "tint = \"blue\""
-    ));
-    assert!(remote_has(
-        &team,
-        "refs/assetvc/wip/bob/main",
-        "position = [6 0 0]"
-    ));
+        &[("alice", "tint = \"blue\""), ("bob", "position = [6 0 0]")],
+    );
     // After one more sync each sees the other.
     alice.expect(&["sync"], 0);
     let who = who_json(&alice);

@@ -8,15 +8,9 @@ mod common;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-use common::{assetvc, assetvc_expect, git, git_home, git_home_output, run};
+use common::{assetvc, assetvc_expect, git, git_home, git_home_output, run, write};
 
 const UNFORMATTED: &str = "a   =   1\n";
-
-fn write(dir: &Path, path: &str, text: &str) {
-    let p = dir.join(path);
-    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-    std::fs::write(p, text).unwrap();
-}
 
 fn repo() -> (tempfile::TempDir, std::path::PathBuf) {
     let tmp = tempfile::tempdir().unwrap();

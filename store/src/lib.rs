@@ -49,6 +49,8 @@ mod server;
 mod setup;
 mod staged;
 mod sync;
+#[cfg(test)]
+mod test_git;
 mod treemerge;
 mod trusted_config;
 mod worktree;

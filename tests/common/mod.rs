@@ -1,8 +1,13 @@
-//! Helpers shared by the end-to-end tests: the binary, real git, and data comparison.
+//! Helpers shared by the end-to-end tests: the binary, real git in an [`isolated`]
+//! environment, a scratch repository ([`TestRepo`]), and data comparison.
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+
+mod repo;
+#[allow(unused_imports)]
+pub use repo::{init_bare, TestRepo};
 
 /// The `assetvc` binary built for these tests.
 pub fn assetvc() -> Command {
@@ -38,32 +43,14 @@ pub fn run(cmd: &mut Command) -> Output {
         .unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"))
 }
 
-/// Runs `git` in `dir` with a fixed identity; panics unless it succeeds.
+/// Runs `git` in `dir` with a fixed identity (`HOME` is `dir`); panics unless it succeeds.
 pub fn git(dir: &Path, args: &[&str]) -> String {
-    let out = git_output(dir, args);
-    assert!(
-        out.status.success(),
-        "git {args:?} failed in {}:\n{}\n{}",
-        dir.display(),
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    git_home(dir, dir, args)
 }
 
 /// Runs `git` in `dir` with a fixed identity and returns its output, whatever the status.
 pub fn git_output(dir: &Path, args: &[&str]) -> Output {
-    run(Command::new("git")
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_AUTHOR_NAME", "Test")
-        .env("GIT_AUTHOR_EMAIL", "test@example.com")
-        .env("GIT_COMMITTER_NAME", "Test")
-        .env("GIT_COMMITTER_EMAIL", "test@example.com")
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("HOME", dir)
-        .env_remove("GIT_DIR")
-        .env_remove("GIT_WORK_TREE"))
+    git_home_output(dir, dir, args)
 }
 
 /// A document's value as JSON for comparison: objects unordered, numbers as f64.
@@ -92,12 +79,12 @@ fn to_json(v: sjson::Value<'_>) -> serde_json::Value {
     }
 }
 
-/// Runs the `assetvc` binary in `dir` with the identity and isolation of [`git_output`]
-/// (`HOME` is `home`), and returns its output whatever the status.
-pub fn assetvc_output(dir: &Path, home: &Path, args: &[&str]) -> Output {
-    run(assetvc()
-        .args(args)
-        .current_dir(dir)
+/// Makes `cmd` run in `dir` isolated from the machine it runs on: a fixed author and
+/// committer, no system git configuration, `home` as `HOME` (so no user configuration but
+/// what a test writes there), and no `GIT_DIR`/`GIT_WORK_TREE` inherited from a caller
+/// (such as a git hook running `cargo test`). Every git and assetvc helper here uses it.
+pub fn isolated<'c>(cmd: &'c mut Command, dir: &Path, home: &Path) -> &'c mut Command {
+    cmd.current_dir(dir)
         .env("GIT_AUTHOR_NAME", "Test")
         .env("GIT_AUTHOR_EMAIL", "test@example.com")
         .env("GIT_COMMITTER_NAME", "Test")
@@ -105,7 +92,13 @@ pub fn assetvc_output(dir: &Path, home: &Path, args: &[&str]) -> Output {
         .env("GIT_CONFIG_NOSYSTEM", "1")
         .env("HOME", home)
         .env_remove("GIT_DIR")
-        .env_remove("GIT_WORK_TREE"))
+        .env_remove("GIT_WORK_TREE")
+}
+
+/// Runs the `assetvc` binary in `dir`, [`isolated`] with `HOME` at `home`, and returns its
+/// output whatever the status.
+pub fn assetvc_output(dir: &Path, home: &Path, args: &[&str]) -> Output {
+    run(isolated(assetvc().args(args), dir, home))
 }
 
 /// Runs `assetvc` like [`assetvc_output`] and panics unless it exits with `code`; returns
@@ -141,17 +134,52 @@ pub fn git_home(dir: &Path, home: &Path, args: &[&str]) -> String {
 
 /// [`git_home`] returning the output whatever the status.
 pub fn git_home_output(dir: &Path, home: &Path, args: &[&str]) -> Output {
-    run(Command::new("git")
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_AUTHOR_NAME", "Test")
-        .env("GIT_AUTHOR_EMAIL", "test@example.com")
-        .env("GIT_COMMITTER_NAME", "Test")
-        .env("GIT_COMMITTER_EMAIL", "test@example.com")
-        .env("GIT_CONFIG_NOSYSTEM", "1")
+    run(isolated(Command::new("git").args(args), dir, home))
+}
+
+/// The standard error of `out` as text.
+pub fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Writes `text` to `dir/path`, creating the folders on the way.
+pub fn write(dir: &Path, path: &str, text: &str) {
+    let p = dir.join(path);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, text).unwrap();
+}
+
+/// Makes the file at `path` executable (mode 755).
+pub fn make_executable(path: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+/// Installs `assetvc hook pre-commit` by hand as the pre-commit hook of the repository
+/// whose worktree is `work`.
+pub fn install_pre_commit_hook(work: &Path) {
+    let hook = work.join(".git/hooks/pre-commit");
+    std::fs::create_dir_all(hook.parent().unwrap()).unwrap();
+    std::fs::write(
+        &hook,
+        format!(
+            "#!/bin/sh\nexec {} hook pre-commit\n",
+            env!("CARGO_BIN_EXE_assetvc")
+        ),
+    )
+    .unwrap();
+    make_executable(&hook);
+}
+
+/// Runs `assetvc install --server` on the bare repository `bare` (`HOME` is `home`, no
+/// system configuration); panics unless it succeeds.
+pub fn install_server(bare: &Path, home: &Path) {
+    let out = run(assetvc()
+        .args(["install", "--server"])
+        .arg(bare)
         .env("HOME", home)
-        .env_remove("GIT_DIR")
-        .env_remove("GIT_WORK_TREE"))
+        .env("GIT_CONFIG_NOSYSTEM", "1"));
+    assert!(out.status.success(), "{}", stderr(&out));
 }
 
 /// A small level with two id'd entities and a setting, used by the git end-to-end tests.

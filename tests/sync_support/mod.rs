@@ -7,7 +7,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::common::{assetvc, git_home, git_home_output, run, TEST_LEVEL};
+use crate::common::{
+    assetvc, git_home, git_home_output, init_bare, install_server, run, TEST_LEVEL,
+};
 
 /// A bare repository (pre-receive hook installed) and the clones of its users.
 pub struct Team {
@@ -24,18 +26,8 @@ impl Team {
     pub fn new() -> Team {
         let tmp = tempfile::tempdir().unwrap();
         let root = tmp.path().canonicalize().unwrap();
-        let bare = root.join("srv.git");
-        git_home(
-            &root,
-            &root,
-            &["init", "-q", "--bare", "-b", "main", "srv.git"],
-        );
-        let out = run(assetvc()
-            .args(["install", "--server"])
-            .arg(&bare)
-            .env("HOME", &root)
-            .env("GIT_CONFIG_NOSYSTEM", "1"));
-        assert!(out.status.success(), "{}", text(&out.stderr));
+        let bare = init_bare(&root, "srv.git");
+        install_server(&bare, &root);
         let seed = root.join("seed");
         git_home(&root, &root, &["init", "-q", "-b", "main", "seed"]);
         std::fs::write(seed.join("level.sjson"), TEST_LEVEL).unwrap();

@@ -105,28 +105,7 @@ proptest! {
 
 /// Scratch repositories for the record-and-bring tests.
 mod scratch {
-    use std::path::Path;
-    use std::process::Command;
-
-    pub fn git(dir: &Path, args: &[&str]) -> String {
-        let out = Command::new("git")
-            .args(args)
-            .current_dir(dir)
-            .env("GIT_AUTHOR_NAME", "T")
-            .env("GIT_AUTHOR_EMAIL", "t@e")
-            .env("GIT_COMMITTER_NAME", "T")
-            .env("GIT_COMMITTER_EMAIL", "t@e")
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .env("HOME", dir)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    }
+    pub(crate) use crate::test_git::git;
 
     /// `k0 = v0` … one line per key.
     pub fn level(values: &[u32]) -> String {

@@ -1,27 +1,8 @@
 //! Tests of tree merges in scratch repositories.
 
 use super::*;
+use crate::test_git::git;
 use std::path::Path;
-use std::process::Command;
-
-fn git(dir: &Path, args: &[&str]) {
-    let out = Command::new("git")
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_AUTHOR_NAME", "T")
-        .env("GIT_AUTHOR_EMAIL", "t@e")
-        .env("GIT_COMMITTER_NAME", "T")
-        .env("GIT_COMMITTER_EMAIL", "t@e")
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("HOME", dir)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
 
 fn commit(dir: &Path, branch: &str, from: &str, name: &str, text: &str) {
     if !from.is_empty() {
