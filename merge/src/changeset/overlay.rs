@@ -32,6 +32,9 @@ pub(super) struct Node<'a> {
     state: Option<State<'a>>,
     /// For an element named by id: its id key and id, to write into an object made here.
     id: Option<(String, String)>,
+    /// Where an element created and then destroyed again had been placed: the elements
+    /// anchored to it are placed by its own anchors instead.
+    vanished: Option<Placement>,
     children: Vec<(Step, Node<'a>)>,
     index: FxHashMap<Step, usize>,
 }
@@ -103,6 +106,11 @@ impl<'a> Node<'a> {
         for seg in path {
             at = at.child(seg);
         }
+        at.vanished = match (&at.state, &state) {
+            (Some(State::Value(_, p)), State::Absent) if p.is_given() => Some(p.clone()),
+            (_, State::Absent) => at.vanished.take(),
+            _ => None,
+        };
         at.state = Some(state);
         at.children.clear();
         at.index.clear();
@@ -277,22 +285,33 @@ impl<'a> Builder<'_, 'a> {
             visited: vec![false; node.children.len()],
             ..Links::default()
         };
+        let vanished: FxHashMap<&str, &Placement> = node
+            .children
+            .iter()
+            .filter_map(
+                |(step, child)| match (step, &child.state, &child.vanished) {
+                    (Step::Id(id), Some(State::Absent), Some(p)) => Some((id.as_str(), p)),
+                    _ => None,
+                },
+            )
+            .collect();
+        let anchors = Anchors {
+            known: &known,
+            vanished: &vanished,
+        };
         for &i in &wanted {
             let p = match &node.children[i].1.state {
                 Some(State::Value(_, p)) => p.clone(),
                 _ => Placement::default(),
             };
-            let anchor = |a: &Option<Option<String>>| match a {
-                Some(Some(id)) if known.contains(id.as_str()) => Some(id.clone()),
-                _ => None,
-            };
-            if let Some(b) = anchor(&p.before) {
+            let (before, after) = (anchors.successor(&p), anchors.predecessor(&p));
+            if let Some(Some(b)) = before {
                 links.before.entry(b).or_default().push(i);
-            } else if p.before == Some(None) {
+            } else if before == Some(None) {
                 links.last.push(i);
-            } else if let Some(a) = anchor(&p.after) {
+            } else if let Some(Some(a)) = after {
                 links.after.entry(a).or_default().push(i);
-            } else if p.after == Some(None) {
+            } else if after == Some(None) {
                 links.first.push(i);
             } else {
                 links.last.push(i);
@@ -371,6 +390,49 @@ impl<'a> Builder<'_, 'a> {
                 }
             }
         }
+    }
+}
+
+/// The anchors of placed elements in one array: ids the array will hold, and where the
+/// elements created and destroyed again by the change set had been placed.
+struct Anchors<'s> {
+    known: &'s FxHashSet<&'s str>,
+    vanished: &'s FxHashMap<&'s str, &'s Placement>,
+}
+
+impl Anchors<'_> {
+    /// The element `p` precedes: `Some(Some(id))` of an element the array holds,
+    /// `Some(None)` for the end, `None` when unknown. An anchor that was created and
+    /// destroyed again stands for its own successor.
+    fn successor<'p>(&'p self, p: &'p Placement) -> Option<Option<String>> {
+        self.follow(&p.before, |v| &v.before)
+    }
+
+    /// The element `p` follows, as [`Self::successor`] (`Some(None)`: the start).
+    fn predecessor<'p>(&'p self, p: &'p Placement) -> Option<Option<String>> {
+        self.follow(&p.after, |v| &v.after)
+    }
+
+    fn follow<'p>(
+        &self,
+        mut at: &'p Option<Option<String>>,
+        next: impl Fn(&'p Placement) -> &'p Option<Option<String>>,
+    ) -> Option<Option<String>>
+    where
+        Self: 'p,
+    {
+        // Each step leaves one vanished element: a cycle among them ends the walk.
+        for _ in 0..=self.vanished.len() {
+            match at {
+                Some(Some(id)) if self.known.contains(id.as_str()) => {
+                    return Some(Some(id.clone()))
+                }
+                Some(Some(id)) => at = next(self.vanished.get(id.as_str())?),
+                Some(None) => return Some(None),
+                None => return None,
+            }
+        }
+        None
     }
 }
 
