@@ -168,6 +168,18 @@ fn the_upstream_is_merged_into_uncommitted_edits_by_structure() {
     assert!(saved.contains("position = [2 2 2]"), "{saved}");
     let (out, _) = bob.expect(&["conflicts"], 0);
     assert!(out.contains("entities[crate #e1].position"), "{out}");
+    // The sync recorded the versions it merged: `resolve` takes bob's value back for that
+    // conflict and changes nothing else.
+    let before = bob.level();
+    bob.expect(&["resolve", "level.sjson", "--all", "--take", "ours"], 0);
+    let resolved = bob.level();
+    assert_eq!(
+        resolved,
+        before.replacen("position = [1 1 1]", "position = [2 2 2]", 1),
+        "{resolved}"
+    );
+    bob.expect(&["resolve", "level.sjson", "--all", "--take", "theirs"], 0);
+    assert_eq!(bob.level(), before);
 
     // With policy ours, the uncommitted edit wins.
     alice.edit("tint = \"blue\"", "tint = \"red\"");

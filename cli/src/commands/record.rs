@@ -25,26 +25,21 @@ pub fn porcelain_merge(
     };
     let log = Journal::at(repo.git_dir()).begin(&operation)?;
     let sides = Sides::merge();
-    let with_conflicts: Vec<&str> = report
-        .files
-        .iter()
-        .filter(|f| !f.conflicts.is_empty())
-        .map(|f| f.path.as_str())
-        .collect();
-    let versions = match report.ours {
-        Some(ours) => repo.versions_of_merge(ours, report.theirs, &with_conflicts)?,
+    let merged_from = match report.ours {
+        Some(ours) => vec![(ours, report.theirs); report.files.len()],
         None => Vec::new(),
     };
-    let mut versions = with_conflicts.iter().zip(versions);
-    for f in &report.files {
-        let mut step = merging::step_report(&f.path, policy, &sides, &f.conflicts, &f.places);
+    for (f, step) in report.files.iter().zip(steps(
+        repo,
+        &log,
+        policy,
+        &sides,
+        &report.files,
+        &merged_from,
+    )?) {
+        let mut step = step;
         if let Some(u) = report.unresolved.iter().find(|u| u.path == f.path) {
             step["unresolved"] = u.kind.to_string().into();
-        }
-        if !f.conflicts.is_empty() {
-            if let Some((_, Some(v))) = versions.next() {
-                step["versions"] = log.save_versions(&v)?.into();
-            }
         }
         log.append(&step)?;
     }
@@ -70,12 +65,14 @@ pub struct SyncMerge<'a> {
     pub label: &'a str,
     /// The policy that resolved conflicts.
     pub policy: Policy,
+    /// For each merged file, the commits it was merged from: (ours, theirs). The
+    /// uncommitted edits are ours as the WIP commit that recorded them.
+    pub sides: &'a [(store::ObjectId, store::ObjectId)],
 }
 
-/// Appends a sync cycle's merge to the journal as one operation: `assetvc conflicts` shows
-/// it, objects named as the merge named them. The versions are not kept: the
-/// edits were never a commit of their own (they are in `refs/assetvc/saved/<branch>` when a
-/// conflict took the upstream's value).
+/// Appends a sync cycle's merge to the journal as one operation, with the three versions
+/// of every file resolved by policy: `assetvc conflicts` shows it and `assetvc resolve`
+/// can take another side, objects named as the merge named them.
 pub fn sync_merge(
     repo: &store::Repo,
     sync: &SyncMerge<'_>,
@@ -90,14 +87,49 @@ pub fn sync_merge(
     };
     let log = Journal::at(repo.git_dir()).begin(&operation)?;
     let sides = Sides::merge();
-    for f in files {
-        log.append(&merging::step_report(
-            &f.path,
-            sync.policy,
-            &sides,
-            &f.conflicts,
-            &f.places,
-        ))?;
+    for step in steps(repo, &log, sync.policy, &sides, files, sync.sides)? {
+        log.append(&step)?;
     }
     Ok(())
+}
+
+/// The journal step of each merged file, with the three versions of the files that had
+/// conflicts saved (read from the commits in `merged_from`, one pair per file; none
+/// when it is empty).
+fn steps(
+    repo: &store::Repo,
+    log: &store::OperationLog,
+    policy: Policy,
+    sides: &Sides,
+    files: &[store::MergedFile],
+    merged_from: &[(store::ObjectId, store::ObjectId)],
+) -> anyhow::Result<Vec<serde_json::Value>> {
+    // The versions of the files with conflicts, read once per pair of commits.
+    let mut versions: Vec<Option<store::Versions>> = files.iter().map(|_| None).collect();
+    let mut pairs: Vec<(store::ObjectId, store::ObjectId)> = merged_from.to_vec();
+    pairs.dedup();
+    for pair in pairs {
+        let wanted: Vec<usize> = (0..files.len())
+            .filter(|&i| merged_from.get(i) == Some(&pair) && !files[i].conflicts.is_empty())
+            .collect();
+        let paths: Vec<&str> = wanted.iter().map(|&i| files[i].path.as_str()).collect();
+        if paths.is_empty() {
+            continue;
+        }
+        for (i, v) in wanted
+            .into_iter()
+            .zip(repo.versions_of_merge(pair.0, pair.1, &paths)?)
+        {
+            versions[i] = v;
+        }
+    }
+    let mut out = Vec::with_capacity(files.len());
+    for (f, v) in files.iter().zip(versions) {
+        let mut step = merging::step_report(&f.path, policy, sides, &f.conflicts, &f.places);
+        if let Some(v) = v {
+            step["versions"] = log.save_versions(&v)?.into();
+        }
+        out.push(step);
+    }
+    Ok(out)
 }

@@ -345,6 +345,7 @@ fn report_brought(
             new_head,
             fast_forward,
             files,
+            sides,
             saved,
         }) => {
             let short = |id: &store::ObjectId| id.to_hex_with_len(7).to_string();
@@ -388,6 +389,7 @@ fn report_brought(
                 upstream,
                 label,
                 policy,
+                sides: &sides,
             };
             if let Err(e) = super::record::sync_merge(repo, &sync, &files) {
                 eprintln!("assetvc: warning: could not record the merge in the journal: {e}");

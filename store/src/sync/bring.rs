@@ -44,6 +44,9 @@ pub enum Brought {
         /// Assets merged by structure (between HEAD and the upstream, then between the
         /// uncommitted edits and the result), with the conflicts resolved by policy.
         files: Vec<MergedFile>,
+        /// The commits each file of `files` was merged from, in the same order: (ours,
+        /// theirs), so that the three versions of a conflict can be read back.
+        sides: Vec<(ObjectId, ObjectId)>,
         /// When a conflict touched the uncommitted edits: the ref that keeps them as they
         /// were before the merge (the WIP commit), so nothing typed is lost.
         saved: Option<String>,
@@ -122,6 +125,7 @@ impl Repo {
             });
         }
         let mut files = Vec::new();
+        let mut sides = Vec::new();
         // 1. The new branch tip.
         let fast_forward = base == head;
         let new_head = if fast_forward {
@@ -140,6 +144,7 @@ impl Repo {
                     message.push('\n');
                 }
             }
+            sides.extend(merged.files.iter().map(|_| (head, upstream)));
             files.extend(merged.files);
             repo.new_commit(message, merged.tree, [head, upstream])?.id
         };
@@ -160,6 +165,7 @@ impl Repo {
                 return Ok(Brought::Postponed(Postponed::Unresolved(merged.unresolved)));
             }
             edits_conflicted = merged.files.iter().any(|f| !f.conflicts.is_empty());
+            sides.extend(merged.files.iter().map(|_| (wip.commit, new_head)));
             files.extend(merged.files);
             merged.tree
         };
@@ -220,6 +226,7 @@ impl Repo {
             new_head,
             fast_forward,
             files,
+            sides,
             saved,
         })
     }
