@@ -31,6 +31,10 @@ use sjson::{Dialect, Document, ParseError, ParseOptions};
 
 pub use merger::compact_json;
 
+/// From this many bytes of text, work on the two sides runs on two threads (move
+/// detection, the coherence pass's side walks); below it a thread costs more than it saves.
+pub(crate) const PARALLEL_FROM: usize = 1 << 20;
+
 /// Which side wins a true conflict.
 ///
 /// `Theirs`, `Ours` and `Fail` name git's sides of one merge call; `Upstream` and `Local`

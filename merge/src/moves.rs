@@ -74,7 +74,7 @@ impl Moves {
             id_keys_lower,
             keyed,
         };
-        let (ours, theirs, keyed) = if base.text().len() >= PARALLEL_FROM {
+        let (ours, theirs, keyed) = if base.text().len() >= crate::PARALLEL_FROM {
             let ((o, ko), (t, kt)) = std::thread::scope(|s| {
                 let t = s.spawn(|| scan(KeyedIndexes::default()).detect_side(theirs));
                 let o = scan(KeyedIndexes::default()).detect_side(ours);
@@ -288,9 +288,6 @@ struct Walk {
     added_members: Vec<(NodeId, Vec<Step>)>,
     path: Vec<Step>,
 }
-
-/// From this many bytes of base text, the two sides' moves are found on two threads.
-const PARALLEL_FROM: usize = 1 << 20;
 
 /// What finding one side's moves reads: the base, the id keys, and the keyed arrays it
 /// indexed so far (by document address and node).
@@ -517,13 +514,13 @@ mod tests {
 
     #[test]
     fn large_documents_find_both_sides_moves_on_two_threads_alike() {
-        let pad = "x".repeat(PARALLEL_FROM);
+        let pad = "x".repeat(crate::PARALLEL_FROM);
         let [b, o, t] = docs(
             &format!("pad = \"{pad}\" a = [{{ id = 1 }} {{ id = 2 x = 0 }}] b = [] h = {{ p = 1 q = 2 }}"),
             &format!("pad = \"{pad}\" a = [{{ id = 1 }}] b = [{{ id = 2 x = 0 }}] h = {{ p = 1 q = 2 }}"),
             &format!("pad = \"{pad}\" a = [{{ id = 1 }} {{ id = 2 x = 5 }}] b = [] w = {{ h = {{ p = 1 q = 2 }} }}"),
         );
-        assert!(b.text().len() >= PARALLEL_FROM);
+        assert!(b.text().len() >= crate::PARALLEL_FROM);
         let opts = MergeOptions::default();
         let m = Merger::new(&b, &o, &t, &opts);
         let base_2 = b.root().get("a").unwrap().children().nth(1).unwrap();

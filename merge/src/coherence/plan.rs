@@ -111,6 +111,12 @@ impl<'s, 'o> State<'s, 'o> {
     {
         let ids = self.m.id_keys_lower;
         let (ours, theirs) = (self.ours_doc, self.theirs_doc);
+        if ours.text().len() < crate::PARALLEL_FROM {
+            return [
+                SideIds::build(ours, im, ids),
+                SideIds::build(theirs, im, ids),
+            ];
+        }
         // Two independent walks, side by side (a panic in one is passed on as it is).
         std::thread::scope(|scope| {
             let t = scope.spawn(|| SideIds::build(theirs, im, ids));
