@@ -133,11 +133,17 @@ pub struct TreeMerge {
     pub unresolved: Vec<Unresolved>,
 }
 
+/// Bytes of decoded objects the in-memory merge keeps (trees looked up once per merged path).
+const OBJECT_CACHE: usize = 64 * 1024 * 1024;
+
 /// A clone of `repo` for merging in memory: the `merge.assetvc` driver is not configured
 /// (gix's tree merge would run it), and objects are written to memory, so that the line
 /// merges that the structured merge replaces never reach the object database.
 fn merge_repo(repo: &gix::Repository) -> gix::Repository {
     let mut repo = repo.clone().with_object_memory();
+    // Every merged path is looked up in the merged tree: a large tree already in the object
+    // database (a merge tried before) would be inflated again for each of them.
+    repo.object_cache_size_if_unset(OBJECT_CACHE);
     {
         let mut config = repo.config_snapshot_mut();
         while config
