@@ -2,34 +2,16 @@
 //! nothing), the migration commit and the worktree, idempotence, where the commit goes.
 
 use std::path::Path;
-use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use merge::migrate::MigrateOptions;
 use sjson::Dialect;
 use store::{Destination, MigrateRules, NoProgress, ObjectId, Plan, Repo};
 
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_AUTHOR_NAME", "T")
-        .env("GIT_AUTHOR_EMAIL", "t@e")
-        .env("GIT_COMMITTER_NAME", "T")
-        .env("GIT_COMMITTER_EMAIL", "t@e")
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("HOME", dir)
-        .env_remove("GIT_DIR")
-        .env_remove("GIT_WORK_TREE")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
+/// The store's own scratch-repository helper (real git, fixed identity, isolated).
+#[path = "../src/test_git.rs"]
+mod test_git;
+use test_git::git;
 
 fn levels_only(path: &str) -> Option<Dialect> {
     path.ends_with(".level").then_some(Dialect::Sjson)
