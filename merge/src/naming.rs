@@ -134,7 +134,9 @@ impl<'a> Names<'a> {
     /// A JSON Pointer as the merge reports it (`/entities/[id=f341]/position`, `~0` and
     /// `~1` escapes) for people, like [`Names::path`].
     pub fn pointer(&self, pointer: &str) -> String {
-        self.path(&self.parse_pointer(pointer))
+        // A number step is an index where the documents hold an array there.
+        let path = crate::changeset::parse_report_pointer(pointer, |p| self.is_array_at(p));
+        self.path(&path)
     }
 
     /// A conflict as one line for people:
@@ -147,29 +149,6 @@ impl<'a> Names<'a> {
     /// object itself.
     pub fn place(&self, c: &crate::Conflict) -> Option<String> {
         (!c.kind.is_repair()).then(|| self.pointer(&c.path))
-    }
-
-    /// The segments of `pointer`; a number token is an index where the documents hold an
-    /// array there.
-    fn parse_pointer(&self, pointer: &str) -> Path {
-        let mut path = Path::root();
-        for token in pointer.split('/').skip(1) {
-            let token = token.replace("~1", "/").replace("~0", "~");
-            let id = token
-                .strip_prefix('[')
-                .and_then(|t| t.strip_suffix(']'))
-                .and_then(|t| t.split_once('='));
-            let seg = match (id, token.parse::<usize>()) {
-                (Some((key, value)), _) => Segment::Id {
-                    key: key.into(),
-                    value: value.into(),
-                },
-                (None, Ok(i)) if self.is_array_at(&path) => Segment::Index(i),
-                _ => Segment::Key(token),
-            };
-            path.push(seg);
-        }
-        path
     }
 
     fn is_array_at(&self, path: &Path) -> bool {

@@ -2,7 +2,7 @@
 //! object with conflicts or repairs, marks from the merged file.
 
 use serde_json::Value as Json;
-use sjson::{Path, Segment, Value};
+use sjson::{Path, Value};
 
 use crate::cards::{property_text, target, CardSet};
 use crate::model::{Card, Fate, FileSection, Placed, Row, Shown};
@@ -17,27 +17,10 @@ const CONFLICT_KINDS: [&str; 5] = [
     "order",
 ];
 
-/// Parses a report's JSON Pointer, keyed elements written `[key=value]`.
+/// Parses a report's JSON Pointer, keyed elements written `[key=value]`; a number step is
+/// an array index.
 pub fn parse_pointer(pointer: &str) -> Path {
-    let mut path = Path::root();
-    for raw in pointer.split('/').skip(1) {
-        let seg = raw.replace("~1", "/").replace("~0", "~");
-        let keyed = seg
-            .strip_prefix('[')
-            .and_then(|s| s.strip_suffix(']'))
-            .and_then(|s| s.split_once('='));
-        path.push(match keyed {
-            Some((key, value)) => Segment::Id {
-                key: key.to_string(),
-                value: value.to_string(),
-            },
-            None => match seg.parse::<usize>() {
-                Ok(i) if !seg.starts_with('+') => Segment::Index(i),
-                _ => Segment::Key(seg),
-            },
-        });
-    }
-    path
+    merge::changeset::parse_report_pointer(pointer, |_| true)
 }
 
 fn text(v: &Json, field: &str) -> String {

@@ -29,7 +29,9 @@ use crate::merger::compact_json;
 
 pub use apply::{apply_change_set, ApplyError};
 pub(crate) use read::unescape;
-pub use read::{parse_change_set, parse_pointer, read_ops, ChangeSetError, Line};
+pub use read::{
+    parse_change_set, parse_pointer, parse_report_pointer, read_ops, ChangeSetError, Line,
+};
 pub use write::change_set;
 
 /// The three operations.

@@ -164,6 +164,32 @@ pub fn parse_pointer(text: &str) -> Result<Path, String> {
     Ok(path)
 }
 
+/// A pointer of one of assetvc's own reports, read as [`parse_pointer`] reads it (a
+/// malformed one as plain keys); a number step is an array index where `is_array` says
+/// the path so far leads to an array.
+pub fn parse_report_pointer(text: &str, mut is_array: impl FnMut(&Path) -> bool) -> Path {
+    let parsed = parse_pointer(text).unwrap_or_else(|_| {
+        Path(
+            text.split('/')
+                .skip(1)
+                .map(|t| Segment::Key(t.to_string()))
+                .collect(),
+        )
+    });
+    let mut path = Path::root();
+    for seg in parsed.0 {
+        let seg = match seg {
+            Segment::Key(k) => match k.parse::<usize>() {
+                Ok(i) if !k.starts_with('+') && is_array(&path) => Segment::Index(i),
+                _ => Segment::Key(k),
+            },
+            other => other,
+        };
+        path.push(seg);
+    }
+    path
+}
+
 /// Undoes `~1` (`/`) and `~0` (`~`); any other `~` is an error.
 pub(crate) fn unescape(raw: &str, whole: &str) -> Result<String, String> {
     if !raw.contains('~') {
@@ -203,6 +229,28 @@ mod tests {
         assert!(parse_pointer("units").is_err());
         assert!(parse_pointer("/a~2").is_err());
         assert_eq!(parse_pointer("").unwrap(), Path::root());
+    }
+
+    #[test]
+    fn report_pointers_make_number_steps_indices_where_told() {
+        let p = parse_report_pointer("/a/[id=x~1y]/2/+3", |p| p.0.len() == 2);
+        assert_eq!(
+            p.0,
+            vec![
+                Segment::Key("a".into()),
+                Segment::Id {
+                    key: "id".into(),
+                    value: "x/y".into()
+                },
+                Segment::Index(2),
+                Segment::Key("+3".into()),
+            ]
+        );
+        // Malformed (a bad escape): plain keys, never an error.
+        assert_eq!(
+            parse_report_pointer("/a~2/1", |_| true).0,
+            vec![Segment::Key("a~2".into()), Segment::Index(1)]
+        );
     }
 
     #[test]

@@ -13,12 +13,12 @@ use std::process::ExitCode;
 
 use anyhow::bail;
 use clap::{Args, ValueEnum};
-use sjson::{Dialect, Document, Out, ParseOptions};
+use sjson::{Dialect, Document, Out, ParseOptions, Segment};
 use store::{Journal, Recorded};
 
 use super::{merging, porcelain};
 use crate::{files, report};
-use pointer::{edit, find, objects, parse_pointer, pick, Object, Seg};
+use pointer::{edit, find, objects, parse_pointer, pick, Object};
 
 /// The version to take.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -140,7 +140,7 @@ fn side_of(take: Take, step: &serde_json::Value) -> &'static str {
 /// A recorded conflict of the file: its pointer, parsed, and the step that recorded it.
 struct StepConflict {
     pointer: String,
-    segs: Vec<Seg>,
+    segs: Vec<Segment>,
     step: usize,
 }
 
@@ -293,7 +293,7 @@ fn select<'c>(
     let Some(wanted) = wanted else {
         return Ok(conflicts.iter().collect());
     };
-    let pointers: Vec<Vec<Seg>> = conflicts.iter().map(|c| c.segs.clone()).collect();
+    let pointers: Vec<Vec<Segment>> = conflicts.iter().map(|c| c.segs.clone()).collect();
     let mut docs: Vec<&Document> = vec![doc];
     for l in loaded.iter().rev() {
         docs.extend([&l.ours, &l.theirs, &l.base]);
@@ -314,7 +314,7 @@ fn select<'c>(
             )
         }
     })?;
-    let seg = Seg::Id {
+    let seg = Segment::Id {
         key: object.key.clone(),
         value: object.id.clone(),
     };

@@ -2,40 +2,12 @@
 //! the edit that puts another version's node there (printed by sjson in the file's own
 //! style), and the objects named on the way, by id and name.
 
-use sjson::{Document, Kind, Out, OutItem, Value};
+use sjson::{Document, Kind, Out, OutItem, Segment, Value};
 
-/// One segment of a conflict's JSON Pointer.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) enum Seg {
-    /// A member key, or an array position.
-    Name(String),
-    /// A keyed element: its id key and id.
-    Id { key: String, value: String },
-}
-
-fn unescape(s: &str) -> String {
-    s.replace("~1", "/").replace("~0", "~")
-}
-
-/// Parses a report's pointer: `/entities/[id=e1]/position`.
-pub(super) fn parse_pointer(pointer: &str) -> Vec<Seg> {
-    pointer
-        .split('/')
-        .skip(1)
-        .map(|s| {
-            match s
-                .strip_prefix('[')
-                .and_then(|r| r.strip_suffix(']'))
-                .and_then(|r| r.split_once('='))
-            {
-                Some((k, v)) => Seg::Id {
-                    key: unescape(k),
-                    value: unescape(v),
-                },
-                None => Seg::Name(unescape(s)),
-            }
-        })
-        .collect()
+/// Parses a report's pointer, `/entities/[id=e1]/position`: number steps stay keys, and
+/// name an element where they meet an array.
+pub(super) fn parse_pointer(pointer: &str) -> Vec<Segment> {
+    merge::changeset::parse_report_pointer(pointer, |_| false).0
 }
 
 /// The text of a scalar as the reports write ids: a string's content, a number's lexeme.
@@ -48,17 +20,18 @@ fn scalar_text(v: Value<'_>) -> Option<String> {
 }
 
 /// The child of `node` that `seg` names, with its position.
-fn child<'d>(node: Value<'d>, seg: &Seg) -> Option<(usize, Value<'d>)> {
+fn child<'d>(node: Value<'d>, seg: &Segment) -> Option<(usize, Value<'d>)> {
     match (seg, node.kind()) {
-        (Seg::Name(k), Kind::Object) => node
+        (Segment::Key(k), Kind::Object) => node
             .children()
             .enumerate()
             .find(|(_, c)| c.key().is_some_and(|ck| ck == k.as_str())),
-        (Seg::Name(i), Kind::Array) => {
+        (Segment::Key(i), Kind::Array) => {
             let i: usize = i.parse().ok()?;
             node.children().nth(i).map(|c| (i, c))
         }
-        (Seg::Id { key, value }, Kind::Array) => node.children().enumerate().find(|(_, c)| {
+        (Segment::Index(i), Kind::Array) => node.children().nth(*i).map(|c| (*i, c)),
+        (Segment::Id { key, value }, Kind::Array) => node.children().enumerate().find(|(_, c)| {
             c.kind() == Kind::Object
                 && c.members().any(|(k, v)| {
                     k.eq_ignore_ascii_case(key) && scalar_text(v).as_deref() == Some(value)
@@ -68,7 +41,7 @@ fn child<'d>(node: Value<'d>, seg: &Seg) -> Option<(usize, Value<'d>)> {
     }
 }
 
-pub(super) fn find<'d>(root: Value<'d>, segs: &[Seg]) -> Option<(usize, Value<'d>)> {
+pub(super) fn find<'d>(root: Value<'d>, segs: &[Segment]) -> Option<(usize, Value<'d>)> {
     let mut at = (0, root);
     for s in segs {
         at = child(at.1, s)?;
@@ -80,7 +53,7 @@ pub(super) fn find<'d>(root: Value<'d>, segs: &[Seg]) -> Option<(usize, Value<'d
 /// absent) at `segs` under `node`; `None` when a container on the way is missing.
 pub(super) fn edit<'a>(
     node: Value<'a>,
-    segs: &[Seg],
+    segs: &[Segment],
     new: Option<(usize, Value<'a>)>,
 ) -> Option<Out<'a>> {
     let (seg, rest) = segs.split_first()?;
@@ -106,7 +79,7 @@ pub(super) fn edit<'a>(
         }
         (None, true, Some((at, v))) => {
             let key = match seg {
-                Seg::Name(k) if node.kind() == Kind::Object => Some(k.clone().into()),
+                Segment::Key(k) if node.kind() == Kind::Object => Some(k.clone().into()),
                 _ => None,
             };
             let at = if node.kind() == Kind::Object {
@@ -153,14 +126,14 @@ impl Object {
 
 /// The objects on the way to each conflict, named from the first version that has them.
 pub(super) fn objects(
-    pointers: &[Vec<Seg>],
+    pointers: &[Vec<Segment>],
     versions: &[&Document],
     names: &[String],
 ) -> Vec<Object> {
     let mut out: Vec<Object> = Vec::new();
     for segs in pointers {
         for (n, seg) in segs.iter().enumerate() {
-            let Seg::Id { key, value } = seg else {
+            let Segment::Id { key, value } = seg else {
                 continue;
             };
             if out.iter().any(|o| o.key == *key && o.id == *value) {
@@ -209,12 +182,12 @@ mod tests {
         assert_eq!(
             parse_pointer("/entities/[id=e1]/a~1b"),
             vec![
-                Seg::Name("entities".into()),
-                Seg::Id {
+                Segment::Key("entities".into()),
+                Segment::Id {
                     key: "id".into(),
                     value: "e1".into()
                 },
-                Seg::Name("a/b".into())
+                Segment::Key("a/b".into())
             ]
         );
         assert!(parse_pointer("").is_empty());
@@ -278,7 +251,7 @@ mod tests {
                 .collect();
             let doc = Document::parse(&text, Dialect::Sjson).unwrap();
             let other = Document::parse(format!("k{pick} = {new}\n"), Dialect::Sjson).unwrap();
-            let segs = vec![Seg::Name(format!("k{pick}"))];
+            let segs = vec![Segment::Key(format!("k{pick}"))];
             let out = edit(doc.root(), &segs, find(other.root(), &segs)).unwrap();
             let want: String = values
                 .iter()
