@@ -21,16 +21,9 @@ cd "$(dirname "$0")/.."
 FILES=${FILES:-20000}
 RUNS=${RUNS:-3}
 CALLS=${CALLS:-200}
-if [ -z "${ASSETVC:-}" ]; then
-  cargo build --release --locked -q -p assetvc
-  ASSETVC=${CARGO_TARGET_DIR:-target}/release/assetvc
-fi
-ASSETVC=$(realpath "$ASSETVC")
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-export HOME=$WORK GIT_CONFIG_NOSYSTEM=1
-export GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=bench@example.com
-export GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=bench@example.com
+. bench/lib.sh  # assetvc_binary, isolated_workdir, median, measure
+assetvc_binary
+isolated_workdir
 
 # CPU_NOW: CPU seconds (user + system) of every child process finished so far, from the
 # shell's own `times` (so it must not run in a subshell).
@@ -38,7 +31,6 @@ child_cpu() {
   times > "$WORK/times"
   CPU_NOW=$(tail -1 "$WORK/times" | awk '{ t = 0; for (i = 1; i <= 2; i++) { split($i, p, "m"); sub("s", "", p[2]); t += p[1] * 60 + p[2] } printf "%.4f", t }')
 }
-. bench/lib.sh  # median, measure
 now() { echo "$EPOCHREALTIME"; }
 since() { awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN {printf "%.4f", b - a}'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }

@@ -13,16 +13,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 FILES=${FILES:-10000}
 COMMITS=${COMMITS:-1000}
-if [ -z "${ASSETVC:-}" ]; then
-  cargo build --release --locked -q -p assetvc
-  ASSETVC=${CARGO_TARGET_DIR:-target}/release/assetvc
-fi
-ASSETVC=$(realpath "$ASSETVC")
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-export HOME=$WORK GIT_CONFIG_NOSYSTEM=1
-export GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=bench@example.com
-export GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=bench@example.com
+. bench/lib.sh  # assetvc_binary, isolated_workdir, median, measure
+assetvc_binary
+isolated_workdir
 
 # fast-import stream: one commit on refs/heads/main changing levels/l<i>.level for i in
 # FIRST..LAST (a 20-entity SJSON level of about 2 KB, varying with GEN), after PARENT.

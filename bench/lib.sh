@@ -1,5 +1,26 @@
-# Helpers shared by the benchmark scripts (sourced, not run): `median` and `measure`.
-# Scripts set OUT (a folder for outputs) and RUNS before calling `measure`.
+# Helpers shared by the benchmark scripts (sourced, not run): `assetvc_binary`,
+# `isolated_workdir`, `median` and `measure`. Scripts set OUT (a folder for outputs) and
+# RUNS before calling `measure`.
+
+# assetvc_binary: sets ASSETVC to an absolute path; builds the release binary first
+# unless ASSETVC names one already.
+assetvc_binary() {
+  if [ -z "${ASSETVC:-}" ]; then
+    cargo build --release --locked -q -p assetvc
+    ASSETVC=${CARGO_TARGET_DIR:-target}/release/assetvc
+  fi
+  ASSETVC=$(realpath "$ASSETVC")
+}
+
+# isolated_workdir: WORK, a temporary folder removed on exit, becomes HOME; git reads no
+# system configuration and commits as "bench"; no colours.
+isolated_workdir() {
+  WORK=$(mktemp -d)
+  trap 'rm -rf "$WORK"' EXIT
+  export HOME=$WORK GIT_CONFIG_NOSYSTEM=1 NO_COLOR=1
+  export GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=bench@example.com
+  export GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=bench@example.com
+}
 
 # median of the numbers on stdin
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }

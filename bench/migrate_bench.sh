@@ -19,16 +19,9 @@ ROOT=$PWD
 SIZES=${SIZES:-"1000 10000"}
 COPIES=${COPIES:-10}
 CORPUS=${CORPUS:-$ROOT/tests/data/corpus}
-if [ -z "${ASSETVC:-}" ]; then
-  cargo build --release --locked -q -p assetvc
-  ASSETVC=${CARGO_TARGET_DIR:-target}/release/assetvc
-fi
-ASSETVC=$(realpath "$ASSETVC")
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-export HOME=$WORK GIT_CONFIG_NOSYSTEM=1 NO_COLOR=1
-export GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=bench@example.com
-export GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=bench@example.com
+. bench/lib.sh  # assetvc_binary, isolated_workdir, median, measure
+assetvc_binary
+isolated_workdir
 
 # The corpus files that are SJSON, by extension, and the configuration naming them.
 CORPUS_EXT="level config material flow render_config shader_source shader_node script_flow_nodes flow_editor wwise_metadata"
@@ -75,8 +68,8 @@ setup() {
   git -C "$dir" commit -q -m corpus
 }
 
-# measure NAME CMD...: runs CMD once (stdout to $WORK/NAME.out); sets WALL (s) and RSS (MB).
-measure() {
+# measure_once NAME CMD...: runs CMD once (stdout to $WORK/NAME.out); sets WALL (s) and RSS (MB).
+measure_once() {
   local name=$1; shift
   local status=0
   /usr/bin/time -f "%e %M" -o "$WORK/time.txt" "$@" > "$WORK/$name.out" 2> "$WORK/$name.err" || status=$?
@@ -113,11 +106,11 @@ for n in $SIZES; do
   git clone -q --bare "$dir" "$WORK/bare-$n.git"
   mb=$(git -C "$dir" ls-files -z -- '*.level' 'corpus/*' | (cd "$dir" && xargs -0 cat) | wc -c | awk '{printf "%.1f", $1/1048576}')
   cd "$dir"
-  measure dry "$ASSETVC" migrate --dry-run --json; row dry "dry run"
-  measure migrate "$ASSETVC" migrate --json; row migrate "migrate (worktree)"
-  measure again "$ASSETVC" migrate --json; row again "second run (nothing to do)"
+  measure_once dry "$ASSETVC" migrate --dry-run --json; row dry "dry run"
+  measure_once migrate "$ASSETVC" migrate --json; row migrate "migrate (worktree)"
+  measure_once again "$ASSETVC" migrate --json; row again "second run (nothing to do)"
   cd "$WORK/bare-$n.git"
-  measure bare "$ASSETVC" migrate --json; row bare "migrate (bare clone)"
+  measure_once bare "$ASSETVC" migrate --json; row bare "migrate (bare clone)"
   cd "$dir"
   git fsck --strict --no-dangling > /dev/null
   "$ASSETVC" check > /dev/null 2>&1 || { echo "assetvc check failed after the migration" >&2; exit 1; }

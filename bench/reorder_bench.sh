@@ -13,17 +13,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SIZES=${SIZES:-"10000 40000 200000"}
 RUNS=${RUNS:-3}
-if [ -z "${ASSETVC:-}" ]; then
-  cargo build --release --locked -q -p assetvc
-  ASSETVC=${CARGO_TARGET_DIR:-target}/release/assetvc
-fi
-ASSETVC=$(realpath "$ASSETVC")
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-export HOME=$WORK GIT_CONFIG_NOSYSTEM=1 NO_COLOR=1
+. bench/lib.sh  # assetvc_binary, isolated_workdir, median, measure
+assetvc_binary
+isolated_workdir
 
 # Median wall time in seconds of RUNS runs of "$@" (stdout discarded; exit 0 or 1 is fine).
-median() {
+median_time() {
   local times=() t0 t1 rc
   for _ in $(seq "$RUNS"); do
     t0=$(date +%s.%N)
@@ -52,9 +47,9 @@ for n in $SIZES; do
   # What the merge made (checked once): elements out, conflicts reported.
   "$ASSETVC" merge-file -p "$d/ours.level" "$d/base.level" "$d/theirs.level" > "$d/out.level" 2> "$d/err"
   result="$(tr -cs '0-9' '\n' < "$d/out.level" | grep -c .) elements, $(grep -c ': both modified\|: order' "$d/err") conflict(s)"
-  peer=$(median git merge-file -p "$d/ours.level" "$d/base.level" "$d/theirs.level")
-  merge=$(median "$ASSETVC" merge-file -p "$d/ours.level" "$d/base.level" "$d/theirs.level")
-  diff=$(median "$ASSETVC" diff "$d/base.level" "$d/ours.level")
+  peer=$(median_time git merge-file -p "$d/ours.level" "$d/base.level" "$d/theirs.level")
+  merge=$(median_time "$ASSETVC" merge-file -p "$d/ours.level" "$d/base.level" "$d/theirs.level")
+  diff=$(median_time "$ASSETVC" diff "$d/base.level" "$d/ours.level")
   ratio() { echo "$1 / $2" | bc -l | awk '{printf "%.2f", $1}'; }
   printf '| %s | %s | merge-file (reversed vs shuffled) | %s s | git merge-file | %s s | %s | %s |\n' \
     "$n" "$size" "$merge" "$peer" "$(ratio "$merge" "$peer")" "$result"

@@ -26,11 +26,8 @@ if [ -z "${ASSETVC:-}" ] || [ -z "${LEVELGEN:-}" ]; then
 fi
 ASSETVC=$(realpath "$ASSETVC")
 LEVELGEN=$(realpath "$LEVELGEN")
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-export HOME=$WORK GIT_CONFIG_NOSYSTEM=1 NO_COLOR=1
-export GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=bench@example.com
-export GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=bench@example.com
+. bench/lib.sh  # isolated_workdir, median
+isolated_workdir
 
 git init -q --bare -b main "$WORK/srv.git"
 "$ASSETVC" install --server "$WORK/srv.git" > /dev/null 2>&1
@@ -70,8 +67,8 @@ cycle() {
     "$WORK/cycle.json" "$end" "$start" >> "$WORK/times-$CASE"
 }
 
-median() { # column of $WORK/times-CASE
-  awk -v c="$1" '{print $c}' "$WORK/times-$CASE" | sort -g | awk '{a[NR]=$1} END {m=(NR%2)?a[(NR+1)/2]:(a[NR/2]+a[NR/2+1])/2; printf "%.1f", m}'
+median_step() { # COLUMN: the median of that column of $WORK/times-CASE
+  awk -v c="$1" '{print $c}' "$WORK/times-$CASE" | median | awk '{printf "%.1f", $1}'
 }
 
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(date -u +%Y-%m-%d)"
@@ -81,7 +78,7 @@ echo "| entities | level | case | cycles | cycle (median) | record WIP | push | 
 echo "|---:|---:|---|---:|---:|---:|---:|---:|---:|---|"
 CASE=none
 for r in $(seq 1 "$RUNS"); do for u in $USERS; do cycle "$u"; done; done
-echo "| $N | $MB MB | no change | $(wc -l < "$WORK/times-$CASE") | $(median 1) ms | $(median 2) ms | $(median 3) ms | $(median 4) ms | $(median 5) ms | $(awk '{print $6}' "$WORK/times-$CASE" | sort | uniq -c | awk '{printf "%s×%s ", $1, $2}') |"
+echo "| $N | $MB MB | no change | $(wc -l < "$WORK/times-$CASE") | $(median_step 1) ms | $(median_step 2) ms | $(median_step 3) ms | $(median_step 4) ms | $(median_step 5) ms | $(awk '{print $6}' "$WORK/times-$CASE" | sort | uniq -c | awk '{printf "%s×%s ", $1, $2}') |"
 CASE=change
 for r in $(seq 1 "$RUNS"); do
   edit alice $((r * 7)) "$r 0 $r"
@@ -97,7 +94,7 @@ for r in $(seq 1 "$RUNS"); do
   grep -q "\[$r 3 3\]" "$WORK/carol/level.sjson" || { echo "carol lost her edit" >&2; exit 1; }
   grep -q "\[$r 1 1\]" "$WORK/alice/level.sjson" || { echo "alice lost her edit" >&2; exit 1; }
 done
-echo "| $N | $MB MB | a change on each side | $(wc -l < "$WORK/times-$CASE") | $(median 1) ms | $(median 2) ms | $(median 3) ms | $(median 4) ms | $(median 5) ms | $(awk '{print $6}' "$WORK/times-$CASE" | sort | uniq -c | awk '{printf "%s×%s ", $1, $2}') |"
+echo "| $N | $MB MB | a change on each side | $(wc -l < "$WORK/times-$CASE") | $(median_step 1) ms | $(median_step 2) ms | $(median_step 3) ms | $(median_step 4) ms | $(median_step 5) ms | $(awk '{print $6}' "$WORK/times-$CASE" | sort | uniq -c | awk '{printf "%s×%s ", $1, $2}') |"
 # The peer, in the same run: `git pull --autostash` (fetch, stash, fast-forward, stash pop)
 # of bob and carol, each with an uncommitted edit, after alice pushed a commit — the merge
 # half of a cycle without sharing anything (no WIP recorded or pushed, no WIP fetched).
@@ -117,4 +114,4 @@ for r in $(seq 1 "$RUNS"); do
   grep -q "\[$r 9 9\]" "$WORK/bob/level.sjson" && grep -q "\[$r 8 8\]" "$WORK/bob/level.sjson" || { echo "git pull lost an edit" >&2; exit 1; }
 done
 echo
-echo "Peer in the same run: \`git pull --autostash\` with an uncommitted edit after an upstream commit (fetch + fast-forward + stash pop, nothing shared): median $(median 1) ms over $(wc -l < "$WORK/times-$CASE") pulls."
+echo "Peer in the same run: \`git pull --autostash\` with an uncommitted edit after an upstream commit (fetch + fast-forward + stash pop, nothing shared): median $(median_step 1) ms over $(wc -l < "$WORK/times-$CASE") pulls."
