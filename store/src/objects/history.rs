@@ -184,11 +184,7 @@ pub fn log(
             break;
         }
         let info = index.commit_info(commit)?;
-        let parents: Vec<CommitInfo> = info
-            .parents
-            .iter()
-            .map(|p| index.commit_info(*p))
-            .collect::<Result<_, _>>()?;
+        let parents = parent_infos(index, &info)?;
         let base_trees: Vec<ObjectId> = if parents.is_empty() {
             vec![ObjectId::empty_tree(index.repo().object_hash())]
         } else {
@@ -312,11 +308,7 @@ pub fn blame(
     walk.push(&first, pending, merge_pending);
     while let Some((commit, mut pending)) = walk.pop() {
         let info = index.commit_info(commit)?;
-        let parents: Vec<CommitInfo> = info
-            .parents
-            .iter()
-            .map(|p| index.commit_info(*p))
-            .collect::<Result<_, _>>()?;
+        let parents = parent_infos(index, &info)?;
         let mut deltas = Vec::with_capacity(parents.len());
         for p in &parents {
             deltas.push(index.delta(info.tree, p.tree)?);
@@ -414,4 +406,9 @@ pub fn blame(
             pointer: entry.pointer,
         })
         .collect())
+}
+
+/// The commits `info` has as parents, first parent first.
+fn parent_infos(index: &ObjectIndex<'_>, info: &CommitInfo) -> Result<Vec<CommitInfo>, Error> {
+    info.parents.iter().map(|p| index.commit_info(*p)).collect()
 }
