@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{assetvc, git, run, write};
+use common::{assetvc, git, merge_three, run, write};
 
 const BASE: &str = "entities = [
 \t{
@@ -23,26 +23,9 @@ const BASE: &str = "entities = [
 fn merge_file_names_objects_by_name_and_short_id() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
-    write(dir, "base.level", BASE);
-    write(
-        dir,
-        "ours.level",
-        &BASE.replace("intensity = 1", "intensity = 2"),
-    );
-    write(
-        dir,
-        "theirs.level",
-        &BASE.replace("intensity = 1", "intensity = 3"),
-    );
-    let out = run(assetvc()
-        .args([
-            "merge-file",
-            "-p",
-            "ours.level",
-            "base.level",
-            "theirs.level",
-        ])
-        .current_dir(dir));
+    let ours = BASE.replace("intensity = 1", "intensity = 2");
+    let theirs = BASE.replace("intensity = 1", "intensity = 3");
+    let out = merge_three(dir, "level", [BASE, &ours, &theirs], &["merge-file", "-p"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     assert!(
@@ -71,19 +54,14 @@ fn a_number_id_and_a_string_id_get_distinct_paths() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
     let base = r#"{"a": [{"id": 5, "v": 0}, {"id": "5", "v": 0}]}"#;
-    write(dir, "base.json", base);
-    write(dir, "ours.json", &base.replace("\"v\": 0", "\"v\": 1"));
-    write(dir, "theirs.json", &base.replace("\"v\": 0", "\"v\": 2"));
-    let out = run(assetvc()
-        .args([
-            "merge-file",
-            "--json",
-            "-p",
-            "ours.json",
-            "base.json",
-            "theirs.json",
-        ])
-        .current_dir(dir));
+    let ours = base.replace("\"v\": 0", "\"v\": 1");
+    let theirs = base.replace("\"v\": 0", "\"v\": 2");
+    let out = merge_three(
+        dir,
+        "json",
+        [base, &ours, &theirs],
+        &["merge-file", "--json", "-p"],
+    );
     let report: serde_json::Value = serde_json::from_slice(&out.stderr).unwrap();
     let paths: Vec<&str> = report["conflicts"]
         .as_array()

@@ -8,7 +8,7 @@ mod common;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-use common::{assetvc, assetvc_expect, git, git_home, git_home_output, run, write};
+use common::{assetvc, assetvc_expect, git, git_home, git_home_output, merge_three, run, write};
 
 const UNFORMATTED: &str = "a   =   1\n";
 
@@ -227,18 +227,8 @@ fn duplicate_ids_after_a_merge_are_reported() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
     let base = "units = [\n\t{ id = a x = 1 }\n\t{ id = a x = 2 }\n]\n";
-    write(dir, "base.level", base);
-    write(dir, "ours.level", base);
-    write(dir, "theirs.level", &base.replace("x = 2", "x = 3"));
-    let out = run(assetvc()
-        .args([
-            "merge-file",
-            "-p",
-            "ours.level",
-            "base.level",
-            "theirs.level",
-        ])
-        .current_dir(dir));
+    let theirs = base.replace("x = 2", "x = 3");
+    let out = merge_three(dir, "level", [base, base, &theirs], &["merge-file", "-p"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     assert!(!stderr.contains("merged cleanly"), "{stderr}");

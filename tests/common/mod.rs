@@ -149,6 +149,22 @@ pub fn write(dir: &Path, path: &str, text: &str) {
     std::fs::write(p, text).unwrap();
 }
 
+/// Writes `base.EXT`, `ours.EXT` and `theirs.EXT` into `dir` and runs `assetvc merge-file
+/// OPTIONS ours.EXT base.EXT theirs.EXT` there (`command` is `merge-file` and its options);
+/// returns its output whatever the status.
+pub fn merge_three(
+    dir: &Path,
+    ext: &str,
+    [base, ours, theirs]: [&str; 3],
+    command: &[&str],
+) -> Output {
+    let names = ["ours", "base", "theirs"].map(|n| format!("{n}.{ext}"));
+    for (name, text) in names.iter().zip([ours, base, theirs]) {
+        write(dir, name, text);
+    }
+    run(assetvc().args(command).args(&names).current_dir(dir))
+}
+
 /// Makes the file at `path` executable (mode 755).
 pub fn make_executable(path: &Path) {
     use std::os::unix::fs::PermissionsExt;
