@@ -45,9 +45,21 @@ pub struct ObjectIndex<'r> {
     empty: ObjectId,
     /// Full indexes built in this process, with their chain depth.
     memo: HashMap<ObjectId, (TreeIndex, u32)>,
-    /// Blobs of the next commits to index, scanned ahead in parallel: (path, blob) →
-    /// objects (`None`: it does not parse).
-    scanned_ahead: RefCell<HashMap<(String, ObjectId), Option<Objects>>>,
+    /// What the next commits to index change, worked out ahead (see [`Self::scan_ahead`]).
+    ahead: RefCell<Ahead>,
+}
+
+/// A changed asset file: its path and new blob (`None`: removed).
+type ChangedPath = (String, Option<ObjectId>);
+
+/// The work of the next commits to index done ahead of their deltas.
+#[derive(Default)]
+struct Ahead {
+    /// The changed asset files of (base tree, tree): path → new blob (`None`: removed).
+    changed: HashMap<(ObjectId, ObjectId), Vec<ChangedPath>>,
+    /// Their new blobs, scanned in parallel: (path, blob) → objects (`None`: it does not
+    /// parse).
+    scanned: HashMap<(String, ObjectId), Option<Objects>>,
 }
 
 /// The objects of one file by id.
@@ -68,7 +80,7 @@ impl<'r> ObjectIndex<'r> {
             cache,
             empty: ObjectId::empty_tree(repo.object_hash()),
             memo: HashMap::new(),
-            scanned_ahead: RefCell::default(),
+            ahead: RefCell::default(),
         }
     }
 
@@ -166,7 +178,7 @@ impl<'r> ObjectIndex<'r> {
                 }
                 self.index_commit(info)?;
             }
-            self.scanned_ahead.borrow_mut().clear();
+            *self.ahead.borrow_mut() = Ahead::default();
         }
         if let Some(progress) = &self.settings.progress {
             progress(total, total);
@@ -185,18 +197,23 @@ impl<'r> ObjectIndex<'r> {
                 continue;
             };
             let base = self.commit_info(*parent)?.tree;
-            for (path, blob) in self.changed_files(base, info.tree)? {
+            let changed = self.changed_files(base, info.tree)?;
+            for (path, blob) in &changed {
                 if let Some(blob) = blob {
-                    if seen.insert((path.clone(), blob)) {
-                        wanted.push((path, blob));
+                    if seen.insert((path.clone(), *blob)) {
+                        wanted.push((path.clone(), *blob));
                     }
                 }
             }
+            self.ahead
+                .borrow_mut()
+                .changed
+                .insert((base, info.tree), changed);
         }
         let scanned = self.read_and_scan(wanted)?;
-        let mut ahead = self.scanned_ahead.borrow_mut();
+        let mut ahead = self.ahead.borrow_mut();
         for (path, blob, objects) in scanned {
-            ahead.insert((path, blob), objects);
+            ahead.scanned.insert((path, blob), objects);
         }
         Ok(())
     }
@@ -346,9 +363,9 @@ impl<'r> ObjectIndex<'r> {
         let mut done = Vec::with_capacity(blobs.len());
         let mut missing = Vec::new();
         {
-            let mut ahead = self.scanned_ahead.borrow_mut();
+            let mut ahead = self.ahead.borrow_mut();
             for (path, blob) in blobs {
-                match ahead.remove(&(path.clone(), blob)) {
+                match ahead.scanned.remove(&(path.clone(), blob)) {
                     Some(objects) => done.push((path, blob, objects)),
                     None => missing.push((path, blob)),
                 }
@@ -415,11 +432,7 @@ impl<'r> ObjectIndex<'r> {
     }
 
     /// The asset files that differ between two trees: path → new blob (`None`: removed).
-    fn changed_files(
-        &self,
-        base: ObjectId,
-        tree: ObjectId,
-    ) -> Result<Vec<(String, Option<ObjectId>)>> {
+    fn changed_files(&self, base: ObjectId, tree: ObjectId) -> Result<Vec<ChangedPath>> {
         use gix::diff::tree::recorder::Change;
         let ctx = || format!("comparing trees {base} and {tree}");
         let old = self.repo.find_tree(base).git_err(ctx())?;
@@ -476,10 +489,13 @@ impl<'r> ObjectIndex<'r> {
 
     /// The delta of `tree` against `base`, whose full index is `index` (depth left 0).
     fn compute_delta(&self, index: &TreeIndex, base: ObjectId, tree: ObjectId) -> Result<Delta> {
-        let changed = if base == self.empty {
+        if base == self.empty {
             return self.delta_from_scan(index, base, tree);
-        } else {
-            self.changed_files(base, tree)?
+        }
+        let ahead = self.ahead.borrow_mut().changed.remove(&(base, tree));
+        let changed = match ahead {
+            Some(changed) => changed,
+            None => self.changed_files(base, tree)?,
         };
         let added: Vec<(String, ObjectId)> = changed
             .iter()
