@@ -159,8 +159,19 @@ fn same_data(a: &str, b: &str) -> bool {
     json_equal(parse(a).root(), parse(b).root())
 }
 
+/// 200 cases, or `PROPTEST_CASES` for a longer hunt.
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(200)
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(200))]
+    #![proptest_config(ProptestConfig {
+        cases: cases(),
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn applying_the_diff_gives_the_new_version(a in level(), e in edits()) {

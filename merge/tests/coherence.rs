@@ -284,11 +284,29 @@ fn check(seed: u64, edits: usize, policy: Policy) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// 400 cases, or `PROPTEST_CASES` for a longer hunt.
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(400)
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(400))]
+    #![proptest_config(ProptestConfig {
+        cases: cases(),
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn every_merge_result_is_a_coherent_level(seed in any::<u64>(), edits in 1usize..6, ours_wins in any::<bool>()) {
         check(seed, edits, if ours_wins { Policy::Ours } else { Policy::Theirs })?;
     }
+}
+
+/// Both sides delete an object's parent; ours reparents the object, theirs nests that new
+/// parent under it. Breaking the cycle must not put back base's parent (deleted by both).
+#[test]
+fn a_broken_cycle_does_not_name_an_object_both_sides_deleted() {
+    check(15732529272552496730, 5, Policy::Ours).unwrap();
 }

@@ -53,15 +53,15 @@ impl<'s> State<'s, '_> {
                     .filter(|r| self.made(s, im, r))
                     .collect()
             };
-            let mut revert = made(loser);
+            let (mut maker, mut revert) = (Some(loser), made(loser));
             if revert.is_empty() {
-                revert = made(self.winner);
+                (maker, revert) = (Some(self.winner), made(self.winner));
             }
             if revert.is_empty() {
-                revert = vec![on_cycle[0]];
+                (maker, revert) = (None, vec![on_cycle[0]]);
             }
             for r in revert {
-                self.revert(round, r);
+                self.revert(round, r, maker);
             }
             return;
         }
@@ -106,18 +106,58 @@ impl<'s> State<'s, '_> {
             && !Self::names(Self::member(self.base(), id, &r.key), &r.target)
     }
 
-    /// Reverts reparent `r` to base's value (removes it where base had none).
-    fn revert<'m>(&self, round: &mut Round<'_, 'm>, r: &Reference<'m>)
+    /// The value that reparent `r` of object `id` goes back to: the other side's value
+    /// where `maker` made it, else base's — the first that neither names the target nor
+    /// names an object that the result and both sides lack (a value naming an object both
+    /// sides deleted would dangle); `None`: remove it.
+    fn reverted_value(
+        &self,
+        im: &DocIndex<'_>,
+        id: &str,
+        r: &Reference<'_>,
+        maker: Option<Side>,
+    ) -> Option<Value<'s>> {
+        // A string naming a base object that the result and both sides lack would dangle.
+        let dangles = |e: Value<'_>| {
+            e.as_str().is_some_and(|s| {
+                let s: &str = &s;
+                self.base().by_id.contains_key(s)
+                    && !im.by_id.contains_key(s)
+                    && !self.side(Side::Ours).by_id.contains_key(s)
+                    && !self.side(Side::Theirs).by_id.contains_key(s)
+            })
+        };
+        let ids_known = |v: Value<'_>| match v.kind() {
+            Kind::Array => !v.children().any(dangles),
+            _ => !dangles(v),
+        };
+        let sources = maker.map(|s| self.side(other(s))).into_iter();
+        for index in sources.chain([self.base()]) {
+            if index.get(id).is_none() {
+                continue;
+            }
+            match Self::member(index, id, &r.key) {
+                None => return None,
+                Some(v) if !Self::names(Some(v), &r.target) && ids_known(v) => return Some(v),
+                Some(_) => {}
+            }
+        }
+        None
+    }
+
+    /// Reverts reparent `r` (made by `maker`, if one side did) to the value
+    /// [`Self::reverted_value`] chooses, or removes it.
+    fn revert<'m>(&self, round: &mut Round<'_, 'm>, r: &Reference<'m>, maker: Option<Side>)
     where
         's: 'm,
     {
         let Some(c) = r.referrer else { return };
         let im = round.im;
         let id = im.objs[c].id.to_string();
-        let base_value = Self::member(self.base(), &id, &r.key);
+        let back_to = self.reverted_value(im, &id, r, maker);
         let holder = im.objs[c].value.get(&r.key);
-        let edit = match (holder, base_value) {
-            // A string member: back to base's value, or gone.
+        let edit = match (holder, back_to) {
+            // A string member: back to the chosen value, or gone.
             (Some(h), Some(b)) if h.id() == r.node.id() => Edit::Replace {
                 node: h.id(),
                 value: Out::Value(b),
