@@ -154,7 +154,7 @@ impl Moves {
                 let (base_id, path) = &mine.into[t];
                 other.from.contains_key(base_id)
                     || self
-                        .resolve(m, m.doc(side.other()), path)
+                        .resolve_in(m, side.other(), path)
                         .is_none_or(|o| !o.same_value(&m.base.value(*base_id)))
             })
     }
@@ -227,7 +227,7 @@ impl Moves {
             m.record_conflict(ConflictKind::BothModified, Some(b), Some(o), Some(t), taken);
             return Some(m.merge_value(Some(b), o, t));
         }
-        match self.resolve(m, other_doc, path) {
+        match self.resolve_in(m, other_side, path) {
             Some(other) => {
                 let (o, t) = ours_of(v, other);
                 Some(m.merge_value(Some(b), o, t))
@@ -250,33 +250,60 @@ impl Moves {
     /// Follows a base path in another version.
     fn resolve<'a>(&self, m: &Merger<'a>, doc: &'a Document, path: &[Step]) -> Option<Value<'a>> {
         let mut v = doc.root();
-        let mut cache = self.children.borrow_mut();
         for step in path {
-            let index = cache
-                .entry((doc as *const Document as usize, v.id()))
-                .or_insert_with(|| {
-                    let mut index = FxHashMap::default();
-                    for c in v.children() {
-                        let name = match v.kind() {
-                            Kind::Object => c.key().map(|k| k.into_owned()),
-                            _ => m.id_of(c).map(|(_, id)| id.into_owned()),
-                        };
-                        if let Some(name) = name {
-                            // The first of equal ids, as a scan would find.
-                            index.entry(name).or_insert(c.id());
-                        }
-                    }
-                    index
-                });
-            let (Step::Key(name) | Step::Id(name)) = step;
-            let child = doc.value(*index.get(name)?);
-            // A key step never resolves in an array, nor an id step in an object.
-            match (step, v.kind()) {
-                (Step::Key(_), Kind::Object) | (Step::Id(_), Kind::Array) => v = child,
-                _ => return None,
-            }
+            v = self.child(m, v, step)?;
         }
         Some(v)
+    }
+
+    /// Follows a base path in `side`'s version, through the containers on the path that
+    /// `side` itself moved elsewhere (`shared/m0` is `wrapper/shared/m0` in a version
+    /// that wrapped `shared`).
+    fn resolve_in<'a>(&self, m: &Merger<'a>, side: Side, path: &[Step]) -> Option<Value<'a>> {
+        let doc = m.doc(side);
+        let moved = &self.sides[slot(side)].from;
+        if moved.is_empty() {
+            return self.resolve(m, doc, path);
+        }
+        let mut v = doc.root();
+        let mut in_base = Some(m.base.root());
+        for step in path {
+            in_base = in_base.and_then(|b| self.child(m, b, step));
+            v = match in_base.and_then(|b| moved.get(&b.id())) {
+                Some(&to) => doc.value(to),
+                None => self.child(m, v, step)?,
+            };
+        }
+        Some(v)
+    }
+
+    /// The child of `v` that `step` names (an id step only in an array, a key step only
+    /// in an object); each container's children are indexed once.
+    fn child<'a>(&self, m: &Merger<'a>, v: Value<'a>, step: &Step) -> Option<Value<'a>> {
+        let doc = v.doc();
+        let mut cache = self.children.borrow_mut();
+        let index = cache
+            .entry((doc as *const Document as usize, v.id()))
+            .or_insert_with(|| {
+                let mut index = FxHashMap::default();
+                for c in v.children() {
+                    let name = match v.kind() {
+                        Kind::Object => c.key().map(|k| k.into_owned()),
+                        _ => m.id_of(c).map(|(_, id)| id.into_owned()),
+                    };
+                    if let Some(name) = name {
+                        // The first of equal ids, as a scan would find.
+                        index.entry(name).or_insert(c.id());
+                    }
+                }
+                index
+            });
+        let (Step::Key(name) | Step::Id(name)) = step;
+        let child = doc.value(*index.get(name)?);
+        match (step, v.kind()) {
+            (Step::Key(_), Kind::Object) | (Step::Id(_), Kind::Array) => Some(child),
+            _ => None,
+        }
     }
 }
 

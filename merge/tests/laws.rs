@@ -1165,3 +1165,11 @@ proptest! {
         let _ = equal_unordered(parse(d, &out.text).root(), parse(d, &out.text).root());
     }
 }
+
+/// Ours renames an empty member of `shared` (deletes `m0 = {}`, adds `o_m4_1000 = {}`)
+/// while theirs wraps `shared` into `wrapper`: the rename follows theirs' move, and no
+/// conflict is reported (a soak run's failure).
+#[test]
+fn a_rename_inside_a_subtree_the_other_side_wrapped_arrives() {
+    check_disjoint(&case(1466134002639990278, true));
+}

@@ -297,3 +297,21 @@ fn both_moved_to_the_same_place_with_an_edit_merges_cleanly_under_every_policy()
         );
     }
 }
+
+#[test]
+fn a_rename_inside_a_subtree_the_other_side_wrapped_follows_the_wrap() {
+    // Ours renames `shared.m0` to `shared.n`; theirs wraps `shared` into `wrapper`. The
+    // other side's version of `m0` is found through theirs' own move of `shared`.
+    let base = "shared = { m0 = { k = 1 } m1 = { v = 2 } }\n";
+    let ours = "shared = { m1 = { v = 2 } n = { k = 1 } }\n";
+    let theirs = "wrapper = { shared = { m0 = { k = 1 } m1 = { v = 2 } } }\n";
+    for (o, t) in [(ours, theirs), (theirs, ours)] {
+        let out = sj(base, o, t);
+        assert_clean(&out);
+        assert_value(
+            Sjson,
+            &out.text,
+            "wrapper = { shared = { m1 = { v = 2 } n = { k = 1 } } }",
+        );
+    }
+}
