@@ -16,7 +16,7 @@ use globset::{Glob, GlobSet, GlobSetBuilder};
 use sjson::{Document, ParseError, ParseOptions};
 
 use crate::{Conflict, MergeOptions, Side};
-use index::{DocIndex, Matchers};
+use index::Matchers;
 
 /// What counts as a reference (`[references]` in assetvc.toml).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -119,10 +119,10 @@ pub fn repair(
     // id-only walk each (what they hold that the result lacks is what can need a
     // repair). Base, and a side's full index, are looked at when a repair needs them.
     let mut state = plan::State::new(base, ours, theirs, &m, options.policy);
-    let im = DocIndex::build(merged.root(), &m);
-    let sides = state.sides(&im);
+    let survey = state.survey(&merged);
+    let sides = &survey.sides;
     if sides.iter().all(|s| s.count == 0) {
-        drop(im);
+        drop(survey);
         return Ok((merged, Vec::new()));
     }
     for (name, s, side) in [
@@ -138,7 +138,7 @@ pub fn repair(
     let mut reports = Vec::new();
     // The first round uses the index built above; later rounds index the repaired text.
     let first = {
-        let (edits, mut found) = state.plan(&merged, Some((im, sides)));
+        let (edits, mut found) = state.plan(&merged, Some(survey));
         reports.append(&mut found);
         (!edits.is_empty()).then(|| apply::apply(&merged, &edits))
     };

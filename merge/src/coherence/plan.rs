@@ -4,8 +4,8 @@ use rustc_hash::FxHashSet;
 use sjson::{Document, Kind, NodeId, Out, OutItem, Value};
 
 use super::apply::{without, Edit};
-use super::index::{references, DocIndex, Matchers, Named, Reference, Step};
-use super::sides::{present, SideIds};
+use super::index::{references, resolve, DocIndex, Matchers, Named, Reference, Step};
+use super::sides::{present, side_objects, SideIds};
 use super::CoherenceError;
 
 mod cycle;
@@ -40,6 +40,23 @@ pub(crate) fn check_ambiguous(
         });
     }
     Ok(())
+}
+
+/// The result of a scoped thread; a panic there is passed on as it is.
+fn joined<T>(handle: std::thread::ScopedJoinHandle<'_, T>) -> T {
+    handle
+        .join()
+        .unwrap_or_else(|e| std::panic::resume_unwind(e))
+}
+
+/// What a round reads of the result (see [`State::survey`]).
+pub(crate) struct Survey<'m> {
+    /// The result's index.
+    pub im: DocIndex<'m>,
+    /// Ours' and theirs' ids against `im`.
+    pub sides: [SideIds<'m>; 2],
+    /// The strings of the result that can be references ([`DocIndex::build_with_strings`]).
+    pub strings: Vec<(NodeId, NodeId)>,
 }
 
 /// The three inputs, their full indexes (each built when a repair first needs it: the
@@ -104,25 +121,35 @@ impl<'s, 'o> State<'s, 'o> {
         cell.get_or_init(|| DocIndex::build(doc.root(), self.m))
     }
 
-    /// The id-only view of both sides against the result's index `im`.
-    pub(crate) fn sides<'m>(&self, im: &DocIndex<'_>) -> [SideIds<'m>; 2]
+    /// Everything a round reads of result `doc`: its index, both sides' ids against it,
+    /// and the strings that can be references. For a large document, the result is
+    /// indexed and its strings collected on one thread while the other walks the two
+    /// sides (which needs no index); the sides are matched with the index after.
+    pub(crate) fn survey<'m>(&self, doc: &'m Document) -> Survey<'m>
     where
         's: 'm,
     {
         let ids = self.m.id_keys_lower;
         let (ours, theirs) = (self.ours_doc, self.theirs_doc);
-        if ours.text().len() < crate::PARALLEL_FROM {
-            return [
-                SideIds::build(ours, im, ids),
-                SideIds::build(theirs, im, ids),
+        if doc.text().len() < crate::PARALLEL_FROM {
+            let (im, strings) = DocIndex::build_with_strings(doc.root(), self.m);
+            let sides = [
+                SideIds::build(ours, &im, ids),
+                SideIds::build(theirs, &im, ids),
             ];
+            return Survey { im, sides, strings };
         }
-        // Two independent walks, side by side (a panic in one is passed on as it is).
-        std::thread::scope(|scope| {
-            let t = scope.spawn(|| SideIds::build(theirs, im, ids));
-            let o = SideIds::build(ours, im, ids);
-            [o, t.join().unwrap_or_else(|e| std::panic::resume_unwind(e))]
-        })
+        let ((im, strings), (o, t)) = std::thread::scope(|scope| {
+            let walks = scope.spawn(|| (side_objects(ours, ids), side_objects(theirs, ids)));
+            let result = DocIndex::build_with_strings(doc.root(), self.m);
+            (result, joined(walks))
+        });
+        let sides = std::thread::scope(|scope| {
+            let t = scope.spawn(|| SideIds::matched(theirs, t, &im));
+            let o = SideIds::matched(ours, o, &im);
+            [o, joined(t)]
+        });
+        Survey { im, sides, strings }
     }
 
     /// Base's index.
@@ -156,18 +183,14 @@ impl<'s, 'o> State<'s, 'o> {
     pub(crate) fn plan<'m>(
         &mut self,
         doc: &'m Document,
-        built: Option<(DocIndex<'m>, [SideIds<'m>; 2])>,
+        built: Option<Survey<'m>>,
     ) -> (Vec<Edit<'m>>, Vec<Conflict>)
     where
         's: 'm,
     {
-        let (im, sides) = match built {
+        let Survey { im, sides, strings } = match built {
             Some(b) => b,
-            None => {
-                let im = DocIndex::build(doc.root(), self.m);
-                let sides = self.sides(&im);
-                (im, sides)
-            }
+            None => self.survey(doc),
         };
         let mut round = Round {
             im: &im,
@@ -187,7 +210,7 @@ impl<'s, 'o> State<'s, 'o> {
                 None if so.has_gone(s) || st.has_gone(s) => Named::Elsewhere,
                 None => Named::Nothing,
             };
-            references(doc.root(), &im, lengths, &known, self.m)
+            resolve(doc, &strings, &im, lengths, &known, self.m)
         };
         // (1) References to objects the result lacks but a side kept.
         for r in refs.iter().filter(|r| r.at.is_none()) {

@@ -33,9 +33,28 @@ pub(crate) struct SideIds<'d> {
     pub count: usize,
 }
 
+/// Every id'd object of a side, in document order: (id, object, lies inside an id'd
+/// object). Needs nothing of the result, so it can be walked beside the result's index.
+pub(crate) type SideObjects<'d> = Vec<(Cow<'d, str>, NodeId, bool)>;
+
+/// One id-only walk of `doc`.
+pub(crate) fn side_objects<'d>(doc: &'d Document, id_keys_lower: &[String]) -> SideObjects<'d> {
+    let mut out = Vec::new();
+    for_each_id(doc.root(), id_keys_lower, false, &mut |id, v, nested| {
+        out.push((id, v.id(), nested))
+    });
+    out
+}
+
 impl<'d> SideIds<'d> {
     /// Walks `doc` (a side) against the result's index `im`.
     pub fn build(doc: &'d Document, im: &DocIndex<'_>, id_keys_lower: &[String]) -> Self {
+        Self::matched(doc, side_objects(doc, id_keys_lower), im)
+    }
+
+    /// Matches a side's objects (of `doc`, from [`side_objects`]) with the result's
+    /// index `im`.
+    pub fn matched(doc: &'d Document, objects: SideObjects<'d>, im: &DocIndex<'_>) -> Self {
         let mut s = SideIds {
             doc,
             at: vec![None; im.objs.len()],
@@ -43,15 +62,14 @@ impl<'d> SideIds<'d> {
             gone_by_id: FxHashMap::default(),
             dups: FxHashSet::default(),
             gone_lengths: 0,
-            count: 0,
+            count: objects.len(),
         };
         // The side lists its objects mostly in the result's order: the object after the
         // last one found is tried first, without hashing (only where each id of the
         // result is its first object's).
         let in_order = im.dups.is_empty();
         let mut next = 0;
-        for_each_id(doc.root(), id_keys_lower, false, &mut |id, v, nested| {
-            s.count += 1;
+        for (id, node, nested) in objects {
             let found = match im.objs.get(next) {
                 Some(o) if in_order && o.id == id => Some(next),
                 _ => im.by_id.get(&*id).copied(),
@@ -64,7 +82,7 @@ impl<'d> SideIds<'d> {
                     Some(_) => {
                         s.dups.insert(id);
                     }
-                    slot => *slot = Some(v.id()),
+                    slot => *slot = Some(node),
                 },
                 None => {
                     s.gone_lengths |= length_bit(id.len());
@@ -73,10 +91,10 @@ impl<'d> SideIds<'d> {
                     } else {
                         s.gone_by_id.insert(id.clone(), s.gone.len());
                     }
-                    s.gone.push((id, v.id(), nested));
+                    s.gone.push((id, node, nested));
                 }
             }
-        });
+        }
         s
     }
 

@@ -284,3 +284,91 @@ fn a_restored_object_under_unkeyed_elements_is_reported_and_placed_by_its_route(
         Some("/flow/[id=n1]/unit")
     );
 }
+
+/// A level of `n` entities (ids `00000007-entity`), each the `parent` of the next, with
+/// `edit` adding members to entity `i`; the `flow` array is left open.
+fn level(n: usize, edit: &dyn Fn(usize, &mut String)) -> String {
+    let mut out = String::from("entities = [\n");
+    for i in 0..n {
+        out.push_str(&format!(
+            "\t{{ id = \"{i:08}-entity\" name = \"e{i}\" pad = \"{:064}\"",
+            0
+        ));
+        if i > 0 {
+            out.push_str(&format!(" parent = \"{:08}-entity\"", i - 1));
+        }
+        edit(i, &mut out);
+        out.push_str(" }\n");
+    }
+    out.push_str("]\nflow = [\n");
+    out
+}
+
+/// The same repairs, whether the pass runs on one thread (a small level) or splits its
+/// walks across two (a level over [`crate::PARALLEL_FROM`]).
+#[test]
+fn a_large_level_is_repaired_like_a_small_one() {
+    let reports = |n: usize| {
+        let (a, b, gone) = (n - 5, n - 4, n - 2);
+        let base = level(n, &|_, _| ()) + "]\n";
+        // Ours: entity `gone` deleted (its child now hangs under the one before it);
+        // `a` reparented under `b`.
+        let ours = level(n, &|i, out| {
+            if i == a {
+                out.push_str(&format!(" boss = \"{b:08}-entity\""));
+            }
+        })
+        .replace(
+            &format!("\t{{ id = \"{gone:08}-entity\" name = \"e{gone}\" pad = \"{:064}\" parent = \"{:08}-entity\" }}\n", 0, gone - 1),
+            "",
+        )
+        .replace(
+            &format!("parent = \"{gone:08}-entity\""),
+            &format!("parent = \"{:08}-entity\"", gone - 1),
+        ) + "]\n";
+        // Theirs: a flow node using `gone`; `b` takes `a` as its boss.
+        let theirs = level(n, &|i, out| {
+            if i == b {
+                out.push_str(&format!(" boss = \"{a:08}-entity\""));
+            }
+        }) + &format!("\t{{ id = \"node-0001\" unit = \"{gone:08}-entity\" }}\n]\n");
+        let opts = MergeOptions {
+            references: super::ReferenceOptions {
+                parent: vec!["parent".into(), "boss".into()],
+                ..Default::default()
+            },
+            ..MergeOptions::default()
+        };
+        let out = merge_texts(&base, &ours, &theirs, Dialect::Sjson, &opts).unwrap();
+        assert!(out.text.contains(&format!("id = \"{gone:08}-entity\"")));
+        // Paths with the three entities named alike at both sizes.
+        let mut found: Vec<(ConflictKind, String)> = repairs(&out)
+            .into_iter()
+            .map(|(kind, path)| {
+                let path = [(a, "A"), (b, "B"), (gone, "G")]
+                    .iter()
+                    .fold(path, |p, (i, name)| p.replace(&format!("{i:08}"), name));
+                (kind, path)
+            })
+            .collect();
+        found.sort_by(|x, y| x.1.cmp(&y.1));
+        (base.len(), found)
+    };
+    let (small_len, small) = reports(40);
+    let (large_len, large) = reports(14_000);
+    assert!(small_len < crate::PARALLEL_FROM && large_len > crate::PARALLEL_FROM);
+    assert_eq!(small, large);
+    assert_eq!(
+        large,
+        [
+            (
+                ConflictKind::Cycle,
+                "/entities/[id=A-entity]/boss".to_string()
+            ),
+            (
+                ConflictKind::DanglingReference,
+                "/entities/[id=G-entity]".to_string()
+            ),
+        ]
+    );
+}
