@@ -450,6 +450,14 @@ pub(crate) fn id_of<'a>(
     id_keys_lower: &[String],
     v: Value<'a>,
 ) -> Option<(Cow<'a, str>, Cow<'a, str>)> {
+    id_member(id_keys_lower, v).map(|(key, id, _)| (key, id))
+}
+
+/// [`id_of`], with the member holding the id.
+pub(crate) fn id_member<'a>(
+    id_keys_lower: &[String],
+    v: Value<'a>,
+) -> Option<(Cow<'a, str>, Cow<'a, str>, Value<'a>)> {
     if v.kind() != Kind::Object {
         return None;
     }
@@ -468,7 +476,7 @@ pub(crate) fn id_of<'a>(
         }
     }
     let (_, key, value) = best?;
-    id_text(value).map(|id| (key, id))
+    id_text(value).map(|id| (key, id, value))
 }
 
 /// An id's identity text: strings as they are, numbers by exact value.

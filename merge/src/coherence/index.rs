@@ -9,7 +9,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use sjson::{Document, Kind, NodeId, Path, Segment, Value};
 
 use super::sides::has_containers;
-use crate::merger::{id_display, id_of};
+use crate::merger::{id_display, id_member, id_of};
 
 /// One step from an object (or the root) down to the array holding an object.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -121,7 +121,7 @@ impl<'d> DocIndex<'d> {
             m,
             strings,
         };
-        walk.value(root, None);
+        walk.value(root, None, None);
         // Hashed after the walk, in one pass over `objs`: three times faster than
         // inserting during the walk (measured), whose reads evict the table.
         index.by_id.reserve(index.objs.len());
@@ -234,12 +234,15 @@ impl<'d> Walk<'_, 'd, '_> {
         }
     }
 
-    fn value(&mut self, v: Value<'d>, owner: Option<usize>) {
+    /// Walks `v`, whose nearest id'd ancestor (or itself) is `owner`; `id`: the member
+    /// holding `v`'s id, if `v` is an id'd object (never a reference).
+    fn value(&mut self, v: Value<'d>, owner: Option<usize>, id: Option<NodeId>) {
         match v.kind() {
             Kind::Object => {
                 for c in v.children() {
                     if let Some(strings) = self.strings.as_deref_mut() {
                         match c.kind() {
+                            Kind::String if Some(c.id()) == id => continue,
                             Kind::String => {
                                 strings.push((c.id(), c.id()));
                                 continue;
@@ -252,7 +255,7 @@ impl<'d> Walk<'_, 'd, '_> {
                         }
                     }
                     if self.enters(c) {
-                        self.value(c, owner);
+                        self.value(c, owner, None);
                     }
                 }
             }
@@ -260,10 +263,11 @@ impl<'d> Walk<'_, 'd, '_> {
                 let index = &mut *self.index;
                 index.objs.reserve(v.len());
                 for c in v.children() {
-                    let mut inside = owner;
-                    if let Some((_, id)) = id_of(self.m.id_keys_lower, c) {
+                    let (mut inside, mut id_node) = (owner, None);
+                    if let Some((_, id, member)) = id_member(self.m.id_keys_lower, c) {
                         let index = &mut *self.index;
                         inside = Some(index.objs.len());
+                        id_node = Some(member.id());
                         index.lengths |= length_bit(id.len());
                         index.objs.push(Obj {
                             id,
@@ -273,7 +277,7 @@ impl<'d> Walk<'_, 'd, '_> {
                         });
                     }
                     if self.enters(c) {
-                        self.value(c, inside);
+                        self.value(c, inside, id_node);
                     }
                 }
             }
