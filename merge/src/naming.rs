@@ -20,6 +20,8 @@ const SHORT_ID_MAX: usize = 12;
 /// Characters kept at each end of a longer id (`6f1c…4b03`), tried in this order until the
 /// abbreviation is unique in the documents.
 const SHORT_ID_ENDS: [usize; 3] = [4, 6, 8];
+/// Short ids checked by a scan of every id before the abbreviations are counted once.
+const SCANS_BEFORE_COUNTING: usize = 64;
 
 /// The naming of the objects of one or more versions of a document (looked up in order:
 /// give the merged result or the new side first, then the others, so that deleted objects
@@ -28,8 +30,12 @@ pub struct Names<'a> {
     roots: Vec<Value<'a>>,
     id_keys_lower: Vec<String>,
     natural_keys: Vec<String>,
-    /// Every id of the documents, as shown in paths (collected on first use).
-    ids: std::cell::OnceCell<rustc_hash::FxHashSet<Cow<'a, str>>>,
+    /// Every id of the documents, as shown in paths (collected on first use; an id held
+    /// twice is listed twice).
+    ids: std::cell::OnceCell<Vec<Cow<'a, str>>>,
+    /// How many short ids were asked for: the first [`SCANS_BEFORE_COUNTING`] are each
+    /// checked by a scan of the ids, the rest by the counts below.
+    asked: std::cell::Cell<usize>,
     /// How many distinct ids share each abbreviation (by its hash: a collision only makes
     /// a short id longer), for each of [`SHORT_ID_ENDS`]; counted on first use (the longer
     /// ends only when a shorter abbreviation is shared).
@@ -53,6 +59,7 @@ impl<'a> Names<'a> {
             id_keys_lower,
             natural_keys: natural_keys.to_vec(),
             ids: Default::default(),
+            asked: Default::default(),
             abbreviations: Default::default(),
             arrays: Default::default(),
         }
@@ -61,33 +68,80 @@ impl<'a> Names<'a> {
     /// The short form of an id as shown in paths (`5`, `"5"`, `6f1c2a40-…` as `6f1c…4b03`),
     /// the whole id when its abbreviation is not unique.
     pub fn short_id(&self, shown: &str) -> String {
+        let asked = self.asked.get();
+        self.asked.set(asked + 1);
+        // A report naming a few objects scans the ids for each; one naming many counts
+        // every abbreviation once.
+        let counting = asked >= SCANS_BEFORE_COUNTING;
         SHORT_ID_ENDS
             .iter()
             .zip(&self.abbreviations)
             .map(|(ends, counts)| {
-                let counts = counts.get_or_init(|| self.count_abbreviations(*ends));
                 let short = abbreviate(shown, *ends);
-                let unique = counts.get(&hash_of(&short)).copied().unwrap_or(0) <= 1;
+                let unique = if counting {
+                    let counts = counts.get_or_init(|| self.count_abbreviations(*ends));
+                    counts.get(&hash_of(&short)).copied().unwrap_or(0) <= 1
+                } else {
+                    self.at_most_one_id_abbreviated_as(&short, *ends)
+                };
                 (short, unique)
             })
             .find_map(|(short, unique)| unique.then_some(short))
             .unwrap_or_else(|| shown.to_string())
     }
 
-    /// How many ids share each abbreviation with `ends` characters at each end.
-    fn count_abbreviations(&self, ends: usize) -> FxHashMap<u64, usize> {
-        // One buffer for every abbreviation: 100,000 ids cost no allocation each.
-        let ids = self.ids.get_or_init(|| {
-            let mut ids = rustc_hash::FxHashSet::default();
+    /// Every id of the documents, as shown in paths.
+    fn ids(&self) -> &[Cow<'a, str>] {
+        self.ids.get_or_init(|| {
+            let mut ids = Vec::new();
             for root in &self.roots {
                 collect_ids(*root, &self.id_keys_lower, &mut ids);
             }
             ids
-        });
+        })
+    }
+
+    /// Whether at most one distinct id abbreviates to `short` with `ends` characters at
+    /// each end: one scan, a cheap test of each id's ends before it is abbreviated.
+    fn at_most_one_id_abbreviated_as(&self, short: &str, ends: usize) -> bool {
+        // An id abbreviated as `short` begins with its first `ends` characters and ends
+        // with its last (whether it was abbreviated or is `short` itself).
+        let head = short
+            .char_indices()
+            .nth(ends)
+            .map_or(short.len(), |(i, _)| i);
+        let tail = short
+            .char_indices()
+            .rev()
+            .nth(ends.saturating_sub(1))
+            .map_or(0, |(i, _)| i);
+        let (head, tail) = (&short[..head], &short[tail..]);
+        let mut buffer = String::new();
+        let mut found: Option<&str> = None;
+        for id in self.ids() {
+            if !id.starts_with(head) || !id.ends_with(tail) {
+                continue;
+            }
+            abbreviate_into(id, ends, &mut buffer);
+            if buffer != short {
+                continue;
+            }
+            match found {
+                Some(first) if first != &**id => return false,
+                _ => found = Some(id),
+            }
+        }
+        true
+    }
+
+    /// How many distinct ids share each abbreviation with `ends` characters at each end.
+    fn count_abbreviations(&self, ends: usize) -> FxHashMap<u64, usize> {
+        let distinct: rustc_hash::FxHashSet<&str> = self.ids().iter().map(|id| &**id).collect();
+        // One buffer for every abbreviation: 100,000 ids cost no allocation each.
         let mut buffer = String::new();
         let mut counts = FxHashMap::default();
-        counts.reserve(ids.len());
-        for id in ids {
+        counts.reserve(distinct.len());
+        for id in distinct {
             abbreviate_into(id, ends, &mut buffer);
             *counts.entry(hash_of(&buffer)).or_insert(0) += 1;
         }
@@ -276,26 +330,18 @@ fn shown(id: Cow<'_, str>) -> Cow<'_, str> {
 }
 
 /// Every id (as shown in paths) of every object under `v`.
-fn collect_ids<'a>(
-    v: Value<'a>,
-    id_keys_lower: &[String],
-    out: &mut rustc_hash::FxHashSet<Cow<'a, str>>,
-) {
+fn collect_ids<'a>(v: Value<'a>, id_keys_lower: &[String], out: &mut Vec<Cow<'a, str>>) {
     match v.kind() {
         Kind::Object => {
             if let Some((_, id)) = id_of(id_keys_lower, v) {
-                out.insert(shown(id));
-            }
-            for (_, c) in v.members() {
-                collect_ids(c, id_keys_lower, out);
+                out.push(shown(id));
             }
         }
-        Kind::Array => {
-            for c in v.children() {
-                collect_ids(c, id_keys_lower, out);
-            }
-        }
-        _ => {}
+        Kind::Array => {}
+        _ => return,
+    }
+    for c in v.children().filter(|c| c.is_container()) {
+        collect_ids(c, id_keys_lower, out);
     }
 }
 

@@ -97,3 +97,30 @@ proptest! {
         prop_assert_eq!(&ids[0], &n.to_string());
     }
 }
+
+proptest! {
+    /// A short id is the same whether it is checked by a scan of the ids (the first
+    /// ones asked for) or by the counts of every abbreviation (after many); an id held
+    /// twice counts once.
+    #[test]
+    fn scanned_and_counted_short_ids_agree(
+        ids in proptest::collection::vec("[ab]{1,5}-[ab…]{8,12}-[ab]{1,5}", 1..16),
+        twice in any::<prop::sample::Index>(),
+    ) {
+        let mut held = ids.clone();
+        held.push(twice.get(&ids).clone());
+        let text = format!(
+            "a = [ {} ]",
+            held.iter().map(|i| format!("{{ id = \"{i}\" }}")).collect::<Vec<_>>().join(" ")
+        );
+        let doc = Document::parse(&text, Dialect::Sjson).unwrap();
+        let scanning = names(&doc);
+        let counting = names(&doc);
+        for _ in 0..SCANS_BEFORE_COUNTING {
+            counting.short_id("warm-up");
+        }
+        for id in &ids {
+            prop_assert_eq!(scanning.short_id(id), counting.short_id(id), "{}", id);
+        }
+    }
+}
