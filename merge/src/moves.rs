@@ -51,6 +51,10 @@ pub(crate) struct Moves {
     /// (keyed by document address and container), so that following the base paths of
     /// many moved values costs no scan of a large array each.
     children: Rc<RefCell<ChildIndex>>,
+    /// The moved values being merged with the other side's version (side, node): met
+    /// again inside that merge (taken whole there), such a value is rebuilt, not merged
+    /// again.
+    merging: Rc<RefCell<FxHashSet<(usize, NodeId)>>>,
 }
 
 /// Containers (document address, node) → their children by key or id.
@@ -95,6 +99,7 @@ impl Moves {
         Moves {
             sides: Rc::new([ours, theirs]),
             children: Rc::default(),
+            merging: Rc::default(),
         }
     }
 
@@ -165,7 +170,12 @@ impl Moves {
             return Some(Out::Value(v));
         }
         if let Some((base_id, path)) = moves.into.get(&v.id()) {
-            return self.merge_moved(m, side, v, *base_id, path);
+            if !self.merging.borrow().contains(&(slot(side), v.id())) {
+                self.merging.borrow_mut().insert((slot(side), v.id()));
+                let out = self.merge_moved(m, side, v, *base_id, path);
+                self.merging.borrow_mut().remove(&(slot(side), v.id()));
+                return out;
+            }
         }
         if !v.is_container() {
             return Some(Out::Value(v));

@@ -310,3 +310,40 @@ proptest! {
 fn a_broken_cycle_does_not_name_an_object_both_sides_deleted() {
     check(15732529272552496730, 5, Policy::Ours).unwrap();
 }
+
+/// Ours nests `b555` under `b975` and `b-10d64946` under `b555`; theirs deletes
+/// `b-10d64946`. Merging the moved `b555` with theirs took it whole, which merged it as a
+/// moved value again, down to the depth limit (a stack overflow in a debug build).
+#[test]
+fn a_moved_value_holding_another_moved_value_is_merged_once() {
+    check(15969871226715335321, 5, Policy::Theirs).unwrap();
+    let mut rng = Rng::new(15969871226715335321);
+    let base = base_level(&mut rng);
+    let (mut ours, mut theirs) = (base.clone(), base.clone());
+    for _ in 0..5 {
+        edit(&mut ours, &mut rng, "o");
+        edit(&mut theirs, &mut rng, "t");
+    }
+    let out = merge_texts(
+        &text(&base),
+        &text(&ours),
+        &text(&theirs),
+        Dialect::Sjson,
+        &MergeOptions::default(),
+    )
+    .unwrap();
+    // Ours' moves are kept, theirs' deletion of the object ours moved wins, reported once.
+    assert!(
+        out.text.contains(
+            "{ id = \"b975\" v = 0 members = [\"b-db631e39\"] children = [\n\t\t\t{ id = \"b555\""
+        ),
+        "{}",
+        out.text
+    );
+    assert!(!out.text.contains("b-10d64946"), "{}", out.text);
+    assert_eq!(out.conflicts.len(), 1, "{:#?}", out.conflicts);
+    assert_eq!(
+        out.conflicts[0].path,
+        "/l/[id=b-db631e39]/children/[id=b975]/children/[id=b555]/children/[id=b-10d64946]"
+    );
+}
