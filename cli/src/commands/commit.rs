@@ -96,14 +96,14 @@ pub fn run(args: &CommitArgs) -> anyhow::Result<ExitCode> {
     let changes = staging.changes();
     let mut blobs = Vec::new();
     for change in &changes {
-        let Some((id, _)) = change.new else {
+        let Some(id) = change.new_id() else {
             continue;
         };
         if change.is_submodule() {
             continue;
         }
-        let base = match change.old {
-            Some((old_id, _)) => Some(staging.blob(&old_id).map_err(porcelain::fail)?),
+        let base = match change.old_id() {
+            Some(old_id) => Some(staging.blob(&old_id).map_err(porcelain::fail)?),
             None => None,
         };
         blobs.push(StagedBlob {

@@ -363,8 +363,8 @@ fn report_brought(
                 } else {
                     format!(
                         " (your {} uncommitted asset edit{} kept)",
-                        context.wip.edits.len(),
-                        if context.wip.edits.len() == 1 {
+                        context.wip.edit_count(),
+                        if context.wip.edit_count() == 1 {
                             ""
                         } else {
                             "s"
@@ -456,11 +456,7 @@ fn report_wip(wip: &Wip, out: &mut Cycle) {
         );
     }
     out.json["wip"] = json!(wip.commit.to_string());
-    out.json["edited"] = json!(wip
-        .edits
-        .iter()
-        .map(|(p, _)| p.to_string())
-        .collect::<Vec<_>>());
+    out.json["edited"] = json!(wip.edited_paths());
     out.json["unparsable"] = json!(wip
         .unparsable
         .iter()

@@ -26,7 +26,7 @@ pub struct Wip {
     pub tree: ObjectId,
     /// Assets whose content differs from HEAD's, with their content in the WIP (`None`:
     /// deleted), in path order.
-    pub edits: Vec<(BString, Option<(ObjectId, Mode)>)>,
+    pub(crate) edits: Vec<(BString, Option<(ObjectId, Mode)>)>,
     /// Edited assets that do not parse (yet): carried in the WIP as they are.
     pub unparsable: Vec<(String, ParseError)>,
     /// Whether a new commit was written (false: the ref already held the same edits).
@@ -37,6 +37,19 @@ impl Wip {
     /// Whether the worktree holds no uncommitted asset edit.
     pub fn is_clean(&self) -> bool {
         self.edits.is_empty()
+    }
+
+    /// How many assets are edited.
+    pub fn edit_count(&self) -> usize {
+        self.edits.len()
+    }
+
+    /// The edited assets' paths (lossily decoded if not UTF-8), in path order.
+    pub fn edited_paths(&self) -> Vec<String> {
+        self.edits
+            .iter()
+            .map(|(path, _)| path.to_str_lossy().into_owned())
+            .collect()
     }
 }
 

@@ -11,14 +11,24 @@ use gix::ObjectId;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PathChange {
     /// Repository-relative path.
-    pub path: BString,
+    pub(crate) path: BString,
     /// The entry before, if any.
-    pub old: Option<(ObjectId, Mode)>,
+    pub(crate) old: Option<(ObjectId, Mode)>,
     /// The entry after, if any.
-    pub new: Option<(ObjectId, Mode)>,
+    pub(crate) new: Option<(ObjectId, Mode)>,
 }
 
 impl PathChange {
+    /// The object before the change, if the path had an entry.
+    pub fn old_id(&self) -> Option<ObjectId> {
+        self.old.map(|(id, _)| id)
+    }
+
+    /// The object after the change; `None` when the entry was removed.
+    pub fn new_id(&self) -> Option<ObjectId> {
+        self.new.map(|(id, _)| id)
+    }
+
     /// The path, lossily decoded if not UTF-8.
     pub fn path_lossy(&self) -> String {
         self.path.to_str_lossy().into_owned()
