@@ -334,9 +334,7 @@ pub(crate) fn resolve<'d>(
             out: &mut out,
         };
         for &(node, member) in part {
-            let (node, member) = (doc.value(node), doc.value(member));
-            let owner = scan.owner(member);
-            scan.candidate(node, member, owner);
+            scan.candidate(doc.value(node), doc.value(member));
         }
         out
     };
@@ -371,7 +369,7 @@ struct Scan<'s, 'd> {
 }
 
 impl Scan<'_, '_> {
-    /// The nearest id'd object holding member `v` (strings come in document order).
+    /// The nearest id'd object holding member `v` (asked for in document order).
     fn owner(&mut self, v: Value<'_>) -> Option<usize> {
         while self
             .objs
@@ -409,7 +407,7 @@ impl<'d> Scan<'_, 'd> {
     /// Records string `node` (held by member `member`: itself, or the array of strings
     /// holding it) if it names an object. The member's key is decoded only for strings
     /// of an id's length.
-    fn candidate(&mut self, node: Value<'d>, member: Value<'d>, owner: Option<usize>) {
+    fn candidate(&mut self, node: Value<'d>, member: Value<'d>) {
         let Some(s) = node.as_str() else { return };
         if self.lengths & length_bit(s.len()) == 0 {
             return;
@@ -427,12 +425,13 @@ impl<'d> Scan<'_, 'd> {
         if !keyed && s.chars().count() < 8 {
             return;
         }
+        let referrer = self.owner(member);
         self.out.push(Reference {
             node,
             key,
             target: s,
             at,
-            referrer: owner,
+            referrer,
             parent,
         });
     }
