@@ -9,8 +9,9 @@ use crate::merger::compact_json;
 use crate::{Conflict, ConflictKind, Side};
 
 impl<'s> State<'s, '_> {
-    /// Breaks one parent cycle that neither side has by reverting, to base, the reparents
-    /// on it made by the side that loses under the policy.
+    /// Breaks one parent cycle that neither side has by reverting the reparents on it
+    /// made by the side that loses under the policy (else the winner's, else one edge) to
+    /// the value [`Self::reverted_value`] chooses.
     pub(super) fn break_cycle<'m>(&self, round: &mut Round<'_, 'm>, refs: &[Reference<'m>])
     where
         's: 'm,
