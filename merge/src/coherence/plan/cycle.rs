@@ -232,13 +232,15 @@ fn cycles<E: Copy>(edges: &Graph<E>) -> Vec<Vec<(usize, E)>> {
     }
     let mut mark = vec![Mark::New; edges.start.len() - 1];
     let mut found = Vec::new();
+    // Iterative DFS: (node, next edge index); `via` holds the edge taken to each node.
+    // Both are empty again after each search, and reused.
+    let mut stack: Vec<(usize, usize)> = Vec::new();
+    let mut via: Vec<(usize, E)> = Vec::new();
     for start in 0..mark.len() {
         if mark[start] != Mark::New {
             continue;
         }
-        // Iterative DFS: (node, next edge index); `via` holds the edge taken to each node.
-        let mut stack: Vec<(usize, usize)> = vec![(start, 0)];
-        let mut via: Vec<(usize, E)> = Vec::new();
+        stack.push((start, 0));
         mark[start] = Mark::Open;
         while let Some(top) = stack.last_mut() {
             let (node, next) = *top;
