@@ -32,8 +32,16 @@ use sjson::{Dialect, Document, ParseError, ParseOptions};
 pub use merger::compact_json;
 
 /// From this many bytes of text, work on the two sides runs on two threads (move
-/// detection, the coherence pass's side walks); below it a thread costs more than it saves.
+/// detection, the coherence pass's walks and reference resolution); below it a thread
+/// costs more than it saves.
 pub(crate) const PARALLEL_FROM: usize = 1 << 20;
+
+/// The result of a scoped thread; a panic there is passed on as it is.
+pub(crate) fn joined<T>(handle: std::thread::ScopedJoinHandle<'_, T>) -> T {
+    handle
+        .join()
+        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+}
 
 /// Which side wins a true conflict.
 ///

@@ -82,7 +82,7 @@ impl Moves {
             let ((o, ko), (t, kt)) = std::thread::scope(|s| {
                 let t = s.spawn(|| scan(KeyedIndexes::default()).detect_side(theirs));
                 let o = scan(KeyedIndexes::default()).detect_side(ours);
-                (o, t.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                (o, crate::joined(t))
             });
             let mut keyed = ko;
             for (slot, index) in kt {

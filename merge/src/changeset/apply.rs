@@ -97,9 +97,9 @@ pub fn apply_change_set(
     let (b, t) = std::thread::scope(|s| {
         let b = s.spawn(|| parse(text_of(&base)));
         let t = parse(text_of(&theirs));
-        (b.join(), t)
+        (crate::joined(b), t)
     });
-    let b = b.unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
+    let b = b?;
     let t = t?;
     let outcome = merge(&b, target, &t, options);
     drop((b, t));

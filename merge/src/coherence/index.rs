@@ -342,15 +342,10 @@ pub(crate) fn resolve<'d>(
         return half(strings);
     }
     let (a, b) = strings.split_at(strings.len() / 2);
-    // A panic on the other thread is passed on as it is.
     std::thread::scope(|scope| {
         let second = scope.spawn(|| half(b));
         let mut out = half(a);
-        out.append(
-            &mut second
-                .join()
-                .unwrap_or_else(|e| std::panic::resume_unwind(e)),
-        );
+        out.append(&mut crate::joined(second));
         out
     })
 }

@@ -10,7 +10,7 @@ use super::CoherenceError;
 
 mod cycle;
 use crate::merger::{compact_json, id_display};
-use crate::{Conflict, ConflictKind, Policy, Side};
+use crate::{joined, Conflict, ConflictKind, Policy, Side};
 
 /// Fails when a reference of `index`'s document names an id held by more than one object.
 pub(crate) fn check_ambiguous(
@@ -40,13 +40,6 @@ pub(crate) fn check_ambiguous(
         });
     }
     Ok(())
-}
-
-/// The result of a scoped thread; a panic there is passed on as it is.
-fn joined<T>(handle: std::thread::ScopedJoinHandle<'_, T>) -> T {
-    handle
-        .join()
-        .unwrap_or_else(|e| std::panic::resume_unwind(e))
 }
 
 /// What a round reads of the result (see [`State::survey`]).
