@@ -351,7 +351,8 @@ pub(crate) fn resolve<'d>(
 }
 
 /// The strings in document order; `next` is the first object of `objs` that starts
-/// after the strings seen so far, so a string's id'd ancestor comes without a lookup.
+/// after the last reference's member, so a reference's id'd ancestor comes without a
+/// lookup.
 struct Scan<'s, 'd> {
     objs: &'s [Obj<'d>],
     next: usize,
