@@ -286,7 +286,7 @@ impl<'d> Walk<'_, 'd, '_> {
     }
 }
 
-/// What a string names, for [`references`].
+/// What a string names, for [`resolve`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Named {
     /// No object.
@@ -297,22 +297,11 @@ pub(crate) enum Named {
     Elsewhere,
 }
 
-/// The references under `root`: string values (alone or in an array of strings) that
-/// `ids` says name an object; ids shorter than 8 characters only under the `keys` globs.
-/// `lengths`: the [`length_bit`]s of every id `ids` knows.
-pub(crate) fn references<'d>(
-    root: Value<'d>,
-    index: &DocIndex<'d>,
-    lengths: u128,
-    ids: &(dyn Fn(&str) -> Named + Sync),
-    m: &Matchers<'_>,
-) -> Vec<Reference<'d>> {
-    let (_, strings) = DocIndex::build_with_strings(root, m);
-    resolve(root.doc(), &strings, index, lengths, ids, m)
-}
-
-/// The references among `strings` (of `doc`, from [`DocIndex::build_with_strings`]); a
-/// large document's strings are resolved in two halves, side by side.
+/// The references among `strings` (of `doc`, from [`DocIndex::build_with_strings`]):
+/// string values (alone or in an array of strings) that `ids` says name an object; ids
+/// shorter than 8 characters only under the `keys` globs. `lengths`: the [`length_bit`]s
+/// of every id `ids` knows. A large document's strings are resolved in two halves, side
+/// by side.
 pub(crate) fn resolve<'d>(
     doc: &'d Document,
     strings: &[(NodeId, NodeId)],

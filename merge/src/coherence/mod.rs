@@ -125,13 +125,9 @@ pub fn repair(
         drop(survey);
         return Ok((merged, Vec::new()));
     }
-    for (name, s, side) in [
-        ("ours", &sides[0], Side::Ours),
-        ("theirs", &sides[1], Side::Theirs),
-    ] {
+    for (s, side) in [(&sides[0], Side::Ours), (&sides[1], Side::Theirs)] {
         if !s.dups.is_empty() {
-            let doc = if side == Side::Ours { ours } else { theirs };
-            plan::check_ambiguous(name, doc, state.side(side), &m)?;
+            state.check_ambiguous(side)?;
         }
     }
     let dialect = merged.dialect();

@@ -4,43 +4,13 @@ use rustc_hash::FxHashSet;
 use sjson::{Document, Kind, NodeId, Out, OutItem, Value};
 
 use super::apply::{without, Edit};
-use super::index::{references, resolve, DocIndex, Matchers, Named, Reference, Step};
+use super::index::{resolve, DocIndex, Matchers, Named, Reference, Step};
 use super::sides::{present, side_objects, SideIds};
 use super::CoherenceError;
 
 mod cycle;
 use crate::merger::{compact_json, id_display};
 use crate::{joined, Conflict, ConflictKind, Policy, Side};
-
-/// Fails when a reference of `index`'s document names an id held by more than one object.
-pub(crate) fn check_ambiguous(
-    side: &'static str,
-    doc: &Document,
-    index: &DocIndex<'_>,
-    m: &Matchers<'_>,
-) -> Result<(), CoherenceError> {
-    if index.dups.is_empty() {
-        return Ok(());
-    }
-    let dup = |s: &str| match index.dups.contains(s) {
-        true => Named::Object(index.by_id[s]),
-        false => Named::Nothing,
-    };
-    let refs = references(doc.root(), index, index.lengths, &dup, m);
-    if let Some(r) = refs.first() {
-        let (line, col) = sjson::line_col(doc.text(), r.node.span().start);
-        let count = index.objs.iter().filter(|o| o.id == r.target).count();
-        return Err(CoherenceError::AmbiguousReference {
-            side,
-            line,
-            col,
-            key: r.key.to_string(),
-            id: r.target.to_string(),
-            count,
-        });
-    }
-    Ok(())
-}
 
 /// What a round reads of the result (see [`State::survey`]).
 pub(crate) struct Survey<'m> {
@@ -105,13 +75,51 @@ impl<'s, 'o> State<'s, 'o> {
         }
     }
 
-    /// The full index of a side.
-    pub(crate) fn side(&self, side: Side) -> &DocIndex<'s> {
-        let (cell, doc) = match side {
+    /// A side's full index (built on first use) and document.
+    fn side_cell(&self, side: Side) -> (&std::cell::OnceCell<DocIndex<'s>>, &'s Document) {
+        match side {
             Side::Ours => (&self.ours_index, self.ours_doc),
             Side::Theirs => (&self.theirs_index, self.theirs_doc),
-        };
+        }
+    }
+
+    /// The full index of a side.
+    pub(crate) fn side(&self, side: Side) -> &DocIndex<'s> {
+        let (cell, doc) = self.side_cell(side);
         cell.get_or_init(|| DocIndex::build(doc.root(), self.m))
+    }
+
+    /// Fails when a reference of `side`'s version names an id that more than one of its
+    /// objects holds. The side's full index is built here, with its strings in the same
+    /// walk, and kept for the repairs.
+    pub(crate) fn check_ambiguous(&self, side: Side) -> Result<(), CoherenceError> {
+        let (cell, doc) = self.side_cell(side);
+        let (index, strings) = DocIndex::build_with_strings(doc.root(), self.m);
+        let dup = |s: &str| match index.dups.contains(s) {
+            true => Named::Object(index.by_id[s]),
+            false => Named::Nothing,
+        };
+        let refs = match index.dups.is_empty() {
+            true => Vec::new(),
+            false => resolve(doc, &strings, &index, index.lengths, &dup, self.m),
+        };
+        let found = refs.first().map(|r| {
+            let (line, col) = sjson::line_col(doc.text(), r.node.span().start);
+            CoherenceError::AmbiguousReference {
+                side: match side {
+                    Side::Ours => "ours",
+                    Side::Theirs => "theirs",
+                },
+                line,
+                col,
+                key: r.key.to_string(),
+                id: r.target.to_string(),
+                count: index.objs.iter().filter(|o| o.id == r.target).count(),
+            }
+        });
+        drop(refs);
+        let _ = cell.set(index);
+        found.map_or(Ok(()), Err)
     }
 
     /// Everything a round reads of result `doc`: its index, both sides' ids against it,
