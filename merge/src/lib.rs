@@ -36,11 +36,24 @@ pub use merger::compact_json;
 /// costs more than it saves.
 pub(crate) const PARALLEL_FROM: usize = 1 << 20;
 
-/// The result of a scoped thread; a panic there is passed on as it is.
-pub(crate) fn joined<T>(handle: std::thread::ScopedJoinHandle<'_, T>) -> T {
-    handle
-        .join()
-        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+/// `(a(), b())`, with `a` on a second thread when `parallel` (a panic there is passed
+/// on as it is), one after the other otherwise.
+pub(crate) fn both<A: Send, B>(
+    parallel: bool,
+    a: impl FnOnce() -> A + Send,
+    b: impl FnOnce() -> B,
+) -> (A, B) {
+    if !parallel {
+        return (a(), b());
+    }
+    std::thread::scope(|scope| {
+        let a = scope.spawn(a);
+        let b = b();
+        let a = a
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (a, b)
+    })
 }
 
 /// Which side wins a true conflict.

@@ -79,11 +79,11 @@ impl Moves {
             keyed,
         };
         let (ours, theirs, keyed) = if base.text().len() >= crate::PARALLEL_FROM {
-            let ((o, ko), (t, kt)) = std::thread::scope(|s| {
-                let t = s.spawn(|| scan(KeyedIndexes::default()).detect_side(theirs));
-                let o = scan(KeyedIndexes::default()).detect_side(ours);
-                (o, crate::joined(t))
-            });
+            let ((t, kt), (o, ko)) = crate::both(
+                true,
+                || scan(KeyedIndexes::default()).detect_side(theirs),
+                || scan(KeyedIndexes::default()).detect_side(ours),
+            );
             let mut keyed = ko;
             for (slot, index) in kt {
                 keyed.entry(slot).or_insert(index);

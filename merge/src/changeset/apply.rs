@@ -94,13 +94,8 @@ pub fn apply_change_set(
         Document::parse_with(text, ParseOptions::new(dialect)).map_err(ApplyError::Invalid)
     };
     // Base and theirs are built and parsed side by side.
-    let (b, t) = std::thread::scope(|s| {
-        let b = s.spawn(|| parse(text_of(&base)));
-        let t = parse(text_of(&theirs));
-        (crate::joined(b), t)
-    });
-    let b = b?;
-    let t = t?;
+    let (b, t) = crate::both(true, || parse(text_of(&base)), || parse(text_of(&theirs)));
+    let (b, t) = (b?, t?);
     let outcome = merge(&b, target, &t, options);
     drop((b, t));
     let checked = parse(outcome.text)?;

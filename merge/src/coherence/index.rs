@@ -331,12 +331,9 @@ pub(crate) fn resolve<'d>(
         return half(strings);
     }
     let (a, b) = strings.split_at(strings.len() / 2);
-    std::thread::scope(|scope| {
-        let second = scope.spawn(|| half(b));
-        let mut out = half(a);
-        out.append(&mut crate::joined(second));
-        out
-    })
+    let (mut second, mut out) = crate::both(true, || half(b), || half(a));
+    out.append(&mut second);
+    out
 }
 
 /// The strings in document order; `next` is the first object of `objs` that starts

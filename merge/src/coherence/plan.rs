@@ -10,7 +10,7 @@ use super::CoherenceError;
 
 mod cycle;
 use crate::merger::{compact_json, id_display};
-use crate::{joined, Conflict, ConflictKind, Policy, Side};
+use crate::{both, Conflict, ConflictKind, Policy, Side};
 
 /// What a round reads of the result (see [`State::survey`]).
 pub(crate) struct Survey<'m> {
@@ -132,25 +132,22 @@ impl<'s, 'o> State<'s, 'o> {
     {
         let ids = self.m.id_keys_lower;
         let (ours, theirs) = (self.ours_doc, self.theirs_doc);
-        if doc.text().len() < crate::PARALLEL_FROM {
-            let (im, strings) = DocIndex::build_with_strings(doc.root(), self.m);
-            let sides = [
-                SideIds::build(ours, &im, ids),
-                SideIds::build(theirs, &im, ids),
-            ];
-            return Survey { im, sides, strings };
+        let parallel = doc.text().len() >= crate::PARALLEL_FROM;
+        let ((o, t), (im, strings)) = both(
+            parallel,
+            || (side_objects(ours, ids), side_objects(theirs, ids)),
+            || DocIndex::build_with_strings(doc.root(), self.m),
+        );
+        let (t, o) = both(
+            parallel,
+            || SideIds::matched(theirs, t, &im),
+            || SideIds::matched(ours, o, &im),
+        );
+        Survey {
+            im,
+            sides: [o, t],
+            strings,
         }
-        let ((im, strings), (o, t)) = std::thread::scope(|scope| {
-            let walks = scope.spawn(|| (side_objects(ours, ids), side_objects(theirs, ids)));
-            let result = DocIndex::build_with_strings(doc.root(), self.m);
-            (result, joined(walks))
-        });
-        let sides = std::thread::scope(|scope| {
-            let t = scope.spawn(|| SideIds::matched(theirs, t, &im));
-            let o = SideIds::matched(ours, o, &im);
-            [o, joined(t)]
-        });
-        Survey { im, sides, strings }
     }
 
     /// Base's index.

@@ -47,11 +47,6 @@ pub(crate) fn side_objects<'d>(doc: &'d Document, id_keys_lower: &[String]) -> S
 }
 
 impl<'d> SideIds<'d> {
-    /// Walks `doc` (a side) against the result's index `im`.
-    pub fn build(doc: &'d Document, im: &DocIndex<'_>, id_keys_lower: &[String]) -> Self {
-        Self::matched(doc, side_objects(doc, id_keys_lower), im)
-    }
-
     /// Matches a side's objects (of `doc`, from [`side_objects`]) with the result's
     /// index `im`.
     pub fn matched(doc: &'d Document, objects: SideObjects<'d>, im: &DocIndex<'_>) -> Self {
