@@ -3,6 +3,7 @@
 #[macro_use]
 mod output;
 
+mod alloc;
 mod commands;
 mod debug_bundle;
 mod exit;
@@ -14,6 +15,9 @@ mod report;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+
+#[global_allocator]
+static ALLOCATOR: alloc::HugePages = alloc::HugePages;
 
 /// Edit the same levels and assets at once, in plain git, without locks.
 #[derive(Debug, Parser)]
