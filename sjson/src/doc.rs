@@ -76,38 +76,49 @@ impl Tag {
     }
 }
 
-/// One value in the preorder table: 12 bytes. Spans are byte offsets into the text.
+/// One value in the preorder table: 8 bytes. Spans are byte offsets into the text.
 ///
 /// `meta` packs, from the low bits up: the key's quoting (2 bits: none, quoted, raw,
 /// bare), the [`Tag`] (4 bits), a flag (1 bit) and 25 bits of payload. With the flag
-/// clear, the node is a scalar whose subtree ends right after it, with no children, and
-/// the payload is the distance from its key's start to its own start (0 without a key).
-/// With the flag set, the payload indexes an [`Extra`] entry holding the subtree end,
-/// child count and key start: every container has one, and so has the rare scalar whose
-/// key lies too far before it. The key's end is not stored: [`crate::parse::key_end`]
-/// finds it by scanning the key lexeme.
+/// clear, the node is a scalar whose subtree ends right after it, with no children; the
+/// payload's low [`LEN_BITS`] bits are its text's length and the rest the distance from
+/// its key's start to its own start (0 without a key). With the flag set, the payload
+/// indexes an [`Extra`] entry holding the end, subtree end, child count and key start:
+/// every container has one, and so has the rare scalar that is too long or whose key
+/// lies too far before it. The key's end is not stored: [`crate::parse::key_end`] finds
+/// it by scanning the key lexeme.
+///
+/// (Nodes were 12 bytes with the end inline; a level has about five scalars for each
+/// container, so moving containers' ends to their extra entry saves a sixth of the
+/// tables.)
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Node {
-    /// Span of the value's own text (brackets included for containers).
+    /// Where the value's own text starts (its bracket for a container).
     start: u32,
-    end: u32,
     meta: u32,
 }
 
-const _: () = assert!(std::mem::size_of::<Node>() == 12);
+const _: () = assert!(std::mem::size_of::<Node>() == 8);
 
 const KEY_MASK: u32 = 0b11;
 const TAG_SHIFT: u32 = 2;
 const TAG_MASK: u32 = 0b1111;
 const EXTRA_BIT: u32 = 1 << 6;
 const PAYLOAD_SHIFT: u32 = 7;
+/// Bits of an inline scalar's payload that hold its length; the key distance has the rest.
+const LEN_BITS: u32 = 15;
+const LEN_MASK: u32 = (1 << LEN_BITS) - 1;
 
 /// The most [`Extra`] entries a document may hold (one per container, mostly).
 pub(crate) const MAX_EXTRAS: usize = 1 << (32 - PAYLOAD_SHIFT);
-/// The largest key-to-value distance a scalar stores inline. Unit tests lower it so that
-/// short documents take the far-key path too.
+/// The longest scalar and the largest key-to-value distance a node stores inline. Unit
+/// tests lower them so that short documents take the extra-entry path too.
 #[cfg(not(test))]
-const MAX_KEY_DELTA: u32 = (1 << (32 - PAYLOAD_SHIFT)) - 1;
+const MAX_SCALAR_LEN: u32 = LEN_MASK;
+#[cfg(test)]
+const MAX_SCALAR_LEN: u32 = 8;
+#[cfg(not(test))]
+const MAX_KEY_DELTA: u32 = (1 << (32 - PAYLOAD_SHIFT - LEN_BITS)) - 1;
 #[cfg(test)]
 const MAX_KEY_DELTA: u32 = 6;
 
@@ -131,10 +142,12 @@ const TAGS: [Tag; 16] = [
     Tag::Null,
 ];
 
-/// What a node does not keep inline: the subtree end, child count and key start of a
-/// container (or of a scalar whose key lies far before it).
+/// What a node does not keep inline: the end, subtree end, child count and key start of
+/// a container (or of a long scalar, or one whose key lies far before it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Extra {
+    /// Where the value's text ends (after its closing bracket for a container).
+    end: u32,
     /// Index one past the last node of this subtree.
     next: u32,
     /// Number of children.
@@ -167,11 +180,12 @@ pub(crate) fn push_node(
     };
     let delta = start - key_start;
     let meta = q | ((tag as u32) << TAG_SHIFT);
-    if !tag.is_container() && delta <= MAX_KEY_DELTA {
+    // (A container's end is not known yet: `close` sets it.)
+    let len = end.wrapping_sub(start);
+    if !tag.is_container() && delta <= MAX_KEY_DELTA && len <= MAX_SCALAR_LEN {
         nodes.push(Node {
             start,
-            end,
-            meta: meta | (delta << PAYLOAD_SHIFT),
+            meta: meta | (((delta << LEN_BITS) | len) << PAYLOAD_SHIFT),
         });
         return Ok(None);
     }
@@ -181,13 +195,13 @@ pub(crate) fn push_node(
     }
     extras.push(Extra {
         // A scalar's entry is complete now; a container's is completed by `close`.
+        end,
         next: nodes.len() as u32 + 1,
         len: 0,
         key_start: if key.is_some() { key_start } else { 0 },
     });
     nodes.push(Node {
         start,
-        end,
         meta: meta | EXTRA_BIT | ((index as u32) << PAYLOAD_SHIFT),
     });
     Ok(Some(index))
@@ -196,16 +210,9 @@ pub(crate) fn push_node(
 /// Completes container `node` (with extra entry `extra`) once its children are in: its
 /// span ends at `end` and it has `len` children.
 #[inline]
-pub(crate) fn close(
-    nodes: &mut [Node],
-    extras: &mut [Extra],
-    node: usize,
-    extra: usize,
-    end: u32,
-    len: u32,
-) {
+pub(crate) fn close(nodes: &[Node], extras: &mut [Extra], extra: usize, end: u32, len: u32) {
     let next = nodes.len() as u32;
-    nodes[node].end = end;
+    extras[extra].end = end;
     extras[extra].next = next;
     extras[extra].len = len;
 }
@@ -238,9 +245,13 @@ impl Node {
         self.start
     }
 
+    /// Where the value's text ends.
     #[inline]
-    pub(crate) fn end(&self) -> u32 {
-        self.end
+    pub(crate) fn end(&self, extras: &[Extra]) -> u32 {
+        match self.extra() {
+            Some(e) => extras[e].end,
+            None => self.start + ((self.meta >> PAYLOAD_SHIFT) & LEN_MASK),
+        }
     }
 
     /// The start of the key lexeme (meaningful for object members only).
@@ -248,7 +259,7 @@ impl Node {
     pub(crate) fn key_start(&self, extras: &[Extra]) -> u32 {
         match self.extra() {
             Some(e) => extras[e].key_start,
-            None => self.start - (self.meta >> PAYLOAD_SHIFT),
+            None => self.start - (self.meta >> (PAYLOAD_SHIFT + LEN_BITS)),
         }
     }
 
@@ -389,7 +400,7 @@ impl Document {
     #[inline]
     pub(crate) fn span(&self, id: NodeId) -> Range<usize> {
         let n = self.node(id);
-        n.start() as usize..n.end() as usize
+        n.start() as usize..n.end(&self.extras) as usize
     }
 
     /// The byte range of the key lexeme of `id`, when it is an object member.
@@ -820,6 +831,19 @@ mod tests {
         assert_eq!(k.len(), 1);
         assert_eq!(doc.root().len(), 3);
         assert_eq!(doc.root().get("a").unwrap().key_lexeme(), Some("a"));
+    }
+
+    #[test]
+    fn long_scalars_keep_their_end_in_an_extra_entry() {
+        // Unit tests store scalars up to 8 bytes inline (MAX_SCALAR_LEN).
+        let doc = sjson("a = 12345678\nb = 123456789\nc = \"a long string\"\n");
+        assert_eq!(doc.extras.len(), 3, "root, b and c");
+        let root = doc.root();
+        assert_eq!(root.get("a").unwrap().text(), "12345678");
+        assert_eq!(root.get("b").unwrap().text(), "123456789");
+        assert_eq!(root.get("c").unwrap().as_str().unwrap(), "a long string");
+        assert_eq!(root.get("c").unwrap().key_lexeme(), Some("c"));
+        assert_eq!(root.len(), 3);
     }
 
     #[test]

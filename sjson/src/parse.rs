@@ -418,14 +418,7 @@ impl<'t> Scanner<'t> {
         } else {
             self.pos as u32
         };
-        doc::close(
-            &mut self.nodes,
-            &mut self.extras,
-            open.node,
-            open.extra,
-            end,
-            open.count,
-        );
+        doc::close(&self.nodes, &mut self.extras, open.extra, end, open.count);
         if open.object && open.count > 1 {
             check_duplicates(
                 self.text,

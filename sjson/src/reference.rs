@@ -158,7 +158,6 @@ impl<'t> Builder<'t> {
         let rule = pair.as_rule();
         let tag = rule.tag().unwrap_or(Tag::Null);
         let span = pair.as_span();
-        let node = self.nodes.len();
         let extra = self.push_node(span.start(), span.end(), tag, key)?;
         let len = match tag {
             Tag::Array => {
@@ -179,7 +178,7 @@ impl<'t> Builder<'t> {
         if tag.is_container() {
             let extra = extra.expect("containers have an extra entry");
             let end = span.end() as u32;
-            doc::close(&mut self.nodes, &mut self.extras, node, extra, end, len);
+            doc::close(&self.nodes, &mut self.extras, extra, end, len);
         }
         Ok(())
     }
@@ -255,7 +254,7 @@ fn build_sjson(text: &str) -> Result<(Builder<'_>, bool), ParseError> {
     b.push_node(start, text.len(), Tag::Object, None)?;
     let len = b.push_members(inner)?;
     let end = text.len() as u32;
-    doc::close(&mut b.nodes, &mut b.extras, 0, 0, end, len);
+    doc::close(&b.nodes, &mut b.extras, 0, end, len);
     Ok((b, false))
 }
 
