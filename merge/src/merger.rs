@@ -479,8 +479,9 @@ pub(crate) fn id_member<'a>(
     id_text(value).map(|id| (key, id, value))
 }
 
-/// An id's identity text: strings as they are, numbers by exact value.
-pub(crate) fn id_text(v: Value<'_>) -> Option<Cow<'_, str>> {
+/// An id's identity text: strings as they are, numbers by exact value (marked by a
+/// leading NUL, so that the number `5` and the string `"5"` differ; `7.0` is `7`).
+pub fn id_text(v: Value<'_>) -> Option<Cow<'_, str>> {
     match v.kind() {
         Kind::String => v.as_str(),
         Kind::Number => v.as_number().map(|n| {

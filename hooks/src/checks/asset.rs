@@ -1,8 +1,10 @@
 //! Asset checks: the file parses, ids are unique within keyed arrays, arrays of objects
 //! carry ids (with `check.require_ids`), expression-valued properties compile.
 
-use std::collections::HashMap;
+use std::borrow::Cow;
 
+use merge::id_text;
+use rustc_hash::FxHashMap;
 use sjson::{Document, Kind, ParseOptions, Quoting, Value};
 
 use crate::policy::Policy;
@@ -62,7 +64,7 @@ struct Ids<'p> {
 
 impl Ids<'_> {
     /// The id member's value and the id's identity text, if `v` is an object with an id.
-    fn of<'d>(&self, v: Value<'d>) -> Option<(Value<'d>, String)> {
+    fn of<'d>(&self, v: Value<'d>) -> Option<(Value<'d>, Cow<'d, str>)> {
         if v.kind() != Kind::Object {
             return None;
         }
@@ -77,24 +79,11 @@ impl Ids<'_> {
     }
 
     /// Each element's id if `arr` is a non-empty array whose elements all carry one.
-    fn keyed<'d>(&self, arr: Value<'d>) -> Option<Vec<(Value<'d>, String)>> {
+    fn keyed<'d>(&self, arr: Value<'d>) -> Option<Vec<(Value<'d>, Cow<'d, str>)>> {
         if arr.kind() != Kind::Array || arr.is_empty() {
             return None;
         }
         arr.children().map(|c| self.of(c)).collect()
-    }
-}
-
-/// An id's identity: strings as they are, numbers by exact value (as the merge has it).
-fn id_text(v: Value<'_>) -> Option<String> {
-    match v.kind() {
-        Kind::String => v.as_str().map(|s| s.into_owned()),
-        Kind::Number => v.as_number().map(|n| match n {
-            sjson::NumberValue::Int(i) => format!("\u{0}{i}"),
-            sjson::NumberValue::Big(s) => format!("\u{0}{s}"),
-            sjson::NumberValue::Float(f) => format!("\u{0}{f:?}"),
-        }),
-        _ => None,
     }
 }
 
@@ -110,9 +99,10 @@ fn duplicate_ids(path: &str, doc: &Document, ids: &Ids<'_>, out: &mut Vec<Proble
         let Some(keyed) = ids.keyed(arr) else {
             continue;
         };
-        let mut first: HashMap<&str, Value<'_>> = HashMap::with_capacity(keyed.len());
+        let mut first: FxHashMap<&str, Value<'_>> = FxHashMap::default();
+        first.reserve(keyed.len());
         for (value, id) in &keyed {
-            if let Some(prev) = first.get(id.as_str()) {
+            if let Some(prev) = first.get(&**id) {
                 let (line, _) = sjson::line_col(doc.text(), prev.item_start());
                 out.push(Problem::at(
                     path,

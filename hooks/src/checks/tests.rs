@@ -95,6 +95,14 @@ fn duplicate_ids_including_case_insensitive_keys() {
         1
     );
     assert!(check("d.level", "l = [ {id = 3} {id = 3} ]", &q).is_empty());
+    // Ids compare as the merge compares them: `7.0` is the id `7`, the string "7" is not.
+    let out = check("e.level", "l = [ {id = 7} {id = 7.0} {id = \"7\"} ]", &p);
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert!(
+        out[0].reason.contains("duplicate id 7 "),
+        "{}",
+        out[0].reason
+    );
 }
 
 #[test]
