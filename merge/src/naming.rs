@@ -30,9 +30,9 @@ pub struct Names<'a> {
     roots: Vec<Value<'a>>,
     id_keys_lower: Vec<String>,
     natural_keys: Vec<String>,
-    /// Every id of the documents, as shown in paths (collected on first use; an id held
-    /// twice is listed twice).
-    ids: std::cell::OnceCell<Vec<Cow<'a, str>>>,
+    /// Every id of the documents, and each container's children by id (one walk, on
+    /// first use).
+    index: std::cell::OnceCell<IdIndex<'a>>,
     /// How many short ids were asked for: the first [`SCANS_BEFORE_COUNTING`] are each
     /// checked by a scan of the ids, the rest by the counts below.
     asked: std::cell::Cell<usize>,
@@ -40,28 +40,23 @@ pub struct Names<'a> {
     /// a short id longer), for each of [`SHORT_ID_ENDS`]; counted on first use (the longer
     /// ends only when a shorter abbreviation is shared).
     abbreviations: [std::cell::OnceCell<FxHashMap<u64, usize>>; SHORT_ID_ENDS.len()],
-    /// The elements of each array looked up so far, by id as shown in paths (built on first
-    /// use: naming thousands of changes in a 100,000-element array scans it once, not once
-    /// per change).
-    arrays: std::cell::RefCell<FxHashMap<ArrayKey, FxHashMap<Cow<'a, str>, Value<'a>>>>,
 }
 
-/// An array of one of the documents: the document's address and the array's node.
-type ArrayKey = (usize, sjson::NodeId);
+/// A container of one of the documents: the document's address and the container's node.
+type ContainerKey = (usize, sjson::NodeId);
 
 impl<'a> Names<'a> {
     /// The naming of `roots` (`id_keys` and `natural_keys` as in `MergeOptions`); their ids
-    /// are indexed when a short id is first asked for.
+    /// are indexed when an element or a short id is first asked for.
     pub fn new(roots: Vec<Value<'a>>, id_keys: &[String], natural_keys: &[String]) -> Names<'a> {
         let id_keys_lower: Vec<String> = id_keys.iter().map(|k| k.to_lowercase()).collect();
         Names {
             roots,
             id_keys_lower,
             natural_keys: natural_keys.to_vec(),
-            ids: Default::default(),
+            index: Default::default(),
             asked: Default::default(),
             abbreviations: Default::default(),
-            arrays: Default::default(),
         }
     }
 
@@ -92,12 +87,18 @@ impl<'a> Names<'a> {
 
     /// Every id of the documents, as shown in paths.
     fn ids(&self) -> &[Cow<'a, str>] {
-        self.ids.get_or_init(|| {
-            let mut ids = Vec::new();
+        &self.index().ids
+    }
+
+    /// The documents' ids, indexed by one walk on first use (naming thousands of changes
+    /// in a 100,000-element array walks it once, not once per change).
+    fn index(&self) -> &IdIndex<'a> {
+        self.index.get_or_init(|| {
+            let mut index = IdIndex::default();
             for root in &self.roots {
-                collect_ids(*root, &self.id_keys_lower, &mut ids);
+                index.add(*root, None, &self.id_keys_lower);
             }
-            ids
+            index
         })
     }
 
@@ -228,20 +229,12 @@ impl<'a> Names<'a> {
         match seg {
             Segment::Key(k) => v.members().find(|(m, _)| m == k).map(|(_, c)| c),
             Segment::Index(i) => v.children().nth(*i),
-            Segment::Id { value, .. } => {
-                let key = (std::ptr::from_ref(v.doc()) as usize, v.id());
-                let mut arrays = self.arrays.borrow_mut();
-                let by_id = arrays.entry(key).or_insert_with(|| {
-                    let mut by_id = FxHashMap::default();
-                    for el in v.children() {
-                        if let Some((_, id)) = id_of(&self.id_keys_lower, el) {
-                            by_id.entry(shown(id)).or_insert(el);
-                        }
-                    }
-                    by_id
-                });
-                by_id.get(value.as_str()).copied()
-            }
+            Segment::Id { value, .. } => self
+                .index()
+                .elements
+                .get(&container_key(v))?
+                .get(value.as_str())
+                .copied(),
         }
     }
 
@@ -329,20 +322,45 @@ fn shown(id: Cow<'_, str>) -> Cow<'_, str> {
     }
 }
 
-/// Every id (as shown in paths) of every object under `v`.
-fn collect_ids<'a>(v: Value<'a>, id_keys_lower: &[String], out: &mut Vec<Cow<'a, str>>) {
-    match v.kind() {
-        Kind::Object => {
-            if let Some((_, id)) = id_of(id_keys_lower, v) {
-                out.push(shown(id));
+/// Every id of some documents, and each array's elements by id.
+#[derive(Default)]
+struct IdIndex<'a> {
+    /// Every id (as shown in paths) of every object, in document order; an id held twice
+    /// is listed twice.
+    ids: Vec<Cow<'a, str>>,
+    /// The children of each container (array elements, mostly) that are objects with an
+    /// id, by the id as shown (the first, when a container repeats an id).
+    elements: FxHashMap<ContainerKey, FxHashMap<Cow<'a, str>, Value<'a>>>,
+}
+
+impl<'a> IdIndex<'a> {
+    /// Adds the ids of `v` and of everything under it; `parent` is the container holding
+    /// `v`, if any.
+    fn add(&mut self, v: Value<'a>, parent: Option<ContainerKey>, id_keys_lower: &[String]) {
+        match v.kind() {
+            Kind::Object => {
+                if let Some((_, id)) = id_of(id_keys_lower, v) {
+                    let id = shown(id);
+                    if let Some(parent) = parent {
+                        let elements = self.elements.entry(parent).or_default();
+                        elements.entry(id.clone()).or_insert(v);
+                    }
+                    self.ids.push(id);
+                }
             }
+            Kind::Array => {}
+            _ => return,
         }
-        Kind::Array => {}
-        _ => return,
+        let key = Some(container_key(v));
+        for c in v.children().filter(|c| c.is_container()) {
+            self.add(c, key, id_keys_lower);
+        }
     }
-    for c in v.children().filter(|c| c.is_container()) {
-        collect_ids(c, id_keys_lower, out);
-    }
+}
+
+/// The key of container `v` among the containers of all documents.
+fn container_key(v: Value<'_>) -> ContainerKey {
+    (std::ptr::from_ref(v.doc()) as usize, v.id())
 }
 
 #[cfg(test)]

@@ -82,17 +82,16 @@ pub fn run(args: &MergeFileArgs) -> anyhow::Result<ExitCode> {
     let name = args.current.display().to_string();
     // The result as the merge checked it (no second parse): ids it repeats (an input
     // whose keyed array repeats an id cannot be merged by id; the result fails `check`),
-    // and objects named the way people do.
-    let duplicates = hooks::checks::duplicate_ids_in(&name, &result, &options.id_keys);
-    // (Indexing names walks the document: only when there is a conflict to name.)
-    let named = Some(&result).filter(|_| !outcome.conflicts.is_empty());
-    let names = Names::new(
-        named.into_iter().map(sjson::Document::root).collect(),
-        &options.id_keys,
-        &options.natural_keys,
+    // and the conflicts' places named the way people do. Each walks the result's ids:
+    // on two threads for a large result.
+    let parallel = result.text().len() >= merge::PARALLEL_FROM;
+    let (duplicates, named) = merge::both(
+        parallel,
+        || hooks::checks::duplicate_ids_in(&name, &result, &options.id_keys),
+        || NamedConflicts::of(&result, &outcome.conflicts, &options),
     );
     let file_report = merging::file_report(&name, options.policy, &outcome.conflicts);
-    let report_json = named_report(&file_report, &outcome.conflicts, &names, &duplicates);
+    let report_json = named_report(&file_report, &named.pointers, &duplicates);
     if let Some(inputs) = &inputs {
         explain_and_keep(
             args,
@@ -130,8 +129,8 @@ pub fn run(args: &MergeFileArgs) -> anyhow::Result<ExitCode> {
         } else {
             eprintln!("assetvc: {name}: merged, but ids are not unique (`assetvc check` fails):");
         }
-        for c in &outcome.conflicts {
-            eprintln!("  {}", names.conflict(c));
+        for line in &named.lines {
+            eprintln!("  {line}");
         }
         for p in &duplicates {
             eprintln!("  {p}");
@@ -177,12 +176,39 @@ fn explain_and_keep(
     Ok(())
 }
 
+/// Each conflict's place for people, as the JSON report and the summary show it.
+struct NamedConflicts {
+    /// Each conflict's path (`name` in the JSON report).
+    pointers: Vec<String>,
+    /// Each conflict as one line.
+    lines: Vec<String>,
+}
+
+impl NamedConflicts {
+    fn of(
+        result: &sjson::Document,
+        conflicts: &[Conflict],
+        options: &merge::MergeOptions,
+    ) -> NamedConflicts {
+        // (Indexing names walks the document: only when there is a conflict to name.)
+        let named = Some(result).filter(|_| !conflicts.is_empty());
+        let names = Names::new(
+            named.into_iter().map(sjson::Document::root).collect(),
+            &options.id_keys,
+            &options.natural_keys,
+        );
+        NamedConflicts {
+            pointers: conflicts.iter().map(|c| names.pointer(&c.path)).collect(),
+            lines: conflicts.iter().map(|c| names.conflict(c)).collect(),
+        }
+    }
+}
+
 /// The JSON report with each conflict's `name` (the path for people) beside its pointer,
 /// and `duplicate_ids` when the result repeats ids.
 fn named_report(
     report: &merging::FileReport<'_>,
-    conflicts: &[Conflict],
-    names: &Names<'_>,
+    names: &[String],
     duplicates: &[hooks::Problem],
 ) -> String {
     let mut value = serde_json::to_value(report).unwrap_or_default();
@@ -190,9 +216,9 @@ fn named_report(
         value["duplicate_ids"] = serde_json::to_value(duplicates).unwrap_or_default();
     }
     if let Some(list) = value["conflicts"].as_array_mut() {
-        for (entry, c) in list.iter_mut().zip(conflicts) {
+        for (entry, name) in list.iter_mut().zip(names) {
             if let Some(object) = entry.as_object_mut() {
-                object.insert("name".into(), names.pointer(&c.path).into());
+                object.insert("name".into(), name.as_str().into());
             }
         }
     }
