@@ -314,9 +314,9 @@ pub struct Document {
     pub(crate) dialect: Dialect,
     /// Whether the root object is written with braces (always true for JSON containers).
     pub(crate) root_braced: bool,
-    /// Byte offsets of the line starts after the first, built on first use (the printer
-    /// asks for the indentation of every item it prints: a scan per item is quadratic on
-    /// a one-line 200,000-element array).
+    /// Byte offsets of the line starts after the first, built when an indentation is
+    /// first asked for on a long line (the printer asks for the indentation of every
+    /// item it prints: a scan per item is quadratic on a one-line 200,000-element array).
     pub(crate) line_starts: std::sync::OnceLock<Vec<usize>>,
 }
 

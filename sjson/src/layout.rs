@@ -38,8 +38,21 @@ pub struct ContainerLayout {
 impl Document {
     /// The layout of container `id` (empty for scalars).
     pub fn layout(&self, id: NodeId) -> ContainerLayout {
+        self.layout_up_to(id, usize::MAX)
+    }
+
+    /// The first two items of container `id` (fewer when it has fewer), the first one's
+    /// trailer complete: what the style detection reads, without laying out the rest
+    /// of a 100,000-element array.
+    pub(crate) fn first_two_items(&self, id: NodeId) -> Vec<ItemLayout> {
+        self.layout_up_to(id, 2).items
+    }
+
+    /// The layout of the first `limit` items of container `id`; when the container has
+    /// more, the last one's trailer and the close gap are left empty.
+    fn layout_up_to(&self, id: NodeId, limit: usize) -> ContainerLayout {
         let inner = self.inner_range(id);
-        let mut items = Vec::with_capacity(self.len(id) as usize);
+        let mut items = Vec::with_capacity((self.len(id) as usize).min(limit));
         if !self.tag(id).is_container() {
             return ContainerLayout {
                 items,
@@ -48,7 +61,7 @@ impl Document {
             };
         }
         let mut gap_start = inner.start;
-        for child in self.value(id).children() {
+        for child in self.value(id).children().take(limit) {
             let item_start = child.item_start();
             let item = item_start..child.span().end;
             let lead_start = match items.last_mut() {
@@ -66,6 +79,13 @@ impl Document {
                 trailer: item.end..item.end,
             });
             gap_start = item.end;
+        }
+        if items.len() < self.len(id) as usize {
+            return ContainerLayout {
+                items,
+                close: inner.end..inner.end,
+                inner,
+            };
         }
         let close_start = match items.last_mut() {
             Some(prev) => {
@@ -85,22 +105,40 @@ impl Document {
     /// The indentation of the line on which byte `offset` stands.
     pub fn line_indent(&self, offset: usize) -> &str {
         let b = self.text.as_bytes();
+        let offset = offset.min(b.len());
+        let start = self.line_start(offset);
+        let len = b[start..]
+            .iter()
+            .take_while(|&&c| c == b' ' || c == b'\t')
+            .count();
+        &self.text[start..start + len]
+    }
+
+    /// The start of the line on which byte `offset` stands: found by scanning back, or
+    /// on a long line by the table of line starts, built on first use (a scan per item
+    /// is quadratic on a one-line 200,000-element array, and the table of a 100,000-entity
+    /// level is 8 MB that a short-lined document does not need).
+    fn line_start(&self, offset: usize) -> usize {
+        /// How far back a line start is looked for before the table is used.
+        const SCAN_BACK: usize = 256;
+        let b = self.text.as_bytes();
+        let from = offset.saturating_sub(SCAN_BACK);
+        if let Some(newline) = b[from..offset].iter().rposition(|&c| c == b'\n') {
+            return from + newline + 1;
+        }
+        if from == 0 {
+            return 0;
+        }
         let starts = self.line_starts.get_or_init(|| {
             (0..b.len())
                 .filter(|&i| b[i] == b'\n')
                 .map(|i| i + 1)
                 .collect()
         });
-        let offset = offset.min(b.len());
-        let start = match starts.partition_point(|&s| s <= offset) {
+        match starts.partition_point(|&s| s <= offset) {
             0 => 0,
             k => starts[k - 1],
-        };
-        let len = b[start..]
-            .iter()
-            .take_while(|&&c| c == b' ' || c == b'\t')
-            .count();
-        &self.text[start..start + len]
+        }
     }
 }
 
@@ -173,6 +211,44 @@ pub fn comments(trivia: &str) -> Vec<&str> {
 mod tests {
     use super::*;
     use crate::doc::Dialect;
+
+    #[test]
+    fn line_indent_on_short_and_long_lines() {
+        let long = "x".repeat(600);
+        let text = format!("a = {{\n\t\tb = 1\n  c = \"{long}\" d = 2\n}}\n");
+        let doc = Document::parse(&text, Dialect::Sjson).unwrap();
+        let a = doc.root().get("a").unwrap();
+        let at = |key: &str| a.get(key).unwrap().span().start;
+        assert_eq!(doc.line_indent(at("b")), "\t\t");
+        // `d` stands 600 bytes past its line's start: the table of line starts finds it.
+        assert_eq!(doc.line_indent(at("d")), "  ");
+        assert!(doc.line_starts.get().is_some());
+        assert_eq!(doc.line_indent(0), "");
+        assert_eq!(doc.line_indent(text.len()), "");
+    }
+
+    #[test]
+    fn the_first_two_items_are_laid_out_as_in_the_whole_layout() {
+        for text in [
+            "l = [\n  1, // one\n  2\n  3\n]\n",
+            "l = [1, 2]",
+            "l = [1]",
+            "l = []",
+        ] {
+            let doc = Document::parse(text, Dialect::Sjson).unwrap();
+            let id = doc.root().get("l").unwrap().id();
+            let (first, whole) = (doc.first_two_items(id), doc.layout(id).items);
+            assert_eq!(first.len(), whole.len().min(2), "{text}");
+            assert_eq!(first.first(), whole.first(), "{text}");
+            if let (Some(f), Some(w)) = (first.get(1), whole.get(1)) {
+                assert_eq!(
+                    (f.node, &f.lead, &f.item),
+                    (w.node, &w.lead, &w.item),
+                    "{text}"
+                );
+            }
+        }
+    }
 
     fn pieces(text: &str) -> Vec<(String, String, String)> {
         let doc = Document::parse(text, Dialect::Sjson).unwrap();

@@ -69,9 +69,9 @@ impl Style {
             if !v.is_container() || (found_indent && found_commas) {
                 continue;
             }
-            let layout = doc.layout(id);
+            let items = doc.first_two_items(id);
             if !found_indent {
-                if let Some(first) = layout.items.first() {
+                if let Some(first) = items.first() {
                     if text[first.lead.clone()].contains('\n') {
                         let outer = if id == NodeId::ROOT && !doc.root_braced() {
                             ""
@@ -88,10 +88,10 @@ impl Style {
                     }
                 }
             }
-            if !found_commas && layout.items.len() >= 2 {
+            if !found_commas && items.len() >= 2 {
                 found_commas = true;
-                style.commas = doc.dialect() == Dialect::Sjson
-                    && text[layout.items[0].trailer.clone()].contains(',');
+                style.commas =
+                    doc.dialect() == Dialect::Sjson && text[items[0].trailer.clone()].contains(',');
             }
         }
         style
