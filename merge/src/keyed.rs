@@ -4,6 +4,8 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
+use rustc_hash::FxHashMap;
+
 use sjson::{Document, Kind, Out, OutItem, Segment, Value};
 
 use crate::align::{align, ids_for};
@@ -194,13 +196,13 @@ impl<'a> Merger<'a> {
         };
         // The result's elements by slot: ours' position, or `os.len()` + theirs' position
         // for an id ours lacks.
-        let mut items: Vec<Option<OutItem<'a>>> = Vec::with_capacity(os.len() + ts.len());
+        let mut items = Slots::new(os.len(), ts.len());
         for (i, id) in ok.ids.iter().enumerate() {
             let oe = os[i];
             // Most elements are equal on both sides: merged as `merge_value` would, without
             // naming their path.
             if at.t_of_o[i].is_some_and(|j| self.unchanged(oe, ts[j as usize])) {
-                items.push(Some(OutItem {
+                items.ours.push(Some(OutItem {
                     key: None,
                     ours: Some(oe),
                     origin: None,
@@ -220,7 +222,7 @@ impl<'a> Merger<'a> {
                 (None, None) => self.added(Side::Ours, oe),
             };
             self.path.pop();
-            items.push(value.map(|value| OutItem {
+            items.ours.push(value.map(|value| OutItem {
                 key: None,
                 ours: Some(oe),
                 origin: None,
@@ -229,7 +231,6 @@ impl<'a> Merger<'a> {
         }
         for (j, id) in tk.ids.iter().enumerate() {
             if at.o_of_t[j].is_some() {
-                items.push(None);
                 continue;
             }
             let te = ts[j];
@@ -243,15 +244,18 @@ impl<'a> Merger<'a> {
                 None => self.added(Side::Theirs, te),
             };
             self.path.pop();
-            items.push(value.map(|value| OutItem {
-                key: None,
-                ours: None,
-                origin: Some(te),
-                value,
-            }));
+            if let Some(value) = value {
+                let item = OutItem {
+                    key: None,
+                    ours: None,
+                    origin: Some(te),
+                    value,
+                };
+                items.theirs.insert(os.len() + j, item);
+            }
         }
         let order = self.merged_order(&at, &ok, &items);
-        let out = order.into_iter().filter_map(|r| items[r].take()).collect();
+        let out = order.into_iter().filter_map(|r| items.take(r)).collect();
         Out::Container {
             kind: Kind::Array,
             ours: Some(o),
@@ -267,10 +271,10 @@ impl<'a> Merger<'a> {
         &mut self,
         at: &Positions,
         ok: &KeyedIndex<'a>,
-        items: &[Option<OutItem<'a>>],
+        items: &Slots<'a>,
     ) -> Vec<usize> {
         let n_o = at.t_of_o.len();
-        let in_result = |r: usize| items[r].is_some();
+        let in_result = |r: usize| items.holds(r);
         // An element of all versions, kept: named by its position in ours.
         let common = |i: usize| {
             in_result(i)
@@ -307,7 +311,7 @@ impl<'a> Merger<'a> {
                 .filter(|&r| in_result(r))
                 .collect(),
         };
-        let mut spine_pos = vec![u32::MAX; items.len()];
+        let mut spine_pos = vec![u32::MAX; items.slots];
         for (p, &r) in spine.iter().enumerate() {
             spine_pos[r] = p as u32;
         }
@@ -344,7 +348,7 @@ impl<'a> Merger<'a> {
                 buckets[at.map_or(0, |a| a + 1)].push(r);
             }
         }
-        let mut order = Vec::with_capacity(items.len());
+        let mut order = Vec::with_capacity(items.slots);
         order.append(&mut buckets[0]);
         for (p, r) in spine.into_iter().enumerate() {
             order.push(r);
@@ -380,6 +384,45 @@ impl<'a> Merger<'a> {
             referrer: None,
         });
         taken
+    }
+}
+
+/// The merged elements of a keyed array by slot (see `merge_keyed`): ours' elements by
+/// ours' position, theirs' elements that ours lacks by `ours.len()` + theirs' position.
+/// Those are few, so they are kept apart: a slot for each of theirs' elements would
+/// double the table of a 100,000-element array.
+struct Slots<'a> {
+    /// Ours' elements in order, `None` where the result drops one.
+    ours: Vec<Option<OutItem<'a>>>,
+    /// The elements only theirs has, by slot.
+    theirs: FxHashMap<usize, OutItem<'a>>,
+    /// How many slots there are (ours' elements and theirs').
+    slots: usize,
+}
+
+impl<'a> Slots<'a> {
+    fn new(ours: usize, theirs: usize) -> Self {
+        Slots {
+            ours: Vec::with_capacity(ours),
+            theirs: FxHashMap::default(),
+            slots: ours + theirs,
+        }
+    }
+
+    /// Whether the result holds the element of slot `r`.
+    fn holds(&self, r: usize) -> bool {
+        match self.ours.get(r) {
+            Some(item) => item.is_some(),
+            None => self.theirs.contains_key(&r),
+        }
+    }
+
+    /// The element of slot `r`, taken out.
+    fn take(&mut self, r: usize) -> Option<OutItem<'a>> {
+        match self.ours.get_mut(r) {
+            Some(item) => item.take(),
+            None => self.theirs.remove(&r),
+        }
     }
 }
 
