@@ -4,8 +4,10 @@
 //! (`diff/keyed.rs`) and the pairing of unkeyed objects (`pairing.rs`) all use it.
 
 use std::borrow::Cow;
+use std::hash::BuildHasher;
 
-use rustc_hash::FxHashMap;
+use hashbrown::HashTable;
+use rustc_hash::FxBuildHasher;
 use sjson::Value;
 
 use crate::merger::{id_of, id_text};
@@ -15,12 +17,20 @@ pub(crate) struct KeyedIndex<'a> {
     /// The id key as written in the first element (`None` for an empty array and for an
     /// index by natural key).
     pub(crate) key: Option<Cow<'a, str>>,
-    /// Each element's id key as written (empty for an index by natural key).
-    pub(crate) keys: Vec<Cow<'a, str>>,
+    /// Each element's id key as written, when one differs from the first's (empty when
+    /// all are written alike, and for an index by natural key).
+    keys: Vec<Cow<'a, str>>,
     /// Each element's identity text, in order (numbers marked, see `id_text`).
     pub(crate) ids: Vec<Cow<'a, str>>,
-    /// Position of each identity.
-    index: FxHashMap<Cow<'a, str>, u32>,
+    /// The position of each identity, found by the identity's hash: 4 bytes a slot where
+    /// a map from identity to position took 32 (a 100,000-element array's index is
+    /// built for each version).
+    index: HashTable<u32>,
+}
+
+/// The hash of an identity in [`KeyedIndex::index`].
+fn hash(id: &str) -> u64 {
+    FxBuildHasher.hash_one(id)
 }
 
 impl<'a> KeyedIndex<'a> {
@@ -28,22 +38,29 @@ impl<'a> KeyedIndex<'a> {
     /// id key (one of `id_keys_lower`, case-insensitive) and no id repeats.
     pub(crate) fn by_id(id_keys_lower: &[String], arr: Value<'a>) -> Option<Self> {
         let mut key: Option<Cow<'a, str>> = None;
-        let mut keys = Vec::with_capacity(arr.len());
-        let mut ids = Vec::with_capacity(arr.len());
-        let mut index = FxHashMap::default();
-        index.reserve(arr.len());
+        let mut keys: Vec<Cow<'a, str>> = Vec::new();
+        let mut ids: Vec<Cow<'a, str>> = Vec::with_capacity(arr.len());
+        let mut index = HashTable::with_capacity(arr.len());
         for (i, el) in arr.children().enumerate() {
             let (k, id) = id_of(id_keys_lower, el)?;
             match &key {
                 Some(first) if !first.eq_ignore_ascii_case(&k) => return None,
+                Some(first) if *first != k || !keys.is_empty() => {
+                    // The first element written another way: every key is kept.
+                    if keys.is_empty() {
+                        keys = vec![first.clone(); i];
+                    }
+                    keys.push(k);
+                }
                 Some(_) => {}
-                None => key = Some(k.clone()),
+                None => key = Some(k),
             }
-            if index.insert(id.clone(), position(i)).is_some() {
+            let h = hash(&id);
+            if index.find(h, |&p: &u32| ids[p as usize] == id).is_some() {
                 return None;
             }
-            keys.push(k);
             ids.push(id);
+            index.insert_unique(h, position(i), |&p| hash(&ids[p as usize]));
         }
         Some(KeyedIndex {
             key,
@@ -51,6 +68,11 @@ impl<'a> KeyedIndex<'a> {
             ids,
             index,
         })
+    }
+
+    /// The id key of element `i` as written (empty for an index by natural key).
+    pub(crate) fn key_at(&self, i: usize) -> &str {
+        self.keys.get(i).or(self.key.as_ref()).map_or("", |k| k)
     }
 
     /// The index of `els` by natural key `key` if the list is not empty and every element
@@ -80,11 +102,19 @@ impl<'a> KeyedIndex<'a> {
     }
 
     fn build(key: Option<Cow<'a, str>>, ids: Vec<Cow<'a, str>>) -> (Self, bool) {
-        let mut index = FxHashMap::default();
-        index.reserve(ids.len());
+        let mut index = HashTable::with_capacity(ids.len());
         let mut unique = true;
         for (i, id) in ids.iter().enumerate() {
-            unique &= index.insert(id.clone(), position(i)).is_none();
+            let h = hash(id);
+            match index.find_mut(h, |&p: &u32| ids[p as usize] == *id) {
+                Some(p) => {
+                    *p = position(i);
+                    unique = false;
+                }
+                None => {
+                    index.insert_unique(h, position(i), |&p| hash(&ids[p as usize]));
+                }
+            }
         }
         let keyed = KeyedIndex {
             key,
@@ -97,12 +127,14 @@ impl<'a> KeyedIndex<'a> {
 
     /// The position of the element with identity `id`.
     pub(crate) fn get(&self, id: &str) -> Option<usize> {
-        self.index.get(id).map(|&i| i as usize)
+        self.index
+            .find(hash(id), |&p| self.ids[p as usize] == id)
+            .map(|&p| p as usize)
     }
 
     /// Whether an element has identity `id`.
     pub(crate) fn contains(&self, id: &str) -> bool {
-        self.index.contains_key(id)
+        self.get(id).is_some()
     }
 
     /// For each element here, the position of the element with the same identity in
@@ -111,7 +143,7 @@ impl<'a> KeyedIndex<'a> {
     pub(crate) fn positions_in(&self, other: &KeyedIndex<'_>) -> Vec<Option<u32>> {
         self.ids
             .iter()
-            .map(|id| other.index.get(id.as_ref()).copied())
+            .map(|id| other.get(id).map(position))
             .collect()
     }
 }
@@ -164,6 +196,29 @@ mod tests {
     }
 
     #[test]
+    fn each_element_keeps_its_id_key_as_written() {
+        let d = Document::parse(
+            "a = [{ id = x } { id = y }] b = [{ id = x } { ID = y } { Id = z }] \
+             c = [{ id = x } { id = x }] d = [{ id = x } { guid = y }]",
+            Dialect::Sjson,
+        )
+        .unwrap();
+        let keys = ["id".to_string(), "guid".to_string()];
+        let by_id = |name| KeyedIndex::by_id(&keys, d.root().get(name).unwrap());
+        let a = by_id("a").unwrap();
+        assert_eq!((a.key_at(0), a.key_at(1)), ("id", "id"));
+        assert!(a.keys.is_empty(), "written alike: no key kept per element");
+        let b = by_id("b").unwrap();
+        assert_eq!((b.key_at(0), b.key_at(1), b.key_at(2)), ("id", "ID", "Id"));
+        assert_eq!(
+            (b.get("x"), b.get("y"), b.get("z"), b.get("w")),
+            (Some(0), Some(1), Some(2), None)
+        );
+        assert!(by_id("c").is_none(), "a repeated id");
+        assert!(by_id("d").is_none(), "two id keys");
+    }
+
+    #[test]
     fn positions_map_between_versions_and_invert() {
         let ids = |list: &[&'static str]| {
             KeyedIndex::from_ids(None, list.iter().map(|s| Cow::Borrowed(*s)).collect()).unwrap()
@@ -173,5 +228,9 @@ mod tests {
         assert_eq!(ab, [Some(2), None, Some(0)]);
         assert_eq!(invert(&ab, 3), [Some(2), None, Some(0)]);
         assert!(KeyedIndex::from_ids(None, vec![Cow::Borrowed("p"); 2]).is_none());
+        // Aligned ids repeated: the last position counts.
+        let aligned = KeyedIndex::aligned(None, ["p", "q", "p"].map(Cow::Borrowed).to_vec());
+        assert_eq!((aligned.get("p"), aligned.get("q")), (Some(2), Some(1)));
+        assert!(aligned.contains("q") && !aligned.contains("r"));
     }
 }

@@ -1,8 +1,6 @@
 //! Keyed arrays: elements matched by id, the patch that reorders them, and moves of id'd
 //! objects between keyed arrays.
 
-use std::borrow::Cow;
-
 use rustc_hash::FxHashMap;
 use sjson::{Segment, Value};
 
@@ -49,7 +47,7 @@ impl<'a> Walker<'_, 'a> {
         let replaced = self.keyed_patch(&ok, &nk, &stays, new);
 
         // The changes, in document order; common elements recursed at their new index.
-        let id_seg = |key: &Cow<'_, str>, id: &str| Segment::Id {
+        let id_seg = |key: &str, id: &str| Segment::Id {
             key: key.to_string(),
             value: id_display(id),
         };
@@ -57,7 +55,7 @@ impl<'a> Walker<'_, 'a> {
             let (o_range, n_range) = (op.old_range(), op.new_range());
             if let similar::DiffOp::Equal { .. } = op {
                 for (i, j) in o_range.zip(n_range) {
-                    self.enter(id_seg(&nk.keys[j], &nk.ids[j]), Segment::Index(j));
+                    self.enter(id_seg(nk.key_at(j), &nk.ids[j]), Segment::Index(j));
                     self.value(os[i], ns[j]);
                     self.leave();
                 }
@@ -67,7 +65,7 @@ impl<'a> Walker<'_, 'a> {
                 if nk.contains(&ok.ids[i]) {
                     continue; // reordered: reported where it is now
                 }
-                self.path.push(id_seg(&ok.keys[i], &ok.ids[i]));
+                self.path.push(id_seg(ok.key_at(i), &ok.ids[i]));
                 self.keyed_out.push(KeyedOut {
                     id: ok.ids[i].to_string(),
                     change: self.changes.len(),
@@ -81,7 +79,7 @@ impl<'a> Walker<'_, 'a> {
                 self.path.pop();
             }
             for j in n_range {
-                self.enter(id_seg(&nk.keys[j], &nk.ids[j]), Segment::Index(j));
+                self.enter(id_seg(nk.key_at(j), &nk.ids[j]), Segment::Index(j));
                 match ok.get(&nk.ids[j]) {
                     Some(i) => {
                         self.changes.push(Change::Moved {
