@@ -239,12 +239,59 @@ pub(crate) fn check_duplicates(
 
 /// An open container on the scanner's stack.
 struct Open {
-    node: usize,
     extra: usize,
     count: u32,
     object: bool,
     /// A braceless SJSON root, closed by the end of the text.
     braceless: bool,
+    /// Where this object's keys start in [`Scanner::keys`].
+    keys_from: usize,
+}
+
+/// A key lexeme as scanned: its span and how it is quoted.
+#[derive(Clone, Copy)]
+struct KeySpan {
+    start: u32,
+    end: u32,
+    quoting: Quoting,
+}
+
+impl KeySpan {
+    /// The key's characters as written, quotes left out: the key itself unless it holds
+    /// an escape (`None`).
+    fn plain<'t>(&self, text: &'t str) -> Option<&'t str> {
+        let (s, e) = (self.start as usize, self.end as usize);
+        let inner = match self.quoting {
+            Quoting::Bare => &text[s..e],
+            Quoting::Raw => &text[s + 3..e - 3],
+            Quoting::Quoted => &text[s + 1..e - 1],
+        };
+        (self.quoting != Quoting::Quoted || !inner.contains('\\')).then_some(inner)
+    }
+
+    /// The key, decoded.
+    fn decoded<'t>(&self, text: &'t str) -> Cow<'t, str> {
+        match self.plain(text) {
+            Some(plain) => Cow::Borrowed(plain),
+            None => {
+                let lexeme = &text[self.start as usize..self.end as usize];
+                string::decode(lexeme, self.quoting).unwrap_or_default()
+            }
+        }
+    }
+}
+
+/// The first key of `keys` that an earlier one repeats.
+fn repeated_key(text: &str, keys: &[KeySpan]) -> Option<usize> {
+    if keys.len() <= 12 {
+        let same = |a: &KeySpan, b: &KeySpan| match (a.plain(text), b.plain(text)) {
+            (Some(a), Some(b)) => a == b,
+            _ => a.decoded(text) == b.decoded(text),
+        };
+        return (1..keys.len()).find(|&j| keys[..j].iter().any(|k| same(k, &keys[j])));
+    }
+    let mut seen = std::collections::HashSet::with_capacity(keys.len());
+    (0..keys.len()).find(|&j| !seen.insert(keys[j].decoded(text)))
 }
 
 struct Scanner<'t> {
@@ -256,6 +303,8 @@ struct Scanner<'t> {
     nodes: Vec<Node>,
     extras: Vec<Extra>,
     stack: Vec<Open>,
+    /// The keys of the open objects, innermost last (checked for repeats on close).
+    keys: Vec<KeySpan>,
 }
 
 type PResult<T> = std::result::Result<T, ParseError>;
@@ -271,6 +320,7 @@ impl<'t> Scanner<'t> {
             nodes: Vec::with_capacity(text.len() / NODE_BYTES_GUESS + 1),
             extras: Vec::with_capacity(text.len() / CONTAINER_BYTES_GUESS + 1),
             stack: Vec::new(),
+            keys: Vec::new(),
         }
     }
 
@@ -335,11 +385,11 @@ impl<'t> Scanner<'t> {
                 let end = self.b.len() as u32;
                 let extra = self.push_node(start, end, Tag::Object, None)?;
                 self.stack.push(Open {
-                    node: 0,
                     extra: extra.unwrap_or_default(),
                     count: 0,
                     object: true,
                     braceless: true,
+                    keys_from: 0,
                 });
             }
         } else {
@@ -384,6 +434,11 @@ impl<'t> Scanner<'t> {
             }
             let key = if object {
                 let key = self.key()?;
+                self.keys.push(KeySpan {
+                    start: key.0,
+                    end: self.pos as u32,
+                    quoting: key.1,
+                });
                 self.skip_trivia()?;
                 match self.b.get(self.pos) {
                     Some(b'=') if self.sjson => self.pos += 1,
@@ -420,13 +475,15 @@ impl<'t> Scanner<'t> {
         };
         doc::close(&self.nodes, &mut self.extras, open.extra, end, open.count);
         if open.object && open.count > 1 {
-            check_duplicates(
-                self.text,
-                &self.nodes,
-                &self.extras,
-                open.node + 1,
-                open.count,
-            )?;
+            let keys = &self.keys[open.keys_from..];
+            if let Some(j) = repeated_key(self.text, keys) {
+                let key = keys[j].decoded(self.text).into_owned();
+                let at = keys[j].start as usize;
+                return Err(ParseError::at(ErrorKind::DuplicateKey(key), self.text, at));
+            }
+        }
+        if open.object {
+            self.keys.truncate(open.keys_from);
         }
         if let Some(parent) = self.stack.last_mut() {
             parent.count += 1;
@@ -515,16 +572,15 @@ impl<'t> Scanner<'t> {
                 }
                 let object = c == b'{';
                 let tag = if object { Tag::Object } else { Tag::Array };
-                let node = self.nodes.len();
                 // The span's end is set when the container closes.
                 let extra = self.push_node(start as u32, 0, tag, key)?;
                 self.pos += 1;
                 self.stack.push(Open {
-                    node,
                     extra: extra.unwrap_or_default(),
                     count: 0,
                     object,
                     braceless: false,
+                    keys_from: self.keys.len(),
                 });
                 return Ok(true);
             }
