@@ -2,9 +2,11 @@
 //! carry ids (with `check.require_ids`), expression-valued properties compile.
 
 use std::borrow::Cow;
+use std::hash::BuildHasher;
 
+use hashbrown::HashTable;
 use merge::id_text;
-use rustc_hash::FxHashMap;
+use rustc_hash::FxBuildHasher;
 use sjson::{Document, Kind, ParseOptions, Quoting, Value};
 
 use crate::policy::Policy;
@@ -78,12 +80,16 @@ impl Ids<'_> {
         None
     }
 
-    /// Each element's id if `arr` is a non-empty array whose elements all carry one.
-    fn keyed<'d>(&self, arr: Value<'d>) -> Option<Vec<(Value<'d>, Cow<'d, str>)>> {
+    /// Each element's id, with where its id member starts, if `arr` is a non-empty array
+    /// whose elements all carry one.
+    fn keyed<'d>(&self, arr: Value<'d>) -> Option<Vec<(Cow<'d, str>, u32)>> {
         if arr.kind() != Kind::Array || arr.is_empty() {
             return None;
         }
-        arr.children().map(|c| self.of(c)).collect()
+        let at = |v: Value<'_>| u32::try_from(v.item_start()).unwrap_or(u32::MAX);
+        arr.children()
+            .map(|c| self.of(c).map(|(value, id)| (id, at(value))))
+            .collect()
     }
 }
 
@@ -95,19 +101,22 @@ fn id_display(id: &str) -> String {
 }
 
 fn duplicate_ids(path: &str, doc: &Document, ids: &Ids<'_>, out: &mut Vec<Problem>) {
+    let hash = |id: &str| FxBuildHasher.hash_one(id);
     for arr in doc.root().descendants() {
         let Some(keyed) = ids.keyed(arr) else {
             continue;
         };
-        let mut first: FxHashMap<&str, Value<'_>> = FxHashMap::default();
-        first.reserve(keyed.len());
-        for (value, id) in &keyed {
-            if let Some(prev) = first.get(&**id) {
-                let (line, _) = sjson::line_col(doc.text(), prev.item_start());
+        // The first element of each id, by position (4 bytes a slot: this runs on the
+        // result of every merge, beside the coherence pass).
+        let mut first: HashTable<u32> = HashTable::with_capacity(keyed.len());
+        for (i, (id, at)) in keyed.iter().enumerate() {
+            let h = hash(id);
+            if let Some(&prev) = first.find(h, |&p| keyed[p as usize].0 == *id) {
+                let (line, _) = sjson::line_col(doc.text(), keyed[prev as usize].1 as usize);
                 out.push(Problem::at(
                     path,
                     doc.text(),
-                    value.item_start(),
+                    *at as usize,
                     Check::DuplicateId,
                     format!(
                         "duplicate id {} in this array (first at line {line})",
@@ -115,7 +124,8 @@ fn duplicate_ids(path: &str, doc: &Document, ids: &Ids<'_>, out: &mut Vec<Proble
                     ),
                 ));
             } else {
-                first.insert(id, *value);
+                let i = u32::try_from(i).unwrap_or(u32::MAX);
+                first.insert_unique(h, i, |&p| hash(&keyed[p as usize].0));
             }
         }
     }
