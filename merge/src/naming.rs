@@ -9,6 +9,7 @@
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
+use hashbrown::HashTable;
 use rustc_hash::FxHashMap;
 use sjson::{Kind, Path, Segment, Value};
 
@@ -229,12 +230,7 @@ impl<'a> Names<'a> {
         match seg {
             Segment::Key(k) => v.members().find(|(m, _)| m == k).map(|(_, c)| c),
             Segment::Index(i) => v.children().nth(*i),
-            Segment::Id { value, .. } => self
-                .index()
-                .elements
-                .get(&container_key(v))?
-                .get(value.as_str())
-                .copied(),
+            Segment::Id { value, .. } => self.index().element(container_key(v), value),
         }
     }
 
@@ -328,9 +324,12 @@ struct IdIndex<'a> {
     /// Every id (as shown in paths) of every object, in document order; an id held twice
     /// is listed twice.
     ids: Vec<Cow<'a, str>>,
+    /// The object holding each of `ids`.
+    objects: Vec<Value<'a>>,
     /// The children of each container (array elements, mostly) that are objects with an
-    /// id, by the id as shown (the first, when a container repeats an id).
-    elements: FxHashMap<ContainerKey, FxHashMap<Cow<'a, str>, Value<'a>>>,
+    /// id, as positions in `ids`, found by the id's hash (the first, when a container
+    /// repeats an id).
+    elements: FxHashMap<ContainerKey, HashTable<u32>>,
 }
 
 impl<'a> IdIndex<'a> {
@@ -341,11 +340,17 @@ impl<'a> IdIndex<'a> {
             Kind::Object => {
                 if let Some((_, id)) = id_of(id_keys_lower, v) {
                     let id = shown(id);
+                    let position = u32::try_from(self.ids.len()).unwrap_or(u32::MAX);
                     if let Some(parent) = parent {
                         let elements = self.elements.entry(parent).or_default();
-                        elements.entry(id.clone()).or_insert(v);
+                        let ids = &self.ids;
+                        let h = hash_of(&id);
+                        if elements.find(h, |&p| ids[p as usize] == id).is_none() {
+                            elements.insert_unique(h, position, |&p| hash_of(&ids[p as usize]));
+                        }
                     }
                     self.ids.push(id);
+                    self.objects.push(v);
                 }
             }
             Kind::Array => {}
@@ -355,6 +360,15 @@ impl<'a> IdIndex<'a> {
         for c in v.children().filter(|c| c.is_container()) {
             self.add(c, key, id_keys_lower);
         }
+    }
+
+    /// The child of container `key` whose id is shown as `shown`.
+    fn element(&self, key: ContainerKey, shown: &str) -> Option<Value<'a>> {
+        let p = self
+            .elements
+            .get(&key)?
+            .find(hash_of(shown), |&p| self.ids[p as usize] == shown)?;
+        Some(self.objects[*p as usize])
     }
 }
 
