@@ -408,13 +408,54 @@ pub fn merge_coherent_document(
     theirs: &Document,
     options: &MergeOptions,
 ) -> Result<(MergeOutcome, Document), MergeError> {
+    let (mut outcome, merged) = merge_parsed(base, ours, theirs, options)?;
+    let (repaired, repairs) = coherence::repair(base, ours, theirs, merged, options)?;
+    outcome.conflicts.extend(repairs);
+    Ok((outcome, repaired))
+}
+
+/// [`merge_coherent_document`], running `beside` on the result (with the conflicts found
+/// so far) while the coherence pass checks it: work that only reads the result, such as
+/// naming its conflicts for people, overlaps the pass on a large document. When the pass
+/// repairs or reports anything, `beside` runs again on the final document with every
+/// conflict and repair, so its answer always describes what is returned.
+pub fn merge_coherent_beside<R: Send>(
+    base: &Document,
+    ours: &Document,
+    theirs: &Document,
+    options: &MergeOptions,
+    beside: impl Fn(&Document, &[Conflict]) -> R + Sync,
+) -> Result<(MergeOutcome, Document, R), MergeError> {
+    let (mut outcome, merged) = merge_parsed(base, ours, theirs, options)?;
+    let parallel = merged.text().len() >= PARALLEL_FROM;
+    let (early, checked) = both(
+        parallel,
+        || beside(&merged, &outcome.conflicts),
+        || coherence::repaired(base, ours, theirs, &merged, options),
+    );
+    let (repaired, repairs) = checked?;
+    if repaired.is_none() && repairs.is_empty() {
+        return Ok((outcome, merged, early));
+    }
+    outcome.conflicts.extend(repairs);
+    let result = repaired.unwrap_or(merged);
+    let answer = beside(&result, &outcome.conflicts);
+    Ok((outcome, result, answer))
+}
+
+/// The structural merge of three documents, its text parsed (the check that the printer's
+/// output parses); the outcome's `text` is empty, the text is the document's.
+fn merge_parsed(
+    base: &Document,
+    ours: &Document,
+    theirs: &Document,
+    options: &MergeOptions,
+) -> Result<(MergeOutcome, Document), MergeError> {
     let mut outcome = merge(base, ours, theirs, options);
     let text = std::mem::take(&mut outcome.text);
     let merged = Document::parse_with(text, ParseOptions::new(ours.dialect()))
         .map_err(MergeError::Invalid)?;
-    let (repaired, repairs) = coherence::repair(base, ours, theirs, merged, options)?;
-    outcome.conflicts.extend(repairs);
-    Ok((outcome, repaired))
+    Ok((outcome, merged))
 }
 
 #[cfg(test)]

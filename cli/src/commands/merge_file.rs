@@ -77,19 +77,23 @@ pub fn run(args: &MergeFileArgs) -> anyhow::Result<ExitCode> {
     });
     let sides = [&args.base, &args.current, &args.other].map(|p| p.display().to_string());
     let sides = [sides[0].as_str(), sides[1].as_str(), sides[2].as_str()];
-    let (outcome, result) = merging::merge_docs_parsed(base, ours, theirs, &options)
-        .map_err(|e| anyhow::Error::msg(merging::name_sides(e, sides)))?;
     let name = args.current.display().to_string();
-    // The result as the merge checked it (no second parse): ids it repeats (an input
-    // whose keyed array repeats an id cannot be merged by id; the result fails `check`),
-    // and the conflicts' places named the way people do. Each walks the result's ids:
-    // on two threads for a large result.
-    let parallel = result.text().len() >= merge::PARALLEL_FROM;
-    let (duplicates, named) = merge::both(
-        parallel,
-        || hooks::checks::duplicate_ids_in(&name, &result, &options.id_keys),
-        || NamedConflicts::of(&result, &outcome.conflicts, &options),
-    );
+    // Read from the result while the coherence pass checks it: the ids it repeats (an
+    // input whose keyed array repeats an id cannot be merged by id; the result fails
+    // `check`), and the conflicts' places named the way people do. Each walks the
+    // result's ids: on two threads for a large result.
+    let checked =
+        merge::merge_coherent_beside(&base, &ours, &theirs, &options, |result, conflicts| {
+            let parallel = result.text().len() >= merge::PARALLEL_FROM;
+            merge::both(
+                parallel,
+                || hooks::checks::duplicate_ids_in(&name, result, &options.id_keys),
+                || NamedConflicts::of(result, conflicts, &options),
+            )
+        });
+    let (outcome, result, (duplicates, named)) = checked
+        .map_err(|e| anyhow::Error::msg(merging::name_sides(merging::describe(e), sides)))?;
+    drop((base, ours, theirs));
     let file_report = merging::file_report(&name, options.policy, &outcome.conflicts);
     let report_json = named_report(&file_report, &named.pointers, &duplicates);
     if let Some(inputs) = &inputs {

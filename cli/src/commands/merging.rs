@@ -81,10 +81,15 @@ pub fn merge_docs_parsed(
     options: &MergeOptions,
 ) -> Result<(MergeOutcome, Document), String> {
     // The structural merge, checked to parse, then made a coherent level.
-    merge::merge_coherent_document(&base, &ours, &theirs, options).map_err(|e| match e {
+    merge::merge_coherent_document(&base, &ours, &theirs, options).map_err(describe)
+}
+
+/// A merge error as the diagnostic the cli prints.
+pub fn describe(e: merge::MergeError) -> String {
+    match e {
         merge::MergeError::Coherence(e) => e.to_string(),
         e => format!("{e}; nothing was written"),
-    })
+    }
 }
 
 /// An error of [`merge_docs_parsed`] with the position of a bad reference named by the version's

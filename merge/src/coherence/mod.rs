@@ -105,6 +105,19 @@ pub fn repair(
     merged: Document,
     options: &MergeOptions,
 ) -> Result<(Document, Vec<Conflict>), CoherenceError> {
+    let (repaired, reports) = repaired(base, ours, theirs, &merged, options)?;
+    Ok((repaired.unwrap_or(merged), reports))
+}
+
+/// [`repair`] reading `merged` in place: the repaired document, `None` when `merged` needs
+/// no change (the reports may still name ambiguities).
+pub fn repaired(
+    base: &Document,
+    ours: &Document,
+    theirs: &Document,
+    merged: &Document,
+    options: &MergeOptions,
+) -> Result<(Option<Document>, Vec<Conflict>), CoherenceError> {
     let id_keys_lower: Vec<String> = options
         .id_keys
         .iter()
@@ -119,11 +132,11 @@ pub fn repair(
     // id-only walk each (what they hold that the result lacks is what can need a
     // repair). Base, and a side's full index, are looked at when a repair needs them.
     let mut state = plan::State::new(base, ours, theirs, &m, options.policy);
-    let survey = state.survey(&merged);
+    let survey = state.survey(merged);
     let sides = &survey.sides;
     if sides.iter().all(|s| s.count == 0) {
         drop(survey);
-        return Ok((merged, Vec::new()));
+        return Ok((None, Vec::new()));
     }
     for (s, side) in [(&sides[0], Side::Ours), (&sides[1], Side::Theirs)] {
         if !s.dups.is_empty() {
@@ -134,12 +147,12 @@ pub fn repair(
     let mut reports = Vec::new();
     // The first round uses the index built above; later rounds index the repaired text.
     let first = {
-        let (edits, mut found) = state.plan(&merged, Some(survey));
+        let (edits, mut found) = state.plan(merged, Some(survey));
         reports.append(&mut found);
-        (!edits.is_empty()).then(|| apply::apply(&merged, &edits))
+        (!edits.is_empty()).then(|| apply::apply(merged, &edits))
     };
     let Some(text) = first else {
-        return Ok((merged, reports));
+        return Ok((None, reports));
     };
     let mut doc =
         Document::parse_with(text, ParseOptions::new(dialect)).map_err(CoherenceError::Invalid)?;
@@ -155,5 +168,5 @@ pub fn repair(
         doc = Document::parse_with(text, ParseOptions::new(dialect))
             .map_err(CoherenceError::Invalid)?;
     }
-    Ok((doc, reports))
+    Ok((Some(doc), reports))
 }
