@@ -372,3 +372,52 @@ fn a_large_level_is_repaired_like_a_small_one() {
         ]
     );
 }
+
+/// What `merge_coherent_beside`'s closure saw: the document's text and the conflicts.
+fn beside_runs(base: &str, ours: &str, theirs: &str) -> (String, Vec<(String, usize)>) {
+    let parse = |t: &str| Document::parse(t, Dialect::Sjson).unwrap();
+    let (b, o, t) = (parse(base), parse(ours), parse(theirs));
+    let seen = std::sync::Mutex::new(Vec::new());
+    let (outcome, result, last) =
+        crate::merge_coherent_beside(&b, &o, &t, &MergeOptions::default(), |doc, conflicts| {
+            let run = (doc.text().to_string(), conflicts.len());
+            seen.lock().unwrap().push(run.clone());
+            run
+        })
+        .unwrap();
+    assert_eq!(last, (result.text().to_string(), outcome.conflicts.len()));
+    (result.text().to_string(), seen.into_inner().unwrap())
+}
+
+#[test]
+fn beside_sees_the_returned_document_once_when_nothing_is_repaired() {
+    let (text, seen) = beside_runs("a = 1\nb = 1\n", "a = 2\nb = 1\n", "a = 3\nb = 2\n");
+    assert_eq!(text, "a = 3\nb = 2\n");
+    assert_eq!(
+        seen,
+        [(text, 1)],
+        "one run, on the result, with the one conflict"
+    );
+}
+
+#[test]
+fn beside_runs_again_on_the_repaired_document_with_the_repairs() {
+    let base = format!("units = [\n\t{{ id = \"{UNIT}\" name = \"crate\" }}\n]\nflow = [\n]\n");
+    let ours = format!(
+        "units = [\n\t{{ id = \"{UNIT}\" name = \"crate\" }}\n]\nflow = [\n\t{{ id = \"n1\" unit = \"{UNIT}\" }}\n]\n"
+    );
+    let theirs = "units = [\n]\nflow = [\n]\n".to_string();
+    let (text, seen) = beside_runs(&base, &ours, &theirs);
+    assert_eq!(seen.len(), 2, "{seen:?}");
+    assert_ne!(seen[0].0, text, "the first run saw the unrepaired merge");
+    assert_eq!(seen[0].1, 0, "no structural conflict");
+    assert_eq!(
+        seen[1],
+        (text.clone(), 1),
+        "then the repaired result and its repair"
+    );
+    assert!(
+        text.contains(UNIT),
+        "the unit the new flow node uses is restored"
+    );
+}
