@@ -201,10 +201,14 @@ impl NamedConflicts {
             &options.id_keys,
             &options.natural_keys,
         );
-        NamedConflicts {
-            pointers: conflicts.iter().map(|c| names.pointer(&c.path)).collect(),
-            lines: conflicts.iter().map(|c| names.conflict(c)).collect(),
-        }
+        let pointers: Vec<String> = conflicts.iter().map(|c| names.pointer(&c.path)).collect();
+        // A conflict's line names its place as its pointer does (a repair names its object).
+        let lines = conflicts
+            .iter()
+            .zip(&pointers)
+            .map(|(c, place)| c.line_at(Some(place.as_str()).filter(|_| !c.kind.is_repair())))
+            .collect();
+        NamedConflicts { pointers, lines }
     }
 }
 
