@@ -9,7 +9,7 @@ use rustc_hash::FxHashMap;
 use sjson::{Document, Kind, Out, OutItem, Segment, Value};
 
 use crate::align::{align, ids_for};
-use crate::keyed_index::{invert, KeyedIndex};
+use crate::keyed_index::{invert, Elements, KeyedIndex};
 use crate::merger::{id_display, Merger};
 use crate::pairing::{Pairs, Skip};
 use crate::trace::Pairing;
@@ -179,9 +179,11 @@ impl<'a> Merger<'a> {
         tk: Arc<KeyedIndex<'a>>,
         unmigrated: bool,
     ) -> Out<'a> {
-        let bs: Vec<Value<'a>> = b.map(|b| b.children().collect()).unwrap_or_default();
-        let os: Vec<Value<'a>> = o.children().collect();
-        let ts: Vec<Value<'a>> = t.children().collect();
+        let bs = match (b, &bk) {
+            (Some(b), Some(bk)) => bk.elements(b),
+            _ => Elements::Collected(b.map(|b| b.children().collect()).unwrap_or_default()),
+        };
+        let (os, ts) = (ok.elements(o), tk.elements(t));
         let id_key: String = ok
             .key
             .clone()
@@ -198,10 +200,10 @@ impl<'a> Merger<'a> {
         // for an id ours lacks.
         let mut items = Slots::new(os.len(), ts.len());
         for (i, id) in ok.ids.iter().enumerate() {
-            let oe = os[i];
+            let oe = os.at(i);
             // Most elements are equal on both sides: merged as `merge_value` would, without
             // naming their path.
-            if at.t_of_o[i].is_some_and(|j| self.unchanged(oe, ts[j as usize])) {
+            if at.t_of_o[i].is_some_and(|j| self.unchanged(oe, ts.at(j as usize))) {
                 items.ours.push(Some(OutItem {
                     key: None,
                     ours: Some(oe),
@@ -210,13 +212,13 @@ impl<'a> Merger<'a> {
                 }));
                 continue;
             }
-            let be = at.base_of_ours(i).map(|k| bs[k]);
+            let be = at.base_of_ours(i).map(|k| bs.at(k));
             self.path.push(Segment::Id {
                 key: id_key.clone(),
                 value: id_display(id),
             });
             let value = match (be, at.t_of_o[i]) {
-                (_, Some(j)) => Some(self.merge_value(be, oe, ts[j as usize])),
+                (_, Some(j)) => Some(self.merge_value(be, oe, ts.at(j as usize))),
                 (Some(be), None) if unmigrated && same_without_ids(be, oe, &is_id) => None,
                 (Some(be), None) => self.one_side_deleted(Side::Theirs, be, oe),
                 (None, None) => self.added(Side::Ours, oe),
@@ -233,12 +235,12 @@ impl<'a> Merger<'a> {
             if at.o_of_t[j].is_some() {
                 continue;
             }
-            let te = ts[j];
+            let te = ts.at(j);
             self.path.push(Segment::Id {
                 key: id_key.clone(),
                 value: id_display(id),
             });
-            let value = match bk.as_ref().and_then(|k| k.get(id)).map(|k| bs[k]) {
+            let value = match bk.as_ref().and_then(|k| k.get(id)).map(|k| bs.at(k)) {
                 Some(be) if unmigrated && same_without_ids(be, te, &is_id) => None,
                 Some(be) => self.one_side_deleted(Side::Ours, be, te),
                 None => self.added(Side::Theirs, te),

@@ -8,7 +8,7 @@ use std::hash::BuildHasher;
 
 use hashbrown::HashTable;
 use rustc_hash::FxBuildHasher;
-use sjson::Value;
+use sjson::{NodeId, Value};
 
 use crate::merger::{id_of, id_text};
 
@@ -22,6 +22,9 @@ pub(crate) struct KeyedIndex<'a> {
     keys: Vec<Cow<'a, str>>,
     /// Each element's identity text, in order (numbers marked, see `id_text`).
     pub(crate) ids: Vec<Cow<'a, str>>,
+    /// Each element's node, for an index built from the array ([`KeyedIndex::by_id`]):
+    /// the elements by position without walking the array again.
+    nodes: Vec<NodeId>,
     /// The position of each identity, found by the identity's hash: 4 bytes a slot where
     /// a map from identity to position took 32 (a 100,000-element array's index is
     /// built for each version).
@@ -40,6 +43,7 @@ impl<'a> KeyedIndex<'a> {
         let mut key: Option<Cow<'a, str>> = None;
         let mut keys: Vec<Cow<'a, str>> = Vec::new();
         let mut ids: Vec<Cow<'a, str>> = Vec::with_capacity(arr.len());
+        let mut nodes = Vec::with_capacity(arr.len());
         let mut index = HashTable::with_capacity(arr.len());
         for (i, el) in arr.children().enumerate() {
             let (k, id) = id_of(id_keys_lower, el)?;
@@ -60,14 +64,27 @@ impl<'a> KeyedIndex<'a> {
                 return None;
             }
             ids.push(id);
+            nodes.push(el.id());
             index.insert_unique(h, position(i), |&p| hash(&ids[p as usize]));
         }
         Some(KeyedIndex {
             key,
             keys,
             ids,
+            nodes,
             index,
         })
+    }
+
+    /// The elements of `arr`, the array this index was made for, by position: from the
+    /// nodes the index holds, or collected when it holds none (an index by natural key or
+    /// of aligned ids).
+    pub(crate) fn elements<'i>(&'i self, arr: Value<'a>) -> Elements<'i, 'a> {
+        if self.nodes.len() == arr.len() && !self.nodes.is_empty() {
+            Elements::Indexed(arr.doc(), &self.nodes)
+        } else {
+            Elements::Collected(arr.children().collect())
+        }
     }
 
     /// The id key of element `i` as written (empty for an index by natural key).
@@ -120,6 +137,7 @@ impl<'a> KeyedIndex<'a> {
             key,
             keys: Vec::new(),
             ids,
+            nodes: Vec::new(),
             index,
         };
         (keyed, unique)
@@ -145,6 +163,32 @@ impl<'a> KeyedIndex<'a> {
             .iter()
             .map(|id| other.get(id).map(position))
             .collect()
+    }
+}
+
+/// An indexed array's elements by position (see [`KeyedIndex::elements`]).
+pub(crate) enum Elements<'i, 'a> {
+    /// The array's document and its elements' nodes, from the index.
+    Indexed(&'a sjson::Document, &'i [NodeId]),
+    /// The elements, collected.
+    Collected(Vec<Value<'a>>),
+}
+
+impl<'a> Elements<'_, 'a> {
+    /// How many elements there are.
+    pub(crate) fn len(&self) -> usize {
+        match self {
+            Elements::Indexed(_, nodes) => nodes.len(),
+            Elements::Collected(values) => values.len(),
+        }
+    }
+
+    /// Element `i`.
+    pub(crate) fn at(&self, i: usize) -> Value<'a> {
+        match self {
+            Elements::Indexed(doc, nodes) => doc.value(nodes[i]),
+            Elements::Collected(values) => values[i],
+        }
     }
 }
 

@@ -486,27 +486,26 @@ fn walk<'a>(m: &mut Scan<'_, 'a>, b: Value<'a>, s: Value<'a>, w: &mut Walk) {
             let (Some(bk), Some(sk)) = (m.keyed(b), m.keyed(s)) else {
                 return;
             };
-            let bs: Vec<_> = b.children().collect();
-            let ss: Vec<_> = s.children().collect();
+            let (bs, ss) = (bk.elements(b), sk.elements(s));
             for (i, id) in bk.ids.iter().enumerate() {
                 match sk.get(id) {
                     // Identical text: nothing to walk (and no path to name).
-                    Some(j) if bs[i].text() == ss[j].text() => {}
+                    Some(j) if bs.at(i).text() == ss.at(j).text() => {}
                     Some(j) => {
                         w.path.push(Step::Id(id.to_string()));
-                        walk(m, bs[i], ss[j], w);
+                        walk(m, bs.at(i), ss.at(j), w);
                         w.path.pop();
                     }
                     None => {
                         let mut path = w.path.clone();
                         path.push(Step::Id(id.to_string()));
-                        w.deleted.push((bs[i].id(), path));
+                        w.deleted.push((bs.at(i).id(), path));
                     }
                 }
             }
             for (j, id) in sk.ids.iter().enumerate() {
                 if !bk.contains(id) {
-                    w.added.push(ss[j].id());
+                    w.added.push(ss.at(j).id());
                 }
             }
         }
