@@ -283,12 +283,18 @@ impl KeySpan {
 
 /// The first key of `keys` that an earlier one repeats.
 fn repeated_key(text: &str, keys: &[KeySpan]) -> Option<usize> {
-    if keys.len() <= 12 {
-        let same = |a: &KeySpan, b: &KeySpan| match (a.plain(text), b.plain(text)) {
-            (Some(a), Some(b)) => a == b,
-            _ => a.decoded(text) == b.decoded(text),
+    const FEW: usize = 12;
+    if keys.len() <= FEW {
+        // Each key's plain form once, then pairs compared (keys with escapes decoded).
+        let mut plain = [None; FEW];
+        for (p, k) in plain.iter_mut().zip(keys) {
+            *p = k.plain(text);
+        }
+        let same = |a: usize, b: usize| match (plain[a], plain[b]) {
+            (Some(x), Some(y)) => x == y,
+            _ => keys[a].decoded(text) == keys[b].decoded(text),
         };
-        return (1..keys.len()).find(|&j| keys[..j].iter().any(|k| same(k, &keys[j])));
+        return (1..keys.len()).find(|&j| (0..j).any(|i| same(i, j)));
     }
     let mut seen = std::collections::HashSet::with_capacity(keys.len());
     (0..keys.len()).find(|&j| !seen.insert(keys[j].decoded(text)))
