@@ -426,12 +426,24 @@ pub fn merge_coherent_beside<R: Send>(
     options: &MergeOptions,
     beside: impl Fn(&Document, &[Conflict]) -> R + Sync,
 ) -> Result<(MergeOutcome, Document, R), MergeError> {
-    let (mut outcome, merged) = merge_parsed(base, ours, theirs, options)?;
-    let parallel = merged.text().len() >= PARALLEL_FROM;
+    // The coherence pass walks the sides on the second core while the merge, which is
+    // mostly on one, runs.
+    let parallel = ours.text().len() >= PARALLEL_FROM;
+    let (walked, merged) = if parallel {
+        let (walked, merged) = both(
+            true,
+            || coherence::walk_sides(ours, theirs, options),
+            || merge_parsed(base, ours, theirs, options),
+        );
+        (Some(walked), merged)
+    } else {
+        (None, merge_parsed(base, ours, theirs, options))
+    };
+    let (mut outcome, merged) = merged?;
     let (early, checked) = both(
         parallel,
         || beside(&merged, &outcome.conflicts),
-        || coherence::repaired(base, ours, theirs, &merged, options),
+        || coherence::repaired(base, ours, theirs, &merged, options, walked),
     );
     let (repaired, repairs) = checked?;
     if repaired.is_none() && repairs.is_empty() {

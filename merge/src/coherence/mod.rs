@@ -105,24 +105,48 @@ pub fn repair(
     merged: Document,
     options: &MergeOptions,
 ) -> Result<(Document, Vec<Conflict>), CoherenceError> {
-    let (repaired, reports) = repaired(base, ours, theirs, &merged, options)?;
+    let (repaired, reports) = repaired(base, ours, theirs, &merged, options, None)?;
     Ok((repaired.unwrap_or(merged), reports))
 }
 
+/// Ours' and theirs' id'd objects, walked before the merged document exists (the walk
+/// needs nothing of it): [`walk_sides`], for [`repaired`].
+pub struct SideWalk<'d> {
+    ours: sides::SideObjects<'d>,
+    theirs: sides::SideObjects<'d>,
+}
+
+/// Walks ours and theirs for their id'd objects: work the coherence pass can take ahead,
+/// beside the structural merge.
+pub fn walk_sides<'d>(
+    ours: &'d Document,
+    theirs: &'d Document,
+    options: &MergeOptions,
+) -> SideWalk<'d> {
+    let id_keys_lower = lower(&options.id_keys);
+    SideWalk {
+        ours: sides::side_objects(ours, &id_keys_lower),
+        theirs: sides::side_objects(theirs, &id_keys_lower),
+    }
+}
+
+/// The id keys as the walks match them.
+fn lower(id_keys: &[String]) -> Vec<String> {
+    id_keys.iter().map(|k| k.to_ascii_lowercase()).collect()
+}
+
 /// [`repair`] reading `merged` in place: the repaired document, `None` when `merged` needs
-/// no change (the reports may still name ambiguities).
-pub fn repaired(
-    base: &Document,
-    ours: &Document,
-    theirs: &Document,
+/// no change (the reports may still name ambiguities). `walked`: the sides' objects from
+/// [`walk_sides`] with the same options, if they were walked ahead.
+pub fn repaired<'d>(
+    base: &'d Document,
+    ours: &'d Document,
+    theirs: &'d Document,
     merged: &Document,
     options: &MergeOptions,
+    walked: Option<SideWalk<'d>>,
 ) -> Result<(Option<Document>, Vec<Conflict>), CoherenceError> {
-    let id_keys_lower: Vec<String> = options
-        .id_keys
-        .iter()
-        .map(|k| k.to_ascii_lowercase())
-        .collect();
+    let id_keys_lower = lower(&options.id_keys);
     let m = Matchers {
         id_keys_lower: &id_keys_lower,
         keys: globs("keys", &options.references.keys)?,
@@ -132,7 +156,7 @@ pub fn repaired(
     // id-only walk each (what they hold that the result lacks is what can need a
     // repair). Base, and a side's full index, are looked at when a repair needs them.
     let mut state = plan::State::new(base, ours, theirs, &m, options.policy);
-    let survey = state.survey(merged);
+    let survey = state.survey(merged, walked);
     let sides = &survey.sides;
     if sides.iter().all(|s| s.count == 0) {
         drop(survey);

@@ -6,7 +6,7 @@ use sjson::{Document, Kind, NodeId, Out, OutItem, Value};
 use super::apply::{without, Edit};
 use super::index::{resolve, DocIndex, Matchers, Named, Reference, Step};
 use super::sides::{present, side_objects, SideIds};
-use super::CoherenceError;
+use super::{CoherenceError, SideWalk};
 
 mod cycle;
 use crate::merger::{compact_json, id_display};
@@ -126,18 +126,27 @@ impl<'s, 'o> State<'s, 'o> {
     /// and the strings that can be references. For a large document, the result is
     /// indexed and its strings collected on one thread while the other walks the two
     /// sides (which needs no index); the sides are matched with the index after.
-    pub(crate) fn survey<'m>(&self, doc: &'m Document) -> Survey<'m>
+    ///
+    /// `walked`: the sides' objects, when they were walked already (before the result
+    /// existed, see [`super::walk_sides`]).
+    pub(crate) fn survey<'m>(&self, doc: &'m Document, walked: Option<SideWalk<'s>>) -> Survey<'m>
     where
         's: 'm,
     {
         let ids = self.m.id_keys_lower;
         let (ours, theirs) = (self.ours_doc, self.theirs_doc);
         let parallel = doc.text().len() >= crate::PARALLEL_FROM;
-        let ((o, t), (im, strings)) = both(
-            parallel,
-            || (side_objects(ours, ids), side_objects(theirs, ids)),
-            || DocIndex::build_with_strings(doc.root(), self.m),
-        );
+        let ((o, t), (im, strings)) = match walked {
+            Some(walked) => (
+                (walked.ours, walked.theirs),
+                DocIndex::build_with_strings(doc.root(), self.m),
+            ),
+            None => both(
+                parallel,
+                || (side_objects(ours, ids), side_objects(theirs, ids)),
+                || DocIndex::build_with_strings(doc.root(), self.m),
+            ),
+        };
         let (t, o) = both(
             parallel,
             || SideIds::matched(theirs, t, &im),
@@ -188,7 +197,7 @@ impl<'s, 'o> State<'s, 'o> {
     {
         let Survey { im, sides, strings } = match built {
             Some(b) => b,
-            None => self.survey(doc),
+            None => self.survey(doc, None),
         };
         let mut round = Round {
             im: &im,
