@@ -134,7 +134,7 @@ pub(crate) fn check_depth(text: &str, options: ParseOptions) -> Result<(), Parse
 
 /// Position of `needle` in `hay`.
 pub(crate) fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    hay.windows(needle.len()).position(|w| w == needle)
+    memchr::memmem::find(hay, needle)
 }
 
 /// Length of the bare token starting at `pos` of `b`: a run of bare bytes, stopping at a
@@ -534,26 +534,31 @@ impl<'t> Scanner<'t> {
         let mut i = start + 1;
         let mut escaped = false;
         loop {
-            match b.get(i) {
-                None => return Err(self.error(start, "unterminated string")),
-                Some(b'"') => break,
-                Some(b'\\') => {
-                    escaped = true;
-                    match b.get(i + 1) {
-                        Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => i += 2,
-                        Some(b'u')
-                            if b.len() >= i + 6
-                                && b[i + 2..i + 6].iter().all(u8::is_ascii_hexdigit) =>
-                        {
-                            i += 6
-                        }
-                        _ => return Err(self.error(i, "invalid escape")),
-                    }
+            // The next quote or backslash, found a vector at a time; JSON forbids control
+            // characters before it.
+            let stop = memchr::memchr2(b'"', b'\\', &b[i..]).map(|n| i + n);
+            if !self.sjson {
+                let run = &b[i..stop.unwrap_or(b.len())];
+                if let Some(n) = run.iter().position(|&c| c < 0x20) {
+                    return Err(self.error(i + n, "control character in string"));
                 }
-                Some(&c) if c < 0x20 && !self.sjson => {
-                    return Err(self.error(i, "control character in string"))
+            }
+            let Some(stop) = stop else {
+                return Err(self.error(start, "unterminated string"));
+            };
+            i = stop;
+            if b[i] == b'"' {
+                break;
+            }
+            escaped = true;
+            match b.get(i + 1) {
+                Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => i += 2,
+                Some(b'u')
+                    if b.len() >= i + 6 && b[i + 2..i + 6].iter().all(u8::is_ascii_hexdigit) =>
+                {
+                    i += 6
                 }
-                Some(_) => i += 1,
+                _ => return Err(self.error(i, "invalid escape")),
             }
         }
         self.pos = i + 1;
