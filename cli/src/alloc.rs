@@ -5,11 +5,12 @@
 //! node tables, the merged text and its parse). With 4 KiB pages that is about 67,000 page
 //! faults, and faulting fresh pages was a third of the merge's CPU time (BENCHMARKS.md,
 //! "Session 5"). Where transparent huge pages are enabled only on request
-//! (`/sys/kernel/mm/transparent_hugepage/enabled` = `madvise`, the default of Debian and
-//! Ubuntu), a block of [`LARGE`] bytes or more is advised `MADV_HUGEPAGE`: its aligned
-//! 2 MiB stretches then fault in whole. Small blocks (a driver call on a small file) go
-//! to the system allocator untouched. The advice is a hint: when the kernel refuses it or
-//! has no huge page free, the block is an ordinary one.
+//! (`/sys/kernel/mm/transparent_hugepage/enabled` = `madvise`, as on the development
+//! machine and Ubuntu's default), a block of [`LARGE`] bytes or more is advised
+//! `MADV_HUGEPAGE`: its aligned 2 MiB stretches then fault in whole. Small blocks (a
+//! driver call on a small file) go to the system allocator untouched. The advice is a
+//! hint: when the kernel refuses it or has no huge page free, the block is an ordinary
+//! one.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 

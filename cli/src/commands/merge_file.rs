@@ -189,6 +189,7 @@ struct NamedConflicts {
 }
 
 impl NamedConflicts {
+    /// Names `conflicts`, which the merge reported for `result`.
     fn of(
         result: &sjson::Document,
         conflicts: &[Conflict],
