@@ -34,13 +34,19 @@ fn repairs(out: &MergeOutcome) -> Vec<(ConflictKind, String)> {
 
 const UNIT: &str = "a1b2c3d4-0000-4000-8000-000000000001";
 
-#[test]
-fn a_unit_theirs_deleted_that_ours_new_flow_node_uses_is_restored_sjson() {
+/// Base and ours hold a unit; ours adds a flow node using it; theirs deletes the unit.
+fn unit_deleted_under_a_new_flow_node() -> (String, String, String) {
     let base = format!("units = [\n\t{{ id = \"{UNIT}\" name = \"crate\" }}\n]\nflow = [\n]\n");
     let ours = format!(
         "units = [\n\t{{ id = \"{UNIT}\" name = \"crate\" }}\n]\nflow = [\n\t{{ id = \"n1\" unit = \"{UNIT}\" }}\n]\n"
     );
     let theirs = "units = [\n]\nflow = [\n]\n".to_string();
+    (base, ours, theirs)
+}
+
+#[test]
+fn a_unit_theirs_deleted_that_ours_new_flow_node_uses_is_restored_sjson() {
+    let (base, ours, theirs) = unit_deleted_under_a_new_flow_node();
     let out = sj(&base, &ours, &theirs);
     assert_eq!(ids(Dialect::Sjson, &out.text, "units"), [UNIT]);
     assert_eq!(ids(Dialect::Sjson, &out.text, "flow"), ["n1"]);
@@ -413,11 +419,7 @@ fn beside_sees_the_returned_document_once_when_nothing_is_repaired() {
 
 #[test]
 fn beside_runs_again_on_the_repaired_document_with_the_repairs() {
-    let base = format!("units = [\n\t{{ id = \"{UNIT}\" name = \"crate\" }}\n]\nflow = [\n]\n");
-    let ours = format!(
-        "units = [\n\t{{ id = \"{UNIT}\" name = \"crate\" }}\n]\nflow = [\n\t{{ id = \"n1\" unit = \"{UNIT}\" }}\n]\n"
-    );
-    let theirs = "units = [\n]\nflow = [\n]\n".to_string();
+    let (base, ours, theirs) = unit_deleted_under_a_new_flow_node();
     let (text, seen) = beside_runs(&base, &ours, &theirs);
     assert_eq!(seen.len(), 2, "{seen:?}");
     assert_ne!(seen[0].0, text, "the first run saw the unrepaired merge");
