@@ -217,6 +217,34 @@ pub(crate) fn close(nodes: &[Node], extras: &mut [Extra], extra: usize, end: u32
     extras[extra].len = len;
 }
 
+/// Appends `more_nodes` and `more_extras`, parsed apart with indexes counted from 0,
+/// shifting their indexes; `false` (and nothing appended) when the tables would hold more
+/// than they can index.
+pub(crate) fn append(
+    nodes: &mut Vec<Node>,
+    extras: &mut Vec<Extra>,
+    mut more_nodes: Vec<Node>,
+    mut more_extras: Vec<Extra>,
+) -> bool {
+    let (node_shift, extra_shift) = (nodes.len(), extras.len());
+    let fits = extra_shift + more_extras.len() <= MAX_EXTRAS
+        && node_shift + more_nodes.len() < u32::MAX as usize;
+    if !fits {
+        return false;
+    }
+    for e in &mut more_extras {
+        e.next += node_shift as u32;
+    }
+    for n in &mut more_nodes {
+        if n.meta & EXTRA_BIT != 0 {
+            n.meta += (extra_shift as u32) << PAYLOAD_SHIFT;
+        }
+    }
+    nodes.append(&mut more_nodes);
+    extras.append(&mut more_extras);
+    true
+}
+
 impl Node {
     #[inline]
     pub(crate) fn tag(&self) -> Tag {

@@ -8,6 +8,7 @@ use std::borrow::Cow;
 use crate::doc::{Dialect, Document, Kind, NodeId, Value};
 use crate::layout::{comments, ItemLayout};
 use crate::render::{format, render_key, render_value, Style};
+use crate::split::Split;
 
 /// What to print at one place of the result.
 #[derive(Debug, Clone)]
@@ -42,12 +43,21 @@ pub struct OutItem<'a> {
 
 /// Prints `out` as an edit of `doc`, in `doc`'s style.
 pub fn print(doc: &Document, out: &Out<'_>) -> String {
+    print_with_split(doc, out).0
+}
+
+/// Arrays with at least this many elements give a [`Split`] hint.
+const SPLIT_FROM: usize = 1024;
+
+/// [`print`], with where the printed text can be parsed on two threads: the start of the
+/// middle element of the largest array printed in place (see [`Split`]).
+pub fn print_with_split(doc: &Document, out: &Out<'_>) -> (String, Option<Split>) {
     if let Out::Value(v) = out {
         if v.id() == NodeId::ROOT {
             if std::ptr::eq(v.doc(), doc) || v.doc().dialect() == doc.dialect() {
-                return v.doc().text().to_string();
+                return (v.doc().text().to_string(), None);
             }
-            return format(v.doc(), &Style::detect(doc));
+            return (format(v.doc(), &Style::detect(doc)), None);
         }
     }
     let mut p = Printer {
@@ -55,13 +65,15 @@ pub fn print(doc: &Document, out: &Out<'_>) -> String {
         text: doc.text(),
         style: Style::detect(doc),
         out: String::with_capacity(doc.text().len() + doc.text().len() / 16),
+        depth: 0,
+        split: None,
     };
     let root = doc.root();
     let span = root.span();
     p.out.push_str(&p.text[..span.start]);
     p.print_out(out, "", true);
     p.out.push_str(&p.text[span.end..]);
-    p.out
+    (p.out, p.split.map(|(_, split)| split))
 }
 
 struct Printer<'d> {
@@ -69,6 +81,10 @@ struct Printer<'d> {
     text: &'d str,
     style: Style,
     out: String,
+    /// How many containers printed in place hold what is being printed.
+    depth: usize,
+    /// The split hint so far, with its array's length.
+    split: Option<(usize, Split)>,
 }
 
 fn is_ws(c: char) -> bool {
@@ -153,6 +169,28 @@ impl<'d> Printer<'d> {
     }
 
     fn print_in_place(&mut self, o: Value<'_>, items: &[OutItem<'_>], indent: &str) {
+        self.depth += 1;
+        self.print_items_in_place(o, items, indent);
+        self.depth -= 1;
+    }
+
+    /// Notes where item `i` of the `n` items of `o` starts in the output, when it is the
+    /// middle element of the largest array printed so far.
+    fn note_split(&mut self, o: Value<'_>, i: usize, n: usize) {
+        let larger = self.split.is_none_or(|(m, _)| n > m);
+        if o.kind() == Kind::Array && n >= SPLIT_FROM && i == n / 2 && larger {
+            let at = self.out.len();
+            self.split = Some((
+                n,
+                Split {
+                    at,
+                    depth: self.depth,
+                },
+            ));
+        }
+    }
+
+    fn print_items_in_place(&mut self, o: Value<'_>, items: &[OutItem<'_>], indent: &str) {
         let doc = self.doc;
         let text = self.text;
         let layout = doc.layout(o.id());
@@ -247,7 +285,14 @@ impl<'d> Printer<'d> {
                     }
                     let value = doc.value(l.node);
                     self.out.push_str(&text[l.item.start..value.span().start]);
-                    let line_indent = doc.line_indent(l.item.start).to_string();
+                    // A value of ours copied in place needs no indentation.
+                    let copied = matches!(&item.value,
+                        Out::Value(v) if self.owns(v) && v.id() != NodeId::ROOT);
+                    let line_indent = match copied {
+                        true => String::new(),
+                        false => doc.line_indent(l.item.start).to_string(),
+                    };
+                    self.note_split(o, i, items.len());
                     self.print_out(&item.value, &line_indent, true);
                     let trailer = &text[l.trailer.clone()];
                     if self.json() && i != last {
@@ -291,6 +336,7 @@ impl<'d> Printer<'d> {
                         render_key(key, lexeme, &self.style, &mut self.out);
                         self.out.push_str(&self.style.separator);
                     }
+                    self.note_split(o, i, items.len());
                     self.print_out(&item.value, &child_indent, false);
                     // On one line, commas go between items only.
                     if self.json() && i != last || commas && (multiline || i != last) {

@@ -11,12 +11,14 @@ mod error;
 mod number;
 mod parse;
 pub mod reference;
+mod split;
 pub mod string;
 
 pub use doc::{Children, Dialect, Document, Kind, NodeId, Value};
 pub use error::{line_col, source_line, ErrorKind, ParseError};
 pub use number::{lexemes_equal, NumberKey, NumberValue};
 pub use parse::{ParseOptions, DEFAULT_MAX_DEPTH};
+pub use split::Split;
 pub use string::Quoting;
 mod layout;
 mod render;
@@ -26,5 +28,5 @@ pub use render::{format, render_key, render_value, write_item, Style};
 mod edit;
 mod path;
 
-pub use edit::{print, Out, OutItem};
+pub use edit::{print, print_with_split, Out, OutItem};
 pub use path::{Path, Segment};

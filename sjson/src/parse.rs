@@ -7,6 +7,7 @@ use std::borrow::Cow;
 
 use crate::doc::{self, Dialect, Document, Extra, Node, Tag};
 use crate::error::{ErrorKind, ParseError};
+use crate::split::{Pending, Piece, Split};
 use crate::string::{self, Quoting};
 
 /// Capacity guesses for the node and container tables, in bytes of text per entry. The
@@ -61,10 +62,34 @@ impl Document {
 
     /// Parses `text` with explicit options.
     pub fn parse_with(text: String, options: ParseOptions) -> Result<Document, ParseError> {
+        Self::parse_split(text, options, None)
+    }
+
+    /// [`Document::parse_with`], on two threads when `split` names the start of an
+    /// element of a big array (see [`Split`]): the same document, or the same error,
+    /// whether the hint is right or not.
+    pub fn parse_split(
+        text: String,
+        options: ParseOptions,
+        split: Option<Split>,
+    ) -> Result<Document, ParseError> {
         if text.len() >= u32::MAX as usize {
             return Err(ParseError::at(ErrorKind::TooLarge, "", 0));
         }
-        let (nodes, extras, root_braced) = Scanner::new(&text, options).document()?;
+        let split = split.filter(|s| s.at < text.len() && s.depth >= 1);
+        let (nodes, extras, root_braced) = match split {
+            None => Scanner::new(&text, options).document()?,
+            Some(split) => std::thread::scope(|scope| {
+                let (send, piece) = std::sync::mpsc::channel();
+                let rest = &text;
+                scope.spawn(move || {
+                    let _ = send.send(Scanner::new(rest, options).piece(split));
+                });
+                let mut scanner = Scanner::new(&text, options);
+                scanner.pending = Some(Pending { split, piece });
+                scanner.document()
+            })?,
+        };
         let mut doc = Document {
             text,
             nodes,
@@ -311,6 +336,13 @@ struct Scanner<'t> {
     stack: Vec<Open>,
     /// The keys of the open objects, innermost last (checked for repeats on close).
     keys: Vec<KeySpan>,
+    /// Containers open around the stack's first entry (a piece's array, see
+    /// [`Scanner::piece`]): they count for the depth limit.
+    depth_base: usize,
+    /// Parsing a piece: stop at the bracket that closes the stack's first entry.
+    in_piece: bool,
+    /// Another thread's piece, to take when the parse reaches its start.
+    pending: Option<Pending>,
 }
 
 type PResult<T> = std::result::Result<T, ParseError>;
@@ -327,6 +359,9 @@ impl<'t> Scanner<'t> {
             extras: Vec::with_capacity(text.len() / CONTAINER_BYTES_GUESS + 1),
             stack: Vec::new(),
             keys: Vec::new(),
+            depth_base: 0,
+            in_piece: false,
+            pending: None,
         }
     }
 
@@ -423,6 +458,10 @@ impl<'t> Scanner<'t> {
             let c = self.b.get(self.pos).copied();
             let close = if object { b'}' } else { b']' };
             if braceless && c.is_none() || !braceless && c == Some(close) {
+                if self.in_piece && self.stack.len() == 1 {
+                    // The piece's array closes here: the first thread goes on from here.
+                    return Ok(());
+                }
                 if !braceless {
                     self.pos += 1;
                 }
@@ -456,6 +495,10 @@ impl<'t> Scanner<'t> {
             } else {
                 None
             };
+            if !object && self.at_pending() && self.take_piece() {
+                need_comma = true;
+                continue;
+            }
             let opened = self.value(key)?;
             if !opened {
                 if let Some(top) = self.stack.last_mut() {
@@ -469,6 +512,58 @@ impl<'t> Scanner<'t> {
             return Err(self.expected("end of file"));
         }
         Ok(())
+    }
+
+    /// Parses the elements of an array from `split.at` (the start of one) up to the
+    /// bracket that closes the array, as if the array were open `split.depth` deep.
+    fn piece(mut self, split: Split) -> PResult<Piece> {
+        self.pos = split.at;
+        self.depth_base = split.depth - 1;
+        self.in_piece = true;
+        self.stack.push(Open {
+            extra: usize::MAX,
+            count: 0,
+            object: false,
+            braceless: false,
+            keys_from: 0,
+        });
+        self.run()?;
+        let count = self.stack.last().map_or(0, |open| open.count);
+        Ok(Piece {
+            nodes: self.nodes,
+            extras: self.extras,
+            count,
+            end: self.pos,
+        })
+    }
+
+    /// Whether the parse stands where the pending piece starts: at an element of an
+    /// array as deep as the piece's.
+    fn at_pending(&self) -> bool {
+        self.pending.as_ref().is_some_and(|p| {
+            p.split.at == self.pos && p.split.depth == self.depth_base + self.stack.len()
+        })
+    }
+
+    /// Appends the pending piece's nodes and goes on after them; `false` (and nothing
+    /// taken) when the other thread met an error or the tables would overflow.
+    fn take_piece(&mut self) -> bool {
+        let Some(pending) = self.pending.take() else {
+            return false;
+        };
+        let Ok(Ok(piece)) = pending.piece.recv() else {
+            return false;
+        };
+        if !doc::append(&mut self.nodes, &mut self.extras, piece.nodes, piece.extras) {
+            return false;
+        }
+        self.pos = piece.end;
+        if let Some(top) = self.stack.last_mut() {
+            top.count += piece.count;
+        }
+        #[cfg(test)]
+        crate::split::PIECES_TAKEN.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        true
     }
 
     /// Closes the innermost container.
@@ -574,7 +669,7 @@ impl<'t> Scanner<'t> {
         let start = self.pos;
         let tag = match self.b.get(start) {
             Some(&c @ (b'{' | b'[')) => {
-                if self.stack.len() + 1 > self.max_depth {
+                if self.depth_base + self.stack.len() + 1 > self.max_depth {
                     return Err(ParseError::at(
                         ErrorKind::TooDeep(self.max_depth),
                         self.text,

@@ -9,8 +9,8 @@ use proptest::test_runner::TestCaseError;
 
 use sjson::reference::parse_reference;
 use sjson::{
-    format, lexemes_equal, Dialect, Document, ErrorKind, Kind, NumberValue, ParseOptions, Style,
-    Value,
+    format, lexemes_equal, Dialect, Document, ErrorKind, Kind, NumberValue, ParseOptions, Split,
+    Style, Value,
 };
 
 // ---------------------------------------------------------------------------------------
@@ -694,6 +694,21 @@ fn has_infinite_number(doc: &Document) -> bool {
     walk(doc.root())
 }
 
+/// Where each array element starts, with how many containers hold it (the root is 1).
+fn element_starts(v: Value<'_>, depth: usize, out: &mut Vec<Split>) {
+    for c in v.children() {
+        if v.kind() == Kind::Array {
+            out.push(Split {
+                at: c.span().start,
+                depth,
+            });
+        }
+        if c.is_container() {
+            element_starts(c, depth + 1, out);
+        }
+    }
+}
+
 fn hash(v: Value<'_>) -> u64 {
     use std::hash::Hasher;
     let mut h = std::collections::hash_map::DefaultHasher::new();
@@ -719,6 +734,43 @@ proptest! {
         // SJSON accepts JSON.
         let as_sjson = check_valid(&json, Dialect::Sjson)?;
         prop_assert_eq!(model_of(as_sjson.root()), root);
+    }
+
+    /// A parse on two threads is the one-thread parse, whether the hint names the start
+    /// of an array element (the second thread's elements are taken) or any other place,
+    /// and on a broken text (one character cut) the error is the same.
+    #[test]
+    fn split_parses_are_one_thread_parses(
+        root in sjson_root(),
+        c in choices(),
+        element in any::<prop::sample::Index>(),
+        anywhere in any::<prop::sample::Index>(),
+        depth in 1usize..6,
+    ) {
+        let text = Printer::new(c, false).sjson_document(&root);
+        let doc = Document::parse(text.as_str(), Dialect::Sjson)
+            .map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
+        let mut starts = Vec::new();
+        element_starts(doc.root(), 1, &mut starts);
+        let boundaries: Vec<usize> = (0..=text.len()).filter(|&i| text.is_char_boundary(i)).collect();
+        let cut = boundaries[anywhere.index(boundaries.len())];
+        let broken: String = text[..cut].chars().chain(text[cut..].chars().skip(1)).collect();
+        let mut hints = vec![Split { at: cut, depth }];
+        if !starts.is_empty() {
+            hints.push(starts[element.index(starts.len())]);
+        }
+        let options = ParseOptions::new(Dialect::Sjson);
+        for input in [&text, &broken] {
+            let one = Document::parse_with(input.clone(), options);
+            for hint in &hints {
+                let two = Document::parse_split(input.clone(), options, Some(*hint));
+                match (&one, &two) {
+                    (Ok(a), Ok(b)) => prop_assert!(a.same_tree(b), "{:?} in\n{}", hint, input),
+                    (Err(a), Err(b)) => prop_assert_eq!(a, b),
+                    _ => prop_assert!(false, "{:?}: {:?} against {:?} in\n{}", hint, one.is_ok(), two.is_ok(), input),
+                }
+            }
+        }
     }
 
     /// (a) JSON with random white space and escapes; serde_json agrees on the value.
