@@ -463,9 +463,11 @@ fn merge_parsed(
     theirs: &Document,
     options: &MergeOptions,
 ) -> Result<(MergeOutcome, Document), MergeError> {
-    let mut outcome = merge(base, ours, theirs, options);
+    let (mut outcome, split) = merger::Merger::new(base, ours, theirs, options).run_split();
     let text = std::mem::take(&mut outcome.text);
-    let merged = Document::parse_with(text, ParseOptions::new(ours.dialect()))
+    // A large result is parsed on two threads, from the printer's hint.
+    let split = split.filter(|_| text.len() >= PARALLEL_FROM);
+    let merged = Document::parse_split(text, ParseOptions::new(ours.dialect()), split)
         .map_err(MergeError::Invalid)?;
     Ok((outcome, merged))
 }

@@ -169,14 +169,20 @@ impl<'a> Merger<'a> {
         self.trace.map(|t| *t).unwrap_or_default()
     }
 
-    pub(crate) fn run(mut self) -> MergeOutcome {
+    pub(crate) fn run(self) -> MergeOutcome {
+        self.run_split().0
+    }
+
+    /// [`Merger::run`], with where the merged text can be parsed on two threads.
+    pub(crate) fn run_split(mut self) -> (MergeOutcome, Option<sjson::Split>) {
         let (b, o, t) = (self.base.root(), self.ours.root(), self.theirs.root());
         let out = self.merge_value(Some(b), o, t);
-        let text = sjson::print(self.ours, &out);
-        MergeOutcome {
+        let (text, split) = sjson::print_with_split(self.ours, &out);
+        let outcome = MergeOutcome {
             text,
             conflicts: self.conflicts,
-        }
+        };
+        (outcome, split)
     }
 
     /// The document a side's values come from.
