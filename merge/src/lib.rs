@@ -34,11 +34,11 @@ pub use merger::{compact_json, id_text};
 /// From this many bytes of text, work on the two sides runs on two threads (move
 /// detection, the coherence pass's walks and reference resolution); below it a thread
 /// costs more than it saves.
-pub const PARALLEL_FROM: usize = 1 << 20;
+pub(crate) const PARALLEL_FROM: usize = 1 << 20;
 
 /// `(a(), b())`, with `a` on a second thread when `parallel` (a panic there is passed
 /// on as it is), one after the other otherwise.
-pub fn both<A: Send, B>(
+pub(crate) fn both<A: Send, B>(
     parallel: bool,
     a: impl FnOnce() -> A + Send,
     b: impl FnOnce() -> B,
