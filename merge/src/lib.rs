@@ -408,10 +408,8 @@ pub fn merge_coherent_document(
     theirs: &Document,
     options: &MergeOptions,
 ) -> Result<(MergeOutcome, Document), MergeError> {
-    let (mut outcome, merged) = merge_parsed(base, ours, theirs, options)?;
-    let (repaired, repairs) = coherence::repair(base, ours, theirs, merged, options)?;
-    outcome.conflicts.extend(repairs);
-    Ok((outcome, repaired))
+    let (outcome, merged, ()) = merge_coherent_beside(base, ours, theirs, options, |_, _| ())?;
+    Ok((outcome, merged))
 }
 
 /// [`merge_coherent_document`], running `beside` on the result (with the conflicts found

@@ -311,7 +311,8 @@ fn level(n: usize, edit: &dyn Fn(usize, &mut String)) -> String {
 }
 
 /// The same repairs, whether the pass runs on one thread (a small level) or splits its
-/// walks across two (a level over [`crate::PARALLEL_FROM`]).
+/// walks across two and walks the sides ahead, beside the merge (a level over
+/// [`crate::PARALLEL_FROM`]).
 #[test]
 fn a_large_level_is_repaired_like_a_small_one() {
     let reports = |n: usize| {
@@ -347,17 +348,6 @@ fn a_large_level_is_repaired_like_a_small_one() {
         };
         let out = merge_texts(&base, &ours, &theirs, Dialect::Sjson, &opts).unwrap();
         assert!(out.text.contains(&format!("id = \"{gone:08}-entity\"")));
-        // merge-file's way (the sides walked ahead, beside the merge, on a large level)
-        // gives the same result.
-        let parse = |text: &str| Document::parse(text, Dialect::Sjson).unwrap();
-        let docs = [parse(&base), parse(&ours), parse(&theirs)];
-        let (beside, doc, ()) =
-            crate::merge_coherent_beside(&docs[0], &docs[1], &docs[2], &opts, |_, _| ()).unwrap();
-        assert_eq!(doc.text(), out.text);
-        assert_eq!(
-            format!("{:?}", beside.conflicts),
-            format!("{:?}", out.conflicts)
-        );
         // Paths with the three entities named alike at both sizes.
         let mut found: Vec<(ConflictKind, String)> = repairs(&out)
             .into_iter()
