@@ -221,14 +221,8 @@ pub(crate) fn check_escapes(text: &str, lexeme: &str, offset: usize) -> Result<(
     Ok(())
 }
 
-fn key_of<'t>(text: &'t str, node: &Node, extras: &[Extra]) -> Cow<'t, str> {
-    let q = node.key_quoting().unwrap_or(Quoting::Bare);
-    let start = node.key_start(extras) as usize;
-    let lexeme = &text[start..key_end(text.as_bytes(), start, q)];
-    string::decode(lexeme, q).unwrap_or_default()
-}
-
-/// Checks that the `count` members starting at node `first` have distinct keys.
+/// Checks that the `count` members starting at node `first` have distinct keys (for a
+/// parser that checks them from its node table, as the reference parser does).
 pub(crate) fn check_duplicates(
     text: &str,
     nodes: &[Node],
@@ -236,30 +230,20 @@ pub(crate) fn check_duplicates(
     first: usize,
     count: u32,
 ) -> Result<(), ParseError> {
-    let mut keys: Vec<(Cow<'_, str>, usize)> = Vec::with_capacity(count as usize);
+    let mut keys = Vec::with_capacity(count as usize);
     let mut i = first;
     for _ in 0..count {
-        keys.push((key_of(text, &nodes[i], extras), i));
+        let quoting = nodes[i].key_quoting().unwrap_or(Quoting::Bare);
+        let start = nodes[i].key_start(extras);
+        let end = key_end(text.as_bytes(), start as usize, quoting) as u32;
+        keys.push(KeySpan {
+            start,
+            end,
+            quoting,
+        });
         i = nodes[i].next(i, extras);
     }
-    let duplicate = if keys.len() <= 12 {
-        (1..keys.len()).find(|&j| keys[..j].iter().any(|(k, _)| *k == keys[j].0))
-    } else {
-        let mut seen = std::collections::HashSet::with_capacity(keys.len());
-        (0..keys.len()).find(|&j| !seen.insert(keys[j].0.clone()))
-    };
-    match duplicate {
-        Some(j) => {
-            let (key, node) = &keys[j];
-            let offset = nodes[*node].key_start(extras) as usize;
-            Err(ParseError::at(
-                ErrorKind::DuplicateKey(key.to_string()),
-                text,
-                offset,
-            ))
-        }
-        None => Ok(()),
-    }
+    distinct_keys(text, &keys)
 }
 
 /// An open container on the scanner's stack.
@@ -303,6 +287,18 @@ impl KeySpan {
                 string::decode(lexeme, self.quoting).unwrap_or_default()
             }
         }
+    }
+}
+
+/// An error at the first key of `keys` (one object's) that an earlier one repeats.
+fn distinct_keys(text: &str, keys: &[KeySpan]) -> Result<(), ParseError> {
+    match repeated_key(text, keys) {
+        Some(j) => {
+            let key = keys[j].decoded(text).into_owned();
+            let at = keys[j].start as usize;
+            Err(ParseError::at(ErrorKind::DuplicateKey(key), text, at))
+        }
+        None => Ok(()),
     }
 }
 
@@ -576,12 +572,7 @@ impl<'t> Scanner<'t> {
         };
         doc::close(&self.nodes, &mut self.extras, open.extra, end, open.count);
         if open.object && open.count > 1 {
-            let keys = &self.keys[open.keys_from..];
-            if let Some(j) = repeated_key(self.text, keys) {
-                let key = keys[j].decoded(self.text).into_owned();
-                let at = keys[j].start as usize;
-                return Err(ParseError::at(ErrorKind::DuplicateKey(key), self.text, at));
-            }
+            distinct_keys(self.text, &self.keys[open.keys_from..])?;
         }
         if open.object {
             self.keys.truncate(open.keys_from);
