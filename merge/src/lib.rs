@@ -29,7 +29,7 @@ use std::fmt;
 
 use sjson::{Dialect, Document, ParseError, ParseOptions};
 
-pub use merger::{compact_json, id_text};
+pub use merger::{compact_json, id_member, id_text};
 
 /// From this many bytes of text, work on the two sides runs on two threads (move
 /// detection, the coherence pass's walks and reference resolution); below it a thread

@@ -459,8 +459,9 @@ pub(crate) fn id_of<'a>(
     id_member(id_keys_lower, v).map(|(key, id, _)| (key, id))
 }
 
-/// [`id_of`], with the member holding the id.
-pub(crate) fn id_member<'a>(
+/// The id key (as written), identity text ([`id_text`]) and id member value of object
+/// `v`: the member whose key comes first in `id_keys_lower`, matched case-insensitively.
+pub fn id_member<'a>(
     id_keys_lower: &[String],
     v: Value<'a>,
 ) -> Option<(Cow<'a, str>, Cow<'a, str>, Value<'a>)> {

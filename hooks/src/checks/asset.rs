@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use std::hash::BuildHasher;
 
 use hashbrown::HashTable;
-use merge::id_text;
+use merge::id_member;
 use rustc_hash::FxBuildHasher;
 use sjson::{Document, Kind, ParseOptions, Quoting, Value};
 
@@ -30,9 +30,7 @@ pub(super) fn check_asset(
             return;
         }
     };
-    let ids = Ids {
-        keys: &policy.id_keys,
-    };
+    let ids = Ids::new(&policy.id_keys);
     duplicate_ids(path, &doc, &ids, out);
     if policy.require_ids {
         let base_doc =
@@ -55,29 +53,27 @@ pub(super) fn check_asset(
 /// problems): what `merge-file` reports about a merge's result without parsing it again.
 pub fn duplicate_ids_in(path: &str, doc: &Document, id_keys: &[String]) -> Vec<Problem> {
     let mut out = Vec::new();
-    duplicate_ids(path, doc, &Ids { keys: id_keys }, &mut out);
+    duplicate_ids(path, doc, &Ids::new(id_keys), &mut out);
     out
 }
 
-/// Finds ids as the merge does.
+/// Finds ids as the merge does ([`merge::id_member`]).
 struct Ids<'p> {
+    /// The id keys as configured (for messages).
     keys: &'p [String],
+    /// The same, lowercased, as the merge matches them.
+    lower: Vec<String>,
 }
 
-impl Ids<'_> {
+impl<'p> Ids<'p> {
+    fn new(keys: &'p [String]) -> Self {
+        let lower = keys.iter().map(|k| k.to_ascii_lowercase()).collect();
+        Ids { keys, lower }
+    }
+
     /// The id member's value and the id's identity text, if `v` is an object with an id.
     fn of<'d>(&self, v: Value<'d>) -> Option<(Value<'d>, Cow<'d, str>)> {
-        if v.kind() != Kind::Object {
-            return None;
-        }
-        for wanted in self.keys {
-            for (key, value) in v.members() {
-                if key.eq_ignore_ascii_case(wanted) {
-                    return id_text(value).map(|id| (value, id));
-                }
-            }
-        }
-        None
+        id_member(&self.lower, v).map(|(_, id, value)| (value, id))
     }
 
     /// Each element's id, with where its id member starts, if `arr` is a non-empty array
