@@ -4,11 +4,10 @@
 //! (`diff/keyed.rs`) and the pairing of unkeyed objects (`pairing.rs`) all use it.
 
 use std::borrow::Cow;
-use std::hash::BuildHasher;
 
-use hashbrown::HashTable;
-use rustc_hash::FxBuildHasher;
 use sjson::{NodeId, Value};
+
+use crate::id_table::IdTable;
 
 use crate::merger::{id_of, id_text};
 
@@ -25,15 +24,9 @@ pub(crate) struct KeyedIndex<'a> {
     /// Each element's node, for an index built from the array ([`KeyedIndex::by_id`]):
     /// the elements by position without walking the array again.
     nodes: Vec<NodeId>,
-    /// The position of each identity, found by the identity's hash: 4 bytes a slot where
-    /// a map from identity to position took 32 (a 100,000-element array's index is
-    /// built for each version).
-    index: HashTable<u32>,
-}
-
-/// The hash of an identity in [`KeyedIndex::index`].
-fn hash(id: &str) -> u64 {
-    FxBuildHasher.hash_one(id)
+    /// The position of each identity (a [`IdTable`] over `ids`: a 100,000-element array's
+    /// index is built for each version).
+    index: IdTable,
 }
 
 impl<'a> KeyedIndex<'a> {
@@ -44,7 +37,7 @@ impl<'a> KeyedIndex<'a> {
         let mut keys: Vec<Cow<'a, str>> = Vec::new();
         let mut ids: Vec<Cow<'a, str>> = Vec::with_capacity(arr.len());
         let mut nodes = Vec::with_capacity(arr.len());
-        let mut index = HashTable::with_capacity(arr.len());
+        let mut index = IdTable::with_capacity(arr.len());
         for (i, el) in arr.children().enumerate() {
             let (k, id) = id_of(id_keys_lower, el)?;
             match &key {
@@ -59,13 +52,11 @@ impl<'a> KeyedIndex<'a> {
                 Some(_) => {}
                 None => key = Some(k),
             }
-            let h = hash(&id);
-            if index.find(h, |&p: &u32| ids[p as usize] == id).is_some() {
-                return None;
-            }
             ids.push(id);
             nodes.push(el.id());
-            index.insert_unique(h, position(i), |&p| hash(&ids[p as usize]));
+            if index.insert_first(&ids, i).is_some() {
+                return None;
+            }
         }
         Some(KeyedIndex {
             key,
@@ -119,19 +110,10 @@ impl<'a> KeyedIndex<'a> {
     }
 
     fn build(key: Option<Cow<'a, str>>, ids: Vec<Cow<'a, str>>) -> (Self, bool) {
-        let mut index = HashTable::with_capacity(ids.len());
+        let mut index = IdTable::with_capacity(ids.len());
         let mut unique = true;
-        for (i, id) in ids.iter().enumerate() {
-            let h = hash(id);
-            match index.find_mut(h, |&p: &u32| ids[p as usize] == *id) {
-                Some(p) => {
-                    *p = position(i);
-                    unique = false;
-                }
-                None => {
-                    index.insert_unique(h, position(i), |&p| hash(&ids[p as usize]));
-                }
-            }
+        for i in 0..ids.len() {
+            unique &= index.insert_last(&ids, i).is_none();
         }
         let keyed = KeyedIndex {
             key,
@@ -145,9 +127,7 @@ impl<'a> KeyedIndex<'a> {
 
     /// The position of the element with identity `id`.
     pub(crate) fn get(&self, id: &str) -> Option<usize> {
-        self.index
-            .find(hash(id), |&p| self.ids[p as usize] == id)
-            .map(|&p| p as usize)
+        self.index.find(&self.ids, id)
     }
 
     /// Whether an element has identity `id`.

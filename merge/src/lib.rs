@@ -12,6 +12,7 @@ pub mod changeset;
 pub mod coherence;
 pub mod diff;
 pub mod explain;
+pub mod id_table;
 mod keyed;
 mod keyed_index;
 mod lcs;

@@ -9,11 +9,11 @@
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
-use hashbrown::HashTable;
 use rustc_hash::FxHashMap;
 use sjson::{Kind, Path, Segment, Value};
 
 use crate::diff::path_text;
+use crate::id_table::IdTable;
 use crate::merger::{id_display, id_of};
 
 /// Ids up to this many characters are shown whole.
@@ -327,9 +327,8 @@ struct IdIndex<'a> {
     /// The object holding each of `ids`.
     objects: Vec<Value<'a>>,
     /// The children of each container (array elements, mostly) that are objects with an
-    /// id, as positions in `ids`, found by the id's hash (the first, when a container
-    /// repeats an id).
-    elements: FxHashMap<ContainerKey, HashTable<u32>>,
+    /// id, as positions in `ids` (the first, when a container repeats an id).
+    elements: FxHashMap<ContainerKey, IdTable>,
 }
 
 impl<'a> IdIndex<'a> {
@@ -339,18 +338,13 @@ impl<'a> IdIndex<'a> {
         match v.kind() {
             Kind::Object => {
                 if let Some((_, id)) = id_of(id_keys_lower, v) {
-                    let id = shown(id);
-                    let position = u32::try_from(self.ids.len()).unwrap_or(u32::MAX);
-                    if let Some(parent) = parent {
-                        let elements = self.elements.entry(parent).or_default();
-                        let ids = &self.ids;
-                        let h = hash_of(&id);
-                        if elements.find(h, |&p| ids[p as usize] == id).is_none() {
-                            elements.insert_unique(h, position, |&p| hash_of(&ids[p as usize]));
-                        }
-                    }
-                    self.ids.push(id);
+                    self.ids.push(shown(id));
                     self.objects.push(v);
+                    if let Some(parent) = parent {
+                        let at = self.ids.len() - 1;
+                        let elements = self.elements.entry(parent).or_default();
+                        elements.insert_first(&self.ids, at);
+                    }
                 }
             }
             Kind::Array => {}
@@ -364,11 +358,8 @@ impl<'a> IdIndex<'a> {
 
     /// The child of container `key` whose id is shown as `shown`.
     fn element(&self, key: ContainerKey, shown: &str) -> Option<Value<'a>> {
-        let p = self
-            .elements
-            .get(&key)?
-            .find(hash_of(shown), |&p| self.ids[p as usize] == shown)?;
-        Some(self.objects[*p as usize])
+        let p = self.elements.get(&key)?.find(&self.ids, shown)?;
+        Some(self.objects[p])
     }
 }
 

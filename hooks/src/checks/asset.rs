@@ -2,11 +2,9 @@
 //! carry ids (with `check.require_ids`), expression-valued properties compile.
 
 use std::borrow::Cow;
-use std::hash::BuildHasher;
 
-use hashbrown::HashTable;
 use merge::id_member;
-use rustc_hash::FxBuildHasher;
+use merge::id_table::IdTable;
 use sjson::{Document, Kind, ParseOptions, Quoting, Value};
 
 use crate::policy::Policy;
@@ -76,16 +74,19 @@ impl<'p> Ids<'p> {
         id_member(&self.lower, v).map(|(_, id, value)| (value, id))
     }
 
-    /// Each element's id, with where its id member starts, if `arr` is a non-empty array
+    /// Each element's id, and where each id member starts, if `arr` is a non-empty array
     /// whose elements all carry one.
-    fn keyed<'d>(&self, arr: Value<'d>) -> Option<Vec<(Cow<'d, str>, u32)>> {
+    fn keyed<'d>(&self, arr: Value<'d>) -> Option<(Vec<Cow<'d, str>>, Vec<usize>)> {
         if arr.kind() != Kind::Array || arr.is_empty() {
             return None;
         }
-        let at = |v: Value<'_>| u32::try_from(v.item_start()).unwrap_or(u32::MAX);
-        arr.children()
-            .map(|c| self.of(c).map(|(value, id)| (id, at(value))))
-            .collect()
+        let (mut ids, mut starts) = (Vec::with_capacity(arr.len()), Vec::new());
+        for c in arr.children() {
+            let (value, id) = self.of(c)?;
+            ids.push(id);
+            starts.push(value.item_start());
+        }
+        Some((ids, starts))
     }
 }
 
@@ -97,31 +98,25 @@ fn id_display(id: &str) -> String {
 }
 
 fn duplicate_ids(path: &str, doc: &Document, ids: &Ids<'_>, out: &mut Vec<Problem>) {
-    let hash = |id: &str| FxBuildHasher.hash_one(id);
     for arr in doc.root().descendants() {
-        let Some(keyed) = ids.keyed(arr) else {
+        let Some((keyed, starts)) = ids.keyed(arr) else {
             continue;
         };
-        // The first element of each id, by position (4 bytes a slot: this runs on the
-        // result of every merge, beside the coherence pass).
-        let mut first: HashTable<u32> = HashTable::with_capacity(keyed.len());
-        for (i, (id, at)) in keyed.iter().enumerate() {
-            let h = hash(id);
-            if let Some(&prev) = first.find(h, |&p| keyed[p as usize].0 == *id) {
-                let (line, _) = sjson::line_col(doc.text(), keyed[prev as usize].1 as usize);
+        // The first element of each id (this runs on the result of every merge).
+        let mut first = IdTable::with_capacity(keyed.len());
+        for (i, id) in keyed.iter().enumerate() {
+            if let Some(prev) = first.insert_first(&keyed, i) {
+                let (line, _) = sjson::line_col(doc.text(), starts[prev]);
                 out.push(Problem::at(
                     path,
                     doc.text(),
-                    *at as usize,
+                    starts[i],
                     Check::DuplicateId,
                     format!(
                         "duplicate id {} in this array (first at line {line})",
                         id_display(id)
                     ),
                 ));
-            } else {
-                let i = u32::try_from(i).unwrap_or(u32::MAX);
-                first.insert_unique(h, i, |&p| hash(&keyed[p as usize].0));
             }
         }
     }
