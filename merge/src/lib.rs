@@ -425,19 +425,15 @@ pub fn merge_coherent_beside<R: Send>(
     options: &MergeOptions,
     beside: impl Fn(&Document, &[Conflict]) -> R + Sync,
 ) -> Result<(MergeOutcome, Document, R), MergeError> {
-    // The coherence pass walks the sides on the second core while the merge, which is
-    // mostly on one, runs.
+    // The coherence pass walks the sides on the second core while the merge itself, which
+    // runs on one, goes on (after move detection, which uses both).
     let parallel = ours.text().len() >= PARALLEL_FROM;
-    let (walked, merged) = if parallel {
-        let (walked, merged) = both(
-            true,
-            || coherence::walk_sides(ours, theirs, options),
-            || merge_parsed(base, ours, theirs, options),
-        );
-        (Some(walked), merged)
-    } else {
-        (None, merge_parsed(base, ours, theirs, options))
-    };
+    let merger = merger::Merger::new(base, ours, theirs, options);
+    let (walked, merged) = both(
+        parallel,
+        || parallel.then(|| coherence::walk_sides(ours, theirs, options)),
+        || merge_parsed(merger, ours.dialect()),
+    );
     let (mut outcome, merged) = merged?;
     let (early, checked) = both(
         parallel,
@@ -454,19 +450,17 @@ pub fn merge_coherent_beside<R: Send>(
     Ok((outcome, result, answer))
 }
 
-/// The structural merge of three documents, its text parsed (the check that the printer's
-/// output parses); the outcome's `text` is empty, the text is the document's.
+/// Runs the structural merge and parses its text (the check that the printer's output
+/// parses); the outcome's `text` is empty, the text is the document's.
 fn merge_parsed(
-    base: &Document,
-    ours: &Document,
-    theirs: &Document,
-    options: &MergeOptions,
+    merger: merger::Merger<'_>,
+    dialect: Dialect,
 ) -> Result<(MergeOutcome, Document), MergeError> {
-    let (mut outcome, split) = merger::Merger::new(base, ours, theirs, options).run_split();
+    let (mut outcome, split) = merger.run_split();
     let text = std::mem::take(&mut outcome.text);
     // A large result is parsed on two threads, from the printer's hint.
     let split = split.filter(|_| text.len() >= PARALLEL_FROM);
-    let merged = Document::parse_split(text, ParseOptions::new(ours.dialect()), split)
+    let merged = Document::parse_split(text, ParseOptions::new(dialect), split)
         .map_err(MergeError::Invalid)?;
     Ok((outcome, merged))
 }
