@@ -97,7 +97,7 @@ impl<'a> Names<'a> {
         self.index.get_or_init(|| {
             let mut index = IdIndex::default();
             for root in &self.roots {
-                index.add(*root, None, &self.id_keys_lower);
+                index.add_root(*root, &self.id_keys_lower);
             }
             index
         })
@@ -120,8 +120,11 @@ impl<'a> Names<'a> {
         let (head, tail) = (&short[..head], &short[tail..]);
         let mut buffer = String::new();
         let mut found: Option<&str> = None;
+        let last = tail.as_bytes().last();
         for id in self.ids() {
-            if !id.starts_with(head) || !id.ends_with(tail) {
+            // Ids often share their first characters (a counter, a date): the end first,
+            // its last byte before any comparison.
+            if id.as_bytes().last() != last || !id.ends_with(tail) || !id.starts_with(head) {
                 continue;
             }
             abbreviate_into(id, ends, &mut buffer);
@@ -332,27 +335,37 @@ struct IdIndex<'a> {
 }
 
 impl<'a> IdIndex<'a> {
-    /// Adds the ids of `v` and of everything under it; `parent` is the container holding
-    /// `v`, if any.
-    fn add(&mut self, v: Value<'a>, parent: Option<ContainerKey>, id_keys_lower: &[String]) {
-        match v.kind() {
-            Kind::Object => {
-                if let Some((_, id)) = id_of(id_keys_lower, v) {
-                    self.ids.push(shown(id));
-                    self.objects.push(v);
-                    if let Some(parent) = parent {
-                        let at = self.ids.len() - 1;
-                        let elements = self.elements.entry(parent).or_default();
-                        elements.insert_first(&self.ids, at);
-                    }
-                }
-            }
-            Kind::Array => {}
-            _ => return,
+    /// Adds the ids of the root `v` and of everything under it.
+    fn add_root(&mut self, v: Value<'a>, id_keys_lower: &[String]) {
+        if let Some((_, id)) = id_of(id_keys_lower, v) {
+            self.ids.push(shown(id));
+            self.objects.push(v);
         }
-        let key = Some(container_key(v));
+        self.add_children(v, id_keys_lower);
+    }
+
+    /// Adds the ids of what lies under container `v`, in document order: its children
+    /// that are objects with an id go in one table for `v`.
+    fn add_children(&mut self, v: Value<'a>, id_keys_lower: &[String]) {
+        // Only objects with members hold ids, so a value with nothing below its children
+        // (`[1 2 3]`) holds none: most containers of a level are such.
+        if !v.has_grandchildren() {
+            return;
+        }
+        let mut table: Option<IdTable> = None;
         for c in v.children().filter(|c| c.is_container()) {
-            self.add(c, key, id_keys_lower);
+            if let Some((_, id)) = id_of(id_keys_lower, c) {
+                self.ids.push(shown(id));
+                self.objects.push(c);
+                let at = self.ids.len() - 1;
+                table
+                    .get_or_insert_with(|| IdTable::with_capacity(v.len()))
+                    .insert_first(&self.ids, at);
+            }
+            self.add_children(c, id_keys_lower);
+        }
+        if let Some(table) = table {
+            self.elements.insert(container_key(v), table);
         }
     }
 

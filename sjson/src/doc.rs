@@ -564,6 +564,13 @@ impl<'d> Value<'d> {
         }
     }
 
+    /// Whether anything lies below this value's children (false for scalars): when not,
+    /// every child is a scalar or an empty container, and a walk looking for objects
+    /// with members can skip the value whole (`[1 2 3]`).
+    pub fn has_grandchildren(&self) -> bool {
+        self.doc.next(self.id) - self.id.0 - 1 > self.doc.len(self.id)
+    }
+
     /// This value and everything inside it, in document order.
     pub fn descendants(&self) -> impl Iterator<Item = Value<'d>> + 'd {
         let doc = self.doc;
@@ -756,6 +763,22 @@ mod tests {
             );
         }
         ab
+    }
+
+    #[test]
+    fn grandchildren_are_anything_below_the_children() {
+        let d =
+            sjson("s = 1 e = [] p = [1 2 3] k = [{} []] o = [{ id = 1 }] n = { a = { b = [] } }");
+        let has = |key: &str| d.root().get(key).unwrap().has_grandchildren();
+        // Scalars and values whose children are scalars or empty containers hold none.
+        for key in ["s", "e", "p", "k"] {
+            assert!(!has(key), "{key}");
+        }
+        for key in ["o", "n"] {
+            assert!(has(key), "{key}");
+        }
+        assert!(d.root().has_grandchildren());
+        assert!(!sjson("a = 1").root().has_grandchildren());
     }
 
     #[test]

@@ -98,10 +98,23 @@ fn id_display(id: &str) -> String {
 }
 
 fn duplicate_ids(path: &str, doc: &Document, ids: &Ids<'_>, out: &mut Vec<Problem>) {
-    for arr in doc.root().descendants() {
-        let Some((keyed, starts)) = ids.keyed(arr) else {
-            continue;
-        };
+    duplicate_ids_under(path, doc, doc.root(), ids, out);
+}
+
+/// [`duplicate_ids`] in `v` and everything under it, in document order.
+fn duplicate_ids_under(
+    path: &str,
+    doc: &Document,
+    v: Value<'_>,
+    ids: &Ids<'_>,
+    out: &mut Vec<Problem>,
+) {
+    // A keyed array's elements have members, and so has anything holding one: a value
+    // with nothing below its children (`pos = [1 2 3]`, most of a level) is skipped whole.
+    if !v.has_grandchildren() {
+        return;
+    }
+    if let Some((keyed, starts)) = ids.keyed(v) {
         // The first element of each id (this runs on the result of every merge).
         let mut first = IdTable::with_capacity(keyed.len());
         for (i, id) in keyed.iter().enumerate() {
@@ -119,6 +132,9 @@ fn duplicate_ids(path: &str, doc: &Document, ids: &Ids<'_>, out: &mut Vec<Proble
                 ));
             }
         }
+    }
+    for c in v.children() {
+        duplicate_ids_under(path, doc, c, ids, out);
     }
 }
 

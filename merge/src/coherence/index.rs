@@ -8,7 +8,6 @@ use globset::GlobSet;
 use rustc_hash::{FxHashMap, FxHashSet};
 use sjson::{Document, Kind, NodeId, Path, Segment, Value};
 
-use super::sides::has_containers;
 use crate::merger::{id_display, id_member, id_of};
 
 /// One step from an object (or the root) down to the array holding an object.
@@ -230,7 +229,7 @@ impl<'d> Walk<'_, 'd, '_> {
     fn enters(&self, c: Value<'_>) -> bool {
         match self.strings {
             Some(_) => c.is_container(),
-            None => has_containers(c),
+            None => c.has_grandchildren(),
         }
     }
 
@@ -259,6 +258,9 @@ impl<'d> Walk<'_, 'd, '_> {
                     }
                 }
             }
+            // Nothing below the elements: no element has members, so none has an id,
+            // and array elements are never listed as references (`pos = [1 2 3]`).
+            Kind::Array if !v.has_grandchildren() => {}
             Kind::Array => {
                 let index = &mut *self.index;
                 index.objs.reserve(v.len());

@@ -134,7 +134,7 @@ pub(crate) fn for_each_id<'d>(
     match v.kind() {
         Kind::Object => {
             for c in v.children() {
-                if has_containers(c) {
+                if c.has_grandchildren() {
                     for_each_id(c, id_keys_lower, nested, f);
                 }
             }
@@ -146,24 +146,12 @@ pub(crate) fn for_each_id<'d>(
                     f(id, c, nested);
                     inside = true;
                 }
-                if has_containers(c) {
+                if c.has_grandchildren() {
                     for_each_id(c, id_keys_lower, inside, f);
                 }
             }
         }
         _ => {}
-    }
-}
-
-/// Whether `v` is a container holding a container (something to walk into): its subtree
-/// has more nodes than itself and its children.
-pub(crate) fn has_containers(v: Value<'_>) -> bool {
-    if !v.is_container() {
-        return false;
-    }
-    match v.descendants().size_hint() {
-        (lo, Some(hi)) if lo == hi => hi > v.len() + 1,
-        _ => v.children().any(|c| c.is_container()),
     }
 }
 
