@@ -176,12 +176,14 @@ impl<'a> Merger<'a> {
     /// [`Merger::run`], with where the merged text can be parsed on two threads.
     pub(crate) fn run_split(mut self) -> (MergeOutcome, Option<sjson::Split>) {
         let (b, o, t) = (self.base.root(), self.ours.root(), self.theirs.root());
+        let doc = self.ours;
         let out = self.merge_value(Some(b), o, t);
-        let (text, split) = sjson::print_with_split(self.ours, &out);
-        let outcome = MergeOutcome {
-            text,
-            conflicts: self.conflicts,
-        };
+        // What the merge indexed is not needed to print: freed first, the printer's
+        // buffers take its place at the peak of memory.
+        let conflicts = std::mem::take(&mut self.conflicts);
+        drop(self);
+        let (text, split) = sjson::print_with_split(doc, &out);
+        let outcome = MergeOutcome { text, conflicts };
         (outcome, split)
     }
 
