@@ -124,3 +124,29 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_text_ending_with_another_has_its_last_bytes_under_its_mask() {
+    let ids = [
+        "6f1c2a40-1f43-4c8e-9a57-0d1e2f3a4b03",
+        "e1",
+        "",
+        "é4b03",
+        "abcdefgh",
+    ];
+    let tails = [
+        "4b03", "a4b03", "b03", "1", "", "e1", "é4b03", "bcdefgh", "abcdefgh",
+    ];
+    for id in ids {
+        let (end, _) = last_bytes(id);
+        for tail in tails {
+            let (want, mask) = last_bytes(tail);
+            if id.ends_with(tail) {
+                assert_eq!(end & mask, want, "{id:?} ends with {tail:?}");
+            }
+        }
+    }
+    // Different last bytes tell ids apart before their text is read.
+    assert_ne!(last_bytes("x4b03").0, last_bytes("x4b04").0);
+    assert_eq!(last_bytes(""), (0, 0));
+}
