@@ -409,8 +409,8 @@ pub fn merge_coherent_document(
     theirs: &Document,
     options: &MergeOptions,
 ) -> Result<(MergeOutcome, Document), MergeError> {
-    let (outcome, merged, ()) = merge_coherent_beside(base, ours, theirs, options, |_, _| ())?;
-    Ok((outcome, merged))
+    let merged = merge_coherent_beside(base, ours, theirs, options, |_, _| ())?;
+    Ok((merged.outcome, merged.document))
 }
 
 /// [`merge_coherent_document`], running `beside` on the result (with the conflicts found
@@ -424,7 +424,7 @@ pub fn merge_coherent_beside<R: Send>(
     theirs: &Document,
     options: &MergeOptions,
     beside: impl Fn(&Document, &[Conflict]) -> R + Sync,
-) -> Result<(MergeOutcome, Document, R), MergeError> {
+) -> Result<Coherent<R>, MergeError> {
     // The coherence pass walks the sides on the second core while the merge itself, which
     // runs on one, goes on (after move detection, which uses both).
     let parallel = ours.text().len() >= PARALLEL_FROM;
@@ -440,14 +440,40 @@ pub fn merge_coherent_beside<R: Send>(
         || beside(&merged, &outcome.conflicts),
         || coherence::repaired(base, ours, theirs, &merged, options, walked),
     );
-    let (repaired, repairs) = checked?;
-    if repaired.is_none() && repairs.is_empty() {
-        return Ok((outcome, merged, early));
+    let pass = checked?;
+    let unique_ids = pass.unique_ids;
+    if pass.document.is_none() && pass.reports.is_empty() {
+        return Ok(Coherent {
+            outcome,
+            document: merged,
+            beside: early,
+            unique_ids,
+        });
     }
-    outcome.conflicts.extend(repairs);
-    let result = repaired.unwrap_or(merged);
-    let answer = beside(&result, &outcome.conflicts);
-    Ok((outcome, result, answer))
+    outcome.conflicts.extend(pass.reports);
+    let document = pass.document.unwrap_or(merged);
+    let beside = beside(&document, &outcome.conflicts);
+    Ok(Coherent {
+        outcome,
+        document,
+        beside,
+        unique_ids,
+    })
+}
+
+/// A coherent merge's result ([`merge_coherent_beside`]).
+#[derive(Debug)]
+pub struct Coherent<R> {
+    /// The conflicts and repairs; `text` is empty, the text is `document`'s.
+    pub outcome: MergeOutcome,
+    /// The result, parsed.
+    pub document: Document,
+    /// What `beside` answered on `document`.
+    pub beside: R,
+    /// True when no two objects of `document`'s arrays hold the same id, as the coherence
+    /// pass indexed them; false when two do, or when the pass changed the result (not
+    /// indexed again here): a caller who must know then checks itself.
+    pub unique_ids: bool,
 }
 
 /// Runs the structural merge and parses its text (the check that the printer's output

@@ -105,8 +105,21 @@ pub fn repair(
     merged: Document,
     options: &MergeOptions,
 ) -> Result<(Document, Vec<Conflict>), CoherenceError> {
-    let (repaired, reports) = repaired(base, ours, theirs, &merged, options, None)?;
-    Ok((repaired.unwrap_or(merged), reports))
+    let pass = repaired(base, ours, theirs, &merged, options, None)?;
+    Ok((pass.document.unwrap_or(merged), pass.reports))
+}
+
+/// What [`repaired`] found.
+#[derive(Debug)]
+pub struct Repaired {
+    /// The repaired document, `None` when the result needed no change.
+    pub document: Option<Document>,
+    /// One report per repair (the reports may also name ambiguities when nothing changed).
+    pub reports: Vec<Conflict>,
+    /// True when no two objects of the result's arrays hold the same id, as the pass
+    /// indexed them; false when two do, or when the pass changed the result (whose
+    /// rounds are not told apart here): then a caller who needs to know checks itself.
+    pub unique_ids: bool,
 }
 
 /// Ours' and theirs' id'd objects, walked before the merged document exists (the walk
@@ -135,9 +148,8 @@ fn lower(id_keys: &[String]) -> Vec<String> {
     id_keys.iter().map(|k| k.to_ascii_lowercase()).collect()
 }
 
-/// [`repair`] reading `merged` in place: the repaired document, `None` when `merged` needs
-/// no change (the reports may still name ambiguities). `walked`: the sides' objects from
-/// [`walk_sides`] with the same options, if they were walked ahead.
+/// [`repair`] reading `merged` in place (see [`Repaired`]). `walked`: the sides' objects
+/// from [`walk_sides`] with the same options, if they were walked ahead.
 pub fn repaired<'d>(
     base: &'d Document,
     ours: &'d Document,
@@ -145,7 +157,7 @@ pub fn repaired<'d>(
     merged: &Document,
     options: &MergeOptions,
     walked: Option<SideWalk<'d>>,
-) -> Result<(Option<Document>, Vec<Conflict>), CoherenceError> {
+) -> Result<Repaired, CoherenceError> {
     let id_keys_lower = lower(&options.id_keys);
     let m = Matchers {
         id_keys_lower: &id_keys_lower,
@@ -157,10 +169,16 @@ pub fn repaired<'d>(
     // repair). Base, and a side's full index, are looked at when a repair needs them.
     let mut state = plan::State::new(base, ours, theirs, &m, options.policy);
     let survey = state.survey(merged, walked);
+    let unique_ids = survey.im.dups.is_empty();
+    let unchanged = move |reports| Repaired {
+        document: None,
+        reports,
+        unique_ids,
+    };
     let sides = &survey.sides;
     if sides.iter().all(|s| s.count == 0) {
         drop(survey);
-        return Ok((None, Vec::new()));
+        return Ok(unchanged(Vec::new()));
     }
     for (s, side) in [(&sides[0], Side::Ours), (&sides[1], Side::Theirs)] {
         if !s.dups.is_empty() {
@@ -176,7 +194,7 @@ pub fn repaired<'d>(
         (!edits.is_empty()).then(|| apply::apply(merged, &edits))
     };
     let Some(text) = first else {
-        return Ok((None, reports));
+        return Ok(unchanged(reports));
     };
     let mut doc =
         Document::parse_with(text, ParseOptions::new(dialect)).map_err(CoherenceError::Invalid)?;
@@ -192,5 +210,9 @@ pub fn repaired<'d>(
         doc = Document::parse_with(text, ParseOptions::new(dialect))
             .map_err(CoherenceError::Invalid)?;
     }
-    Ok((Some(doc), reports))
+    Ok(Repaired {
+        document: Some(doc),
+        reports,
+        unique_ids: false,
+    })
 }

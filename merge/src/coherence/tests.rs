@@ -385,15 +385,19 @@ fn beside_runs(base: &str, ours: &str, theirs: &str) -> (String, Vec<(String, us
     let parse = |t: &str| Document::parse(t, Dialect::Sjson).unwrap();
     let (b, o, t) = (parse(base), parse(ours), parse(theirs));
     let seen = std::sync::Mutex::new(Vec::new());
-    let (outcome, result, last) =
+    let merged =
         crate::merge_coherent_beside(&b, &o, &t, &MergeOptions::default(), |doc, conflicts| {
             let run = (doc.text().to_string(), conflicts.len());
             seen.lock().unwrap().push(run.clone());
             run
         })
         .unwrap();
-    assert_eq!(last, (result.text().to_string(), outcome.conflicts.len()));
-    (result.text().to_string(), seen.into_inner().unwrap())
+    let text = merged.document.text().to_string();
+    assert_eq!(
+        merged.beside,
+        (text.clone(), merged.outcome.conflicts.len())
+    );
+    (text, seen.into_inner().unwrap())
 }
 
 #[test]
@@ -423,4 +427,27 @@ fn beside_runs_again_on_the_repaired_document_with_the_repairs() {
         text.contains(UNIT),
         "the unit the new flow node uses is restored"
     );
+}
+
+#[test]
+fn the_pass_tells_whether_the_result_holds_an_id_twice() {
+    let unique = |base: &str, ours: &str, theirs: &str| {
+        let parse = |t: &str| Document::parse(t, Dialect::Sjson).unwrap();
+        let (b, o, t) = (parse(base), parse(ours), parse(theirs));
+        crate::merge_coherent_beside(&b, &o, &t, &MergeOptions::default(), |_, _| ())
+            .unwrap()
+            .unique_ids
+    };
+    let base = "a = [{ id = x }] b = [{ id = y }]\n";
+    assert!(unique(
+        base,
+        base,
+        "a = [{ id = x v = 1 }] b = [{ id = y }]\n"
+    ));
+    // An input holding an id in two arrays: the result does too.
+    let twice = "a = [{ id = x }] b = [{ id = x }]\n";
+    assert!(!unique(twice, twice, twice));
+    // Repeated within one array (not mergeable by id): reported as not unique.
+    let repeated = "a = [{ id = x } { id = x }]\n";
+    assert!(!unique(repeated, repeated, repeated));
 }
