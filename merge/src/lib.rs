@@ -10,6 +10,7 @@
 mod align;
 pub mod changeset;
 pub mod coherence;
+mod coherent;
 pub mod diff;
 pub mod explain;
 pub mod id_table;
@@ -30,6 +31,7 @@ use std::fmt;
 
 use sjson::{Dialect, Document, ParseError, ParseOptions};
 
+pub use coherent::{merge_coherent_beside, merge_coherent_owned, Coherent};
 pub use merger::{compact_json, id_member, id_text};
 
 /// From this many bytes of text, work on the two sides runs on two threads (move
@@ -411,84 +413,6 @@ pub fn merge_coherent_document(
 ) -> Result<(MergeOutcome, Document), MergeError> {
     let merged = merge_coherent_beside(base, ours, theirs, options, |_, _| ())?;
     Ok((merged.outcome, merged.document))
-}
-
-/// [`merge_coherent_document`], running `beside` on the result (with the conflicts found
-/// so far) while the coherence pass checks it: work that only reads the result, such as
-/// naming its conflicts for people, overlaps the pass on a large document. When the pass
-/// repairs or reports anything, `beside` runs again on the final document with every
-/// conflict and repair, so its answer always describes what is returned.
-pub fn merge_coherent_beside<R: Send>(
-    base: &Document,
-    ours: &Document,
-    theirs: &Document,
-    options: &MergeOptions,
-    beside: impl Fn(&Document, &[Conflict]) -> R + Sync,
-) -> Result<Coherent<R>, MergeError> {
-    // The coherence pass walks the sides on the second core while the merge itself, which
-    // runs on one, goes on (after move detection, which uses both).
-    let parallel = ours.text().len() >= PARALLEL_FROM;
-    let merger = merger::Merger::new(base, ours, theirs, options);
-    let (walked, merged) = both(
-        parallel,
-        || parallel.then(|| coherence::walk_sides(ours, theirs, options)),
-        || merge_parsed(merger, ours.dialect()),
-    );
-    let (mut outcome, merged) = merged?;
-    let (early, checked) = both(
-        parallel,
-        || beside(&merged, &outcome.conflicts),
-        || coherence::repaired(base, ours, theirs, &merged, options, walked),
-    );
-    let pass = checked?;
-    let unique_ids = pass.unique_ids;
-    if pass.document.is_none() && pass.reports.is_empty() {
-        return Ok(Coherent {
-            outcome,
-            document: merged,
-            beside: early,
-            unique_ids,
-        });
-    }
-    outcome.conflicts.extend(pass.reports);
-    let document = pass.document.unwrap_or(merged);
-    let beside = beside(&document, &outcome.conflicts);
-    Ok(Coherent {
-        outcome,
-        document,
-        beside,
-        unique_ids,
-    })
-}
-
-/// A coherent merge's result ([`merge_coherent_beside`]).
-#[derive(Debug)]
-pub struct Coherent<R> {
-    /// The conflicts and repairs; `text` is empty, the text is `document`'s.
-    pub outcome: MergeOutcome,
-    /// The result, parsed.
-    pub document: Document,
-    /// What `beside` answered on `document`.
-    pub beside: R,
-    /// True when no two objects of `document`'s arrays hold the same id, as the coherence
-    /// pass indexed them; false when two do, or when the pass changed the result (not
-    /// indexed again here): a caller who must know then checks itself.
-    pub unique_ids: bool,
-}
-
-/// Runs the structural merge and parses its text (the check that the printer's output
-/// parses); the outcome's `text` is empty, the text is the document's.
-fn merge_parsed(
-    merger: merger::Merger<'_>,
-    dialect: Dialect,
-) -> Result<(MergeOutcome, Document), MergeError> {
-    let (mut outcome, split) = merger.run_split();
-    let text = std::mem::take(&mut outcome.text);
-    // A large result is parsed on two threads, from the printer's hint.
-    let split = split.filter(|_| text.len() >= PARALLEL_FROM);
-    let merged = Document::parse_split(text, ParseOptions::new(dialect), split)
-        .map_err(MergeError::Invalid)?;
-    Ok((outcome, merged))
 }
 
 #[cfg(test)]

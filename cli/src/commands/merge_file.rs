@@ -80,10 +80,9 @@ pub fn run(args: &MergeFileArgs) -> anyhow::Result<ExitCode> {
     let name = args.current.display().to_string();
     // Name the conflicts' places the way people do while the coherence pass checks the
     // result.
-    let checked =
-        merge::merge_coherent_beside(&base, &ours, &theirs, &options, |result, conflicts| {
-            NamedConflicts::of(result, conflicts, &options)
-        });
+    let checked = merge::merge_coherent_owned(base, ours, theirs, &options, |result, conflicts| {
+        NamedConflicts::of(result, conflicts, &options)
+    });
     let merged = checked
         .map_err(|e| anyhow::Error::msg(merging::name_sides(merging::describe(e), sides)))?;
     let (outcome, result, named) = (merged.outcome, merged.document, merged.beside);
@@ -94,7 +93,6 @@ pub fn run(args: &MergeFileArgs) -> anyhow::Result<ExitCode> {
         true => Vec::new(),
         false => hooks::checks::duplicate_ids_in(&name, &result, &options.id_keys),
     };
-    drop((base, ours, theirs));
     let file_report = merging::file_report(&name, options.policy, &outcome.conflicts);
     let report_json = named_report(&file_report, &named.pointers, &duplicates);
     if let Some(inputs) = &inputs {

@@ -81,7 +81,8 @@ pub fn merge_docs_parsed(
     options: &MergeOptions,
 ) -> Result<(MergeOutcome, Document), String> {
     // The structural merge, checked to parse, then made a coherent level.
-    merge::merge_coherent_document(&base, &ours, &theirs, options).map_err(describe)
+    let merged = merge::merge_coherent_owned(base, ours, theirs, options, |_, _| ());
+    merged.map(|m| (m.outcome, m.document)).map_err(describe)
 }
 
 /// A merge error as the diagnostic the cli prints.

@@ -11,12 +11,14 @@ mod plan;
 mod sides;
 #[cfg(test)]
 mod tests;
+mod versions;
 
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use sjson::{Document, ParseError, ParseOptions};
 
 use crate::{Conflict, MergeOptions, Side};
 use index::Matchers;
+pub use versions::Versions;
 
 /// What counts as a reference (`[references]` in assetvc.toml).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -105,7 +107,8 @@ pub fn repair(
     merged: Document,
     options: &MergeOptions,
 ) -> Result<(Document, Vec<Conflict>), CoherenceError> {
-    let pass = repaired(base, ours, theirs, &merged, options, None)?;
+    let versions = Versions::parsed(base, ours, theirs);
+    let pass = repaired(&versions, &merged, options, None)?;
     Ok((pass.document.unwrap_or(merged), pass.reports))
 }
 
@@ -123,23 +126,20 @@ pub struct Repaired {
 }
 
 /// Ours' and theirs' id'd objects, walked before the merged document exists (the walk
-/// needs nothing of it): [`walk_sides`], for [`repaired`].
-pub struct SideWalk<'d> {
-    ours: sides::SideObjects<'d>,
-    theirs: sides::SideObjects<'d>,
+/// needs nothing of it): [`walk_sides`], for [`repaired`]. It holds no borrow of the
+/// documents, whose node tables can be freed once it is taken (their texts kept).
+pub struct SideWalk {
+    ours: sides::Detached,
+    theirs: sides::Detached,
 }
 
 /// Walks ours and theirs for their id'd objects: work the coherence pass can take ahead,
 /// beside the structural merge.
-pub fn walk_sides<'d>(
-    ours: &'d Document,
-    theirs: &'d Document,
-    options: &MergeOptions,
-) -> SideWalk<'d> {
+pub fn walk_sides(ours: &Document, theirs: &Document, options: &MergeOptions) -> SideWalk {
     let id_keys_lower = lower(&options.id_keys);
     SideWalk {
-        ours: sides::side_objects(ours, &id_keys_lower),
-        theirs: sides::side_objects(theirs, &id_keys_lower),
+        ours: sides::Detached::of(ours, &id_keys_lower),
+        theirs: sides::Detached::of(theirs, &id_keys_lower),
     }
 }
 
@@ -149,14 +149,28 @@ fn lower(id_keys: &[String]) -> Vec<String> {
 }
 
 /// [`repair`] reading `merged` in place (see [`Repaired`]). `walked`: the sides' objects
-/// from [`walk_sides`] with the same options, if they were walked ahead.
-pub fn repaired<'d>(
-    base: &'d Document,
-    ours: &'d Document,
-    theirs: &'d Document,
+/// from [`walk_sides`] with the same options, if they were walked ahead (versions kept
+/// as texts are parsed again if they were not, or when a repair needs them).
+pub fn repaired(
+    versions: &Versions<'_>,
     merged: &Document,
     options: &MergeOptions,
-    walked: Option<SideWalk<'d>>,
+    walked: Option<SideWalk>,
+) -> Result<Repaired, CoherenceError> {
+    let pass = repaired_from(versions, merged, options, walked);
+    // A version kept as text that does not parse again (it did once) is a bug: whatever
+    // the pass read in its place is not to be trusted.
+    match versions.failed() {
+        true => Err(CoherenceError::Internal),
+        false => pass,
+    }
+}
+
+fn repaired_from(
+    versions: &Versions<'_>,
+    merged: &Document,
+    options: &MergeOptions,
+    walked: Option<SideWalk>,
 ) -> Result<Repaired, CoherenceError> {
     let id_keys_lower = lower(&options.id_keys);
     let m = Matchers {
@@ -167,7 +181,7 @@ pub fn repaired<'d>(
     // Only the result is indexed in full; the sides are measured against it by one
     // id-only walk each (what they hold that the result lacks is what can need a
     // repair). Base, and a side's full index, are looked at when a repair needs them.
-    let mut state = plan::State::new(base, ours, theirs, &m, options.policy);
+    let mut state = plan::State::new(versions, &m, options.policy);
     let survey = state.survey(merged, walked);
     let unique_ids = survey.im.dups.is_empty();
     let unchanged = move |reports| Repaired {

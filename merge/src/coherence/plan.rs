@@ -6,6 +6,7 @@ use sjson::{Document, Kind, NodeId, Out, OutItem, Value};
 use super::apply::{without, Edit};
 use super::index::{resolve, DocIndex, Matchers, Named, Reference, Step};
 use super::sides::{present, side_objects, SideIds};
+use super::versions::{Versions, Which};
 use super::{CoherenceError, SideWalk};
 
 mod cycle;
@@ -28,9 +29,7 @@ pub(crate) struct State<'s, 'o> {
     base_index: std::cell::OnceCell<DocIndex<'s>>,
     ours_index: std::cell::OnceCell<DocIndex<'s>>,
     theirs_index: std::cell::OnceCell<DocIndex<'s>>,
-    base_doc: &'s Document,
-    ours_doc: &'s Document,
-    theirs_doc: &'s Document,
+    versions: &'s Versions<'s>,
     m: &'o Matchers<'o>,
     winner: Side,
 }
@@ -56,31 +55,29 @@ fn other(side: Side) -> Side {
 }
 
 impl<'s, 'o> State<'s, 'o> {
-    pub(crate) fn new(
-        base_doc: &'s Document,
-        ours_doc: &'s Document,
-        theirs_doc: &'s Document,
-        m: &'o Matchers<'o>,
-        policy: Policy,
-    ) -> Self {
+    pub(crate) fn new(versions: &'s Versions<'s>, m: &'o Matchers<'o>, policy: Policy) -> Self {
         State {
             base_index: std::cell::OnceCell::new(),
             ours_index: std::cell::OnceCell::new(),
             theirs_index: std::cell::OnceCell::new(),
-            base_doc,
-            ours_doc,
-            theirs_doc,
+            versions,
             m,
             winner: policy.side(),
         }
     }
 
+    /// A version's document (parsed on first use when only its text is kept).
+    fn doc(&self, which: Which) -> &'s Document {
+        self.versions.doc(which)
+    }
+
     /// A side's full index (built on first use) and document.
     fn side_cell(&self, side: Side) -> (&std::cell::OnceCell<DocIndex<'s>>, &'s Document) {
-        match side {
-            Side::Ours => (&self.ours_index, self.ours_doc),
-            Side::Theirs => (&self.theirs_index, self.theirs_doc),
-        }
+        let cell = match side {
+            Side::Ours => &self.ours_index,
+            Side::Theirs => &self.theirs_index,
+        };
+        (cell, self.doc(side.into()))
     }
 
     /// The full index of a side.
@@ -129,28 +126,33 @@ impl<'s, 'o> State<'s, 'o> {
     ///
     /// `walked`: the sides' objects, when they were walked already (before the result
     /// existed, see [`super::walk_sides`]).
-    pub(crate) fn survey<'m>(&self, doc: &'m Document, walked: Option<SideWalk<'s>>) -> Survey<'m>
+    pub(crate) fn survey<'m>(&self, doc: &'m Document, walked: Option<SideWalk>) -> Survey<'m>
     where
         's: 'm,
     {
         let ids = self.m.id_keys_lower;
-        let (ours, theirs) = (self.ours_doc, self.theirs_doc);
         let parallel = doc.text().len() >= crate::PARALLEL_FROM;
         let ((o, t), (im, strings)) = match walked {
             Some(walked) => (
-                (walked.ours, walked.theirs),
+                (
+                    walked.ours.attach(self.versions.text(Which::Ours)),
+                    walked.theirs.attach(self.versions.text(Which::Theirs)),
+                ),
                 DocIndex::build_with_strings(doc.root(), self.m),
             ),
-            None => both(
-                parallel,
-                || (side_objects(ours, ids), side_objects(theirs, ids)),
-                || DocIndex::build_with_strings(doc.root(), self.m),
-            ),
+            None => {
+                let (ours, theirs) = (self.doc(Which::Ours), self.doc(Which::Theirs));
+                both(
+                    parallel,
+                    || (side_objects(ours, ids), side_objects(theirs, ids)),
+                    || DocIndex::build_with_strings(doc.root(), self.m),
+                )
+            }
         };
         let (t, o) = both(
             parallel,
-            || SideIds::matched(theirs, t, &im),
-            || SideIds::matched(ours, o, &im),
+            || SideIds::matched(t, &im),
+            || SideIds::matched(o, &im),
         );
         Survey {
             im,
@@ -162,24 +164,20 @@ impl<'s, 'o> State<'s, 'o> {
     /// Base's index.
     fn base(&self) -> &DocIndex<'s> {
         self.base_index
-            .get_or_init(|| DocIndex::build(self.base_doc.root(), self.m))
+            .get_or_init(|| DocIndex::build(self.doc(Which::Base).root(), self.m))
     }
 
     /// Whether `side` (which deleted the target of `r`) left `r` dangling itself: its
     /// version of the referrer (the root for a root-level reference) still names the
     /// target under the same key.
     fn dangles_in(&self, side: Side, round: &Round<'_, '_>, r: &Reference<'_>) -> bool {
-        let doc = match side {
-            Side::Ours => self.ours_doc,
-            Side::Theirs => self.theirs_doc,
-        };
         let im = round.im;
         let holder = match r.referrer {
-            Some(i) => match round.ids(side).get(im, &im.objs[i].id) {
-                Some(v) => v,
+            Some(i) => match round.ids(side).node(im, &im.objs[i].id) {
+                Some(node) => self.doc(side.into()).value(node),
                 None => return false,
             },
-            None => doc.root(),
+            None => self.doc(side.into()).root(),
         };
         names_under(holder, &r.key, &r.target)
     }
@@ -258,7 +256,11 @@ impl<'s, 'o> State<'s, 'o> {
             .map(|(id, ..)| &**id)
             .filter(|id| !both(id) && (so.gone_nested(id) || st.gone_nested(id)))
             .collect();
-        let in_base = present(self.base_doc, self.m.id_keys_lower, &one_sided);
+        // (Base is read only when there is something to look for in it.)
+        let in_base = match one_sided.is_empty() {
+            true => FxHashSet::default(),
+            false => present(self.doc(Which::Base), self.m.id_keys_lower, &one_sided),
+        };
         let lost: Vec<String> = so
             .gone
             .iter()

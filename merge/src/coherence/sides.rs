@@ -16,7 +16,6 @@ use crate::merger::id_of;
 /// The ids of one side, relative to the result indexed by `im`.
 #[derive(Debug)]
 pub(crate) struct SideIds<'d> {
-    doc: &'d Document,
     /// For each object of the result (by index in its index): the side's first object
     /// with that id, if any (set for the first object of each id only).
     at: Vec<Option<NodeId>>,
@@ -46,12 +45,67 @@ pub(crate) fn side_objects<'d>(doc: &'d Document, id_keys_lower: &[String]) -> S
     out
 }
 
+/// An id of [`Detached`]: where it is written in the side's text, or the id itself when
+/// it is not written as it is (escapes, numbers).
+#[derive(Debug)]
+enum DetachedId {
+    At(u32, u32),
+    Own(Box<str>),
+}
+
+/// A side's objects ([`side_objects`]) holding no borrow of its document: ids are places
+/// in its text, so that the document's node table can be freed and its text kept.
+#[derive(Debug, Default)]
+pub(crate) struct Detached(Vec<(DetachedId, NodeId, bool)>);
+
+impl Detached {
+    /// One id-only walk of `doc`.
+    pub(crate) fn of(doc: &Document, id_keys_lower: &[String]) -> Detached {
+        let text = doc.text();
+        let (start, end) = (text.as_ptr() as usize, text.as_ptr() as usize + text.len());
+        let mut out = Vec::new();
+        for_each_id(doc.root(), id_keys_lower, false, &mut |id, v, nested| {
+            // A borrowed id is a slice of the text: kept as its offset and length.
+            let at = id.as_ptr() as usize;
+            let place = match &id {
+                Cow::Borrowed(_) if at >= start && at + id.len() <= end => {
+                    u32::try_from(at - start)
+                        .ok()
+                        .zip(u32::try_from(id.len()).ok())
+                }
+                _ => None,
+            };
+            let id = match place {
+                Some((offset, len)) => DetachedId::At(offset, len),
+                None => DetachedId::Own(id.into()),
+            };
+            out.push((id, v.id(), nested));
+        });
+        Detached(out)
+    }
+
+    /// The objects again, their ids read from `text`, the text of the document walked.
+    pub(crate) fn attach(self, text: &str) -> SideObjects<'_> {
+        self.0
+            .into_iter()
+            .map(|(id, node, nested)| {
+                let id = match id {
+                    DetachedId::At(offset, len) => {
+                        let range = offset as usize..(offset + len) as usize;
+                        Cow::Borrowed(text.get(range).unwrap_or_default())
+                    }
+                    DetachedId::Own(id) => Cow::Owned(id.into()),
+                };
+                (id, node, nested)
+            })
+            .collect()
+    }
+}
+
 impl<'d> SideIds<'d> {
-    /// Matches a side's objects (of `doc`, from [`side_objects`]) with the result's
-    /// index `im`.
-    pub fn matched(doc: &'d Document, objects: SideObjects<'d>, im: &DocIndex<'_>) -> Self {
+    /// Matches a side's objects (from [`side_objects`]) with the result's index `im`.
+    pub fn matched(objects: SideObjects<'d>, im: &DocIndex<'_>) -> Self {
         let mut s = SideIds {
-            doc,
             at: vec![None; im.objs.len()],
             gone: Vec::new(),
             gone_by_id: FxHashMap::default(),
@@ -93,13 +147,13 @@ impl<'d> SideIds<'d> {
         s
     }
 
-    /// The side's (first) object with `id`; `im` is the index this was built against.
-    pub fn get(&self, im: &DocIndex<'_>, id: &str) -> Option<Value<'d>> {
-        let node = match im.by_id.get(id) {
-            Some(&k) => self.at[k]?,
-            None => self.gone[*self.gone_by_id.get(id)?].1,
-        };
-        Some(self.doc.value(node))
+    /// The node of the side's (first) object with `id` in the side's document; `im` is
+    /// the index this was built against.
+    pub fn node(&self, im: &DocIndex<'_>, id: &str) -> Option<NodeId> {
+        match im.by_id.get(id) {
+            Some(&k) => self.at[k],
+            None => Some(self.gone[*self.gone_by_id.get(id)?].1),
+        }
     }
 
     /// Whether the side holds `id`.

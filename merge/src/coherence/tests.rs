@@ -451,3 +451,57 @@ fn the_pass_tells_whether_the_result_holds_an_id_twice() {
     let repeated = "a = [{ id = x } { id = x }]\n";
     assert!(!unique(repeated, repeated, repeated));
 }
+
+/// The pass run on versions kept as texts, and on the same versions parsed: the same
+/// answer; with how many texts it parsed again.
+fn from_texts(base: &str, ours: &str, theirs: &str) -> (String, usize) {
+    use super::{repaired, walk_sides, Versions};
+    let parse = |t: &str| Document::parse(t, Dialect::Sjson).unwrap();
+    let (b, o, t) = (parse(base), parse(ours), parse(theirs));
+    let opts = MergeOptions::default();
+    let merged = parse(&crate::merge(&b, &o, &t, &opts).text);
+    let answer = |pass: super::Repaired| {
+        let text = pass.document.map(|d| d.text().to_string());
+        format!("{text:?} {:?} {}", pass.reports, pass.unique_ids)
+    };
+    let parsed = repaired(&Versions::parsed(&b, &o, &t), &merged, &opts, None).unwrap();
+    let texts = Versions::texts(b.text(), o.text(), t.text(), Dialect::Sjson).unwrap();
+    let walked = walk_sides(&o, &t, &opts);
+    let kept = repaired(&texts, &merged, &opts, Some(walked)).unwrap();
+    let (parsed, kept) = (answer(parsed), answer(kept));
+    assert_eq!(kept, parsed, "kept as texts and parsed differ");
+    (kept, texts.parsed_again())
+}
+
+#[test]
+fn versions_kept_as_texts_are_parsed_again_only_for_a_repair() {
+    // Theirs deleted an object ours kept: the ids alone show nothing to repair.
+    let base = "units = [{ id = u1 } { id = u2 }]\n";
+    let (_, again) = from_texts(base, base, "units = [{ id = u1 }]\n");
+    assert_eq!(
+        again, 0,
+        "a merge with nothing to repair parses no version again"
+    );
+    // A dangling reference to restore: the side holding the object is read.
+    let (base, ours, theirs) = unit_deleted_under_a_new_flow_node();
+    let (answer, again) = from_texts(&base, &ours, &theirs);
+    assert!(answer.contains("DanglingReference"), "{answer}");
+    assert!(again > 0, "the repair read a version");
+}
+
+#[test]
+fn ids_written_with_escapes_or_as_numbers_survive_being_kept_apart_from_their_document() {
+    // `"u\u0031"` is the id `u1`, decoded (not a slice of the text); `7` is a number id.
+    // Ours references `u1` from a new node, theirs deletes it: it is restored from ours.
+    let base = "a = [{ id = \"u\\u0031\" name = crate } { id = 7 }]\nflow = []\n";
+    let ours =
+        "a = [{ id = \"u\\u0031\" name = crate } { id = 7 }]\nflow = [{ id = n1 unit = u1 }]\n";
+    let theirs = "a = [{ id = 7 }]\nflow = []\n";
+    let (answer, again) = from_texts(base, ours, theirs);
+    assert!(answer.contains("DanglingReference"), "{answer}");
+    assert!(
+        answer.contains("u\\\\u0031"),
+        "the object restored as ours wrote it: {answer}"
+    );
+    assert!(again > 0);
+}
