@@ -71,11 +71,11 @@ pub(super) fn merge_asset(
         Err(kind) => return Ok(AssetMerge::Failed(kind)),
     };
     // The result must parse (checked before anything is written) and be a coherent level.
-    let (outcome, merged) = match merge::merge_coherent_document(&b, &o, &t, options) {
-        Ok(merged) => merged,
+    // The versions are given up to the merge, which frees their node tables early.
+    let (outcome, merged) = match merge::merge_coherent_owned(b, o, t, options, |_, _| ()) {
+        Ok(merged) => (merged.outcome, merged.document),
         Err(e) => return Ok(AssetMerge::Failed(UnresolvedKind::Internal(e.to_string()))),
     };
-    drop((b, o, t));
     let failed = outcome.failed(options.policy);
     let blob = repo.write_blob(merged.text().as_bytes())?.detach();
     let places = merge::naming::places(merged.root(), &outcome.conflicts, options);
