@@ -55,7 +55,7 @@ enum DetachedId {
 
 /// A side's objects ([`side_objects`]) holding no borrow of its document: ids are places
 /// in its text, so that the document's node table can be freed and its text kept.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct Detached(Vec<(DetachedId, NodeId, bool)>);
 
 impl Detached {
