@@ -71,7 +71,7 @@ fn coherent<R: Send>(
         Inputs::Owned(b, o, t) => (b, o, t),
     };
     let parallel = ours.text().len() >= PARALLEL_FROM;
-    let dialect = ours.dialect();
+    let dialects = [base.dialect(), ours.dialect(), theirs.dialect()];
     // The coherence pass walks the sides on the second core while the merge itself, which
     // runs on one, goes on (after move detection, which uses both). Versions given up are
     // walked whatever their size: only their texts are kept after the merge.
@@ -87,10 +87,12 @@ fn coherent<R: Send>(
         Inputs::Borrowed(b, o, t) => coherence::Versions::parsed(b, o, t),
         Inputs::Owned(b, o, t) => {
             texts = [b.into_text(), o.into_text(), t.into_text()];
-            coherence::Versions::texts(&texts[0], &texts[1], &texts[2], dialect)?
+            let [b, o, t] = [0, 1, 2].map(|i| (texts[i].as_str(), dialects[i]));
+            coherence::Versions::texts(b, o, t)
         }
     };
-    let (mut outcome, merged) = parse_printed(printed, dialect)?;
+    // The result is an edit of ours, in ours' dialect.
+    let (mut outcome, merged) = parse_printed(printed, dialects[1])?;
     let (early, checked) = both(
         parallel,
         || beside(&merged, &outcome.conflicts),

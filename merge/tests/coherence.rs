@@ -425,3 +425,61 @@ proptest! {
         }
     }
 }
+
+/// The pass run on versions kept as texts, one of them (`broken`) with a dialect it does not
+/// parse as: what a bug handing it the wrong text would do.
+fn pass_with_a_broken_version(seed: u64, broken: usize) -> Result<(), TestCaseError> {
+    use merge::coherence::{repaired, walk_sides, CoherenceError, Versions};
+    let mut rng = Rng::new(seed);
+    let base = base_level(&mut rng);
+    let (mut ours, mut theirs) = (base.clone(), base.clone());
+    for _ in 0..3 {
+        edit(&mut ours, &mut rng, "o");
+        edit(&mut theirs, &mut rng, "t");
+    }
+    // `{` opens each version: as JSON, `l = [` after it does not parse.
+    let texts = [text(&base), text(&ours), text(&theirs)].map(|t| format!("{{ {t} }}"));
+    let parse = |t: &str| Document::parse(t, Dialect::Sjson).unwrap();
+    let [b, o, t] = [&texts[0], &texts[1], &texts[2]].map(|t| parse(t));
+    let opts = MergeOptions::default();
+    let merged = parse(&merge::merge(&b, &o, &t, &opts).text);
+    let answer = |pass: merge::coherence::Repaired| {
+        let text = pass.document.map(|d| d.text().to_string());
+        format!("{text:?} {:?}", pass.reports)
+    };
+    let Ok(right) = repaired(&Versions::parsed(&b, &o, &t), &merged, &opts, None) else {
+        return Ok(());
+    };
+    let dialect = |i: usize| {
+        if i == broken {
+            Dialect::Json
+        } else {
+            Dialect::Sjson
+        }
+    };
+    let versions = Versions::texts(
+        (&texts[0], dialect(0)),
+        (&texts[1], dialect(1)),
+        (&texts[2], dialect(2)),
+    );
+    match repaired(&versions, &merged, &opts, Some(walk_sides(&o, &t, &opts))) {
+        // The pass did not need the broken version: the same answer.
+        Ok(pass) => prop_assert_eq!(answer(pass), answer(right)),
+        Err(e) => prop_assert!(matches!(e, CoherenceError::Internal), "{}", e),
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: cases(),
+        ..ProptestConfig::default()
+    })]
+
+    /// A version that does not parse again (a bug) makes the pass fail, never panic, and
+    /// a version the pass does not need changes nothing.
+    #[test]
+    fn a_version_that_does_not_parse_again_fails_the_pass_cleanly(seed in any::<u64>(), broken in 0usize..3) {
+        pass_with_a_broken_version(seed, broken)?;
+    }
+}

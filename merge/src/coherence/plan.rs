@@ -66,13 +66,21 @@ impl<'s, 'o> State<'s, 'o> {
         }
     }
 
-    /// A version's document (parsed on first use when only its text is kept).
-    fn doc(&self, which: Which) -> &'s Document {
+    /// A version's document, parsed on first use when only its text is kept; `None` if
+    /// that fails (a bug: the pass then reads the version as empty and fails at the end,
+    /// see [`Versions::failed`]).
+    fn doc(&self, which: Which) -> Option<&'s Document> {
         self.versions.doc(which)
     }
 
+    /// The full index of a version (empty if it cannot be read, see [`State::doc`]).
+    fn index_of(&self, which: Which) -> DocIndex<'s> {
+        self.doc(which)
+            .map_or_else(DocIndex::default, |doc| DocIndex::build(doc.root(), self.m))
+    }
+
     /// A side's full index (built on first use) and document.
-    fn side_cell(&self, side: Side) -> (&std::cell::OnceCell<DocIndex<'s>>, &'s Document) {
+    fn side_cell(&self, side: Side) -> (&std::cell::OnceCell<DocIndex<'s>>, Option<&'s Document>) {
         let cell = match side {
             Side::Ours => &self.ours_index,
             Side::Theirs => &self.theirs_index,
@@ -82,8 +90,11 @@ impl<'s, 'o> State<'s, 'o> {
 
     /// The full index of a side.
     pub(crate) fn side(&self, side: Side) -> &DocIndex<'s> {
-        let (cell, doc) = self.side_cell(side);
-        cell.get_or_init(|| DocIndex::build(doc.root(), self.m))
+        let cell = match side {
+            Side::Ours => &self.ours_index,
+            Side::Theirs => &self.theirs_index,
+        };
+        cell.get_or_init(|| self.index_of(side.into()))
     }
 
     /// Fails when a reference of `side`'s version names an id that more than one of its
@@ -91,6 +102,9 @@ impl<'s, 'o> State<'s, 'o> {
     /// walk, and kept for the repairs.
     pub(crate) fn check_ambiguous(&self, side: Side) -> Result<(), CoherenceError> {
         let (cell, doc) = self.side_cell(side);
+        let Some(doc) = doc else {
+            return Ok(());
+        };
         let (index, strings) = DocIndex::build_with_strings(doc.root(), self.m);
         let dup = |s: &str| match index.dups.contains(s) {
             true => Named::Object(index.by_id[s]),
@@ -142,9 +156,11 @@ impl<'s, 'o> State<'s, 'o> {
             ),
             None => {
                 let (ours, theirs) = (self.doc(Which::Ours), self.doc(Which::Theirs));
+                let walk =
+                    |d: Option<&'s Document>| d.map_or_else(Vec::new, |d| side_objects(d, ids));
                 both(
                     parallel,
-                    || (side_objects(ours, ids), side_objects(theirs, ids)),
+                    || (walk(ours), walk(theirs)),
                     || DocIndex::build_with_strings(doc.root(), self.m),
                 )
             }
@@ -163,8 +179,7 @@ impl<'s, 'o> State<'s, 'o> {
 
     /// Base's index.
     fn base(&self) -> &DocIndex<'s> {
-        self.base_index
-            .get_or_init(|| DocIndex::build(self.doc(Which::Base).root(), self.m))
+        self.base_index.get_or_init(|| self.index_of(Which::Base))
     }
 
     /// Whether `side` (which deleted the target of `r`) left `r` dangling itself: its
@@ -172,13 +187,17 @@ impl<'s, 'o> State<'s, 'o> {
     /// target under the same key.
     fn dangles_in(&self, side: Side, round: &Round<'_, '_>, r: &Reference<'_>) -> bool {
         let im = round.im;
-        let holder = match r.referrer {
+        let node = match r.referrer {
             Some(i) => match round.ids(side).node(im, &im.objs[i].id) {
-                Some(node) => self.doc(side.into()).value(node),
+                Some(node) => Some(node),
                 None => return false,
             },
-            None => self.doc(side.into()).root(),
+            None => None,
         };
+        let Some(doc) = self.doc(side.into()) else {
+            return false;
+        };
+        let holder = node.map_or_else(|| doc.root(), |node| doc.value(node));
         names_under(holder, &r.key, &r.target)
     }
 
@@ -259,7 +278,11 @@ impl<'s, 'o> State<'s, 'o> {
         // (Base is read only when there is something to look for in it.)
         let in_base = match one_sided.is_empty() {
             true => FxHashSet::default(),
-            false => present(self.doc(Which::Base), self.m.id_keys_lower, &one_sided),
+            false => self
+                .doc(Which::Base)
+                .map_or_else(FxHashSet::default, |base| {
+                    present(base, self.m.id_keys_lower, &one_sided)
+                }),
         };
         let lost: Vec<String> = so
             .gone
@@ -418,7 +441,8 @@ impl<'s> State<'s, '_> {
             (true, true) => {
                 let housed = |s: Side| {
                     let index = self.side(s);
-                    index.owner_id(index.by_id[id]).is_none_or(|o| im.has(o))
+                    let at = index.by_id.get(id);
+                    at.is_some_and(|&i| index.owner_id(i).is_none_or(|o| im.has(o)))
                 };
                 Some(match (housed(Side::Ours), housed(Side::Theirs)) {
                     (true, false) => Side::Ours,
@@ -448,7 +472,11 @@ impl<'s> State<'s, '_> {
         };
         let si = self.side(side);
         let other_index = self.side(other(side));
-        let x = si.by_id[id];
+        // (The side's index holds `id`: the side's walk found it there. Read with `get`
+        // all the same: a version that failed to parse again is indexed as empty.)
+        let Some(&x) = si.by_id.get(id) else {
+            return;
+        };
         // The topmost ancestor the result lacks: it is restored whole.
         let mut y = x;
         let mut chain = vec![&*si.objs[x].id];

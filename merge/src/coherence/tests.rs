@@ -465,7 +465,12 @@ fn from_texts(base: &str, ours: &str, theirs: &str) -> (String, usize) {
         format!("{text:?} {:?} {}", pass.reports, pass.unique_ids)
     };
     let parsed = repaired(&Versions::parsed(&b, &o, &t), &merged, &opts, None).unwrap();
-    let texts = Versions::texts(b.text(), o.text(), t.text(), Dialect::Sjson).unwrap();
+    let (sb, so, st) = (b.text(), o.text(), t.text());
+    let texts = Versions::texts(
+        (sb, Dialect::Sjson),
+        (so, Dialect::Sjson),
+        (st, Dialect::Sjson),
+    );
     let walked = walk_sides(&o, &t, &opts);
     let kept = repaired(&texts, &merged, &opts, Some(walked)).unwrap();
     let (parsed, kept) = (answer(parsed), answer(kept));
@@ -504,4 +509,51 @@ fn ids_written_with_escapes_or_as_numbers_survive_being_kept_apart_from_their_do
         "the object restored as ours wrote it: {answer}"
     );
     assert!(again > 0);
+}
+
+#[test]
+fn versions_given_up_are_parsed_again_in_their_own_dialects() {
+    // A JSON base beside SJSON sides: the repair reads ours, parsed again as SJSON.
+    let (_, ours, theirs) = unit_deleted_under_a_new_flow_node();
+    let base = format!(r#"{{"units": [{{"id": "{UNIT}", "name": "crate"}}], "flow": []}}"#);
+    let docs = || {
+        (
+            Document::parse(base.as_str(), Dialect::Json).unwrap(),
+            Document::parse(ours.as_str(), Dialect::Sjson).unwrap(),
+            Document::parse(theirs.as_str(), Dialect::Sjson).unwrap(),
+        )
+    };
+    let opts = MergeOptions::default();
+    let (b, o, t) = docs();
+    let borrowed = crate::merge_coherent_beside(&b, &o, &t, &opts, |_, _| ()).unwrap();
+    let (b, o, t) = docs();
+    let owned = crate::merge_coherent_owned(b, o, t, &opts, |_, _| ()).unwrap();
+    assert_eq!(owned.document.text(), borrowed.document.text());
+    assert_eq!(
+        format!("{:?}", owned.outcome.conflicts),
+        format!("{:?}", borrowed.outcome.conflicts)
+    );
+    assert_eq!(
+        owned.outcome.conflicts[0].kind,
+        ConflictKind::DanglingReference
+    );
+}
+
+#[test]
+fn a_version_that_does_not_parse_again_fails_the_pass_without_a_panic() {
+    use super::{repaired, walk_sides, CoherenceError, Versions};
+    // What a bug would do: a side kept with the wrong dialect, so that it cannot be parsed
+    // again when the repair needs it.
+    let (base, ours, theirs) = unit_deleted_under_a_new_flow_node();
+    let parse = |t: &str| Document::parse(t, Dialect::Sjson).unwrap();
+    let (b, o, t) = (parse(&base), parse(&ours), parse(&theirs));
+    let opts = MergeOptions::default();
+    let merged = parse(&crate::merge(&b, &o, &t, &opts).text);
+    let versions = Versions::texts(
+        (&base, Dialect::Sjson),
+        (&ours, Dialect::Json),
+        (&theirs, Dialect::Sjson),
+    );
+    let pass = repaired(&versions, &merged, &opts, Some(walk_sides(&o, &t, &opts)));
+    assert!(matches!(pass, Err(CoherenceError::Internal)), "{pass:?}");
 }

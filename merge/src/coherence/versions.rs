@@ -8,7 +8,6 @@ use std::cell::{Cell, OnceCell};
 
 use sjson::{Dialect, Document, ParseOptions};
 
-use super::CoherenceError;
 use crate::Side;
 
 /// One of the three inputs.
@@ -48,12 +47,9 @@ pub struct Versions<'t>(Source<'t>);
 enum Source<'t> {
     Parsed([&'t Document; 3]),
     Texts {
-        texts: [&'t str; 3],
-        dialect: Dialect,
+        texts: [(&'t str, Dialect); 3],
         parsed: [OnceCell<Document>; 3],
-        /// What a version reads as if its text failed to parse again: never, since it
-        /// parsed once (see [`Versions::failed`]).
-        empty: Document,
+        /// Whether a text failed to parse again (see [`Versions::failed`]).
         failed: Cell<bool>,
     },
 }
@@ -64,58 +60,55 @@ impl<'t> Versions<'t> {
         Versions(Source::Parsed([base, ours, theirs]))
     }
 
-    /// Versions kept as their texts, each parsed before as `dialect`; a version is parsed
-    /// again the first time the pass needs it whole.
+    /// Versions kept as their texts, each with the dialect it parsed as before; a version
+    /// is parsed again the first time the pass needs it whole.
     pub fn texts(
-        base: &'t str,
-        ours: &'t str,
-        theirs: &'t str,
-        dialect: Dialect,
-    ) -> Result<Self, CoherenceError> {
-        let empty = Document::parse("", Dialect::Sjson).map_err(CoherenceError::Invalid)?;
-        Ok(Versions(Source::Texts {
+        base: (&'t str, Dialect),
+        ours: (&'t str, Dialect),
+        theirs: (&'t str, Dialect),
+    ) -> Self {
+        Versions(Source::Texts {
             texts: [base, ours, theirs],
-            dialect,
             parsed: Default::default(),
-            empty,
             failed: Cell::new(false),
-        }))
+        })
     }
 
     /// The text of version `which`.
     pub(crate) fn text(&self, which: Which) -> &'t str {
         match &self.0 {
             Source::Parsed(docs) => docs[which.index()].text(),
-            Source::Texts { texts, .. } => texts[which.index()],
+            Source::Texts { texts, .. } => texts[which.index()].0,
         }
     }
 
-    /// Version `which`, parsed (on first use, for versions kept as texts).
-    pub(crate) fn doc(&self, which: Which) -> &Document {
-        let (texts, dialect, parsed, empty, failed) = match &self.0 {
-            Source::Parsed(docs) => return docs[which.index()],
+    /// Version `which`, parsed (on first use, for versions kept as texts); `None` when its
+    /// text does not parse again, which it did once: a bug, after which
+    /// [`Versions::failed`] holds and the pass's answer is an error.
+    pub(crate) fn doc(&self, which: Which) -> Option<&Document> {
+        let (texts, parsed, failed) = match &self.0 {
+            Source::Parsed(docs) => return Some(docs[which.index()]),
             Source::Texts {
                 texts,
-                dialect,
                 parsed,
-                empty,
                 failed,
-            } => (texts, *dialect, parsed, empty, failed),
+            } => (texts, parsed, failed),
         };
         let cell = &parsed[which.index()];
         if let Some(doc) = cell.get() {
-            return doc;
+            return Some(doc);
         }
         // The text parsed before, under some depth limit: without one, it parses the same.
+        let (text, dialect) = texts[which.index()];
         let options = ParseOptions {
             dialect,
             max_depth: usize::MAX,
         };
-        match Document::parse_with(texts[which.index()].to_string(), options) {
-            Ok(doc) => cell.get_or_init(|| doc),
+        match Document::parse_with(text.to_string(), options) {
+            Ok(doc) => Some(cell.get_or_init(|| doc)),
             Err(_) => {
                 failed.set(true);
-                empty
+                None
             }
         }
     }
