@@ -45,25 +45,28 @@ pub(crate) fn side_objects<'d>(doc: &'d Document, id_keys_lower: &[String]) -> S
     out
 }
 
-/// An id of [`Detached`]: where it is written in the side's text, or the id itself when
-/// it is not written as it is (escapes, numbers).
+/// A side's objects ([`side_objects`]) holding no borrow of its document, so that the
+/// document's node table can be freed and its text kept: each id is its place in the text
+/// (`(offset, length)`), or, when it is not written as it is (escapes, numbers), an index
+/// into `owned` with the length [`OWNED`]. 16 bytes an object.
 #[derive(Debug)]
-enum DetachedId {
-    At(u32, u32),
-    Own(Box<str>),
+pub(crate) struct Detached {
+    objects: Vec<(u32, u32, NodeId, bool)>,
+    owned: Vec<Box<str>>,
 }
 
-/// A side's objects ([`side_objects`]) holding no borrow of its document: ids are places
-/// in its text, so that the document's node table can be freed and its text kept.
-#[derive(Debug)]
-pub(crate) struct Detached(Vec<(DetachedId, NodeId, bool)>);
+/// The length that marks an id of [`Detached::owned`].
+const OWNED: u32 = u32::MAX;
 
 impl Detached {
     /// One id-only walk of `doc`.
     pub(crate) fn of(doc: &Document, id_keys_lower: &[String]) -> Detached {
         let text = doc.text();
         let (start, end) = (text.as_ptr() as usize, text.as_ptr() as usize + text.len());
-        let mut out = Vec::new();
+        let mut out = Detached {
+            objects: Vec::new(),
+            owned: Vec::new(),
+        };
         for_each_id(doc.root(), id_keys_lower, false, &mut |id, v, nested| {
             // A borrowed id is a slice of the text: kept as its offset and length.
             let at = id.as_ptr() as usize;
@@ -71,30 +74,32 @@ impl Detached {
                 Cow::Borrowed(_) if at >= start && at + id.len() <= end => {
                     u32::try_from(at - start)
                         .ok()
-                        .zip(u32::try_from(id.len()).ok())
+                        .zip(u32::try_from(id.len()).ok().filter(|&len| len != OWNED))
                 }
                 _ => None,
             };
-            let id = match place {
-                Some((offset, len)) => DetachedId::At(offset, len),
-                None => DetachedId::Own(id.into()),
-            };
-            out.push((id, v.id(), nested));
+            let (offset, len) = place.unwrap_or_else(|| {
+                out.owned.push(id.into());
+                (out.owned.len() as u32 - 1, OWNED)
+            });
+            out.objects.push((offset, len, v.id(), nested));
         });
-        Detached(out)
+        out
     }
 
     /// The objects again, their ids read from `text`, the text of the document walked.
     pub(crate) fn attach(self, text: &str) -> SideObjects<'_> {
-        self.0
+        let mut owned = self.owned.into_iter();
+        self.objects
             .into_iter()
-            .map(|(id, node, nested)| {
-                let id = match id {
-                    DetachedId::At(offset, len) => {
-                        let range = offset as usize..(offset + len) as usize;
+            .map(|(offset, len, node, nested)| {
+                let id = match len {
+                    // Owned ids come in the order they were taken.
+                    OWNED => Cow::Owned(owned.next().map(String::from).unwrap_or_default()),
+                    _ => {
+                        let range = offset as usize..offset as usize + len as usize;
                         Cow::Borrowed(text.get(range).unwrap_or_default())
                     }
-                    DetachedId::Own(id) => Cow::Owned(id.into()),
                 };
                 (id, node, nested)
             })
