@@ -139,25 +139,35 @@ impl<'a> KeyedIndex<'a> {
     /// versions of an array mostly keep their order, so the element after the one found
     /// at `p` is mostly at `p + 1`, and comparing the id there reads memory in order
     /// where a hash lookup jumps.
-    pub(crate) fn get_near(&self, id: &str, guess: usize) -> Option<usize> {
+    fn get_near(&self, id: &str, guess: usize) -> Option<usize> {
         match self.ids.get(guess) {
             Some(there) if there == id => Some(guess),
             _ => self.get(id),
         }
     }
 
+    /// The position here of each of `ids` in turn, each looked for first just after the
+    /// one found before ([`KeyedIndex::get_near`]): the ids of another version of the
+    /// array, mostly in the same order.
+    pub(crate) fn find_each<'s, S: AsRef<str>>(
+        &'s self,
+        ids: &'s [S],
+    ) -> impl Iterator<Item = Option<usize>> + 's {
+        let mut guess = 0;
+        ids.iter().map(move |id| {
+            let found = self.get_near(id.as_ref(), guess);
+            guess = found.map_or(guess + 1, |p| p + 1);
+            found
+        })
+    }
+
     /// For each element here, the position of the element with the same identity in
     /// `other`: one lookup per element, so that later steps compare positions instead of
     /// hashing identities again.
     pub(crate) fn positions_in(&self, other: &KeyedIndex<'_>) -> Vec<Option<u32>> {
-        let mut guess = 0;
-        self.ids
-            .iter()
-            .map(|id| {
-                let found = other.get_near(id, guess);
-                guess = found.map_or(guess + 1, |p| p + 1);
-                found.map(position)
-            })
+        other
+            .find_each(&self.ids)
+            .map(|found| found.map(position))
             .collect()
     }
 }
@@ -273,6 +283,12 @@ mod tests {
         assert_eq!(b.get_near("s", 0), Some(1));
         assert_eq!(b.get_near("s", 9), Some(1));
         assert_eq!(b.get_near("q", 1), None);
+        // Ids in order, in reverse, missing and repeated: each found wherever it is.
+        let found: Vec<_> = b.find_each(&["r", "s", "p", "p", "s", "x", "r"]).collect();
+        assert_eq!(
+            found,
+            [Some(0), Some(1), Some(2), Some(2), Some(1), None, Some(0)]
+        );
         // Aligned ids repeated: the last position counts.
         let aligned = KeyedIndex::aligned(None, ["p", "q", "p"].map(Cow::Borrowed).to_vec());
         assert_eq!((aligned.get("p"), aligned.get("q")), (Some(2), Some(1)));

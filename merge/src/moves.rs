@@ -487,10 +487,7 @@ fn walk<'a>(m: &mut Scan<'_, 'a>, b: Value<'a>, s: Value<'a>, w: &mut Walk) {
                 return;
             };
             let (bs, ss) = (bk.elements(b), sk.elements(s));
-            let mut guess = 0;
-            for (i, id) in bk.ids.iter().enumerate() {
-                let found = sk.get_near(id, guess);
-                guess = found.map_or(guess + 1, |j| j + 1);
+            for ((i, id), found) in bk.ids.iter().enumerate().zip(sk.find_each(&bk.ids)) {
                 match found {
                     // Identical text: nothing to walk (and no path to name).
                     Some(j) if bs.at(i).text() == ss.at(j).text() => {}
@@ -506,10 +503,7 @@ fn walk<'a>(m: &mut Scan<'_, 'a>, b: Value<'a>, s: Value<'a>, w: &mut Walk) {
                     }
                 }
             }
-            let mut guess = 0;
-            for (j, id) in sk.ids.iter().enumerate() {
-                let found = bk.get_near(id, guess);
-                guess = found.map_or(guess + 1, |i| i + 1);
+            for (j, found) in bk.find_each(&sk.ids).enumerate() {
                 if found.is_none() {
                     w.added.push(ss.at(j).id());
                 }
