@@ -5,7 +5,7 @@ use sjson::{Document, NodeId, Value};
 
 use super::apply::Edit;
 use super::index::{resolve, DocIndex, Matchers, Named, Reference};
-use super::sides::{present, side_objects, SideIds};
+use super::sides::{present, Detached, SideIds};
 use super::versions::{Versions, Which};
 use super::{CoherenceError, SideWalk};
 
@@ -80,30 +80,25 @@ impl<'s, 'o> State<'s, 'o> {
             .map_or_else(DocIndex::default, |doc| DocIndex::build(doc.root(), self.m))
     }
 
-    /// A side's full index (built on first use) and document.
-    fn side_cell(&self, side: Side) -> (&std::cell::OnceCell<DocIndex<'s>>, Option<&'s Document>) {
-        let cell = match side {
+    /// Where a side's full index is kept once built.
+    fn index_cell(&self, side: Side) -> &std::cell::OnceCell<DocIndex<'s>> {
+        match side {
             Side::Ours => &self.ours_index,
             Side::Theirs => &self.theirs_index,
-        };
-        (cell, self.doc(side.into()))
+        }
     }
 
     /// The full index of a side.
     pub(crate) fn side(&self, side: Side) -> &DocIndex<'s> {
-        let cell = match side {
-            Side::Ours => &self.ours_index,
-            Side::Theirs => &self.theirs_index,
-        };
-        cell.get_or_init(|| self.index_of(side.into()))
+        self.index_cell(side)
+            .get_or_init(|| self.index_of(side.into()))
     }
 
     /// Fails when a reference of `side`'s version names an id that more than one of its
     /// objects holds. The side's full index is built here, with its strings in the same
     /// walk, and kept for the repairs.
     pub(crate) fn check_ambiguous(&self, side: Side) -> Result<(), CoherenceError> {
-        let (cell, doc) = self.side_cell(side);
-        let Some(doc) = doc else {
+        let Some(doc) = self.doc(side.into()) else {
             return Ok(());
         };
         let (index, strings) = DocIndex::build_with_strings(doc.root(), self.m);
@@ -130,7 +125,7 @@ impl<'s, 'o> State<'s, 'o> {
             }
         });
         drop(refs);
-        let _ = cell.set(index);
+        let _ = self.index_cell(side).set(index);
         found.map_or(Ok(()), Err)
     }
 
@@ -147,25 +142,24 @@ impl<'s, 'o> State<'s, 'o> {
     {
         let ids = self.m.id_keys_lower;
         let parallel = doc.text().len() >= crate::PARALLEL_FROM;
-        let ((o, t), (im, strings)) = match walked {
-            Some(walked) => (
-                (
-                    walked.ours.attach(self.versions.text(Which::Ours)),
-                    walked.theirs.attach(self.versions.text(Which::Theirs)),
-                ),
-                DocIndex::build_with_strings(doc.root(), self.m),
-            ),
+        let (walked, (im, strings)) = match walked {
+            Some(walked) => (walked, DocIndex::build_with_strings(doc.root(), self.m)),
             None => {
                 let (ours, theirs) = (self.doc(Which::Ours), self.doc(Which::Theirs));
-                let walk =
-                    |d: Option<&'s Document>| d.map_or_else(Vec::new, |d| side_objects(d, ids));
-                both(
-                    parallel,
-                    || (walk(ours), walk(theirs)),
-                    || DocIndex::build_with_strings(doc.root(), self.m),
-                )
+                let walk = |d: Option<&Document>| {
+                    d.map_or_else(Detached::default, |d| Detached::of(d, ids))
+                };
+                let sides = || SideWalk {
+                    ours: walk(ours),
+                    theirs: walk(theirs),
+                };
+                both(parallel, sides, || {
+                    DocIndex::build_with_strings(doc.root(), self.m)
+                })
             }
         };
+        let o = walked.ours.attach(self.versions.text(Which::Ours));
+        let t = walked.theirs.attach(self.versions.text(Which::Theirs));
         let (t, o) = both(
             parallel,
             || SideIds::matched(t, &im),
@@ -188,12 +182,10 @@ impl<'s, 'o> State<'s, 'o> {
     /// target under the same key.
     fn dangles_in(&self, side: Side, round: &Round<'_, '_>, r: &Reference<'_>) -> bool {
         let im = round.im;
-        let node = match r.referrer {
-            Some(i) => match round.ids(side).node(im, &im.objs[i].id) {
-                Some(node) => Some(node),
-                None => return false,
-            },
-            None => None,
+        // The referrer's node in the side (none: the side lacks it), or the root's.
+        let node = match r.referrer.map(|i| round.ids(side).node(im, &im.objs[i].id)) {
+            Some(None) => return false,
+            referrer => referrer.flatten(),
         };
         let Some(doc) = self.doc(side.into()) else {
             return false;

@@ -33,23 +33,15 @@ pub(crate) struct SideIds<'d> {
 }
 
 /// Every id'd object of a side, in document order: (id, object, lies inside an id'd
-/// object). Needs nothing of the result, so it can be walked beside the result's index.
+/// object), read from a [`Detached`] walk.
 pub(crate) type SideObjects<'d> = Vec<(Cow<'d, str>, NodeId, bool)>;
 
-/// One id-only walk of `doc`.
-pub(crate) fn side_objects<'d>(doc: &'d Document, id_keys_lower: &[String]) -> SideObjects<'d> {
-    let mut out = Vec::new();
-    for_each_id(doc.root(), id_keys_lower, false, &mut |id, v, nested| {
-        out.push((id, v.id(), nested))
-    });
-    out
-}
-
-/// A side's objects ([`side_objects`]) holding no borrow of its document, so that the
-/// document's node table can be freed and its text kept: each id is its place in the text
+/// A side's id'd objects from one id-only walk. It needs nothing of the result (so it
+/// can run beside the merge or the result's index) and borrows nothing of the document,
+/// whose node table can then be freed and its text kept: each id is its place in the text
 /// (`(offset, length)`), or, when it is not written as it is (escapes, numbers), an index
 /// into `owned` with the length [`OWNED`]. 16 bytes an object.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub(crate) struct Detached {
     objects: Vec<(u32, u32, NodeId, bool)>,
     owned: Vec<Box<str>>,
@@ -108,7 +100,7 @@ impl Detached {
 }
 
 impl<'d> SideIds<'d> {
-    /// Matches a side's objects (from [`side_objects`]) with the result's index `im`.
+    /// Matches a side's objects ([`Detached::attach`]) with the result's index `im`.
     pub fn matched(objects: SideObjects<'d>, im: &DocIndex<'_>) -> Self {
         let mut s = SideIds {
             at: vec![None; im.objs.len()],
