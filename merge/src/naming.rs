@@ -200,10 +200,18 @@ impl<'a> Names<'a> {
         self.path(&path)
     }
 
-    /// A conflict as one line for people:
-    /// `entities[lamp_01 #6f1c…4b03].light.intensity: both modified, took theirs`.
-    pub fn conflict(&self, c: &crate::Conflict) -> String {
-        c.line_at(self.place(c).as_deref())
+    /// Each of `conflicts` for people: its path ([`Names::pointer`]) and its line
+    /// (`entities[lamp_01 #6f1c…4b03].light.intensity: both modified, took theirs`; a
+    /// repair as its report names it), each path rendered once for both.
+    pub fn conflicts(&self, conflicts: &[crate::Conflict]) -> Vec<(String, String)> {
+        conflicts
+            .iter()
+            .map(|c| {
+                let pointer = self.pointer(&c.path);
+                let line = c.line_at(Some(&pointer));
+                (pointer, line)
+            })
+            .collect()
     }
 
     /// Where `c` is, for people; `None` for a coherence repair, whose report names the

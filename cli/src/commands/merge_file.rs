@@ -201,13 +201,7 @@ impl NamedConflicts {
             &options.id_keys,
             &options.natural_keys,
         );
-        let pointers: Vec<String> = conflicts.iter().map(|c| names.pointer(&c.path)).collect();
-        // A conflict's line names its place as its pointer does (a repair names its object).
-        let lines = conflicts
-            .iter()
-            .zip(&pointers)
-            .map(|(c, place)| c.line_at(Some(place.as_str()).filter(|_| !c.kind.is_repair())))
-            .collect();
+        let (pointers, lines) = names.conflicts(conflicts).into_iter().unzip();
         NamedConflicts { pointers, lines }
     }
 }

@@ -150,3 +150,36 @@ fn a_text_ending_with_another_has_its_last_bytes_under_its_mask() {
     assert_ne!(last_bytes("x4b03").0, last_bytes("x4b04").0);
     assert_eq!(last_bytes(""), (0, 0));
 }
+
+#[test]
+fn conflicts_are_named_by_path_and_line_a_repair_by_its_object() {
+    let doc = Document::parse(
+        "entities = [{ id = \"6f1c2a40-1f43-4c8e-9a57-0d1e2f3a4b03\" name = lamp_01 v = 1 }]\n",
+        Dialect::Sjson,
+    )
+    .unwrap();
+    let conflict = |kind, object: Option<&str>| crate::Conflict {
+        path: "/entities/[id=6f1c2a40-1f43-4c8e-9a57-0d1e2f3a4b03]/v".into(),
+        kind,
+        base: None,
+        ours: None,
+        theirs: None,
+        taken: crate::Side::Theirs,
+        object: object.map(String::from),
+        referrer: None,
+    };
+    let list = [
+        conflict(crate::ConflictKind::BothModified, None),
+        conflict(crate::ConflictKind::Orphan, Some("lamp_01 (6f1c2a40)")),
+    ];
+    let named = names(&doc).conflicts(&list);
+    assert_eq!(named[0].0, "entities[lamp_01 #6f1c…4b03].v");
+    assert_eq!(
+        named[0].1,
+        "entities[lamp_01 #6f1c…4b03].v: both modified, took theirs"
+    );
+    // A repair: its path named all the same, its line as its report names it.
+    assert_eq!(named[1].0, named[0].0);
+    assert_eq!(named[1].1, list[1].to_string());
+    assert!(named[1].1.contains("lamp_01 (6f1c2a40)"), "{}", named[1].1);
+}
