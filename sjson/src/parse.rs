@@ -590,10 +590,13 @@ impl<'t> Scanner<'t> {
                 let q = self.string()?;
                 Ok((start as u32, q))
             }
-            Some(_) if self.sjson && self.bare_len() > 0 => {
-                self.pos += self.bare_len();
-                Ok((start as u32, Quoting::Bare))
-            }
+            Some(_) if self.sjson => match self.bare_len() {
+                0 => Err(self.expected("key")),
+                len => {
+                    self.pos += len;
+                    Ok((start as u32, Quoting::Bare))
+                }
+            },
             _ => Err(self.expected(if self.sjson { "key" } else { "string" })),
         }
     }
