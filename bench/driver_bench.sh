@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # The merge driver where teams feel it (#19), every figure measured side by side in one run:
 #
+# Both registrations of the driver are measured: `assetvc merge-driver` and the lean
+# `assetvc-merge-driver` binary beside it (the one `assetvc install` registers).
+#
 # 1. one driver call on a small file: `assetvc merge-driver` vs `git merge-file -p` vs
 #    starting /bin/true, each in a loop of CALLS calls (a copy of %A restored each time,
 #    the copy's own cost measured and subtracted), in CPU time (user + system, from bash's
@@ -24,6 +27,10 @@ CALLS=${CALLS:-200}
 . bench/lib.sh  # assetvc_binary, isolated_workdir, median, measure
 assetvc_binary
 isolated_workdir
+LEAN=$(dirname "$ASSETVC")/assetvc-merge-driver
+[ -x "$LEAN" ] || { echo "no $LEAN: build it (cargo build --release)" >&2; exit 2; }
+FULL_DRIVER="'$ASSETVC' merge-driver -- %O %A %B %P"
+LEAN_DRIVER="'$LEAN' -- %O %A %B %P"
 
 # CPU_NOW: CPU seconds (user + system) of every child process finished so far, from the
 # shell's own `times` (so it must not run in a subshell).
@@ -57,6 +64,7 @@ for round in $(seq "$RUNS"); do
   loop /bin/true; per[true]+="$LOOP_MS "
   loop git merge-file -p a o b; per[git]+="$LOOP_MS "
   loop "$ASSETVC" merge-driver -- o a b level.entity; per[driver]+="$LOOP_MS "
+  loop "$LEAN" -- o a b level.entity; per[lean]+="$LOOP_MS "
 done
 cd - > /dev/null
 med() { tr ' ' '\n' | grep . | median; }
@@ -65,10 +73,12 @@ net() { awk -v a="$1" -v b="$cp_ms" 'BEGIN {printf "%.3f", a - b}'; }
 true_ms=$(net "$(echo "${per[true]}" | med)")
 git_ms=$(net "$(echo "${per[git]}" | med)")
 driver_ms=$(net "$(echo "${per[driver]}" | med)")
+lean_ms=$(net "$(echo "${per[lean]}" | med)")
 grep -q 'position = \[1 0 0\]' "$R/a" && grep -q red "$R/a" && small_ok=yes || small_ok=NO
 echo "| task | assetvc | peer | peer time | ratio (assetvc / peer) | correct |"
 echo "|---|---:|---|---:|---:|---|"
 echo "| one driver call, 5-line file (CPU ms per call, $CALLS calls) | ${driver_ms} ms | git merge-file -p | ${git_ms} ms | $(ratio "$driver_ms" "$git_ms") | $small_ok |"
+echo "| same, lean \`assetvc-merge-driver\` | ${lean_ms} ms | git merge-file -p | ${git_ms} ms | $(ratio "$lean_ms" "$git_ms") | $small_ok |"
 echo "| (process start floor) | | /bin/true | ${true_ms} ms | $(ratio "$driver_ms" "$true_ms") | |"
 
 # ------------------------------------------------------ 2. FILES one-entity files, git merge
@@ -97,7 +107,7 @@ gen base "$M"; git -C "$M" add -A; git -C "$M" commit -q -m base
 git -C "$M" checkout -q -b theirs; gen theirs "$M"; git -C "$M" commit -q -am theirs
 git -C "$M" checkout -q main; gen ours "$M"; git -C "$M" commit -q -am ours
 gen expect "$WORK/expect"
-git -C "$M" config merge.assetvc.driver "'$ASSETVC' merge-driver -- %O %A %B %P"
+git -C "$M" config merge.assetvc.driver "$FULL_DRIVER"
 git -C "$M" config merge.assetvc.name assetvc
 ours_tip=$(git -C "$M" rev-parse main)
 wrong() { # files of the merge result that differ from the expected merge
@@ -125,16 +135,19 @@ time_merge() { # CMD...: medians of RUNS merges: WALL, CPU (all processes); WRON
 time_merge git merge -q --no-edit theirs; plain=$WALL; plain_cpu=$CPU; plain_wrong=$WRONG
 echo '*.entity merge=assetvc' > "$M/.git/info/attributes"
 time_merge git merge -q --no-edit theirs; driven=$WALL; driven_cpu=$CPU; driven_wrong=$WRONG
+git -C "$M" config merge.assetvc.driver "$LEAN_DRIVER"
+time_merge git merge -q --no-edit theirs; lean=$WALL; lean_cpu=$CPU; lean_wrong=$WRONG
 # The floor of any external driver: one that does nothing (`true`, leaving %A as ours), so
 # what remains is git starting `sh -c` and the driver, and writing the three versions.
 git -C "$M" config merge.assetvc.driver true
 time_merge git merge -q --no-edit theirs; floor=$WALL; floor_cpu=$CPU
-git -C "$M" config merge.assetvc.driver "'$ASSETVC' merge-driver -- %O %A %B %P"
 : > "$M/.git/info/attributes"
 time_merge "$ASSETVC" merge theirs; porcelain=$WALL; porcelain_cpu=$CPU; porcelain_wrong=$WRONG
 reset_many
 echo "| git merge, $FILES one-entity files, 2,000 + 2,000 edited, 1,010 by both: wall | ${driven} s (with the driver) | plain git merge | ${plain} s | $(ratio "$driven" "$plain") | driver: $driven_wrong wrong files; plain git: $plain_wrong wrong |"
 echo "| same, CPU (user + system, all processes) | ${driven_cpu} s | plain git merge | ${plain_cpu} s | $(ratio "$driven_cpu" "$plain_cpu") | |"
+echo "| same, lean driver: wall | ${lean} s | plain git merge | ${plain} s | $(ratio "$lean" "$plain") | $lean_wrong wrong files |"
+echo "| same, CPU | ${lean_cpu} s | plain git merge | ${plain_cpu} s | $(ratio "$lean_cpu" "$plain_cpu") | |"
 echo "| same, with a driver that does nothing (\`true\`: the floor of any driver): wall | ${floor} s | plain git merge | ${plain} s | $(ratio "$floor" "$plain") | (not a merge) |"
 echo "| same, CPU | ${floor_cpu} s | plain git merge | ${plain_cpu} s | $(ratio "$floor_cpu" "$plain_cpu") | |"
 echo "| same repository, \`assetvc merge\`: wall | ${porcelain} s | plain git merge | ${plain} s | $(ratio "$porcelain" "$plain") | $porcelain_wrong wrong files |"
@@ -164,7 +177,7 @@ git -C "$B" checkout -q -b feature
 for c in $(seq 1 20); do level "$B" 0 $((c * 50)); git -C "$B" commit -q -am "local $c"; done
 feature_tip=$(git -C "$B" rev-parse feature)
 git -C "$B" checkout -q main; level "$B" 1 0; git -C "$B" commit -q -am upstream
-git -C "$B" config merge.assetvc.driver "'$ASSETVC' merge-driver -- %O %A %B %P"
+git -C "$B" config merge.assetvc.driver "$FULL_DRIVER"
 time_rebase() {
   local times="" cpus=""
   for _ in $(seq "$RUNS"); do
@@ -186,5 +199,9 @@ time_rebase; rplain=$WALL; rplain_cpu=$CPU; rplain_wrong=$REBASE_WRONG
 echo '*.level merge=assetvc' > "$B/.git/info/attributes"
 time_rebase; rdriven=$WALL; rdriven_cpu=$CPU; rdriven_wrong=$REBASE_WRONG
 steps=$(cat "$B/.git/assetvc/journal/"*/steps.jsonl 2>/dev/null | grep -c . || true)
+git -C "$B" config merge.assetvc.driver "$LEAN_DRIVER"
+time_rebase; rlean=$WALL; rlean_cpu=$CPU; rlean_wrong=$REBASE_WRONG
 echo "| git rebase of 20 commits x 50 level files ($steps driver calls): wall | ${rdriven} s (with the driver) | plain git rebase | ${rplain} s | $(ratio "$rdriven" "$rplain") | driver: $rdriven_wrong wrong files; plain git: $rplain_wrong wrong |"
 echo "| same, CPU | ${rdriven_cpu} s | plain git rebase | ${rplain_cpu} s | $(ratio "$rdriven_cpu" "$rplain_cpu") | |"
+echo "| same, lean driver: wall | ${rlean} s | plain git rebase | ${rplain} s | $(ratio "$rlean" "$rplain") | $rlean_wrong wrong files |"
+echo "| same, CPU | ${rlean_cpu} s | plain git rebase | ${rplain_cpu} s | $(ratio "$rlean_cpu" "$rplain_cpu") | |"

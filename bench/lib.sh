@@ -6,7 +6,7 @@
 # unless ASSETVC names one already.
 assetvc_binary() {
   if [ -z "${ASSETVC:-}" ]; then
-    cargo build --release --locked -q -p assetvc
+    cargo build --release --locked -q -p assetvc --bins
     ASSETVC=${CARGO_TARGET_DIR:-target}/release/assetvc
   fi
   ASSETVC=$(realpath "$ASSETVC")

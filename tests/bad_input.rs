@@ -6,7 +6,7 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::Output;
+use std::process::{Command, Output};
 
 use common::{assetvc, run};
 
@@ -142,19 +142,25 @@ fn every_command_fails_cleanly_on_every_bad_input() {
                 before,
                 "merge-file, {name} {side}: files changed"
             );
-            let out = run(assetvc()
-                .current_dir(tmp.path())
-                .args(["merge-driver"])
-                .arg(&paths[1])
-                .arg(&paths[0])
-                .arg(&paths[2])
-                .arg("level.sjson"));
-            assert_clean_failure(&format!("merge-driver, {name} {side}"), &out, 2, message);
-            assert_eq!(
-                snapshot(tmp.path()),
-                before,
-                "merge-driver, {name} {side}: files changed"
-            );
+            // Both registrations of the driver: the subcommand and the lean binary.
+            let mut lean = Command::new(env!("CARGO_BIN_EXE_assetvc-merge-driver"));
+            lean.arg("--");
+            let mut full = assetvc();
+            full.args(["merge-driver"]);
+            for (driver, mut command) in [("merge-driver", full), ("assetvc-merge-driver", lean)] {
+                let out = run(command
+                    .current_dir(tmp.path())
+                    .arg(&paths[1])
+                    .arg(&paths[0])
+                    .arg(&paths[2])
+                    .arg("level.sjson"));
+                assert_clean_failure(&format!("{driver}, {name} {side}"), &out, 2, message);
+                assert_eq!(
+                    snapshot(tmp.path()),
+                    before,
+                    "{driver}, {name} {side}: files changed"
+                );
+            }
         }
         // fmt in place and fmt --check.
         let tmp = tempfile::tempdir().unwrap();

@@ -340,7 +340,9 @@ fn files_named_like_options_merge_with_git() {
     assetvc_expect(dir, dir, &["install"], 0);
     let driver = git_home(dir, dir, &["config", "merge.assetvc.driver"]);
     assert!(
-        driver.trim_end().ends_with(" merge-driver -- %O %A %B %P"),
+        driver
+            .trim_end()
+            .ends_with("/assetvc-merge-driver -- %O %A %B %P"),
         "{driver}"
     );
 

@@ -62,10 +62,14 @@ fn install_is_idempotent_and_chains_the_existing_hook() {
     let exe = Path::new(env!("CARGO_BIN_EXE_assetvc"))
         .canonicalize()
         .unwrap();
+    // The lean driver binary is built beside assetvc: it is the one registered.
     let driver = git_home(dir, dir, &["config", "merge.assetvc.driver"]);
     assert_eq!(
         driver.trim(),
-        format!("{} merge-driver -- %O %A %B %P", exe.display())
+        format!(
+            "{} -- %O %A %B %P",
+            exe.with_file_name("assetvc-merge-driver").display()
+        )
     );
     let diff = git_home(dir, dir, &["config", "diff.assetvc.command"]);
     assert_eq!(diff.trim(), format!("{} diff-driver", exe.display()));

@@ -15,6 +15,7 @@ use sjson::{Dialect, Document};
 
 use super::diff::Paint;
 use super::install::sh_quote;
+use super::merge_hooks;
 use crate::exit::Exit;
 
 /// The sample project, embedded.
@@ -400,7 +401,7 @@ fn demo(args: &DemoArgs) -> Result<()> {
         &[
             "config",
             "merge.assetvc.driver",
-            &format!("{exe_q} merge-driver -- %O %A %B %P"),
+            &merge_hooks::driver_command(&exe).map_err(|e| anyhow!(e))?,
         ],
         "Setup",
     )?;

@@ -2,8 +2,10 @@
 //!
 //! * `.gitattributes`: `<pattern> merge=assetvc diff=assetvc` for every asset pattern of
 //!   `assetvc.toml` (or the defaults), added once;
-//! * the clone's git config: `merge.assetvc.name`, `merge.assetvc.driver =
-//!   "<abs path> merge-driver -- %O %A %B %P"` and `diff.assetvc.command = "<abs path> diff-driver"`;
+//! * the clone's git config: `merge.assetvc.name`, `merge.assetvc.driver` (the lean
+//!   `<dir>/assetvc-merge-driver -- %O %A %B %P` when it is installed beside this binary,
+//!   else `<abs path> merge-driver -- %O %A %B %P`: `merge_hooks`) and
+//!   `diff.assetvc.command = "<abs path> diff-driver"`;
 //! * the client pre-commit hook: a script that runs `<abs path> hook pre-commit`, after the
 //!   hook that was there (renamed `pre-commit.local`), if any;
 //! * the `prepare-commit-msg` hook that lists, in the message of a merge commit made by
@@ -81,6 +83,7 @@ pub fn run(args: &InstallArgs) -> anyhow::Result<ExitCode> {
     let exe = current_exe()?;
     // Quoted before anything is written: a path that cannot be quoted changes nothing.
     let exe_q = sh_quote(&exe.to_string_lossy()).map_err(anyhow::Error::msg)?;
+    let driver = merge_hooks::driver_command(&exe).map_err(anyhow::Error::msg)?;
     // 1. .gitattributes
     let patterns = patterns(&config);
     let attributes_path = root.join(".gitattributes");
@@ -120,7 +123,6 @@ pub fn run(args: &InstallArgs) -> anyhow::Result<ExitCode> {
         );
     }
     // 2. git config
-    let driver = format!("{exe_q} {}", merge_hooks::DRIVER_ARGS);
     let diff = format!("{exe_q} diff-driver");
     let settings: [store::Setting<'_>; 3] = [
         (

@@ -38,6 +38,45 @@ pub struct MergeDriverArgs {
     pub path: String,
 }
 
+/// How to call the lean driver binary.
+const LEAN_USAGE: &str = "usage: assetvc-merge-driver [--] %O %A %B %P";
+
+/// The `assetvc-merge-driver` binary's command line: `[--] BASE CURRENT OTHER PATH`, read
+/// without clap (building clap's whole command tree is a measurable part of a driver
+/// call), then [`run`].
+pub fn main_lean(args: impl Iterator<Item = std::ffi::OsString>) -> anyhow::Result<ExitCode> {
+    let mut args: Vec<_> = args.collect();
+    match args.first().and_then(|a| a.to_str()) {
+        Some("-h" | "--help") => {
+            println!(
+                "The merge driver git calls for assets: merges %O %A %B into %A.\n{LEAN_USAGE}"
+            );
+            return Ok(ExitCode::SUCCESS);
+        }
+        Some("-V" | "--version") => {
+            println!("assetvc-merge-driver {}", env!("CARGO_PKG_VERSION"));
+            return Ok(ExitCode::SUCCESS);
+        }
+        Some("--") => {
+            args.remove(0);
+        }
+        _ => {}
+    }
+    let [base, current, other, path]: [std::ffi::OsString; 4] =
+        args.try_into().map_err(|args: Vec<_>| {
+            anyhow!("expected 4 arguments, got {}\n{LEAN_USAGE}", args.len())
+        })?;
+    let path = path
+        .into_string()
+        .map_err(|p| anyhow!("%P is not UTF-8: {}", p.to_string_lossy()))?;
+    run(&MergeDriverArgs {
+        base: base.into(),
+        current: current.into(),
+        other: other.into(),
+        path,
+    })
+}
+
 /// Runs the driver: 0 merged, 1 policy fail met a conflict (git marks the path
 /// conflicted; %A holds the theirs-resolved result), 2 cannot merge (%A untouched).
 pub fn run(args: &MergeDriverArgs) -> anyhow::Result<ExitCode> {

@@ -1,16 +1,24 @@
 //! The parts of `assetvc install` and `doctor` that concern merging: the merge driver's
-//! registration (`<assetvc> merge-driver -- %O %A %B %P`; the `--` keeps a file named
-//! `-h.level` a path) and the `prepare-commit-msg` hook that lists, in a merge commit made
-//! by `git merge` or `git pull` with the driver, what was resolved by policy.
+//! registration and the `prepare-commit-msg` hook that lists, in a merge commit made by
+//! `git merge` or `git pull` with the driver, what was resolved by policy.
+//!
+//! The driver is registered as `<dir>/assetvc-merge-driver -- %O %A %B %P` when that lean
+//! binary is installed beside `assetvc` (git starts it once per merged file, and it starts
+//! in two thirds of the time), else as `<assetvc> merge-driver -- %O %A %B %P`. Both do
+//! the same merge; the `--` keeps a file named `-h.level` a path.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::install::{
     arguments_of, install_hook_script, is_executable_file, program_of, sh_quote, Item,
 };
 
-/// The driver's arguments after the program, as registered.
+/// The driver's arguments after the `assetvc` program, as registered.
 pub const DRIVER_ARGS: &str = "merge-driver -- %O %A %B %P";
+/// The lean driver binary's file name (without the platform's executable suffix).
+pub const LEAN_DRIVER: &str = "assetvc-merge-driver";
+/// The lean driver's arguments after its program, as registered.
+pub const LEAN_DRIVER_ARGS: &str = "-- %O %A %B %P";
 /// The arguments of the registration older versions wrote (no `--`).
 const OLD_DRIVER_ARGS: &str = "merge-driver %O %A %B %P";
 /// The marker line that identifies our prepare-commit-msg hook.
@@ -47,7 +55,30 @@ pub fn install_commit_msg_hook(repo: &store::Repo, exe: &Path) -> Result<Option<
     )
 }
 
-/// The merge driver's registration: missing, outdated (no `--`), or in place.
+/// The lean driver binary beside `exe` (the running `assetvc`), if it is installed there.
+pub fn lean_driver_beside(exe: &Path) -> Option<PathBuf> {
+    let lean = exe.with_file_name(format!("{LEAN_DRIVER}{}", std::env::consts::EXE_SUFFIX));
+    is_executable_file(&lean).then_some(lean)
+}
+
+/// The `merge.assetvc.driver` command for the running `assetvc` at `exe`: the lean binary
+/// beside it when there is one, else `exe merge-driver`. Err when a path cannot be quoted.
+pub fn driver_command(exe: &Path) -> Result<String, String> {
+    Ok(match lean_driver_beside(exe) {
+        Some(lean) => format!("{} {LEAN_DRIVER_ARGS}", sh_quote(&lean.to_string_lossy())?),
+        None => format!("{} {DRIVER_ARGS}", sh_quote(&exe.to_string_lossy())?),
+    })
+}
+
+/// Whether `program` is the lean driver binary (by its file name).
+fn is_lean_driver(program: &str) -> bool {
+    Path::new(program)
+        .file_stem()
+        .is_some_and(|stem| stem == LEAN_DRIVER)
+}
+
+/// The merge driver's registration: missing, outdated (no `--`), or in place (either
+/// binary).
 pub fn inspect_driver(repo: &store::Repo) -> Item {
     let Some(cmd) = repo.config_value("merge.assetvc.driver") else {
         return Item {
@@ -59,7 +90,12 @@ pub fn inspect_driver(repo: &store::Repo) -> Item {
     let program = program_of(&cmd);
     let args = arguments_of(&cmd);
     let runs = is_executable_file(Path::new(&program));
-    let ok = runs && args == DRIVER_ARGS;
+    let expected = if is_lean_driver(&program) {
+        LEAN_DRIVER_ARGS
+    } else {
+        DRIVER_ARGS
+    };
+    let ok = runs && args == expected;
     Item {
         name: "merge-driver",
         ok,
@@ -73,7 +109,10 @@ pub fn inspect_driver(repo: &store::Repo) -> Item {
                  option (`-h.level`) is not merged; `assetvc install` fixes it"
             )
         } else {
-            format!("merge.assetvc.driver = {cmd} (expected `<assetvc> {DRIVER_ARGS}`)")
+            format!(
+                "merge.assetvc.driver = {cmd} (expected `<assetvc> {DRIVER_ARGS}` or \
+                 `<{LEAN_DRIVER}> {LEAN_DRIVER_ARGS}`)"
+            )
         },
     }
 }
@@ -114,6 +153,38 @@ pub fn inspect_commit_msg_hook(repo: &store::Repo) -> Item {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An executable file (an empty script) at `path`.
+    fn executable(path: &Path) {
+        std::fs::write(path, "#!/bin/sh\n").unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        }
+    }
+
+    #[test]
+    fn the_lean_driver_is_registered_when_it_is_beside_assetvc() {
+        let dir = tempfile::tempdir().unwrap();
+        let exe = dir.path().join("assetvc");
+        executable(&exe);
+        let full = driver_command(&exe).unwrap();
+        assert_eq!(program_of(&full), exe.to_string_lossy());
+        assert_eq!(arguments_of(&full), DRIVER_ARGS);
+        // Not executable: not used.
+        let lean = dir
+            .path()
+            .join(format!("{LEAN_DRIVER}{}", std::env::consts::EXE_SUFFIX));
+        std::fs::write(&lean, "").unwrap();
+        assert_eq!(driver_command(&exe).unwrap(), full);
+        executable(&lean);
+        let command = driver_command(&exe).unwrap();
+        assert_eq!(program_of(&command), lean.to_string_lossy());
+        assert_eq!(arguments_of(&command), LEAN_DRIVER_ARGS);
+        assert!(is_lean_driver(&program_of(&command)));
+        assert!(!is_lean_driver(&program_of(&full)));
+    }
 
     #[test]
     fn the_hook_script_names_its_program() {
