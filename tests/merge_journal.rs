@@ -337,6 +337,23 @@ fn files_named_like_options_merge_with_git() {
     );
     let (doctor, _) = assetvc_expect(dir, dir, &["doctor"], 1);
     assert!(doctor.contains("is outdated"), "{doctor}");
+    // The subcommand's registration works (the rest is not set up yet: status 1); doctor
+    // says the lean binary is faster.
+    git_home(
+        dir,
+        dir,
+        &[
+            "config",
+            "merge.assetvc.driver",
+            &format!("{exe} merge-driver -- %O %A %B %P"),
+        ],
+    );
+    let (doctor, _) = assetvc_expect(dir, dir, &["doctor"], 1);
+    assert!(
+        doctor.contains("ok       merge-driver")
+            && doctor.contains("registers the faster assetvc-merge-driver"),
+        "{doctor}"
+    );
     assetvc_expect(dir, dir, &["install"], 0);
     let driver = git_home(dir, dir, &["config", "merge.assetvc.driver"]);
     assert!(

@@ -99,7 +99,15 @@ pub fn inspect_driver(repo: &store::Repo) -> Item {
     Item {
         name: "merge-driver",
         ok,
-        detail: if ok {
+        detail: if ok
+            && !is_lean_driver(&program)
+            && lean_driver_beside(Path::new(&program)).is_some()
+        {
+            format!(
+                "merge.assetvc.driver = {cmd} (works; `assetvc install` registers the faster \
+                 {LEAN_DRIVER} beside it)"
+            )
+        } else if ok {
             format!("merge.assetvc.driver = {cmd}")
         } else if !runs {
             format!("merge.assetvc.driver runs {program}, which is not an executable file")
