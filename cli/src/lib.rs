@@ -39,6 +39,9 @@ enum Command {
     /// Merge three versions of an asset by structure, like `git merge-file`.
     MergeFile(commands::merge_file::MergeFileArgs),
     /// The merge driver git calls: `assetvc merge-driver -- %O %A %B %P`.
+    ///
+    /// The lean binary `assetvc-merge-driver -- %O %A %B %P` is the same driver, faster to
+    /// start; `assetvc install` registers it when it is installed beside assetvc.
     MergeDriver(commands::merge_driver::MergeDriverArgs),
     /// Compile and run an expression of the expression language.
     Expr(commands::expr::ExprArgs),
