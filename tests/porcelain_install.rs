@@ -182,3 +182,47 @@ fn the_installed_hook_guards_plain_git_commits() {
     git_home(dir, dir, &["add", "bad.sjson"]);
     git_home(dir, dir, &["commit", "-q", "-m", "good"]);
 }
+
+/// Places the built binary `built` as `dir/name`: a hard link (a copy across file systems).
+fn place_binary(built: &str, dir: &Path, name: &str) -> std::path::PathBuf {
+    let to = dir.join(name);
+    if std::fs::hard_link(built, &to).is_err() {
+        std::fs::copy(built, &to).unwrap();
+    }
+    to
+}
+
+#[test]
+fn install_registers_the_lean_driver_only_when_it_is_beside_assetvc() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (bin, repo) = (tmp.path().join("bin"), tmp.path().join("repo"));
+    std::fs::create_dir_all(&bin).unwrap();
+    std::fs::create_dir_all(&repo).unwrap();
+    let bin = bin.canonicalize().unwrap();
+    git_home(&repo, tmp.path(), &["init", "-q", "-b", "main"]);
+    let suffix = std::env::consts::EXE_SUFFIX;
+    let exe = place_binary(
+        env!("CARGO_BIN_EXE_assetvc"),
+        &bin,
+        &format!("assetvc{suffix}"),
+    );
+    let install = |expect_driver: String| {
+        let out = run(common::isolated(
+            std::process::Command::new(&exe).arg("install"),
+            &repo,
+            tmp.path(),
+        ));
+        assert!(out.status.success(), "{}", common::stderr(&out));
+        let driver = git_home(&repo, tmp.path(), &["config", "merge.assetvc.driver"]);
+        assert_eq!(driver.trim(), expect_driver);
+    };
+    // assetvc alone: the subcommand is registered.
+    install(format!("{} merge-driver -- %O %A %B %P", exe.display()));
+    // With the lean binary beside it, `install` registers that instead.
+    let lean = place_binary(
+        env!("CARGO_BIN_EXE_assetvc-merge-driver"),
+        &bin,
+        &format!("assetvc-merge-driver{suffix}"),
+    );
+    install(format!("{} -- %O %A %B %P", lean.display()));
+}
