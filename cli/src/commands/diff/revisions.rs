@@ -52,181 +52,253 @@ fn normalize(p: &Path) -> PathBuf {
 pub(super) fn run_revisions(args: &DiffArgs, format: Format) -> anyhow::Result<ExitCode> {
     let cwd = std::env::current_dir().and_then(|d| d.canonicalize())?;
     let repo = store::Repo::discover(&cwd)?;
-    // An option given after `--` is a path to clap; one that names nothing is a mistake
-    // (`diff -- a.level --format changes`), not a filter that silently matches nothing.
-    if let Some(p) = args
-        .paths
-        .iter()
-        .find(|p| p.to_string_lossy().starts_with('-') && !cwd.join(p).exists())
-    {
-        bail!(
-            "{}: an option after `--` is taken as a path, and no such path exists; \
-             put options before `--`",
-            p.display()
-        );
-    }
-    // Arguments: revisions first, then (as git allows without `--`) existing paths.
-    let mut revs: Vec<&str> = Vec::new();
-    let mut filters: Vec<PathBuf> = args.paths.clone();
-    for a in &args.args {
-        if filters.len() == args.paths.len() && revs.len() < 2 && repo.is_revision(a) {
-            revs.push(a);
-        } else if cwd.join(a).exists() {
-            filters.push(PathBuf::from(a));
-        } else {
-            bail!("unknown revision or path not in the worktree: {a}");
-        }
-    }
-    let rev_a = revs.first().copied().unwrap_or("HEAD");
-    let rev_b = revs.get(1).copied();
-    let root = match repo.workdir() {
-        Some(w) => w.canonicalize().unwrap_or_else(|_| w.to_path_buf()),
-        None if rev_b.is_some() => cwd.clone(),
-        None => {
-            bail!("the repository has no worktree: give two revisions");
-        }
-    };
-    let mut prefixes: Vec<String> = Vec::new();
-    for f in &filters {
-        let abs = normalize(&cwd.join(f));
-        match abs.strip_prefix(&root) {
-            Ok(rel) => prefixes.push(
-                rel.components()
-                    .map(|c| c.as_os_str().to_string_lossy())
-                    .collect::<Vec<_>>()
-                    .join("/"),
-            ),
-            Err(_) => {
-                bail!("{}: outside the repository", f.display());
-            }
-        }
-    }
-    let (settings, matcher) = settings(&root)?;
-    let tree_a = repo.tree(rev_a)?;
-    let tree_b = rev_b.map(|b| repo.tree(b)).transpose()?;
+    let request = Request::of(args, &repo, &cwd)?;
+    let (settings, matcher) = settings(&request.root)?;
+    let tree_a = repo.tree(request.rev_a)?;
+    let tree_b = request.rev_b.map(|b| repo.tree(b)).transpose()?;
     let paths = match tree_b {
         Some(tb) => repo.changed_between(tree_a, tb),
         None => repo.changed_in_worktree(tree_a),
-    };
-    let paths = paths?;
-    let wanted = |p: &str| {
-        prefixes.is_empty()
-            || prefixes.iter().any(|f| {
-                f.is_empty()
-                    || p == f
-                    || p.strip_prefix(f.as_str())
-                        .is_some_and(|r| r.starts_with('/'))
-            })
-    };
-    let mut page = match &args.html {
-        Some(_) => Some(super::html::ReviewPage::new(&root, &settings.options)?),
+    }?;
+    let page = match &args.html {
+        Some(_) => Some(super::html::ReviewPage::new(
+            &request.root,
+            &settings.options,
+        )?),
         None => None,
     };
-    let paint = Paint::stdout();
-    let mut status = 0u8;
-    let mut text = String::new();
-    let mut records: Vec<FileRecord> = Vec::new();
-    for path in paths.iter().filter(|p| wanted(p)) {
-        let old = match repo.blob_in(tree_a, path) {
-            Ok(b) => b,
+    let mut out = Output::new(format, page);
+    for path in paths.iter().filter(|p| request.wants(p)) {
+        let (old, new) = match read_pair(&repo, tree_a, tree_b, path) {
+            Ok(pair) => pair,
             Err(e) => {
                 report::error(e);
-                status = 2;
-                continue;
-            }
-        };
-        let new = match tree_b {
-            Some(tb) => repo.blob_in(tb, path),
-            None => repo.worktree_file(path),
-        };
-        let new = match new {
-            Ok(b) => b,
-            Err(e) => {
-                report::error(e);
-                status = 2;
+                out.status = 2;
                 continue;
             }
         };
         if old == new {
             continue;
         }
-        let file_status = Status::of(old.as_deref(), new.as_deref());
-        let Some(asset_dialect) = matcher.dialect(Path::new(path)) else {
-            let binary =
-                old.as_deref().is_some_and(is_binary) || new.as_deref().is_some_and(is_binary);
-            let kind = if binary { "binary" } else { "text" };
-            if let Some(p) = page.as_mut() {
-                let note = format!("A {kind} file, not an asset: no objects to show.");
-                p.add_note(path, file_status.name(), note);
-                continue;
+        let (old, new) = (old.as_deref(), new.as_deref());
+        let file_status = Status::of(old, new);
+        match matcher.dialect(Path::new(path)) {
+            None => out.other_file(path, file_status, [old, new]),
+            Some(dialect) => {
+                let shown_old = format!("{}:{path}", request.rev_a);
+                let shown_new = match request.rev_b {
+                    Some(b) => format!("{b}:{path}"),
+                    None => path.clone(),
+                };
+                let shown = (shown_old.as_str(), shown_new.as_str());
+                out.asset(path, file_status, [old, new], shown, dialect, &settings);
             }
-            match format {
-                Format::Text => {
-                    text.push_str(&header(paint, path, path));
-                    text.push('\n');
-                    text.push_str(&paint.dim(&format!("{kind} file {}", file_status.name())));
-                    text.push('\n');
-                }
-                Format::Changes => {
-                    eprintln!("assetvc: {path}: not an asset, left out of the change set")
-                }
-                _ => records.push(FileRecord {
-                    path: path.clone(),
-                    status: file_status.name(),
-                    asset: false,
-                    binary: Some(binary),
-                    changes: None,
-                    patch: None,
-                    unparsed: None,
-                    line_diff: None,
-                }),
+        }
+    }
+    out.finish(args, &request)
+}
+
+/// What the revision mode compares: a revision and another (or the worktree), under the
+/// paths asked for.
+struct Request<'a> {
+    rev_a: &'a str,
+    /// `None`: the worktree.
+    rev_b: Option<&'a str>,
+    /// The worktree's root (or the current folder, for two revisions of a bare repository).
+    root: PathBuf,
+    /// The paths asked for, relative to the root, `/`-separated (none: every path).
+    prefixes: Vec<String>,
+}
+
+impl<'a> Request<'a> {
+    /// Reads the arguments: revisions first, then (as git allows without `--`) existing
+    /// paths, then the paths after `--`.
+    fn of(args: &'a DiffArgs, repo: &store::Repo, cwd: &Path) -> anyhow::Result<Request<'a>> {
+        // An option given after `--` is a path to clap; one that names nothing is a
+        // mistake (`diff -- a.level --format changes`), not a filter that silently
+        // matches nothing.
+        if let Some(p) = args
+            .paths
+            .iter()
+            .find(|p| p.to_string_lossy().starts_with('-') && !cwd.join(p).exists())
+        {
+            bail!(
+                "{}: an option after `--` is taken as a path, and no such path exists; \
+                 put options before `--`",
+                p.display()
+            );
+        }
+        let mut revs: Vec<&str> = Vec::new();
+        let mut filters: Vec<PathBuf> = args.paths.clone();
+        for a in &args.args {
+            if filters.len() == args.paths.len() && revs.len() < 2 && repo.is_revision(a) {
+                revs.push(a);
+            } else if cwd.join(a).exists() {
+                filters.push(PathBuf::from(a));
+            } else {
+                bail!("unknown revision or path not in the worktree: {a}");
             }
-            continue;
+        }
+        let rev_a = revs.first().copied().unwrap_or("HEAD");
+        let rev_b = revs.get(1).copied();
+        let root = match repo.workdir() {
+            Some(w) => w.canonicalize().unwrap_or_else(|_| w.to_path_buf()),
+            None if rev_b.is_some() => cwd.to_path_buf(),
+            None => {
+                bail!("the repository has no worktree: give two revisions");
+            }
         };
-        let shown_old = format!("{rev_a}:{path}");
-        let shown_new = match rev_b {
-            Some(b) => format!("{b}:{path}"),
-            None => path.clone(),
-        };
-        if let Some(p) = page.as_mut() {
-            let shown = (shown_old.as_str(), shown_new.as_str());
-            let dialects = (asset_dialect, asset_dialect);
-            if let Err(e) = p.add_asset(path, old.as_deref(), new.as_deref(), shown, dialects) {
+        let mut prefixes: Vec<String> = Vec::new();
+        for f in &filters {
+            let abs = normalize(&cwd.join(f));
+            let Ok(rel) = abs.strip_prefix(&root) else {
+                bail!("{}: outside the repository", f.display());
+            };
+            prefixes.push(
+                rel.components()
+                    .map(|c| c.as_os_str().to_string_lossy())
+                    .collect::<Vec<_>>()
+                    .join("/"),
+            );
+        }
+        Ok(Request {
+            rev_a,
+            rev_b,
+            root,
+            prefixes,
+        })
+    }
+
+    /// Whether `path` is asked for: it is, or lies under, one of the prefixes.
+    fn wants(&self, path: &str) -> bool {
+        self.prefixes.is_empty()
+            || self.prefixes.iter().any(|f| {
+                f.is_empty()
+                    || path == f
+                    || path
+                        .strip_prefix(f.as_str())
+                        .is_some_and(|r| r.starts_with('/'))
+            })
+    }
+}
+
+/// A file's two versions: at `tree_a`, and at `tree_b` or in the worktree (`None`: absent).
+type Pair = (Option<Vec<u8>>, Option<Vec<u8>>);
+
+/// Reads `path` in `tree_a` and in `tree_b` (the worktree when `None`).
+fn read_pair(
+    repo: &store::Repo,
+    tree_a: store::TreeId,
+    tree_b: Option<store::TreeId>,
+    path: &str,
+) -> store::Result<Pair> {
+    let old = repo.blob_in(tree_a, path)?;
+    let new = match tree_b {
+        Some(tb) => repo.blob_in(tb, path)?,
+        None => repo.worktree_file(path)?,
+    };
+    Ok((old, new))
+}
+
+/// The revision mode's output, built file by file: the review page, or text, or records.
+struct Output {
+    format: Format,
+    paint: Paint,
+    page: Option<super::html::ReviewPage>,
+    text: String,
+    records: Vec<FileRecord>,
+    /// The exit status: 2 once a file could not be read or parsed.
+    status: u8,
+}
+
+impl Output {
+    fn new(format: Format, page: Option<super::html::ReviewPage>) -> Output {
+        Output {
+            format,
+            paint: Paint::stdout(),
+            page,
+            text: String::new(),
+            records: Vec::new(),
+            status: 0,
+        }
+    }
+
+    /// A changed file that is not an asset: named, with whether it is text or binary.
+    fn other_file(&mut self, path: &str, file_status: Status, [old, new]: [Option<&[u8]>; 2]) {
+        let binary = old.is_some_and(is_binary) || new.is_some_and(is_binary);
+        let kind = if binary { "binary" } else { "text" };
+        if let Some(p) = self.page.as_mut() {
+            let note = format!("A {kind} file, not an asset: no objects to show.");
+            p.add_note(path, file_status.name(), note);
+            return;
+        }
+        let paint = self.paint;
+        match self.format {
+            Format::Text => {
+                self.text.push_str(&header(paint, path, path));
+                self.text.push('\n');
+                let line = paint.dim(&format!("{kind} file {}", file_status.name()));
+                self.text.push_str(&line);
+                self.text.push('\n');
+            }
+            Format::Changes => {
+                eprintln!("assetvc: {path}: not an asset, left out of the change set")
+            }
+            _ => self.records.push(FileRecord {
+                path: path.to_string(),
+                status: file_status.name(),
+                asset: false,
+                binary: Some(binary),
+                changes: None,
+                patch: None,
+                unparsed: None,
+                line_diff: None,
+            }),
+        }
+    }
+
+    /// A changed asset: its objects' changes (or a line diff when a version does not
+    /// parse), shown as `shown` (old, new).
+    fn asset(
+        &mut self,
+        path: &str,
+        file_status: Status,
+        [old, new]: [Option<&[u8]>; 2],
+        shown: (&str, &str),
+        dialect: sjson::Dialect,
+        settings: &super::DiffSettings,
+    ) {
+        if let Some(p) = self.page.as_mut() {
+            if let Err(e) = p.add_asset(path, old, new, shown, (dialect, dialect)) {
                 eprintln!("{e}");
                 p.add_note(
                     path,
                     file_status.name(),
                     "Does not parse: see the message of assetvc diff.".into(),
                 );
-                status = 2;
+                self.status = 2;
             }
-            continue;
+            return;
         }
-        let rendered = render_asset(
-            old.as_deref(),
-            new.as_deref(),
-            &shown_old,
-            &shown_new,
-            asset_dialect,
-            &settings,
-            format,
-            paint,
-        );
+        let (format, paint) = (self.format, self.paint);
+        let rendered = render_asset(old, new, shown.0, shown.1, dialect, settings, format, paint);
         match format {
             Format::Text => {
-                text.push_str(&header(paint, path, path));
-                text.push('\n');
+                self.text.push_str(&header(paint, path, path));
+                self.text.push('\n');
                 for l in rendered.lines {
-                    text.push_str(&l);
-                    text.push('\n');
+                    self.text.push_str(&l);
+                    self.text.push('\n');
                 }
             }
             Format::Changes => match &rendered.unparsed {
                 Some(why) => {
                     eprintln!("assetvc: {path}: {why}: left out of the change set");
-                    status = 2;
+                    self.status = 2;
                 }
-                None => text.push_str(&changes::name_file(&rendered.json, path)),
+                None => self
+                    .text
+                    .push_str(&changes::name_file(&rendered.json, path)),
             },
             _ => {
                 let raw = RawValue::from_string(rendered.json).ok();
@@ -236,8 +308,8 @@ pub(super) fn run_revisions(args: &DiffArgs, format: Format) -> anyhow::Result<E
                     (None, raw)
                 };
                 let line_diff = rendered.unparsed.is_some().then_some(rendered.line_diff);
-                records.push(FileRecord {
-                    path: path.clone(),
+                self.records.push(FileRecord {
+                    path: path.to_string(),
                     status: file_status.name(),
                     asset: true,
                     binary: None,
@@ -249,14 +321,23 @@ pub(super) fn run_revisions(args: &DiffArgs, format: Format) -> anyhow::Result<E
             }
         }
     }
-    if let (Some(p), Some(out)) = (page, &args.html) {
-        let subtitle = format!("{rev_a} → {}", rev_b.unwrap_or("worktree"));
-        p.write(out, "Review · diff".into(), subtitle)?;
-        return Ok(ExitCode::from(status));
+
+    /// Writes the review page, or prints the text or the records; the exit status.
+    fn finish(self, args: &DiffArgs, request: &Request<'_>) -> anyhow::Result<ExitCode> {
+        if let (Some(p), Some(out)) = (self.page, &args.html) {
+            let subtitle = format!(
+                "{} → {}",
+                request.rev_a,
+                request.rev_b.unwrap_or("worktree")
+            );
+            p.write(out, "Review · diff".into(), subtitle)?;
+            return Ok(ExitCode::from(self.status));
+        }
+        let text = match self.format {
+            Format::Text | Format::Changes => self.text,
+            _ => format!("{}\n", serde_json::to_string_pretty(&self.records)?),
+        };
+        print_out(&text)?;
+        Ok(ExitCode::from(self.status))
     }
-    if !matches!(format, Format::Text | Format::Changes) {
-        text = format!("{}\n", serde_json::to_string_pretty(&records)?);
-    }
-    print_out(&text)?;
-    Ok(ExitCode::from(status))
 }
