@@ -13,6 +13,7 @@
 //! its worktree, index, ref and message handling.
 
 mod asset;
+mod both_changed;
 mod head;
 
 #[cfg(test)]
@@ -22,7 +23,7 @@ use std::collections::HashSet;
 
 use gix::bstr::{BString, ByteSlice};
 use gix::index::entry::Mode;
-use gix::merge::tree::{Resolution, ResolutionFailure, TreatAsUnresolved};
+use gix::merge::tree::{ResolutionFailure, TreatAsUnresolved};
 use gix::ObjectId;
 use merge::{Conflict, MergeOptions};
 use sjson::{Dialect, ParseError};
@@ -31,7 +32,7 @@ use crate::error::{Error, Result};
 use crate::repo;
 use crate::worktree;
 
-use asset::{merge_asset, AssetMerge};
+use both_changed::BothChanged;
 pub use head::{conflict_lines, current_index, update_head, MergeReport, MergeResult};
 
 /// What assetvc knows about assets: which paths are assets, and how to merge them.
@@ -209,113 +210,20 @@ pub fn merge_commits(
     let merged_tree = tree_merge.tree.write()?.detach();
     let how = TreatAsUnresolved::git();
 
-    let mut handled = HashSet::new();
-    let mut files = Vec::new();
-    let mut unresolved = Vec::new();
-    let mut commit_edits: Vec<(BString, gix::objs::tree::EntryKind, ObjectId)> = Vec::new();
-    let mut worktree_edits: Vec<(BString, gix::objs::tree::EntryKind, ObjectId)> = Vec::new();
-    let mut stages: Vec<(BString, worktree::Stages)> = Vec::new();
+    let mut assets = BothChanged::default();
     let tree = repo.find_tree(merged_tree)?;
-
     for (i, c) in tree_merge.conflicts.iter().enumerate() {
-        let Some(content) = c.content_merge() else {
-            continue;
-        };
-        match &c.resolution {
-            Ok(Resolution::OursModifiedTheirsModifiedThenBlobContentMerge { .. })
-            | Ok(Resolution::OursModifiedTheirsRenamedAndChangedThenRename {
-                final_location: None,
-                ..
-            }) => {}
-            _ => continue,
-        }
-        // The path where the line merge's blob landed.
-        let mut location = None;
-        for candidate in [c.ours.location(), c.theirs.location()] {
-            let entry = tree.lookup_entry_by_path(repo::to_path(candidate))?;
-            if let Some(entry) = entry {
-                if entry.object_id() == content.merged_blob_id {
-                    location = Some((candidate.to_owned(), entry.mode()));
-                    break;
-                }
-            }
-        }
-        let Some((path, entry_mode)) = location else {
-            continue;
-        };
-        let path_str = path.to_str_lossy().into_owned();
-        let Some(dialect) = (rules.dialect_of)(&path_str) else {
-            continue;
-        };
-        handled.insert(i);
-        let (ours_mode, ours_id) = c.ours.entry_mode_and_id();
-        let (theirs_mode, theirs_id) = c.theirs.entry_mode_and_id();
-        let base = base_of(c);
-        let ours_entry = (
-            ours_id.to_owned(),
-            Mode::from_bits_truncate(ours_mode.value() as u32),
-        );
-        let theirs_entry = (
-            theirs_id.to_owned(),
-            Mode::from_bits_truncate(theirs_mode.value() as u32),
-        );
-        let conflict_stages = [
-            base.as_ref()
-                .map(|(id, mode, _)| (*id, Mode::from_bits_truncate(mode.value() as u32))),
-            Some(ours_entry),
-            Some(theirs_entry),
-        ];
-        let kind = entry_mode.kind();
-        // With several merge bases gix merges them into a virtual one, line by line; when
-        // that left the asset unparsable, the first real merge base's version serves.
-        let fallback_base = match (&first_base_tree, &base) {
-            (Some(tree), Some((_, _, base_path))) => repo
-                .find_tree(*tree)?
-                .lookup_entry_by_path(repo::to_path(base_path.as_bstr()))?
-                .filter(|e| e.mode().is_blob())
-                .map(|e| e.object_id()),
-            _ => None,
-        };
-        match merge_asset(
-            repo,
-            (base.as_ref().map(|b| b.0), fallback_base),
-            ours_entry.0,
-            theirs_entry.0,
-            dialect,
-            &rules.options,
-        )? {
-            AssetMerge::Merged {
-                blob,
-                conflicts,
-                places,
-                failed,
-            } => {
-                commit_edits.push((path.clone(), kind, blob));
-                worktree_edits.push((path.clone(), kind, blob));
-                if failed {
-                    stages.push((path.clone(), conflict_stages));
-                    unresolved.push(Unresolved {
-                        path: path_str.clone(),
-                        kind: UnresolvedKind::PolicyFail,
-                    });
-                }
-                files.push(MergedFile {
-                    path: path_str,
-                    conflicts,
-                    places,
-                    failed,
-                });
-            }
-            AssetMerge::Failed(kind_of_failure) => {
-                worktree_edits.push((path.clone(), ours_mode.kind(), ours_entry.0));
-                stages.push((path.clone(), conflict_stages));
-                unresolved.push(Unresolved {
-                    path: path_str,
-                    kind: kind_of_failure,
-                });
-            }
-        }
+        assets.merge(repo, &tree, first_base_tree, rules, (i, c))?;
     }
+    drop(tree);
+    let BothChanged {
+        handled,
+        mut files,
+        mut unresolved,
+        commit_edits,
+        worktree_edits,
+        stages,
+    } = assets;
 
     // What gix left unresolved outside the assets it merged by structure.
     let gix_unresolved: Vec<gix::merge::tree::Conflict> = tree_merge
@@ -355,7 +263,6 @@ pub fn merge_commits(
     for (path, s) in &stages {
         worktree::set_conflict_stages(&mut index, path.as_bstr(), *s);
     }
-    drop(tree);
     // Keep what the trees and the conflict stages refer to (a stage may hold a blob of a
     // virtual merge base, which exists only in memory); drop the rest.
     let mut roots = vec![commit_tree, worktree_tree];

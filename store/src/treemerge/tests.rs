@@ -1,5 +1,6 @@
 //! Tests of tree merges in scratch repositories.
 
+use super::asset::{merge_asset, AssetMerge};
 use super::*;
 use crate::test_git::git;
 use std::path::Path;
