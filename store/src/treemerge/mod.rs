@@ -242,27 +242,13 @@ pub fn merge_commits(
 
     let commit_tree = edit_tree(repo, merged_tree, &commit_edits)?;
     let worktree_tree = edit_tree(repo, merged_tree, &worktree_edits)?;
-    // gix's conflict entries must be applied to the index of its own tree.
-    let mut index = repo.index_from_tree(&merged_tree)?;
-    gix::merge::tree::apply_index_entries(
-        &gix_unresolved,
-        how,
-        &mut index,
-        gix::merge::tree::apply_index_entries::RemovalMode::Prune,
-    );
-    // Our own edits: the structured results, and ours at unparsable paths.
-    for (path, kind, id) in &worktree_edits {
-        if let Some(e) = index
-            .entry_mut_by_path_and_stage(path.as_bstr(), gix::index::entry::Stage::Unconflicted)
-        {
-            e.id = *id;
-            e.mode =
-                Mode::from_bits_truncate(gix::objs::tree::EntryMode::from(*kind).value() as u32);
-        }
-    }
-    for (path, s) in &stages {
-        worktree::set_conflict_stages(&mut index, path.as_bstr(), *s);
-    }
+    let index = merged_index(
+        repo,
+        merged_tree,
+        (&gix_unresolved, how),
+        &worktree_edits,
+        &stages,
+    )?;
     // Keep what the trees and the conflict stages refer to (a stage may hold a blob of a
     // virtual merge base, which exists only in memory); drop the rest.
     let mut roots = vec![commit_tree, worktree_tree];
@@ -285,6 +271,39 @@ pub fn merge_commits(
         files,
         unresolved,
     })
+}
+
+/// The index of the merge: gix's tree `merged_tree` with the entries of the conflicts gix
+/// left unresolved, our edits (the structured results, and ours at paths that did not
+/// merge) and the conflict stages of the paths left conflicted.
+fn merged_index(
+    repo: &gix::Repository,
+    merged_tree: ObjectId,
+    (gix_unresolved, how): (&[gix::merge::tree::Conflict], TreatAsUnresolved),
+    worktree_edits: &[both_changed::Edit],
+    stages: &[(BString, worktree::Stages)],
+) -> Result<gix::index::File> {
+    // gix's conflict entries must be applied to the index of its own tree.
+    let mut index = repo.index_from_tree(&merged_tree)?;
+    gix::merge::tree::apply_index_entries(
+        gix_unresolved,
+        how,
+        &mut index,
+        gix::merge::tree::apply_index_entries::RemovalMode::Prune,
+    );
+    for (path, kind, id) in worktree_edits {
+        if let Some(e) = index
+            .entry_mut_by_path_and_stage(path.as_bstr(), gix::index::entry::Stage::Unconflicted)
+        {
+            e.id = *id;
+            e.mode =
+                Mode::from_bits_truncate(gix::objs::tree::EntryMode::from(*kind).value() as u32);
+        }
+    }
+    for (path, s) in stages {
+        worktree::set_conflict_stages(&mut index, path.as_bstr(), *s);
+    }
+    Ok(index)
 }
 
 /// The base version of a both-changed path, if it had one.
