@@ -68,187 +68,234 @@ pub(super) fn check_lua(path: &str, bytes: &[u8], out: &mut Vec<Problem>) {
 /// keeps the recursive parser from ever overflowing its stack on hostile input.
 fn lua_too_deep(src: &[u8], limit: usize) -> Option<usize> {
     let n = src.len();
-    let (mut i, mut depth, mut run) = (0usize, 0usize, 0usize);
-    let mut operand = false; // the previous token ends an operand
-                             // The length of a long bracket `[==[` at `at` (its level + 2), if one opens there.
-    let long_open = |at: usize| -> Option<usize> {
-        let mut j = at + 1;
-        while j < n && src[j] == b'=' {
-            j += 1;
-        }
-        (src.get(at) == Some(&b'[') && src.get(j) == Some(&b'[')).then_some(j - at + 1)
-    };
-    // The end of a long bracket body opened with `len` bytes (level = len - 2).
-    let long_close = |from: usize, len: usize| -> usize {
-        let level = len - 2;
-        let mut j = from;
-        while j < n {
-            if src[j] == b']'
-                && src[j + 1..].iter().take(level).all(|&b| b == b'=')
-                && src.len() > j + 1 + level
-                && src[j + 1 + level] == b']'
-            {
-                return j + 2 + level;
-            }
-            j += 1;
-        }
-        n
-    };
+    let mut levels = Levels::default();
+    let mut i = 0;
     while i < n {
         let start = i;
-        let c = src[i];
-        match c {
+        match src[i] {
             b' ' | b'\t' | b'\r' | b'\n' | 0x0b | 0x0c => {
                 i += 1;
                 continue;
             }
             b'-' if src.get(i + 1) == Some(&b'-') => {
-                i += 2;
-                match long_open(i) {
-                    Some(len) => i = long_close(i + len, len),
-                    None => {
-                        while i < n && src[i] != b'\n' {
-                            i += 1;
-                        }
-                    }
-                }
+                i = comment_end(src, i + 2);
                 continue;
             }
             b'"' | b'\'' => {
-                i += 1;
-                while i < n && src[i] != c && src[i] != b'\n' {
-                    i += if src[i] == b'\\' { 2 } else { 1 };
-                }
-                i += 1;
-                if operand {
-                    run = 0;
-                }
-                operand = true;
+                i = short_string_end(src, i);
+                levels.operand();
             }
-            b'[' if long_open(i).is_some() => {
-                let len = long_open(i).unwrap_or(2);
-                i = long_close(i + len, len);
-                if operand {
-                    run = 0;
-                }
-                operand = true;
+            b'[' if long_open(src, i).is_some() => {
+                let len = long_open(src, i).unwrap_or(2);
+                i = long_close(src, i + len, len);
+                levels.operand();
             }
             b'a'..=b'z' | b'A'..=b'Z' | b'_' => {
-                while i < n && (src[i].is_ascii_alphanumeric() || src[i] == b'_') {
-                    i += 1;
-                }
-                match &src[start..i] {
-                    b"function" | b"if" | b"do" | b"repeat" => {
-                        depth += 1;
-                        run = 0;
-                        operand = false;
-                    }
-                    b"end" => {
-                        depth = depth.saturating_sub(1);
-                        run = 0;
-                        operand = true;
-                    }
-                    b"until" => {
-                        depth = depth.saturating_sub(1);
-                        run = 0;
-                        operand = false;
-                    }
-                    b"not" => {
-                        run += 1;
-                        operand = false;
-                    }
-                    b"and" | b"or" => operand = false,
-                    b"nil" | b"true" | b"false" => {
-                        if operand {
-                            run = 0;
-                        }
-                        operand = true;
-                    }
-                    b"local" | b"return" | b"then" | b"else" | b"elseif" | b"while" | b"for"
-                    | b"in" | b"goto" | b"break" => {
-                        run = 0;
-                        operand = false;
-                    }
-                    _ => {
-                        if operand {
-                            run = 0;
-                        }
-                        operand = true;
-                    }
-                }
+                i = word_end(src, i);
+                levels.word(&src[start..i]);
             }
             b'0'..=b'9' => {
-                while i < n {
-                    let b = src[i];
-                    let exponent_sign =
-                        (b == b'+' || b == b'-') && matches!(src[i - 1], b'e' | b'E' | b'p' | b'P');
-                    if b.is_ascii_alphanumeric() || b == b'.' || b == b'_' || exponent_sign {
-                        i += 1;
-                    } else {
-                        break;
-                    }
-                }
-                if operand {
-                    run = 0;
-                }
-                operand = true;
+                i = number_end(src, i);
+                levels.operand();
             }
             b'.' if src.get(i + 1).is_some_and(u8::is_ascii_digit) => {
-                i += 1;
-                while i < n && (src[i].is_ascii_alphanumeric() || src[i] == b'.') {
-                    i += 1;
-                }
-                operand = true;
+                i = fraction_end(src, i);
+                levels.operand = true;
             }
-            b'.' if src[i..].starts_with(b"...") => {
-                i += 3;
-                operand = true;
-            }
-            b'.' if src[i..].starts_with(b"..") => {
-                i += 2;
-                run += 1;
-                operand = false;
-            }
-            b'(' | b'{' | b'[' => {
-                i += 1;
-                depth += 1;
-                operand = false;
-            }
-            b')' | b'}' | b']' => {
-                i += 1;
-                depth = depth.saturating_sub(1);
-                operand = true;
-            }
-            b'^' => {
-                i += 1;
-                run += 1;
-                operand = false;
-            }
-            b'-' | b'#' | b'~' => {
-                i += 1;
-                if !operand {
-                    run += 1;
-                }
-                operand = false;
-            }
-            b',' | b';' => {
-                i += 1;
-                run = 0;
-                operand = false;
-            }
-            b'=' if src.get(i + 1) != Some(&b'=') => {
-                i += 1;
-                run = 0;
-                operand = false;
-            }
-            _ => {
-                i += 1;
-                operand = false;
-            }
+            _ => i += levels.symbol(&src[i..]),
         }
-        if depth + run > limit {
+        if levels.depth + levels.run > limit {
             return Some(start);
         }
     }
     None
+}
+
+/// The syntax levels open at a point of a scan of Lua source ([`lua_too_deep`]).
+#[derive(Default)]
+struct Levels {
+    /// Open blocks and brackets.
+    depth: usize,
+    /// The current run of right-recursive operators.
+    run: usize,
+    /// Whether the previous token ends an operand (then `-` is binary, and another
+    /// operand ends the run).
+    operand: bool,
+}
+
+impl Levels {
+    /// An operand: a name, a string, a number, `nil`, `true`, `false`.
+    fn operand(&mut self) {
+        if self.operand {
+            self.run = 0;
+        }
+        self.operand = true;
+    }
+
+    /// A token after which an expression starts afresh.
+    fn restart(&mut self) {
+        self.run = 0;
+        self.operand = false;
+    }
+
+    /// A keyword or a name.
+    fn word(&mut self, word: &[u8]) {
+        match word {
+            b"function" | b"if" | b"do" | b"repeat" => {
+                self.depth += 1;
+                self.restart();
+            }
+            b"end" => {
+                self.depth = self.depth.saturating_sub(1);
+                self.run = 0;
+                self.operand = true;
+            }
+            b"until" => {
+                self.depth = self.depth.saturating_sub(1);
+                self.restart();
+            }
+            b"not" => {
+                self.run += 1;
+                self.operand = false;
+            }
+            b"and" | b"or" => self.operand = false,
+            b"local" | b"return" | b"then" | b"else" | b"elseif" | b"while" | b"for" | b"in"
+            | b"goto" | b"break" => self.restart(),
+            _ => self.operand(),
+        }
+    }
+
+    /// The punctuation at the start of `rest` (not a comment, a string or a number):
+    /// its length.
+    fn symbol(&mut self, rest: &[u8]) -> usize {
+        let ends_operand = match rest {
+            [b'.', b'.', b'.', ..] => {
+                self.operand = true;
+                return 3;
+            }
+            [b'.', b'.', ..] => {
+                self.run += 1;
+                self.operand = false;
+                return 2;
+            }
+            [b'(' | b'{' | b'[', ..] => {
+                self.depth += 1;
+                false
+            }
+            [b')' | b'}' | b']', ..] => {
+                self.depth = self.depth.saturating_sub(1);
+                true
+            }
+            [b'^', ..] => {
+                self.run += 1;
+                false
+            }
+            [b'-' | b'#' | b'~', ..] => {
+                if !self.operand {
+                    self.run += 1;
+                }
+                false
+            }
+            [b',' | b';', ..] => {
+                self.run = 0;
+                false
+            }
+            [b'=', next, ..] if *next != b'=' => {
+                self.run = 0;
+                false
+            }
+            [b'='] => {
+                self.run = 0;
+                false
+            }
+            _ => false,
+        };
+        self.operand = ends_operand;
+        1
+    }
+}
+
+/// The end of a comment whose `--` ends at `from`: a long bracket's, or the line's.
+fn comment_end(src: &[u8], from: usize) -> usize {
+    match long_open(src, from) {
+        Some(len) => long_close(src, from + len, len),
+        None => {
+            from + src[from.min(src.len())..]
+                .iter()
+                .take_while(|&&b| b != b'\n')
+                .count()
+        }
+    }
+}
+
+/// The end of the quoted string opening at `at` (after its closing quote; a string cut by
+/// a line break or the end of the source ends there).
+fn short_string_end(src: &[u8], at: usize) -> usize {
+    let quote = src[at];
+    let mut i = at + 1;
+    while i < src.len() && src[i] != quote && src[i] != b'\n' {
+        i += if src[i] == b'\\' { 2 } else { 1 };
+    }
+    i + 1
+}
+
+/// The length of a long bracket `[==[` at `at` (its level + 2), if one opens there.
+fn long_open(src: &[u8], at: usize) -> Option<usize> {
+    let mut j = at + 1;
+    while j < src.len() && src[j] == b'=' {
+        j += 1;
+    }
+    (src.get(at) == Some(&b'[') && src.get(j) == Some(&b'[')).then_some(j - at + 1)
+}
+
+/// The end of a long bracket body from `from`, opened with `len` bytes (level = len - 2).
+fn long_close(src: &[u8], from: usize, len: usize) -> usize {
+    let n = src.len();
+    let level = len - 2;
+    let mut j = from;
+    while j < n {
+        if src[j] == b']'
+            && src[j + 1..].iter().take(level).all(|&b| b == b'=')
+            && src.len() > j + 1 + level
+            && src[j + 1 + level] == b']'
+        {
+            return j + 2 + level;
+        }
+        j += 1;
+    }
+    n
+}
+
+/// The end of the name or keyword starting at `at`.
+fn word_end(src: &[u8], at: usize) -> usize {
+    at + src[at..]
+        .iter()
+        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+        .count()
+}
+
+/// The end of the number starting with a digit at `at` (hexadecimal, exponents with a
+/// sign, suffixes such as LuaJIT's `ULL`).
+fn number_end(src: &[u8], at: usize) -> usize {
+    let mut i = at;
+    while i < src.len() {
+        let b = src[i];
+        let exponent_sign =
+            (b == b'+' || b == b'-') && matches!(src[i - 1], b'e' | b'E' | b'p' | b'P');
+        if b.is_ascii_alphanumeric() || b == b'.' || b == b'_' || exponent_sign {
+            i += 1;
+        } else {
+            break;
+        }
+    }
+    i
+}
+
+/// The end of the number `.5…` whose dot is at `dot`.
+fn fraction_end(src: &[u8], dot: usize) -> usize {
+    let i = dot + 1;
+    i + src[i..]
+        .iter()
+        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'.')
+        .count()
 }
