@@ -70,12 +70,7 @@ impl Repo {
     ) -> Result<Brought> {
         let repo = &self.git;
         let head = wip.head;
-        if repo::head_commit(repo)? != Some(head) {
-            return Err(Error::Refused {
-                message: "HEAD moved while syncing; the next cycle will catch up".into(),
-                paths: Vec::new(),
-            });
-        }
+        refuse_if_head_moved(repo, head)?;
         let Some(base) = repo.merge_base(head, upstream)?.map(|b| b.detach()) else {
             return Err(Error::Usage(format!(
                 "refusing to merge unrelated histories ({upstream_label} shares no commit with HEAD)"
@@ -92,49 +87,21 @@ impl Repo {
             });
         }
         // git's discipline: the index lock first, the index and HEAD read under it.
-        let mut lock = worktree::IndexLock::acquire(repo)?;
-        if repo::head_commit(repo)? != Some(head) {
-            return Err(Error::Refused {
-                message: "HEAD moved while syncing; the next cycle will catch up".into(),
-                paths: Vec::new(),
-            });
-        }
+        let lock = worktree::IndexLock::acquire(repo)?;
+        refuse_if_head_moved(repo, head)?;
         let index = lock.index().clone();
-        let unmerged = worktree::unmerged_paths(&index);
-        if !unmerged.is_empty() {
-            return Err(Error::Refused {
-                message: "you have unmerged paths; resolve them and commit first".into(),
-                paths: unmerged,
-            });
-        }
-        let head_index = repo.index_from_tree(&wip.head_tree)?;
-        // Staged assets (added or modified) are in the WIP and stay staged; anything else
-        // staged is not carried by the WIP, and must be committed first.
-        let staged = diff_indexes(&head_index, &index);
-        let not_carried: Vec<String> = staged
-            .iter()
-            .filter(|c| c.new.is_none() || (rules.dialect_of)(&c.path.to_str_lossy()).is_none())
-            .map(|c| c.path.to_str_lossy().into_owned())
-            .collect();
-        if !not_carried.is_empty() {
-            return Err(Error::Refused {
-                message: "you have staged changes that sync does not carry (deletions, files \
-                          that are not assets); commit them to let sync merge"
-                    .into(),
-                paths: not_carried,
-            });
-        }
-        let mut files = Vec::new();
-        let mut sides = Vec::new();
+        let staged = carried_staged_changes(repo, wip, &index, rules)?;
+        let mut merged = MergedSoFar::default();
         // 1. The new branch tip.
         let fast_forward = base == head;
         let new_head = if fast_forward {
             upstream
         } else {
-            let merged = merge_commits(repo, head, upstream, ("HEAD", upstream_label), rules)?;
-            if !merged.unresolved.is_empty() {
-                return Ok(Brought::Postponed(Postponed::Unresolved(merged.unresolved)));
-            }
+            let tip = merged.merge(repo, (head, upstream), ("HEAD", upstream_label), rules)?;
+            let tip = match tip {
+                Ok(tip) => tip,
+                Err(postponed) => return Ok(Brought::Postponed(postponed)),
+            };
             let mut message = format!("Merge {upstream_label} (assetvc sync)\n");
             let lines = conflict_lines(&merged.files);
             if !lines.is_empty() {
@@ -144,9 +111,7 @@ impl Repo {
                     message.push('\n');
                 }
             }
-            sides.extend(merged.files.iter().map(|_| (head, upstream)));
-            files.extend(merged.files);
-            repo.new_commit(message, merged.tree, [head, upstream])?.id
+            repo.new_commit(message, tip, [head, upstream])?.id
         };
         // 2. What the worktree gets: the edits merged onto the new tip.
         let new_tree = repo::tree_of(repo, Some(new_head))?;
@@ -154,66 +119,27 @@ impl Repo {
         let worktree_tree = if wip.is_clean() {
             new_tree
         } else {
-            let merged = merge_commits(
-                repo,
-                wip.commit,
-                new_head,
-                ("your uncommitted edits", upstream_label),
-                rules,
-            )?;
-            if !merged.unresolved.is_empty() {
-                return Ok(Brought::Postponed(Postponed::Unresolved(merged.unresolved)));
-            }
-            edits_conflicted = merged.files.iter().any(|f| !f.conflicts.is_empty());
-            sides.extend(merged.files.iter().map(|_| (wip.commit, new_head)));
-            files.extend(merged.files);
-            merged.tree
+            let files_before = merged.files.len();
+            let sides = (wip.commit, new_head);
+            let labels = ("your uncommitted edits", upstream_label);
+            let tree = match merged.merge(repo, sides, labels, rules)? {
+                Ok(tree) => tree,
+                Err(postponed) => return Ok(Brought::Postponed(postponed)),
+            };
+            edits_conflicted = merged.files[files_before..]
+                .iter()
+                .any(|f| !f.conflicts.is_empty());
+            tree
         };
-        // 3. Worktree and index. The writer checks each path against what the WIP recorded.
-        let mut recorded = index.clone();
-        for (path, now) in &wip.edits {
-            let stage = gix::index::entry::Stage::Unconflicted;
-            if let (Some(e), Some((id, mode))) = (
-                recorded.entry_mut_by_path_and_stage(path.as_bstr(), stage),
-                now,
-            ) {
-                e.id = *id;
-                e.mode = *mode;
-                e.stat = Stat::default();
-            }
-        }
-        let deleted: std::collections::HashSet<&[u8]> = wip
-            .edits
-            .iter()
-            .filter(|(_, now)| now.is_none())
-            .map(|(path, _)| path.as_slice())
-            .collect();
-        if !deleted.is_empty() {
-            recorded.remove_entries(|_, path, _| deleted.contains(path.as_bytes()));
-        }
-        let recorded_state = repo.index_from_tree(&wip.tree)?;
-        let worktree_target = repo.index_from_tree(&worktree_tree)?;
-        let mut target = repo.index_from_tree(&new_tree)?;
-        keep_staged(&mut target, &staged)?;
-        let mut written =
-            worktree::checkout_against(repo, &recorded, &recorded_state, &worktree_target, target)?;
-        // Paths whose file is not the index's content must not look clean to git.
-        fix_stat(&mut written, &worktree_target);
-        lock.stage(&mut written)?;
-        update_head(
-            repo,
-            Some(head),
-            new_head,
-            &format!(
-                "assetvc sync: {} {upstream_label}",
-                if fast_forward {
-                    "fast-forward to"
-                } else {
-                    "merge"
-                }
-            ),
-        )?;
-        lock.commit()?;
+        // 3. Worktree, index and HEAD.
+        let how = if fast_forward {
+            "fast-forward to"
+        } else {
+            "merge"
+        };
+        let reflog = format!("assetvc sync: {how} {upstream_label}");
+        let trees = (new_tree, worktree_tree);
+        write_worktree_and_head(repo, lock, wip, (&index, &staged), trees, new_head, &reflog)?;
         let saved = if edits_conflicted {
             let name = format!("{SAVED_PREFIX}{branch}");
             save_edits(repo, &name, wip.commit)?;
@@ -225,11 +151,138 @@ impl Repo {
             from: head,
             new_head,
             fast_forward,
-            files,
-            sides,
+            files: merged.files,
+            sides: merged.sides,
             saved,
         })
     }
+}
+
+/// Refuses (nothing changed) when HEAD is no longer `head`, the commit the WIP was
+/// recorded on.
+fn refuse_if_head_moved(repo: &gix::Repository, head: ObjectId) -> Result<()> {
+    if repo::head_commit(repo)? != Some(head) {
+        return Err(Error::Refused {
+            message: "HEAD moved while syncing; the next cycle will catch up".into(),
+            paths: Vec::new(),
+        });
+    }
+    Ok(())
+}
+
+/// The changes staged in `index` against HEAD (the WIP's head tree). Refuses when the
+/// index holds unmerged paths, or staged changes the WIP does not carry (deletions, files
+/// that are not assets); staged assets are in the WIP and stay staged.
+fn carried_staged_changes(
+    repo: &gix::Repository,
+    wip: &Wip,
+    index: &gix::index::File,
+    rules: &AssetRules<'_>,
+) -> Result<Vec<worktree::PathChange>> {
+    let unmerged = worktree::unmerged_paths(index);
+    if !unmerged.is_empty() {
+        return Err(Error::Refused {
+            message: "you have unmerged paths; resolve them and commit first".into(),
+            paths: unmerged,
+        });
+    }
+    let head_index = repo.index_from_tree(&wip.head_tree)?;
+    let staged = diff_indexes(&head_index, index);
+    let not_carried: Vec<String> = staged
+        .iter()
+        .filter(|c| c.new.is_none() || (rules.dialect_of)(&c.path.to_str_lossy()).is_none())
+        .map(|c| c.path.to_str_lossy().into_owned())
+        .collect();
+    if !not_carried.is_empty() {
+        return Err(Error::Refused {
+            message: "you have staged changes that sync does not carry (deletions, files \
+                      that are not assets); commit them to let sync merge"
+                .into(),
+            paths: not_carried,
+        });
+    }
+    Ok(staged)
+}
+
+/// The assets merged by the steps of a sync so far, with the commits each was merged
+/// from.
+#[derive(Default)]
+struct MergedSoFar {
+    files: Vec<MergedFile>,
+    sides: Vec<(ObjectId, ObjectId)>,
+}
+
+impl MergedSoFar {
+    /// Merges commits `sides` (ours, theirs) in memory: the merged tree, or why not when
+    /// some path cannot be merged automatically.
+    fn merge(
+        &mut self,
+        repo: &gix::Repository,
+        sides: (ObjectId, ObjectId),
+        labels: (&str, &str),
+        rules: &AssetRules<'_>,
+    ) -> Result<std::result::Result<ObjectId, Postponed>> {
+        let merged = merge_commits(repo, sides.0, sides.1, labels, rules)?;
+        if !merged.unresolved.is_empty() {
+            return Ok(Err(Postponed::Unresolved(merged.unresolved)));
+        }
+        self.sides.extend(merged.files.iter().map(|_| sides));
+        self.files.extend(merged.files);
+        Ok(Ok(merged.tree))
+    }
+}
+
+/// Writes the worktree (`trees.1`; the writer checks each path against what the WIP
+/// recorded), the index (the new tip's tree `trees.0`, with the staged assets kept) and
+/// moves HEAD from the WIP's head to `new_head`, all under `lock`.
+fn write_worktree_and_head(
+    repo: &gix::Repository,
+    mut lock: worktree::IndexLock,
+    wip: &Wip,
+    (index, staged): (&gix::index::File, &[worktree::PathChange]),
+    (new_tree, worktree_tree): (ObjectId, ObjectId),
+    new_head: ObjectId,
+    reflog: &str,
+) -> Result<()> {
+    let recorded = recorded_index(index, wip);
+    let recorded_state = repo.index_from_tree(&wip.tree)?;
+    let worktree_target = repo.index_from_tree(&worktree_tree)?;
+    let mut target = repo.index_from_tree(&new_tree)?;
+    keep_staged(&mut target, staged)?;
+    let mut written =
+        worktree::checkout_against(repo, &recorded, &recorded_state, &worktree_target, target)?;
+    // Paths whose file is not the index's content must not look clean to git.
+    fix_stat(&mut written, &worktree_target);
+    lock.stage(&mut written)?;
+    update_head(repo, Some(wip.head), new_head, reflog)?;
+    lock.commit()
+}
+
+/// `index` as the WIP recorded the worktree: each edited path's entry holds what the WIP
+/// saw (no stat, so nothing looks clean), deleted paths are gone.
+fn recorded_index(index: &gix::index::File, wip: &Wip) -> gix::index::File {
+    let mut recorded = index.clone();
+    for (path, now) in &wip.edits {
+        let stage = gix::index::entry::Stage::Unconflicted;
+        if let (Some(e), Some((id, mode))) = (
+            recorded.entry_mut_by_path_and_stage(path.as_bstr(), stage),
+            now,
+        ) {
+            e.id = *id;
+            e.mode = *mode;
+            e.stat = Stat::default();
+        }
+    }
+    let deleted: std::collections::HashSet<&[u8]> = wip
+        .edits
+        .iter()
+        .filter(|(_, now)| now.is_none())
+        .map(|(path, _)| path.as_slice())
+        .collect();
+    if !deleted.is_empty() {
+        recorded.remove_entries(|_, path, _| deleted.contains(path.as_bytes()));
+    }
+    recorded
 }
 
 /// Puts the staged asset changes `staged` (against HEAD) into `target`, the index of the
