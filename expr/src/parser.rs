@@ -71,167 +71,211 @@ pub(crate) fn to_rpn(
     tokens: &[Token],
     variables: &HashMap<&str, u32>,
 ) -> Result<Vec<Rpn>, Error> {
-    let mut out = Vec::with_capacity(tokens.len());
-    let mut ops: Vec<Op> = Vec::new();
-    let mut depth = 0usize;
-    let mut expect_operand = true;
+    let mut yard = Yard {
+        source,
+        variables,
+        out: Vec::with_capacity(tokens.len()),
+        ops: Vec::new(),
+        depth: 0,
+        expect_operand: true,
+    };
     let mut i = 0;
     while let Some(token) = tokens.get(i) {
         i += 1;
-        let pos = token.start;
-        let unexpected = || {
-            Error::new(
-                pos,
-                ErrorKind::UnexpectedToken(token.text(source).to_string()),
-            )
-        };
         match token.tok {
-            Tok::Number(value) => {
-                if !expect_operand {
-                    return Err(unexpected());
-                }
-                out.push(Rpn::Number {
-                    value,
-                    start: token.start,
-                    end: token.end,
-                });
-                expect_operand = false;
-            }
+            Tok::Number(value) => yard.number(token, value)?,
             Tok::Ident => {
-                if !expect_operand {
-                    return Err(unexpected());
-                }
-                let name = token.text(source);
-                let called = tokens.get(i).is_some_and(|t| t.tok == Tok::LParen);
-                let var = variables.get(name).copied();
-                let constant = ops::find_constant(name);
-                let func = ops::find_function(name);
-                let name_err =
-                    |kind: fn(String) -> ErrorKind| Error::new(pos, kind(name.to_string()));
-                if called {
-                    let Some(func) = func else {
-                        return Err(name_err(if var.is_some() || constant.is_some() {
-                            ErrorKind::NotAFunction
-                        } else {
-                            ErrorKind::UnknownName
-                        }));
-                    };
-                    let paren_pos = tokens.get(i).map_or(pos, |t| t.start);
-                    i += 1;
-                    open_paren(&mut ops, &mut depth, paren_pos)?;
-                    if let Some(Op::Paren { call, .. }) = ops.last_mut() {
-                        *call = Some(Call {
-                            func,
-                            name_pos: pos,
-                            commas: 0,
-                        });
-                    }
-                    // Still expecting the first argument.
-                } else {
-                    if let Some(index) = var {
-                        out.push(Rpn::Var(index));
-                    } else if let Some(index) = constant {
-                        out.push(Rpn::Const(index));
-                    } else if func.is_some() {
-                        return Err(name_err(ErrorKind::MissingCall));
-                    } else {
-                        return Err(name_err(ErrorKind::UnknownName));
-                    }
-                    expect_operand = false;
+                let paren = tokens.get(i).filter(|t| t.tok == Tok::LParen);
+                if yard.name(token, paren)? {
+                    i += 1; // the call's `(`
                 }
             }
-            Tok::Minus if expect_operand => ops.push(Op::Neg),
-            Tok::Plus | Tok::Minus | Tok::Star | Tok::Slash | Tok::Caret => {
-                if expect_operand {
-                    return Err(unexpected());
-                }
-                let op = match token.tok {
-                    Tok::Plus => BinOp::Add,
-                    Tok::Minus => BinOp::Sub,
-                    Tok::Star => BinOp::Mul,
-                    Tok::Slash => BinOp::Div,
-                    _ => BinOp::Pow,
-                };
-                let prec = precedence(op);
-                let right_assoc = op == BinOp::Pow;
-                while let Some(&top) = ops.last() {
-                    let (item, top_prec) = match top {
-                        Op::Neg => (Rpn::Neg, NEG_PREC),
-                        Op::Bin(b) => (Rpn::Bin(b), precedence(b)),
-                        Op::Paren { .. } => break,
-                    };
-                    if top_prec > prec || (top_prec == prec && !right_assoc) {
-                        out.push(item);
-                        ops.pop();
-                    } else {
-                        break;
-                    }
-                }
-                ops.push(Op::Bin(op));
-                expect_operand = true;
-            }
+            Tok::Minus if yard.expect_operand => yard.ops.push(Op::Neg),
+            Tok::Plus => yard.binary(token, BinOp::Add)?,
+            Tok::Minus => yard.binary(token, BinOp::Sub)?,
+            Tok::Star => yard.binary(token, BinOp::Mul)?,
+            Tok::Slash => yard.binary(token, BinOp::Div)?,
+            Tok::Caret => yard.binary(token, BinOp::Pow)?,
             Tok::LParen => {
-                if !expect_operand {
-                    return Err(unexpected());
-                }
-                open_paren(&mut ops, &mut depth, pos)?;
+                yard.operand_expected(token)?;
+                open_paren(&mut yard.ops, &mut yard.depth, token.start)?;
             }
-            Tok::Comma => {
-                if expect_operand {
-                    return Err(unexpected());
-                }
-                pop_to_paren(&mut ops, &mut out);
-                match ops.last_mut() {
-                    Some(Op::Paren {
-                        call: Some(call), ..
-                    }) => call.commas += 1,
-                    _ => return Err(unexpected()),
-                }
-                expect_operand = true;
-            }
-            Tok::RParen => {
-                if expect_operand {
-                    // `f()` is a call with no arguments; anything else is an error.
-                    return Err(match ops.last() {
-                        Some(Op::Paren {
-                            call: Some(call), ..
-                        }) if call.commas == 0 => arity_error(call, 0),
-                        _ if !ops.iter().any(|op| matches!(op, Op::Paren { .. })) => {
-                            Error::new(pos, ErrorKind::UnbalancedParen)
-                        }
-                        _ => unexpected(),
-                    });
-                }
-                pop_to_paren(&mut ops, &mut out);
-                let Some(Op::Paren { call, .. }) = ops.pop() else {
-                    return Err(Error::new(pos, ErrorKind::UnbalancedParen));
-                };
-                depth = depth.saturating_sub(1);
-                if let Some(call) = call {
-                    let found = call.commas + 1;
-                    if ops::function(call.func).is_none_or(|f| f.arity() != found) {
-                        return Err(arity_error(&call, found));
-                    }
-                    out.push(Rpn::Call(call.func));
-                }
-            }
+            Tok::Comma => yard.comma(token)?,
+            Tok::RParen => yard.close_paren(token)?,
         }
     }
-    if expect_operand {
-        return Err(if tokens.is_empty() {
-            Error::new(0, ErrorKind::EmptyInput)
-        } else {
-            Error::new(source.len(), ErrorKind::UnexpectedEnd)
+    yard.finish(tokens.is_empty())
+}
+
+/// The state of the shunting yard: the output so far and the operator stack.
+struct Yard<'s, 'v> {
+    source: &'s str,
+    variables: &'v HashMap<&'v str, u32>,
+    out: Vec<Rpn>,
+    ops: Vec<Op>,
+    /// Open parentheses.
+    depth: usize,
+    /// Whether the next token must start an operand.
+    expect_operand: bool,
+}
+
+impl Yard<'_, '_> {
+    /// The error for `token` where it stands.
+    fn unexpected(&self, token: &Token) -> Error {
+        Error::new(
+            token.start,
+            ErrorKind::UnexpectedToken(token.text(self.source).to_string()),
+        )
+    }
+
+    /// Refuses `token` unless an operand may start here.
+    fn operand_expected(&self, token: &Token) -> Result<(), Error> {
+        match self.expect_operand {
+            true => Ok(()),
+            false => Err(self.unexpected(token)),
+        }
+    }
+
+    fn number(&mut self, token: &Token, value: f32) -> Result<(), Error> {
+        self.operand_expected(token)?;
+        self.out.push(Rpn::Number {
+            value,
+            start: token.start,
+            end: token.end,
         });
+        self.expect_operand = false;
+        Ok(())
     }
-    while let Some(op) = ops.pop() {
-        match op {
-            Op::Neg => out.push(Rpn::Neg),
-            Op::Bin(b) => out.push(Rpn::Bin(b)),
-            Op::Paren { pos, .. } => return Err(Error::new(pos, ErrorKind::UnbalancedParen)),
+
+    /// A name: a variable or a constant, or a function called with the `(` that follows
+    /// (`paren`). True when it opened a call (the `(` is taken).
+    fn name(&mut self, token: &Token, paren: Option<&Token>) -> Result<bool, Error> {
+        self.operand_expected(token)?;
+        let pos = token.start;
+        let name = token.text(self.source);
+        let var = self.variables.get(name).copied();
+        let constant = ops::find_constant(name);
+        let func = ops::find_function(name);
+        let name_err = |kind: fn(String) -> ErrorKind| Error::new(pos, kind(name.to_string()));
+        if let Some(paren) = paren {
+            let Some(func) = func else {
+                return Err(name_err(if var.is_some() || constant.is_some() {
+                    ErrorKind::NotAFunction
+                } else {
+                    ErrorKind::UnknownName
+                }));
+            };
+            open_paren(&mut self.ops, &mut self.depth, paren.start)?;
+            if let Some(Op::Paren { call, .. }) = self.ops.last_mut() {
+                *call = Some(Call {
+                    func,
+                    name_pos: pos,
+                    commas: 0,
+                });
+            }
+            // Still expecting the first argument.
+            return Ok(true);
         }
+        let item = match (var, constant) {
+            (Some(index), _) => Rpn::Var(index),
+            (None, Some(index)) => Rpn::Const(index),
+            (None, None) if func.is_some() => return Err(name_err(ErrorKind::MissingCall)),
+            (None, None) => return Err(name_err(ErrorKind::UnknownName)),
+        };
+        self.out.push(item);
+        self.expect_operand = false;
+        Ok(false)
     }
-    Ok(out)
+
+    /// A binary operator: the operators it binds less tightly than go to the output.
+    fn binary(&mut self, token: &Token, op: BinOp) -> Result<(), Error> {
+        if self.expect_operand {
+            return Err(self.unexpected(token));
+        }
+        let prec = precedence(op);
+        let right_assoc = op == BinOp::Pow;
+        while let Some(&top) = self.ops.last() {
+            let (item, top_prec) = match top {
+                Op::Neg => (Rpn::Neg, NEG_PREC),
+                Op::Bin(b) => (Rpn::Bin(b), precedence(b)),
+                Op::Paren { .. } => break,
+            };
+            if top_prec > prec || (top_prec == prec && !right_assoc) {
+                self.out.push(item);
+                self.ops.pop();
+            } else {
+                break;
+            }
+        }
+        self.ops.push(Op::Bin(op));
+        self.expect_operand = true;
+        Ok(())
+    }
+
+    /// A `,` between the arguments of a call.
+    fn comma(&mut self, token: &Token) -> Result<(), Error> {
+        if self.expect_operand {
+            return Err(self.unexpected(token));
+        }
+        pop_to_paren(&mut self.ops, &mut self.out);
+        match self.ops.last_mut() {
+            Some(Op::Paren {
+                call: Some(call), ..
+            }) => call.commas += 1,
+            _ => return Err(self.unexpected(token)),
+        }
+        self.expect_operand = true;
+        Ok(())
+    }
+
+    /// A `)`: closes a grouping, or a call (checking its number of arguments).
+    fn close_paren(&mut self, token: &Token) -> Result<(), Error> {
+        let pos = token.start;
+        if self.expect_operand {
+            // `f()` is a call with no arguments; anything else is an error.
+            return Err(match self.ops.last() {
+                Some(Op::Paren {
+                    call: Some(call), ..
+                }) if call.commas == 0 => arity_error(call, 0),
+                _ if !self.ops.iter().any(|op| matches!(op, Op::Paren { .. })) => {
+                    Error::new(pos, ErrorKind::UnbalancedParen)
+                }
+                _ => self.unexpected(token),
+            });
+        }
+        pop_to_paren(&mut self.ops, &mut self.out);
+        let Some(Op::Paren { call, .. }) = self.ops.pop() else {
+            return Err(Error::new(pos, ErrorKind::UnbalancedParen));
+        };
+        self.depth = self.depth.saturating_sub(1);
+        if let Some(call) = call {
+            let found = call.commas + 1;
+            if ops::function(call.func).is_none_or(|f| f.arity() != found) {
+                return Err(arity_error(&call, found));
+            }
+            self.out.push(Rpn::Call(call.func));
+        }
+        Ok(())
+    }
+
+    /// The end of the input: the operators left go to the output.
+    fn finish(mut self, no_tokens: bool) -> Result<Vec<Rpn>, Error> {
+        if self.expect_operand {
+            return Err(if no_tokens {
+                Error::new(0, ErrorKind::EmptyInput)
+            } else {
+                Error::new(self.source.len(), ErrorKind::UnexpectedEnd)
+            });
+        }
+        while let Some(op) = self.ops.pop() {
+            match op {
+                Op::Neg => self.out.push(Rpn::Neg),
+                Op::Bin(b) => self.out.push(Rpn::Bin(b)),
+                Op::Paren { pos, .. } => return Err(Error::new(pos, ErrorKind::UnbalancedParen)),
+            }
+        }
+        Ok(self.out)
+    }
 }
 
 /// Pushes a `(` at `pos`, enforcing the nesting limit.
