@@ -6,7 +6,7 @@
 use std::borrow::Cow;
 
 use crate::doc::{Dialect, Document, Kind, NodeId, Value};
-use crate::layout::{comments, ItemLayout};
+use crate::layout::{comments, ContainerLayout, ItemLayout};
 use crate::render::{format, render_key, render_value, Style};
 use crate::split::Split;
 
@@ -191,6 +191,45 @@ impl<'d> Printer<'d> {
     }
 
     fn print_items_in_place(&mut self, o: Value<'_>, items: &[OutItem<'_>], indent: &str) {
+        let shape = self.shape_of(o, items, indent);
+        if !shape.braceless {
+            self.out.push_str(&o.text()[..1]);
+        }
+        // The layout position of the item printed just before, if it was ours' in place,
+        // and whether its value was replaced.
+        let mut previous: Option<usize> = None;
+        let mut previous_replaced = false;
+        for (i, item) in items.iter().enumerate() {
+            let placed = item
+                .ours
+                .filter(|v| self.owns(v))
+                .and_then(|v| find_item(&shape.layout.items, v.id()));
+            let position = placed.map(|(p, _)| p);
+            let follows_original = match (previous, position) {
+                (Some(prev), Some(p)) => p == prev + 1,
+                (None, Some(p)) => i == 0 && p == 0,
+                _ => false,
+            };
+            previous = position;
+            let at = Place {
+                container: o,
+                index: i,
+                count: items.len(),
+            };
+            match placed.map(|(_, l)| l) {
+                Some(l) => {
+                    let after = (follows_original, previous_replaced);
+                    previous_replaced = self.print_placed_item(at, item, l, &shape, after);
+                }
+                None => self.print_new_item(at, item, &shape),
+            }
+        }
+        self.print_close(o, !items.is_empty(), &shape, indent);
+    }
+
+    /// How container `o`, printed in place with `items`, is laid out: read from ours'
+    /// text, so that the edit keeps its style.
+    fn shape_of(&self, o: Value<'_>, items: &[OutItem<'_>], indent: &str) -> Shape<'d> {
         let doc = self.doc;
         let text = self.text;
         let layout = doc.layout(o.id());
@@ -235,137 +274,142 @@ impl<'d> Printer<'d> {
             .map(|l| &text[l.lead.clone()])
             .filter(|g| g.chars().all(is_ws))
             .unwrap_or(" ");
-        if !braceless {
-            self.out.push_str(&o.text()[..1]);
+        Shape {
+            layout,
+            braceless,
+            multiline,
+            child_indent,
+            commas,
+            first_space,
+            gap,
         }
-        let last = items.len().saturating_sub(1);
-        // The layout position of the item printed just before, if it was ours' in place,
-        // and whether its value was replaced.
-        let mut previous: Option<usize> = None;
-        let mut previous_replaced = false;
-        for (i, item) in items.iter().enumerate() {
-            let placed = item
-                .ours
-                .filter(|v| self.owns(v))
-                .and_then(|v| find_item(&layout.items, v.id()));
-            let position = placed.map(|(p, _)| p);
-            let follows_original = match (previous, position) {
-                (Some(prev), Some(p)) => p == prev + 1,
-                (None, Some(p)) => i == 0 && p == 0,
-                _ => false,
-            };
-            previous = position;
-            match placed.map(|(_, l)| l) {
-                Some(l) => {
-                    let lead = &text[l.lead.clone()];
-                    if follows_original {
-                        // After a replaced value, ours' `a = "s"b = 1` needs a space
-                        // (with `0.5` for `"s"`, `0.5b` would be one bare string).
-                        if previous_replaced
-                            && !lead.starts_with(is_ws)
-                            && !self.out.ends_with(|c: char| is_ws(c) || c == ',')
-                        {
-                            self.out.push(' ');
-                        }
-                        self.push_trivia(lead);
-                    } else if i == 0 {
-                        // Now first, after the bracket (or at the start of a braceless
-                        // root's file): the white space that stood there, then its own
-                        // comments.
-                        self.out.push_str(first_space);
-                        self.push_trivia(lead.trim_start_matches(is_ws));
-                    } else if multiline && !starts_with_line_break(lead) {
-                        self.push_newline_indent(&child_indent);
-                        self.push_trivia(lead.trim_start_matches(is_ws));
-                    } else {
-                        if !multiline && !lead.starts_with(is_ws) {
-                            self.push_separator(gap, commas);
-                        }
-                        self.push_trivia(lead);
-                    }
-                    let value = doc.value(l.node);
-                    self.out.push_str(&text[l.item.start..value.span().start]);
-                    // A value of ours copied in place needs no indentation.
-                    let copied = matches!(&item.value,
-                        Out::Value(v) if self.owns(v) && v.id() != NodeId::ROOT);
-                    let line_indent = match copied {
-                        true => String::new(),
-                        false => doc.line_indent(l.item.start).to_string(),
-                    };
-                    self.note_split(o, i, items.len());
-                    self.print_out(&item.value, &line_indent, true);
-                    let trailer = &text[l.trailer.clone()];
-                    if self.json() && i != last {
-                        self.out.push(',');
-                    }
-                    // A new value must not run into the comment after the old one
-                    // (`a = 1// c` holding a bare string `s` is `s// c`: one string).
-                    let replaced =
-                        !matches!(&item.value, Out::Value(v) if v.id() == l.node && self.owns(v));
-                    if replaced && trailer.starts_with(|c: char| !is_ws(c) && c != ',') {
-                        self.out.push(' ');
-                    }
-                    self.push_trivia(trailer);
-                    previous_replaced = replaced;
-                }
-                None => {
-                    let origin_text = item.origin.map(|v| v.doc().text());
-                    let lead_comments = match (item.origin, self.json()) {
-                        (Some(v), false) if multiline => origin_comments(v, true),
-                        _ => Vec::new(),
-                    };
-                    // The first line of a braceless root has no line break before it.
-                    let mut at_file_start = braceless && i == 0;
-                    if multiline {
-                        for c in &lead_comments {
-                            self.push_line(&child_indent, &mut at_file_start);
-                            self.out.push_str(c);
-                        }
-                        self.push_line(&child_indent, &mut at_file_start);
-                    } else if i > 0 {
-                        self.push_separator(gap, commas);
-                    } else if !layout.items.is_empty() {
-                        self.out.push_str(first_space);
-                    } else if o.text().len() > 2 {
-                        self.out.push(' ');
-                    }
-                    if let Some(key) = &item.key {
-                        let lexeme = item
-                            .origin
-                            .and_then(|v| Some((v.key_lexeme()?, v.key_quoting()?)));
-                        render_key(key, lexeme, &self.style, &mut self.out);
-                        self.out.push_str(&self.style.separator);
-                    }
-                    self.note_split(o, i, items.len());
-                    self.print_out(&item.value, &child_indent, false);
-                    // On one line, commas go between items only.
-                    if self.json() && i != last || commas && (multiline || i != last) {
-                        self.out.push(',');
-                    }
-                    if let (Some(v), Some(_), false, true) =
-                        (item.origin, origin_text, self.json(), multiline)
-                    {
-                        for c in origin_comments(v, false) {
-                            self.out.push(' ');
-                            self.out.push_str(&c);
-                        }
-                    }
-                }
+    }
+
+    /// Prints `item`, which stands where ours' item `l` stood: with that item's trivia.
+    /// `after`: whether it follows the item it followed in ours, and whether the item
+    /// printed before had its value replaced. Returns whether this one's value is
+    /// replaced.
+    fn print_placed_item(
+        &mut self,
+        at: Place<'_>,
+        item: &OutItem<'_>,
+        l: &ItemLayout,
+        shape: &Shape<'_>,
+        (follows_original, previous_replaced): (bool, bool),
+    ) -> bool {
+        let (doc, text) = (self.doc, self.text);
+        let lead = &text[l.lead.clone()];
+        if follows_original {
+            // After a replaced value, ours' `a = "s"b = 1` needs a space
+            // (with `0.5` for `"s"`, `0.5b` would be one bare string).
+            if previous_replaced
+                && !lead.starts_with(is_ws)
+                && !self.out.ends_with(|c: char| is_ws(c) || c == ',')
+            {
+                self.out.push(' ');
+            }
+            self.push_trivia(lead);
+        } else if at.index == 0 {
+            // Now first, after the bracket (or at the start of a braceless
+            // root's file): the white space that stood there, then its own
+            // comments.
+            self.out.push_str(shape.first_space);
+            self.push_trivia(lead.trim_start_matches(is_ws));
+        } else if shape.multiline && !starts_with_line_break(lead) {
+            self.push_newline_indent(&shape.child_indent);
+            self.push_trivia(lead.trim_start_matches(is_ws));
+        } else {
+            if !shape.multiline && !lead.starts_with(is_ws) {
+                self.push_separator(shape.gap, shape.commas);
+            }
+            self.push_trivia(lead);
+        }
+        let value = doc.value(l.node);
+        self.out.push_str(&text[l.item.start..value.span().start]);
+        // A value of ours copied in place needs no indentation.
+        let copied = matches!(&item.value,
+            Out::Value(v) if self.owns(v) && v.id() != NodeId::ROOT);
+        let line_indent = match copied {
+            true => String::new(),
+            false => doc.line_indent(l.item.start).to_string(),
+        };
+        self.note_split(at.container, at.index, at.count);
+        self.print_out(&item.value, &line_indent, true);
+        let trailer = &text[l.trailer.clone()];
+        if self.json() && !at.is_last() {
+            self.out.push(',');
+        }
+        // A new value must not run into the comment after the old one
+        // (`a = 1// c` holding a bare string `s` is `s// c`: one string).
+        let replaced = !matches!(&item.value, Out::Value(v) if v.id() == l.node && self.owns(v));
+        if replaced && trailer.starts_with(|c: char| !is_ws(c) && c != ',') {
+            self.out.push(' ');
+        }
+        self.push_trivia(trailer);
+        replaced
+    }
+
+    /// Prints `item`, which has no place in ours' container: on its own line (with the
+    /// comments of the node it comes from) or after a separator.
+    fn print_new_item(&mut self, at: Place<'_>, item: &OutItem<'_>, shape: &Shape<'_>) {
+        let multiline = shape.multiline;
+        let origin_text = item.origin.map(|v| v.doc().text());
+        let lead_comments = match (item.origin, self.json()) {
+            (Some(v), false) if multiline => origin_comments(v, true),
+            _ => Vec::new(),
+        };
+        // The first line of a braceless root has no line break before it.
+        let mut at_file_start = shape.braceless && at.index == 0;
+        if multiline {
+            for c in &lead_comments {
+                self.push_line(&shape.child_indent, &mut at_file_start);
+                self.out.push_str(c);
+            }
+            self.push_line(&shape.child_indent, &mut at_file_start);
+        } else if at.index > 0 {
+            self.push_separator(shape.gap, shape.commas);
+        } else if !shape.layout.items.is_empty() {
+            self.out.push_str(shape.first_space);
+        } else if at.container.text().len() > 2 {
+            self.out.push(' ');
+        }
+        if let Some(key) = &item.key {
+            let lexeme = item
+                .origin
+                .and_then(|v| Some((v.key_lexeme()?, v.key_quoting()?)));
+            render_key(key, lexeme, &self.style, &mut self.out);
+            self.out.push_str(&self.style.separator);
+        }
+        self.note_split(at.container, at.index, at.count);
+        self.print_out(&item.value, &shape.child_indent, false);
+        // On one line, commas go between items only.
+        if self.json() && !at.is_last() || shape.commas && (multiline || !at.is_last()) {
+            self.out.push(',');
+        }
+        if let (Some(v), Some(_), false, true) = (item.origin, origin_text, self.json(), multiline)
+        {
+            for c in origin_comments(v, false) {
+                self.out.push(' ');
+                self.out.push_str(&c);
             }
         }
-        let close = &text[layout.close.clone()];
-        if multiline && !items.is_empty() && !close.contains('\n') && !braceless {
+    }
+
+    /// Prints the end of container `o` printed in place: the trivia before its closing
+    /// bracket (on a line of its own when items were added to a multi-line container),
+    /// then the bracket.
+    fn print_close(&mut self, o: Value<'_>, has_items: bool, shape: &Shape<'_>, indent: &str) {
+        let multiline = shape.multiline;
+        let close = &self.text[shape.layout.close.clone()];
+        if multiline && has_items && !close.contains('\n') && !shape.braceless {
             self.push_newline_indent(indent);
             self.push_trivia(close.trim_start_matches(is_ws));
-        } else if !multiline && !items.is_empty() && layout.items.is_empty() && close.is_empty() {
+        } else if !multiline && has_items && shape.layout.items.is_empty() && close.is_empty() {
             self.out.push(' ');
         } else {
             // The close of an empty container may start with a comment: not right
             // after a new value (`s/` and `// c` would read as `s/// c`).
-            if !items.is_empty()
-                && close.starts_with(|c: char| !is_ws(c))
-                && !self.out.ends_with(is_ws)
-            {
+            if has_items && close.starts_with(|c: char| !is_ws(c)) && !self.out.ends_with(is_ws) {
                 if multiline {
                     self.push_newline_indent(indent);
                 } else {
@@ -374,7 +418,7 @@ impl<'d> Printer<'d> {
             }
             self.push_trivia(close);
         }
-        if !braceless {
+        if !shape.braceless {
             self.out.push_str(&o.text()[o.text().len() - 1..]);
         }
     }
@@ -427,6 +471,38 @@ impl<'d> Printer<'d> {
             self.push_newline_indent(indent);
         }
         self.out.push_str(close);
+    }
+}
+
+/// How a container printed in place is laid out ([`Printer::shape_of`]).
+struct Shape<'t> {
+    /// Ours' items and trivia.
+    layout: ContainerLayout,
+    /// A braceless root (SJSON): no brackets to print.
+    braceless: bool,
+    /// One item per line (else all on one line).
+    multiline: bool,
+    /// The indentation of an item on its own line.
+    child_indent: String,
+    /// SJSON items followed by commas.
+    commas: bool,
+    /// The white space after the opening bracket.
+    first_space: &'t str,
+    /// The white space between two items on one line.
+    gap: &'t str,
+}
+
+/// Where an item is printed: its container, its index and the number of items.
+#[derive(Clone, Copy)]
+struct Place<'v> {
+    container: Value<'v>,
+    index: usize,
+    count: usize,
+}
+
+impl Place<'_> {
+    fn is_last(&self) -> bool {
+        self.index == self.count.saturating_sub(1)
     }
 }
 
