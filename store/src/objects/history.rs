@@ -1,6 +1,5 @@
 //! History of objects from the index's deltas: `log` (the commits that changed one object,
-//! following it across arrays, files and renames) and `blame` (for each object of a file
-//! and each of its properties, the commit that last changed it).
+//! following it across arrays, files and renames); `blame` is in `blame.rs`.
 //!
 //! Both walk commits newest first (by committer time) from a start commit, like `git log`
 //! with its history simplification: at a merge whose result equals one parent's for what
@@ -120,15 +119,15 @@ fn entry_of(
 }
 
 /// Commits newest first by committer time, each with the state carried to it.
-struct Walk<S> {
+pub(super) struct Walk<S> {
     heap: BinaryHeap<(i64, u64, ObjectId)>,
     states: HashMap<ObjectId, S>,
-    visited: HashSet<ObjectId>,
+    pub(super) visited: HashSet<ObjectId>,
     seq: u64,
 }
 
 impl<S> Walk<S> {
-    fn new() -> Self {
+    pub(super) fn new() -> Self {
         Walk {
             heap: BinaryHeap::new(),
             states: HashMap::new(),
@@ -138,7 +137,7 @@ impl<S> Walk<S> {
     }
 
     /// Queues `commit` with `state` unless it was queued already (then `merge` combines).
-    fn push(&mut self, commit: &CommitInfo, state: S, merge: impl FnOnce(&mut S, S)) {
+    pub(super) fn push(&mut self, commit: &CommitInfo, state: S, merge: impl FnOnce(&mut S, S)) {
         if self.visited.contains(&commit.id) {
             return;
         }
@@ -152,7 +151,7 @@ impl<S> Walk<S> {
         }
     }
 
-    fn pop(&mut self) -> Option<(ObjectId, S)> {
+    pub(super) fn pop(&mut self) -> Option<(ObjectId, S)> {
         while let Some((_, _, id)) = self.heap.pop() {
             if let Some(state) = self.states.remove(&id) {
                 self.visited.insert(id);
@@ -225,190 +224,10 @@ pub fn log(
     Ok(out)
 }
 
-/// The last change of one property of one object.
-#[derive(Debug, Clone)]
-pub struct BlameLine {
-    /// The property.
-    pub property: String,
-    /// The commit that gave it its present value.
-    pub commit: CommitInfo,
-}
-
-/// One object of a blamed file.
-#[derive(Debug, Clone)]
-pub struct BlameObject {
-    /// Its id.
-    pub id: String,
-    /// Its `name`, if any.
-    pub name: Option<String>,
-    /// Its JSON Pointer.
-    pub pointer: String,
-    /// Each property, in document order.
-    pub properties: Vec<BlameLine>,
-}
-
-/// Properties still looking for their commit, by object: the file the object is in at
-/// the commit, and (property, value hash) pairs.
-type Pending = HashMap<usize, (String, Vec<(usize, u64)>)>;
-
-/// Adds `more` to `pending` (an object reached from two children keeps both's properties).
-fn merge_pending(pending: &mut Pending, more: Pending) {
-    for (obj, (here, props)) in more {
-        let slot = pending.entry(obj).or_insert_with(|| (here, Vec::new()));
-        for p in props {
-            if !slot.1.contains(&p) {
-                slot.1.push(p);
-            }
-        }
-    }
-}
-
-/// For every object of file `path` in `start`'s tree and each of its properties, the
-/// commit that gave the property its present value.
-pub fn blame(
-    index: &mut ObjectIndex<'_>,
-    start: ObjectId,
-    path: &str,
-) -> Result<Vec<BlameObject>, Error> {
-    index.ensure(start)?;
-    let first = index.commit_info(start)?;
-    let tree = index.tree_index(first.tree)?;
-    let Some(file) = tree.files.get(path) else {
-        return Ok(Vec::new());
-    };
-    let mut objects: Vec<(String, super::Entry)> = file
-        .objects
-        .iter()
-        .map(|(id, e)| (id.clone(), e.clone()))
-        .collect();
-    objects.sort_by(|a, b| a.1.pointer.cmp(&b.1.pointer));
-    let by_id: HashMap<String, usize> = objects
-        .iter()
-        .enumerate()
-        .map(|(i, (id, _))| (id.clone(), i))
-        .collect();
-    let mut found: Vec<Vec<Option<CommitInfo>>> = objects
-        .iter()
-        .map(|(_, e)| vec![None; e.props.len()])
-        .collect();
-    let pending: Pending = objects
-        .iter()
-        .enumerate()
-        .map(|(i, (_, e))| {
-            let props = e
-                .props
-                .iter()
-                .enumerate()
-                .map(|(j, (_, h))| (j, *h))
-                .collect();
-            (i, (path.to_string(), props))
-        })
-        .collect();
-    let mut walk: Walk<Pending> = Walk::new();
-    walk.push(&first, pending, merge_pending);
-    while let Some((commit, mut pending)) = walk.pop() {
-        let info = index.commit_info(commit)?;
-        let parents = parent_infos(index, &info)?;
-        let mut deltas = Vec::with_capacity(parents.len());
-        for p in &parents {
-            deltas.push(index.delta(info.tree, p.tree)?);
-        }
-        if let ([parent], [delta]) = (parents.as_slice(), deltas.as_slice()) {
-            if !walk.visited.contains(&parent.id) {
-                // One parent: only the objects the commit changed are looked at.
-                let touched: Vec<(usize, &ObjectChange)> = delta
-                    .changes
-                    .iter()
-                    .filter_map(|c| {
-                        let new = c.new.as_ref()?;
-                        let obj = *by_id.get(&c.id)?;
-                        let (here, _) = pending.get(&obj)?;
-                        (*here == new.path).then_some((obj, c))
-                    })
-                    .collect();
-                for (obj, change) in touched {
-                    let Some((here, props)) = pending.get_mut(&obj) else {
-                        continue;
-                    };
-                    let old = change.old.as_ref();
-                    props.retain(|(prop, hash)| {
-                        let name = &objects[obj].1.props[*prop].0;
-                        let kept = old.and_then(|o| o.entry.prop(name)) == Some(*hash);
-                        if !kept {
-                            found[obj][*prop] = Some(info.clone());
-                        }
-                        kept
-                    });
-                    if let Some(o) = old {
-                        *here = o.path.clone();
-                    }
-                    if props.is_empty() {
-                        pending.remove(&obj);
-                    }
-                }
-                if !pending.is_empty() {
-                    walk.push(parent, pending, merge_pending);
-                }
-                continue;
-            }
-        }
-        let mut passed: Vec<Pending> = vec![Pending::new(); parents.len()];
-        for (obj, (here, props)) in pending {
-            let id = &objects[obj].0;
-            let records: Vec<Option<&ObjectChange>> =
-                deltas.iter().map(|d| d.find(&here, id, true)).collect();
-            let mut to_parent: Vec<Vec<(usize, u64)>> = vec![Vec::new(); parents.len()];
-            for (prop, hash) in props {
-                let name = &objects[obj].1.props[prop].0;
-                let same = records.iter().position(|r| match r {
-                    None => true,
-                    Some(r) => r.old.as_ref().and_then(|o| o.entry.prop(name)) == Some(hash),
-                });
-                match same {
-                    Some(i) if !walk.visited.contains(&parents[i].id) => {
-                        to_parent[i].push((prop, hash))
-                    }
-                    _ => found[obj][prop] = Some(info.clone()),
-                }
-            }
-            for (i, props) in to_parent.into_iter().enumerate() {
-                if !props.is_empty() {
-                    let there = records[i]
-                        .and_then(|r| r.old.as_ref())
-                        .map_or(here.clone(), |o| o.path.clone());
-                    passed[i].insert(obj, (there, props));
-                }
-            }
-        }
-        for (parent, pending) in parents.iter().zip(passed) {
-            if !pending.is_empty() {
-                walk.push(parent, pending, merge_pending);
-            }
-        }
-    }
-    Ok(objects
-        .into_iter()
-        .zip(found)
-        .map(|((id, entry), commits)| BlameObject {
-            id,
-            name: entry.name.clone(),
-            properties: entry
-                .props
-                .iter()
-                .zip(commits)
-                .filter_map(|((k, _), c)| {
-                    c.map(|commit| BlameLine {
-                        property: k.clone(),
-                        commit,
-                    })
-                })
-                .collect(),
-            pointer: entry.pointer,
-        })
-        .collect())
-}
-
 /// The commits `info` has as parents, first parent first.
-fn parent_infos(index: &ObjectIndex<'_>, info: &CommitInfo) -> Result<Vec<CommitInfo>, Error> {
+pub(super) fn parent_infos(
+    index: &ObjectIndex<'_>,
+    info: &CommitInfo,
+) -> Result<Vec<CommitInfo>, Error> {
     info.parents.iter().map(|p| index.commit_info(*p)).collect()
 }

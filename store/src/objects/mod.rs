@@ -15,6 +15,7 @@
 //! (deltas and full indexes), `history` (log and blame walks), `resolve` (OBJECT specs),
 //! `restore` (re-creating one object in a document).
 
+mod blame;
 mod build;
 mod cache;
 mod delta;
@@ -30,8 +31,9 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use sjson::Dialect;
 
+pub use blame::{blame, BlameLine, BlameObject};
 pub use build::ObjectIndex;
-pub use history::{blame, day, iso_time, log, BlameLine, BlameObject, Commit, LogEntry, LogKind};
+pub use history::{day, iso_time, log, Commit, LogEntry, LogKind};
 pub use resolve::Candidate;
 pub use restore::{restore_object, Restored};
 
