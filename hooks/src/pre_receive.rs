@@ -267,94 +267,12 @@ fn check_updates(
     every_commit: bool,
 ) -> Result<Report, StoreError> {
     let mut report = Report::default();
-    let mut tips: Option<Vec<ObjectId>> = None;
-    let mut jobs: Vec<Job> = Vec::new();
-    let mut job_site: Vec<usize> = Vec::new();
-    let mut sites: Vec<Site> = Vec::new();
-    let mut seen_commits: HashSet<ObjectId> = HashSet::new();
-    let mut checked_trees: HashSet<ObjectId> = HashSet::new();
-    for update in updates {
-        let Some(new) = update.new else {
-            continue; // deleted: nothing comes in
-        };
-        let tip = match repo.peel(new)? {
-            Target::Commit(c) => c,
-            Target::Other { kind, .. } => {
-                report.notes.push(format!(
-                    "{} names a {kind}, not a commit: not checked",
-                    update.name
-                ));
-                continue;
-            }
-        };
-        let old = update.old.and_then(|o| match repo.peel(o) {
-            Ok(Target::Commit(c)) => Some(c),
-            _ => None,
-        });
-        if tips.is_none() {
-            tips = Some(repo.ref_tips()?);
-        }
-        let tips = tips.as_deref().unwrap_or_default();
-        let mut add = |site: Site, changes: Vec<store::Change>| {
-            sites.push(site);
-            for c in changes {
-                jobs.push(Job {
-                    path: c.path,
-                    id: c.id,
-                    base: c.base,
-                });
-                job_site.push(sites.len() - 1);
-            }
-        };
-        if every_commit {
-            for commit in repo.new_commits(tip, tips)? {
-                if !seen_commits.insert(commit) {
-                    continue;
-                }
-                let info = repo.commit_info(commit)?;
-                let unsafe_paths = repo.unsafe_entries(info.tree, &mut checked_trees)?;
-                report_unsafe(&mut report, &update.name, &info, unsafe_paths);
-                let changes = repo.introduced(&info)?;
-                add(
-                    Site {
-                        refname: update.name.clone(),
-                        commit,
-                        summary: info.summary,
-                    },
-                    changes,
-                );
-            }
-        } else {
-            let base = match old {
-                Some(o) => Some(o),
-                None => branch_point(repo, tip, tips)?,
-            };
-            let info = repo.commit_info(tip)?;
-            let unsafe_paths = repo.unsafe_entries(info.tree, &mut checked_trees)?;
-            report_unsafe(&mut report, &update.name, &info, unsafe_paths);
-            let base_tree = match base {
-                Some(b) => Some(repo.commit_info(b)?.tree),
-                None => None,
-            };
-            if base_tree == Some(info.tree) {
-                continue;
-            }
-            let changes = repo.diff_trees(base_tree, info.tree)?;
-            add(
-                Site {
-                    refname: update.name.clone(),
-                    commit: tip,
-                    summary: info.summary,
-                },
-                changes,
-            );
-        }
-    }
+    let incoming = Incoming::collect(repo, updates, every_commit, &mut report)?;
     // Resource references are checked against the pushed tips' trees.
     let with_tree;
     let policy = if policy.checks_resources() {
         let mut paths = HashSet::new();
-        for site in &sites {
+        for site in &incoming.sites {
             let tree = repo.commit_info(site.commit)?.tree;
             paths.extend(repo.diff_trees(None, tree)?.into_iter().map(|c| c.path));
         }
@@ -367,10 +285,10 @@ fn check_updates(
     } else {
         policy
     };
-    let outcome = check_jobs(&jobs, policy, &repo.readers());
+    let outcome = check_jobs(&incoming.jobs, policy, &repo.readers());
     report.blobs_checked = outcome.blobs_checked;
-    for (problems, &site) in outcome.problems.into_iter().zip(&job_site) {
-        let site = &sites[site];
+    for (problems, &site) in outcome.problems.into_iter().zip(&incoming.job_site) {
+        let site = &incoming.sites[site];
         for problem in problems {
             report.problems.push(Located {
                 refname: site.refname.clone(),
@@ -381,6 +299,137 @@ fn check_updates(
         }
     }
     Ok(report)
+}
+
+/// The blobs a push brings in, to check, each with the site it is reported under.
+#[derive(Default)]
+struct Incoming {
+    sites: Vec<Site>,
+    jobs: Vec<Job>,
+    /// The site of each job.
+    job_site: Vec<usize>,
+    /// Commits already collected (reached from two updated refs).
+    seen_commits: HashSet<ObjectId>,
+    /// Trees already checked for entries git refuses to check out.
+    checked_trees: HashSet<ObjectId>,
+}
+
+impl Incoming {
+    /// What `updates` bring in: with `every_commit`, the changes each new commit
+    /// introduces; else each tip's changes against the ref's old commit (or where it
+    /// branched off). Unsafe tree entries and refs naming no commit go into `report`.
+    fn collect(
+        repo: &Repo,
+        updates: &[RefUpdate],
+        every_commit: bool,
+        report: &mut Report,
+    ) -> Result<Incoming, StoreError> {
+        let mut incoming = Incoming::default();
+        let mut tips: Option<Vec<ObjectId>> = None;
+        for update in updates {
+            let Some(new) = update.new else {
+                continue; // deleted: nothing comes in
+            };
+            let tip = match repo.peel(new)? {
+                Target::Commit(c) => c,
+                Target::Other { kind, .. } => {
+                    report.notes.push(format!(
+                        "{} names a {kind}, not a commit: not checked",
+                        update.name
+                    ));
+                    continue;
+                }
+            };
+            if tips.is_none() {
+                tips = Some(repo.ref_tips()?);
+            }
+            let tips = tips.as_deref().unwrap_or_default();
+            if every_commit {
+                incoming.new_commits(repo, &update.name, tip, tips, report)?;
+            } else {
+                let old = update.old.and_then(|o| match repo.peel(o) {
+                    Ok(Target::Commit(c)) => Some(c),
+                    _ => None,
+                });
+                incoming.tip(repo, &update.name, (old, tip), tips, report)?;
+            }
+        }
+        Ok(incoming)
+    }
+
+    /// Each commit of `tip` that no existing ref (`tips`) reaches, with what it introduces.
+    fn new_commits(
+        &mut self,
+        repo: &Repo,
+        refname: &str,
+        tip: ObjectId,
+        tips: &[ObjectId],
+        report: &mut Report,
+    ) -> Result<(), StoreError> {
+        for commit in repo.new_commits(tip, tips)? {
+            if !self.seen_commits.insert(commit) {
+                continue;
+            }
+            let info = repo.commit_info(commit)?;
+            let unsafe_paths = repo.unsafe_entries(info.tree, &mut self.checked_trees)?;
+            report_unsafe(report, refname, &info, unsafe_paths);
+            let changes = repo.introduced(&info)?;
+            let site = Site {
+                refname: refname.to_string(),
+                commit,
+                summary: info.summary,
+            };
+            self.add(site, changes);
+        }
+        Ok(())
+    }
+
+    /// The ref's new `tip` against its `old` commit (or, for a new ref, where it branched
+    /// off the existing refs `tips`).
+    fn tip(
+        &mut self,
+        repo: &Repo,
+        refname: &str,
+        (old, tip): (Option<ObjectId>, ObjectId),
+        tips: &[ObjectId],
+        report: &mut Report,
+    ) -> Result<(), StoreError> {
+        let base = match old {
+            Some(o) => Some(o),
+            None => branch_point(repo, tip, tips)?,
+        };
+        let info = repo.commit_info(tip)?;
+        let unsafe_paths = repo.unsafe_entries(info.tree, &mut self.checked_trees)?;
+        report_unsafe(report, refname, &info, unsafe_paths);
+        let base_tree = match base {
+            Some(b) => Some(repo.commit_info(b)?.tree),
+            None => None,
+        };
+        if base_tree == Some(info.tree) {
+            return Ok(());
+        }
+        let changes = repo.diff_trees(base_tree, info.tree)?;
+        let site = Site {
+            refname: refname.to_string(),
+            commit: tip,
+            summary: info.summary,
+        };
+        self.add(site, changes);
+        Ok(())
+    }
+
+    /// Adds `changes`, reported under `site`.
+    fn add(&mut self, site: Site, changes: Vec<store::Change>) {
+        self.sites.push(site);
+        for c in changes {
+            self.jobs.push(Job {
+                path: c.path,
+                id: c.id,
+                base: c.base,
+            });
+            self.job_site.push(self.sites.len() - 1);
+        }
+    }
 }
 
 /// Adds a problem for each tree entry of `info` that git would refuse to check out: such a
