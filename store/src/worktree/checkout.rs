@@ -1,12 +1,15 @@
 //! Moving the worktree and the index from one tree to another without losing local
 //! changes.
 
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
-use super::{diff_indexes, unmerged_paths, validate_index, IndexLock, OnDisk, Worktree};
+use super::{
+    diff_indexes, unmerged_paths, validate_index, IndexLock, OnDisk, PathChange, Worktree,
+};
 use crate::error::{Error, Result};
-use gix::bstr::{BStr, ByteSlice};
-use gix::index::entry::{Mode, Stage};
+use gix::bstr::{BStr, BString, ByteSlice};
+use gix::index::entry::{Mode, Stage, Stat};
 
 /// Moves the worktree and the index from `head` (the index of HEAD's tree) to `target` (the
 /// index of the tree to check out, possibly with conflict stages), refusing — before anything
@@ -50,6 +53,19 @@ pub fn checkout_against(
     validate_index(&target)?;
     let mut wt = Worktree::new(repo)?;
     // 1. The index must be HEAD's.
+    refuse_unless_index_is(head, current)?;
+    // 2. Every changed path must be safe to overwrite.
+    let changes = diff_indexes(head, worktree_target);
+    let already_there = refuse_unless_safe_to_write(&mut wt, current, &changes)?;
+    // 3. Write: deletions first (a file may give way to a directory), then the rest.
+    let written = write_changes(&mut wt, &changes, &already_there)?;
+    // 4. The index: stat data for what was written, kept for what was not.
+    carry_stat(&mut target, &written, current);
+    Ok(target)
+}
+
+/// Refuses when the `current` index is not `head`: unmerged paths, or staged changes.
+fn refuse_unless_index_is(head: &gix::index::State, current: &gix::index::File) -> Result<()> {
     let unmerged = unmerged_paths(current);
     if !unmerged.is_empty() {
         return Err(Error::Refused {
@@ -67,16 +83,26 @@ pub fn checkout_against(
             paths: staged,
         });
     }
-    // 2. Every changed path must be safe to overwrite.
-    let changes = diff_indexes(head, worktree_target);
-    let deleted: std::collections::HashSet<&BStr> = changes
+    Ok(())
+}
+
+/// Refuses when writing `changes` would lose a local change: a changed path must hold
+/// HEAD's content on disk (or be gone when it is deleted), or nothing, or exactly what is
+/// about to be written; no untracked file may stand where a directory is needed. Returns
+/// the new paths that already hold what is to be written (not written again).
+fn refuse_unless_safe_to_write(
+    wt: &mut Worktree,
+    current: &gix::index::File,
+    changes: &[PathChange],
+) -> Result<HashSet<BString>> {
+    let deleted: HashSet<&BStr> = changes
         .iter()
         .filter(|c| c.old.is_some())
         .map(|c| c.path.as_bstr())
         .collect();
     let mut in_the_way = Vec::new();
-    let mut skip_write = std::collections::HashSet::new();
-    for change in &changes {
+    let mut already_there = HashSet::new();
+    for change in changes {
         let rela = change.path.as_bstr();
         let safe = match change.old {
             Some((id, mode)) => {
@@ -103,7 +129,7 @@ pub fn checkout_against(
                     (d, Some((nid, nmode))) => {
                         let same = d.is(&nid, nmode, wt.exec_bit);
                         if same {
-                            skip_write.insert(change.path.clone());
+                            already_there.insert(change.path.clone());
                         }
                         same
                     }
@@ -129,14 +155,23 @@ pub fn checkout_against(
             paths: in_the_way,
         });
     }
-    // 3. Write: deletions first (a file may give way to a directory), then the rest.
+    Ok(already_there)
+}
+
+/// Writes `changes` to the worktree, deletions first; the paths in `already_there` are
+/// not written again. The stat data of every new path.
+fn write_changes(
+    wt: &mut Worktree,
+    changes: &[PathChange],
+    already_there: &HashSet<BString>,
+) -> Result<HashMap<BString, Stat>> {
     for change in changes.iter().filter(|c| c.new.is_none()) {
         wt.remove(change.path.as_bstr())?;
     }
-    let mut written = std::collections::HashMap::new();
-    for change in &changes {
+    let mut written = HashMap::new();
+    for change in changes {
         if let Some((id, mode)) = change.new {
-            if skip_write.contains(&change.path) {
+            if already_there.contains(&change.path) {
                 written.insert(change.path.clone(), wt.stat_of(change.path.as_bstr())?);
                 continue;
             }
@@ -149,25 +184,31 @@ pub fn checkout_against(
             written.insert(change.path.clone(), stat);
         }
     }
-    // 4. The index: stat data for what was written, kept for what was not.
-    {
-        let (entries, backing) = target.entries_mut_and_pathbacking();
-        for e in entries.iter_mut() {
-            let path = e.path_in(backing);
-            if let Some(stat) = written.get(path) {
-                if e.stage() == Stage::Unconflicted {
-                    e.stat = *stat;
-                }
-            } else if e.stage() == Stage::Unconflicted {
-                if let Some(old) = current.entry_by_path(path) {
-                    if old.id == e.id && old.mode == e.mode {
-                        e.stat = old.stat;
-                    }
+    Ok(written)
+}
+
+/// Gives `target`'s entries stat data: fresh for the paths `written`, kept from the
+/// `current` index for untouched entries that did not change.
+fn carry_stat(
+    target: &mut gix::index::File,
+    written: &HashMap<BString, Stat>,
+    current: &gix::index::File,
+) {
+    let (entries, backing) = target.entries_mut_and_pathbacking();
+    for e in entries.iter_mut() {
+        let path = e.path_in(backing);
+        if let Some(stat) = written.get(path) {
+            if e.stage() == Stage::Unconflicted {
+                e.stat = *stat;
+            }
+        } else if e.stage() == Stage::Unconflicted {
+            if let Some(old) = current.entry_by_path(path) {
+                if old.id == e.id && old.mode == e.mode {
+                    e.stat = old.stat;
                 }
             }
         }
     }
-    Ok(target)
 }
 
 fn is_empty_dir(path: &Path) -> bool {
