@@ -190,70 +190,25 @@ fn resolve_in(
             theirs: recorded(v.theirs, "theirs")?,
         });
     }
-    // Every conflict of the file, the last step's where steps share a pointer.
-    let mut conflicts: Vec<StepConflict> = Vec::new();
-    for (i, step) in steps.iter().enumerate() {
-        for c in step["conflicts"].as_array().into_iter().flatten() {
-            let Some(p) = c["path"].as_str() else {
-                continue;
-            };
-            conflicts.retain(|c| c.pointer != p);
-            conflicts.push(StepConflict {
-                pointer: p.to_string(),
-                segs: parse_pointer(p),
-                step: i,
-            });
-        }
-    }
-    let chosen = select(
-        args.object.as_deref(),
-        &conflicts,
-        &doc,
-        &loaded,
-        names,
-        shown,
-    )?;
+    let conflicts = file_conflicts(steps);
+    let wanted = args.object.as_deref();
+    let chosen = select(wanted, &conflicts, &doc, &loaded, names, shown)?;
     let mut changed = Vec::new();
     let mut took = Vec::new();
-    for StepConflict {
-        pointer,
-        segs,
-        step: i,
-    } in chosen
-    {
-        let side = side_of(args.take, steps[*i]);
+    for conflict in chosen {
+        let step = steps[conflict.step];
+        let side = side_of(args.take, step);
         took.push(side);
-        let source = loaded[*i].get(side);
-        let new = find(source.root(), segs);
-        let current = find(doc.root(), segs);
-        let same = match (&new, &current) {
-            (Some((_, a)), Some((_, b))) => a.same_value(b),
-            (None, None) => true,
-            _ => false,
-        };
-        if same {
-            continue;
-        }
-        let text = if segs.is_empty() {
-            Some(match new {
-                Some((_, v)) => sjson::print(&doc, &Out::Value(v)),
-                None => continue,
-            })
-        } else {
-            edit(doc.root(), segs, new).map(|out| sjson::print(&doc, &out))
-        };
-        let Some(text) = text else {
-            eprintln!(
-                "assetvc: warning: {shown} {pointer}: its container is no longer in the file; left as it is"
-            );
+        let source = loaded[conflict.step].get(side);
+        let Some((edited, value)) = redo(&doc, conflict, source, shown) else {
             continue;
         };
-        let value = new.map(|(_, v)| merge::compact_json(v));
-        doc = Document::parse_with(text, ParseOptions::new(dialect)).map_err(|e| {
+        doc = Document::parse_with(edited, ParseOptions::new(dialect)).map_err(|e| {
             format!("internal error: the edited {shown} does not parse ({e}); nothing changed")
         })?;
+        let pointer = &conflict.pointer;
         let at = if pointer.is_empty() { "/" } else { pointer };
-        let step = match steps[*i]["step"].as_str() {
+        let step_name = match step["step"].as_str() {
             Some(s) => format!(" (step {s})"),
             None => String::new(),
         };
@@ -262,8 +217,8 @@ fn resolve_in(
             "took": side,
             "value": value,
             "line": format!(
-                "{} {at}: took {side}{step}: {}",
-                steps[*i]["path"].as_str().unwrap_or(shown),
+                "{} {at}: took {side}{step_name}: {}",
+                step["path"].as_str().unwrap_or(shown),
                 value.as_deref().unwrap_or("deleted")
             ),
         }));
@@ -279,6 +234,64 @@ fn resolve_in(
         "took": took,
         "changed": changed,
     }))
+}
+
+/// Every conflict the steps recorded for the file, the last step's where steps share a
+/// pointer.
+fn file_conflicts(steps: &[&serde_json::Value]) -> Vec<StepConflict> {
+    let mut conflicts: Vec<StepConflict> = Vec::new();
+    for (i, step) in steps.iter().enumerate() {
+        for c in step["conflicts"].as_array().into_iter().flatten() {
+            let Some(p) = c["path"].as_str() else {
+                continue;
+            };
+            conflicts.retain(|c| c.pointer != p);
+            conflicts.push(StepConflict {
+                pointer: p.to_string(),
+                segs: parse_pointer(p),
+                step: i,
+            });
+        }
+    }
+    conflicts
+}
+
+/// `doc`'s text with the value at `conflict`'s pointer as in `source` (the side taken):
+/// the edited text and the value taken (compact JSON; `None`: deleted). `None` when
+/// `doc` already holds that value, or the value's container is no longer in the file.
+fn redo(
+    doc: &Document,
+    conflict: &StepConflict,
+    source: &Document,
+    shown: &str,
+) -> Option<(String, Option<String>)> {
+    let segs = &conflict.segs;
+    let new = find(source.root(), segs);
+    let current = find(doc.root(), segs);
+    let same = match (&new, &current) {
+        (Some((_, a)), Some((_, b))) => a.same_value(b),
+        (None, None) => true,
+        _ => false,
+    };
+    if same {
+        return None;
+    }
+    let text = if segs.is_empty() {
+        match new {
+            Some((_, v)) => Some(sjson::print(doc, &Out::Value(v))),
+            None => return None,
+        }
+    } else {
+        edit(doc.root(), segs, new).map(|out| sjson::print(doc, &out))
+    };
+    let Some(text) = text else {
+        eprintln!(
+            "assetvc: warning: {shown} {}: its container is no longer in the file; left as it is",
+            conflict.pointer
+        );
+        return None;
+    };
+    Some((text, new.map(|(_, v)| merge::compact_json(v))))
 }
 
 /// The conflicts to redo: all, or those on the way to the object `wanted` names.
