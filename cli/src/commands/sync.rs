@@ -216,45 +216,56 @@ fn cycle(args: &SyncArgs, stop: &AtomicBool) -> Cycle {
         unreachable: false,
         json: json!({}),
     };
-    let finish =
-        |mut out: Cycle, status: &str, timings: serde_json::Map<String, serde_json::Value>| {
-            out.json["status"] = json!(status);
-            out.json["ms"] = serde_json::Value::Object(timings);
-            out
-        };
-    let (repo, _, options, dialect_of) = match open(args.policy) {
-        Ok(opened) => opened,
-        Err(e) => {
+    let status = match cycle_steps(args, stop, &mut out, &mut timings) {
+        Ok(status) => status,
+        Err(Ended::Failed(e)) => {
             out.error = Some(e);
-            return finish(out, "error", timings);
+            "error"
         }
+        Err(Ended::Interrupted) => "interrupted",
+        Err(Ended::Unreachable(step, e)) => return unreachable(out, step, &e, timings, stop),
     };
+    out.json["status"] = json!(status);
+    out.json["ms"] = serde_json::Value::Object(timings);
+    out
+}
+
+/// Why a sync cycle ended before its last step.
+enum Ended {
+    /// It failed (the repository, the settings, recording the WIP…).
+    Failed(anyhow::Error),
+    /// Stopped between steps (Ctrl-C).
+    Interrupted,
+    /// The remote could not be reached at this step.
+    Unreachable(&'static str, Error),
+}
+
+/// [`cycle`]'s steps: record the WIP, push it, fetch, bring the upstream in. The merge
+/// step's status name, or why the cycle ended before it.
+fn cycle_steps(
+    args: &SyncArgs,
+    stop: &AtomicBool,
+    out: &mut Cycle,
+    timings: &mut serde_json::Map<String, serde_json::Value>,
+) -> Result<&'static str, Ended> {
+    let (repo, _, options, dialect_of) = open(args.policy).map_err(Ended::Failed)?;
     // Resolved every cycle: the user may switch branches while watching.
-    let target = match target(&repo, args.remote.as_deref()) {
-        Ok(t) => t,
-        Err(e) => {
-            out.error = Some(e);
-            return finish(out, "error", timings);
-        }
-    };
+    let target = target(&repo, args.remote.as_deref()).map_err(Ended::Failed)?;
     out.json = json!({"user": target.user, "branch": target.branch, "remote": target.remote});
     let policy = options.policy;
     let rules = AssetRules {
         dialect_of: &dialect_of,
         options,
     };
+    let failed = |e: Error| Ended::Failed(porcelain::fail(e));
     // 1. Record the work in progress.
     let start = Instant::now();
     let wip_ref = target.wip_ref();
-    let wip = match repo.record_wip(&dialect_of, Some(&wip_ref), &target.user) {
-        Ok(w) => w,
-        Err(e) => {
-            out.error = Some(porcelain::fail(e));
-            return finish(out, "error", timings);
-        }
-    };
-    lap(&mut timings, "record", start);
-    report_wip(&wip, &mut out);
+    let wip = repo
+        .record_wip(&dialect_of, Some(&wip_ref), &target.user)
+        .map_err(failed)?;
+    lap(timings, "record", start);
+    report_wip(&wip, out);
     // 2. Push it, unless the remote already has it (as of the last fetch).
     let limits = Limits {
         timeout: Duration::from_secs_f64(args.timeout),
@@ -263,42 +274,34 @@ fn cycle(args: &SyncArgs, stop: &AtomicBool) -> Cycle {
     let start = Instant::now();
     let pushed_copy = format!("{}{}/{}", target.wip_prefix(), target.user, target.branch);
     if repo.resolve_commit(&pushed_copy).ok() != Some(wip.commit) {
-        if let Err(e) = repo.push_wip(&target.remote, &wip_ref, limits) {
-            return unreachable(out, "push", &e, timings, stop);
-        }
+        repo.push_wip(&target.remote, &wip_ref, limits)
+            .map_err(|e| Ended::Unreachable("push", e))?;
         out.json["pushed"] = json!(true);
     }
-    lap(&mut timings, "push", start);
+    lap(timings, "push", start);
     // 3. Fetch the upstream and everyone's WIP.
-    if stop.load(Ordering::Relaxed) {
-        return finish(out, "interrupted", timings);
-    }
+    let interrupted = || match stop.load(Ordering::Relaxed) {
+        true => Err(Ended::Interrupted),
+        false => Ok(()),
+    };
+    interrupted()?;
     let start = Instant::now();
-    if let Err(e) = repo.fetch_wip(
+    repo.fetch_wip(
         &target.remote,
         &target.upstream_branch,
         &target.tracking,
         &target.wip_prefix(),
         limits,
-    ) {
-        return unreachable(out, "fetch", &e, timings, stop);
-    }
-    lap(&mut timings, "fetch", start);
-    if stop.load(Ordering::Relaxed) {
-        return finish(out, "interrupted", timings);
-    }
+    )
+    .map_err(|e| Ended::Unreachable("fetch", e))?;
+    lap(timings, "fetch", start);
+    interrupted()?;
     // 4. Bring the upstream in.
     let start = Instant::now();
-    let upstream = match repo.resolve_commit(&target.tracking) {
-        Ok(id) => id,
-        Err(e) => {
-            out.error = Some(porcelain::fail(e));
-            return finish(out, "error", timings);
-        }
-    };
+    let upstream = repo.resolve_commit(&target.tracking).map_err(failed)?;
     let label = format!("{}/{}", target.remote, target.upstream_branch);
     let brought = repo.bring_upstream(&target.branch, &wip, upstream, &label, &rules);
-    lap(&mut timings, "merge", start);
+    lap(timings, "merge", start);
     let context = Merging {
         repo: &repo,
         wip: &wip,
@@ -306,14 +309,14 @@ fn cycle(args: &SyncArgs, stop: &AtomicBool) -> Cycle {
         upstream,
         policy,
     };
-    let status = report_brought(brought, &context, &mut out);
+    let status = report_brought(brought, &context, out);
     if std::env::var_os("ASSETVC_SYNC_TIMINGS").is_some() {
         eprintln!(
             "assetvc: sync timings (ms): {}",
             serde_json::Value::Object(timings.clone())
         );
     }
-    finish(out, status, timings)
+    Ok(status)
 }
 
 /// What the report of the merge step needs.
@@ -331,13 +334,6 @@ fn report_brought(
     context: &Merging<'_>,
     out: &mut Cycle,
 ) -> &'static str {
-    let Merging {
-        repo,
-        label,
-        upstream,
-        policy,
-        ..
-    } = *context;
     match brought {
         Ok(Brought::UpToDate) => "up-to-date",
         Ok(Brought::Merged {
@@ -348,88 +344,11 @@ fn report_brought(
             sides,
             saved,
         }) => {
-            let short = |id: &store::ObjectId| id.to_hex_with_len(7).to_string();
-            eprintln!(
-                "assetvc: {} {}..{} from {label}{}",
-                if fast_forward {
-                    "fast-forward"
-                } else {
-                    "merged"
-                },
-                short(&from),
-                short(&new_head),
-                if context.wip.is_clean() {
-                    String::new()
-                } else {
-                    format!(
-                        " (your {} uncommitted asset edit{} kept)",
-                        context.wip.edit_count(),
-                        if context.wip.edit_count() == 1 {
-                            ""
-                        } else {
-                            "s"
-                        }
-                    )
-                }
-            );
-            for f in &files {
-                for (c, place) in f.conflicts.iter().zip(f.places_or_none()) {
-                    eprintln!("assetvc:   {} {}", f.path, c.line_at(place));
-                }
-            }
-            if let Some(saved) = &saved {
-                eprintln!(
-                    "assetvc: your edits as they were before this merge are kept in {saved} \
-                     (git show {saved}:PATH)"
-                );
-                out.json["saved"] = json!(saved);
-            }
-            let sync = super::record::SyncMerge {
-                from,
-                upstream,
-                label,
-                policy,
-                sides: &sides,
-            };
-            if let Err(e) = super::record::sync_merge(repo, &sync, &files) {
-                eprintln!("assetvc: warning: could not record the merge in the journal: {e}");
-            }
-            out.json["head"] = json!(new_head.to_string());
-            out.json["files"] = json!(files
-                .iter()
-                .map(|f| super::merging::file_report(&f.path, policy, &f.conflicts))
-                .collect::<Vec<_>>());
-            if fast_forward {
-                "fast-forward"
-            } else {
-                "merged"
-            }
+            let heads = (from, new_head, fast_forward);
+            report_merged(heads, (&files, &sides), saved.as_deref(), context, out)
         }
         Ok(Brought::Postponed(Postponed::Unresolved(unresolved))) => {
-            out.status = 1;
-            for u in &unresolved {
-                match &u.kind {
-                    UnresolvedKind::Unparsable { side, error, .. } => {
-                        eprintln!(
-                        "assetvc: {}: {} does not parse yet ({}:{}: {}); {label} is not merged \
-                         until it does (your bytes are kept)",
-                        u.path,
-                        if *side == "ours" { "your version" } else { side },
-                        error.line,
-                        error.col,
-                        error.kind
-                    )
-                    }
-                    other => eprintln!(
-                        "assetvc: {}: {other}; {label} is not merged: commit, then `assetvc pull`",
-                        u.path
-                    ),
-                }
-            }
-            out.json["unresolved"] = json!(unresolved
-                .iter()
-                .map(|u| json!({"path": u.path, "reason": u.kind.to_string()}))
-                .collect::<Vec<_>>());
+            report_postponed(&unresolved, context.label, out);
             "postponed"
         }
         Err(e) => {
@@ -438,6 +357,99 @@ fn report_brought(
             "refused"
         }
     }
+}
+
+/// Reports a merged upstream: the heads (`from`, `new_head`, whether it fast-forwarded),
+/// the conflicts resolved by policy in `files` (merged from `sides`), where the edits were
+/// `saved`; records the merge in the journal.
+fn report_merged(
+    (from, new_head, fast_forward): (store::ObjectId, store::ObjectId, bool),
+    (files, sides): (&[store::MergedFile], &[(store::ObjectId, store::ObjectId)]),
+    saved: Option<&str>,
+    context: &Merging<'_>,
+    out: &mut Cycle,
+) -> &'static str {
+    let Merging {
+        repo,
+        wip,
+        label,
+        upstream,
+        policy,
+    } = *context;
+    let short = |id: &store::ObjectId| id.to_hex_with_len(7).to_string();
+    let kept = match wip.edit_count() {
+        _ if wip.is_clean() => String::new(),
+        1 => " (your 1 uncommitted asset edit kept)".to_string(),
+        n => format!(" (your {n} uncommitted asset edits kept)"),
+    };
+    let how = if fast_forward {
+        "fast-forward"
+    } else {
+        "merged"
+    };
+    eprintln!(
+        "assetvc: {how} {}..{} from {label}{kept}",
+        short(&from),
+        short(&new_head)
+    );
+    for f in files {
+        for (c, place) in f.conflicts.iter().zip(f.places_or_none()) {
+            eprintln!("assetvc:   {} {}", f.path, c.line_at(place));
+        }
+    }
+    if let Some(saved) = saved {
+        eprintln!(
+            "assetvc: your edits as they were before this merge are kept in {saved} \
+             (git show {saved}:PATH)"
+        );
+        out.json["saved"] = json!(saved);
+    }
+    let sync = super::record::SyncMerge {
+        from,
+        upstream,
+        label,
+        policy,
+        sides,
+    };
+    if let Err(e) = super::record::sync_merge(repo, &sync, files) {
+        eprintln!("assetvc: warning: could not record the merge in the journal: {e}");
+    }
+    out.json["head"] = json!(new_head.to_string());
+    out.json["files"] = json!(files
+        .iter()
+        .map(|f| super::merging::file_report(&f.path, policy, &f.conflicts))
+        .collect::<Vec<_>>());
+    how
+}
+
+/// Reports the paths that kept the upstream (`label`) from being merged.
+fn report_postponed(unresolved: &[store::Unresolved], label: &str, out: &mut Cycle) {
+    out.status = 1;
+    for u in unresolved {
+        match &u.kind {
+            UnresolvedKind::Unparsable { side, error, .. } => eprintln!(
+                "assetvc: {}: {} does not parse yet ({}:{}: {}); {label} is not merged \
+                 until it does (your bytes are kept)",
+                u.path,
+                if *side == "ours" {
+                    "your version"
+                } else {
+                    side
+                },
+                error.line,
+                error.col,
+                error.kind
+            ),
+            other => eprintln!(
+                "assetvc: {}: {other}; {label} is not merged: commit, then `assetvc pull`",
+                u.path
+            ),
+        }
+    }
+    out.json["unresolved"] = json!(unresolved
+        .iter()
+        .map(|u| json!({"path": u.path, "reason": u.kind.to_string()}))
+        .collect::<Vec<_>>());
 }
 
 /// Records the milliseconds since `start` under `name`.
