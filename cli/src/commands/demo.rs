@@ -306,8 +306,50 @@ fn demo(args: &DemoArgs) -> Result<()> {
     };
     std::fs::create_dir_all(&g.dir)?;
     let exe = std::env::current_exe().context("cannot find the assetvc executable")?;
+    let edits = set_up(&g)?;
 
-    // The shared project and the two designers' branches.
+    let mut out: Vec<String> = Vec::new();
+    let mut say = |s: String| out.push(s);
+    say(paint.bold(&format!(
+        "assetvc demo: two designers edit {LEVEL} at the same time"
+    )));
+    say(
+        "  alice: moves gate_north, renames barrel_01, deletes spawn_player, torch_right 4.5 → 2.0"
+            .into(),
+    );
+    say("  bob:   adds brazier_center, torch_left 4.5 → 6.0, torch_right 4.5 → 8.0".into());
+    say(paint.dim("  (torch_right's intensity is the one true conflict; ids shown as …4b01)"));
+    say(String::new());
+    let line_merge = line_merge(&g, paint, &mut say)?;
+    say(String::new());
+    let result = driver_merge(&g, &exe, &edits, paint, &mut say)?;
+    say(String::new());
+    outcome(&edits, &result, &line_merge, paint, &mut say)?;
+    if args.keep {
+        let path = tmp.keep();
+        say(String::new());
+        say(format!(
+            "repository kept: {}",
+            path.join("arena-project").display()
+        ));
+        say(format!(
+            "  try: git -C {} diff alice assetvc-merge",
+            sh_quote(&path.join("arena-project").to_string_lossy()).map_err(|e| anyhow!(e))?
+        ));
+    }
+    outln!("{}", out.join("\n"));
+    Ok(())
+}
+
+/// The sample level and the two designers' versions of it.
+struct Edits {
+    base: &'static str,
+    alice: String,
+    bob: String,
+}
+
+/// The shared project on `main`, and the two designers' branches `alice` and `bob`.
+fn set_up(g: &Git) -> Result<Edits> {
     g.run(&["init", "-q", "-b", "main"], "Setup")?;
     g.run(&["config", "core.autocrlf", "false"], "Setup")?;
     g.run(&["config", "commit.gpgsign", "false"], "Setup")?;
@@ -325,21 +367,22 @@ fn demo(args: &DemoArgs) -> Result<()> {
         "Arena: gate, barrel, no spawn, dim torch",
     )?;
     g.commit_level("bob", "Bob", &b_text, "Arena: brazier, brighter torches")?;
+    Ok(Edits {
+        base,
+        alice: a_text,
+        bob: b_text,
+    })
+}
 
-    let mut out: Vec<String> = Vec::new();
-    let mut say = |s: String| out.push(s);
-    say(paint.bold(&format!(
-        "assetvc demo: two designers edit {LEVEL} at the same time"
-    )));
-    say(
-        "  alice: moves gate_north, renames barrel_01, deletes spawn_player, torch_right 4.5 → 2.0"
-            .into(),
-    );
-    say("  bob:   adds brazier_center, torch_left 4.5 → 6.0, torch_right 4.5 → 8.0".into());
-    say(paint.dim("  (torch_right's intensity is the one true conflict; ids shown as …4b01)"));
-    say(String::new());
+/// What git's line merge left.
+struct LineMerge {
+    status: i32,
+    regions: usize,
+    parses: bool,
+}
 
-    // 1. git's line merge.
+/// Step 1: git's line merge of `bob` into `alice`, shown, then aborted.
+fn line_merge(g: &Git, paint: Paint, say: &mut impl FnMut(String)) -> Result<LineMerge> {
     say(paint.bold("1. plain git merge (line by line, no merge driver)"));
     g.run(&["checkout", "-q", "-b", "git-merge", "alice"], "Alice")?;
     let merged = g.output(&["merge", "--no-edit", "bob"], "Alice")?;
@@ -359,7 +402,7 @@ fn demo(args: &DemoArgs) -> Result<()> {
         if regions.len() == 1 { "" } else { "s" },
     ));
     for &(s, e) in &regions {
-        show_region(&ls, s, e, paint, &mut say);
+        show_region(&ls, s, e, paint, say);
     }
     if regions
         .iter()
@@ -382,9 +425,22 @@ fn demo(args: &DemoArgs) -> Result<()> {
         None => say("   (the text merge happens to parse)".into()),
     }
     g.run(&["merge", "--abort"], "Alice")?;
-    say(String::new());
+    Ok(LineMerge {
+        status: git_status,
+        regions: regions.len(),
+        parses: git_parse_error.is_none(),
+    })
+}
 
-    // 2. The same merge with assetvc as git's merge driver.
+/// Step 2: the same merge with assetvc (`exe`) as git's merge driver: the merged level, and
+/// what each designer's version gained. Returns the merged level.
+fn driver_merge(
+    g: &Git,
+    exe: &Path,
+    edits: &Edits,
+    paint: Paint,
+    say: &mut impl FnMut(String),
+) -> Result<String> {
     say(paint.bold("2. git merge with assetvc as the merge driver"));
     let info = g.dir.join(".git/info");
     std::fs::create_dir_all(&info)?;
@@ -401,7 +457,7 @@ fn demo(args: &DemoArgs) -> Result<()> {
         &[
             "config",
             "merge.assetvc.driver",
-            &merge_hooks::driver_command(&exe).map_err(|e| anyhow!(e))?,
+            &merge_hooks::driver_command(exe).map_err(|e| anyhow!(e))?,
         ],
         "Setup",
     )?;
@@ -442,22 +498,11 @@ fn demo(args: &DemoArgs) -> Result<()> {
         "   merge commit {}; {LEVEL} parses: {entities} entities, {markers} conflict markers",
         head.trim()
     ));
-    if let Ok(range) = entity_lines(&result, &id(3)) {
-        let ls = lines(&result);
-        if let Some(open) = (range.start..range.end).find(|&i| ls[i].trim() == "light = {") {
-            let close = (open..range.end)
-                .find(|&i| ls[i].trim() == "}")
-                .unwrap_or(open);
-            say("   torch_right's light in the merged level:".into());
-            for (i, l) in ls.iter().enumerate().take(close + 1).skip(open) {
-                say(format!("   {:>4} | {}", i + 1, shown(l)));
-            }
-        }
-    }
+    show_torch_light(&result, say);
     let options = DiffOptions::default();
     for (label, parent) in [
-        ("merged in from bob (alice → result):", &a_text),
-        ("kept from alice (bob → result):", &b_text),
+        ("merged in from bob (alice → result):", &edits.alice),
+        ("kept from alice (bob → result):", &edits.bob),
     ] {
         let pd = Document::parse(parent.as_str(), Dialect::Sjson)
             .map_err(|e| anyhow!("{LEVEL}: {e}"))?;
@@ -473,11 +518,39 @@ fn demo(args: &DemoArgs) -> Result<()> {
             say(format!("     {}", short(&paint.change(c, &names))));
         }
     }
-    // The conflicts, from the same engine the driver ran.
+    Ok(result)
+}
+
+/// torch_right's `light` block in the merged level `result`, with line numbers.
+fn show_torch_light(result: &str, say: &mut impl FnMut(String)) {
+    let Ok(range) = entity_lines(result, &id(3)) else {
+        return;
+    };
+    let ls = lines(result);
+    if let Some(open) = (range.start..range.end).find(|&i| ls[i].trim() == "light = {") {
+        let close = (open..range.end)
+            .find(|&i| ls[i].trim() == "}")
+            .unwrap_or(open);
+        say("   torch_right's light in the merged level:".into());
+        for (i, l) in ls.iter().enumerate().take(close + 1).skip(open) {
+            say(format!("   {:>4} | {}", i + 1, shown(l)));
+        }
+    }
+}
+
+/// The outcome of both merges side by side; the conflicts from the same engine the
+/// driver ran (which must have given `result`).
+fn outcome(
+    edits: &Edits,
+    result: &str,
+    line_merge: &LineMerge,
+    paint: Paint,
+    say: &mut impl FnMut(String),
+) -> Result<()> {
     let outcome = merge::merge_texts(
-        base,
-        &a_text,
-        &b_text,
+        edits.base,
+        &edits.alice,
+        &edits.bob,
         Dialect::Sjson,
         &merge::MergeOptions::default(),
     )
@@ -485,16 +558,16 @@ fn demo(args: &DemoArgs) -> Result<()> {
     if outcome.text != result {
         bail!("the driver's result differs from the structured merge");
     }
-    say(String::new());
     say(paint.bold("outcome"));
     say(format!(
-        "   git:     {} conflict regions, {}, merge stopped (exit {git_status})",
-        regions.len(),
-        if git_parse_error.is_some() {
-            "level does not parse"
-        } else {
+        "   git:     {} conflict regions, {}, merge stopped (exit {})",
+        line_merge.regions,
+        if line_merge.parses {
             "level parses"
-        }
+        } else {
+            "level does not parse"
+        },
+        line_merge.status
     ));
     say(format!(
         "   assetvc: merge committed, level parses, {} conflict{} resolved by policy (took theirs)",
@@ -511,19 +584,6 @@ fn demo(args: &DemoArgs) -> Result<()> {
             paint.yellow(&short(&c.to_string()))
         ));
     }
-    if args.keep {
-        let path = tmp.keep();
-        say(String::new());
-        say(format!(
-            "repository kept: {}",
-            path.join("arena-project").display()
-        ));
-        say(format!(
-            "  try: git -C {} diff alice assetvc-merge",
-            sh_quote(&path.join("arena-project").to_string_lossy()).map_err(|e| anyhow!(e))?
-        ));
-    }
-    outln!("{}", out.join("\n"));
     Ok(())
 }
 
