@@ -230,6 +230,26 @@ impl<'s, 'o> State<'s, 'o> {
             resolve(doc, &strings, &im, lengths, &known, self.m)
         };
         // (1) References to objects the result lacks but a side kept.
+        self.restore_referenced(&mut round, &refs);
+        // (3) Objects lost that no side deleted.
+        self.restore_lost(&mut round);
+        // (4) An id twice (a move the structural merge also kept at the old place).
+        if round.edits.is_empty() && !im.dups.is_empty() {
+            self.dedupe(&mut round);
+        }
+        // (2) Parent cycles, once nothing is missing (nesting alone never makes one).
+        if round.edits.is_empty() && refs.iter().any(|r| r.parent) {
+            self.break_cycle(&mut round, &refs);
+        }
+        (round.edits, round.reports)
+    }
+
+    /// Restores each object the result lacks that a reference of `refs` names and a side
+    /// kept (unless the side that deleted it also dropped the reference).
+    fn restore_referenced<'m>(&mut self, round: &mut Round<'_, 'm>, refs: &[Reference<'m>])
+    where
+        's: 'm,
+    {
         for r in refs.iter().filter(|r| r.at.is_none()) {
             let (o, t) = (
                 round.sides[0].has_gone(&r.target),
@@ -241,24 +261,30 @@ impl<'s, 'o> State<'s, 'o> {
                 (true, true) => None,
                 (false, false) => continue,
             };
-            if deleter.is_some_and(|d| self.dangles_in(d, &round, r)) {
+            if deleter.is_some_and(|d| self.dangles_in(d, round, r)) {
                 continue;
             }
             let referrer = match r.referrer {
-                Some(i) => format!("{}/{}", im.pointer(i), r.key),
+                Some(i) => format!("{}/{}", round.im.pointer(i), r.key),
                 None => format!("/{}", r.key),
             };
             self.restore(
-                &mut round,
+                round,
                 &r.target,
                 ConflictKind::DanglingReference,
                 Some(referrer),
             );
         }
-        // (3) Objects lost that no side deleted: of the sides' ids the result lacks, the
-        // ones both sides hold, or one side and not base (the other side deleted the
-        // others) that were lost with their container (an object in no id'd object was
-        // not: the walk of base is left out for those).
+    }
+
+    /// Restores the objects lost that no side deleted: of the sides' ids the result lacks,
+    /// the ones both sides hold, or one side and not base (the other side deleted the
+    /// others) that were lost with their container (an object in no id'd object was not:
+    /// the walk of base is left out for those).
+    fn restore_lost<'m>(&mut self, round: &mut Round<'_, 'm>)
+    where
+        's: 'm,
+    {
         let [so, st] = &round.sides;
         let both = |id: &str| so.has_gone(id) && st.has_gone(id);
         let one_sided: FxHashSet<&str> = so
@@ -292,17 +318,8 @@ impl<'s, 'o> State<'s, 'o> {
             } else {
                 ConflictKind::Orphan
             };
-            self.restore(&mut round, &id, kind, None);
+            self.restore(round, &id, kind, None);
         }
-        // (4) An id twice (a move the structural merge also kept at the old place).
-        if round.edits.is_empty() && !im.dups.is_empty() {
-            self.dedupe(&mut round);
-        }
-        // (2) Parent cycles, once nothing is missing (nesting alone never makes one).
-        if round.edits.is_empty() && refs.iter().any(|r| r.parent) {
-            self.break_cycle(&mut round, &refs);
-        }
-        (round.edits, round.reports)
     }
 
     /// Whether `id`, missing from the result, was lost with or inside a container: held
