@@ -104,23 +104,7 @@ impl Repo {
         rules: &AssetRules<'_>,
     ) -> Result<MergeReport> {
         let repo = &self.git;
-        if let Some(state) = repo.state() {
-            use gix::state::InProgress;
-            let what = match state {
-                InProgress::Merge => "a merge",
-                InProgress::Rebase | InProgress::RebaseInteractive => "a rebase",
-                InProgress::CherryPick | InProgress::CherryPickSequence => "a cherry-pick",
-                InProgress::Revert | InProgress::RevertSequence => "a revert",
-                InProgress::Bisect => "a bisect",
-                InProgress::ApplyMailbox | InProgress::ApplyMailboxRebase => "git am",
-            };
-            return Err(Error::Refused {
-                message: format!(
-                    "{what} is in progress: finish it (commit) or abort it before merging"
-                ),
-                paths: Vec::new(),
-            });
-        }
+        refuse_if_in_progress(repo)?;
         // git's discipline: the index lock first, then the index and HEAD read under it.
         let mut lock = worktree::IndexLock::acquire(repo)?;
         let ours = repo::head_commit(repo)?;
@@ -136,15 +120,7 @@ impl Repo {
         let head_index = repo.index_from_tree(&repo::tree_of(repo, ours)?)?;
         let Some(ours_id) = ours else {
             // An unborn branch: check theirs out.
-            let target = repo.index_from_tree(&repo::tree_of(repo, Some(theirs))?)?;
-            worktree::checkout(repo, &mut lock, &head_index, &target.clone(), target)?;
-            update_head(
-                repo,
-                None,
-                theirs,
-                &format!("merge {theirs_label}: Fast-forward"),
-            )?;
-            lock.commit()?;
+            fast_forward(repo, lock, &head_index, (None, theirs), theirs_label)?;
             report.result = MergeResult::FastForward { from: None };
             return Ok(report);
         };
@@ -157,15 +133,13 @@ impl Repo {
             }
             Some(b) if b == theirs => return Ok(report),
             Some(b) if b == ours_id => {
-                let target = repo.index_from_tree(&repo::tree_of(repo, Some(theirs))?)?;
-                worktree::checkout(repo, &mut lock, &head_index, &target.clone(), target)?;
-                update_head(
+                fast_forward(
                     repo,
-                    Some(ours_id),
-                    theirs,
-                    &format!("merge {theirs_label}: Fast-forward"),
+                    lock,
+                    &head_index,
+                    (Some(ours_id), theirs),
+                    theirs_label,
                 )?;
-                lock.commit()?;
                 write_orig_head(repo, ours_id)?;
                 report.result = MergeResult::FastForward {
                     from: Some(ours_id),
@@ -202,6 +176,41 @@ impl Repo {
         report.message = message;
         Ok(report)
     }
+}
+
+/// Refuses when a merge, rebase or similar is in progress.
+fn refuse_if_in_progress(repo: &gix::Repository) -> Result<()> {
+    use gix::state::InProgress;
+    let Some(state) = repo.state() else {
+        return Ok(());
+    };
+    let what = match state {
+        InProgress::Merge => "a merge",
+        InProgress::Rebase | InProgress::RebaseInteractive => "a rebase",
+        InProgress::CherryPick | InProgress::CherryPickSequence => "a cherry-pick",
+        InProgress::Revert | InProgress::RevertSequence => "a revert",
+        InProgress::Bisect => "a bisect",
+        InProgress::ApplyMailbox | InProgress::ApplyMailboxRebase => "git am",
+    };
+    Err(Error::Refused {
+        message: format!("{what} is in progress: finish it (commit) or abort it before merging"),
+        paths: Vec::new(),
+    })
+}
+
+/// Moves HEAD (`from`; `None`: an unborn branch) to `to`, checking `to` out over
+/// `head_index` under `lock`, which it commits.
+fn fast_forward(
+    repo: &gix::Repository,
+    mut lock: worktree::IndexLock,
+    head_index: &gix::index::State,
+    (from, to): (Option<ObjectId>, ObjectId),
+    label: &str,
+) -> Result<()> {
+    let target = repo.index_from_tree(&repo::tree_of(repo, Some(to))?)?;
+    worktree::checkout(repo, &mut lock, head_index, &target.clone(), target)?;
+    update_head(repo, from, to, &format!("merge {label}: Fast-forward"))?;
+    lock.commit()
 }
 
 /// The index of the worktree, or an empty one if there is none yet.
