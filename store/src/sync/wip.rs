@@ -72,84 +72,22 @@ impl Repo {
             Error::Usage("nothing is committed yet: commit once, then sync".into())
         })?;
         let head_tree = repo::tree_of(repo, Some(head))?;
-        let index = current_index(repo)?;
-        let head_index = repo.index_from_tree(&head_tree)?;
-        let mut wt = Worktree::new(repo)?;
-        let mut edits = Vec::new();
-        let mut unparsable = Vec::new();
-        for entry in index.entries() {
-            if entry.stage() != Stage::Unconflicted {
-                continue;
-            }
-            let rela = entry.path(&index);
-            let path = rela.to_str_lossy();
-            let Some(dialect) = dialect_of(&path) else {
-                continue;
-            };
-            let now = if wt.is_unchanged(rela, entry, &index)? {
-                Some((entry.id, entry.mode))
-            } else {
-                wt.add(rela, &index)?.map(|(id, mode, _)| (id, mode))
-            };
-            let before = head_index.entry_by_path(rela).map(|e| (e.id, e.mode));
-            if now == before {
-                continue;
-            }
-            if let Some((id, _)) = now {
-                let data = repo.find_blob(id)?.take_data();
-                if let Err(e) = Document::parse_bytes(data, ParseOptions::new(dialect)) {
-                    unparsable.push((path.into_owned(), e));
-                }
-            }
-            edits.push((rela.to_owned(), now));
-        }
-        // Assets deleted with `git rm`: in HEAD, neither in the index nor on disk.
-        for entry in head_index.entries() {
-            let rela = entry.path(&head_index);
-            if index.entry_by_path(rela).is_some() || dialect_of(&rela.to_str_lossy()).is_none() {
-                continue;
-            }
-            if wt.probe(rela, &index)? == OnDisk::Missing {
-                edits.push((rela.to_owned(), None));
-            }
-        }
-        let tree = if edits.is_empty() {
-            head_tree
-        } else {
-            let mut editor = repo.edit_tree(head_tree)?;
-            for (path, now) in &edits {
-                match now {
-                    Some((id, mode)) => {
-                        editor.upsert(path.as_bstr(), entry_kind(*mode), *id)?;
-                    }
-                    None => {
-                        editor.remove(path.as_bstr())?;
-                    }
-                }
-            }
-            editor.write()?.detach()
-        };
-        let previous = match refname {
-            Some(name) => repo
-                .try_find_reference(name)
-                .map_err(Error::git)?
-                .and_then(|mut r| r.peel_to_id().ok().map(|id| id.detach()))
-                .and_then(|id| repo.find_commit(id).ok()),
+        let (edits, unparsable) = asset_edits(repo, head_tree, dialect_of)?;
+        let tree = edited_tree(repo, head_tree, &edits)?;
+        let recorded = match refname {
+            Some(name) => recorded_already(repo, name, head, tree)?,
             None => None,
         };
-        if let Some(prev) = previous {
-            let same_parent = prev.parent_ids().map(|p| p.detach()).eq([head]);
-            if same_parent && prev.tree_id().map(|t| t.detach()).ok() == Some(tree) {
-                return Ok(Wip {
-                    commit: prev.id,
-                    head,
-                    head_tree,
-                    tree,
-                    edits,
-                    unparsable,
-                    is_new: false,
-                });
-            }
+        if let Some(commit) = recorded {
+            return Ok(Wip {
+                commit,
+                head,
+                head_tree,
+                tree,
+                edits,
+                unparsable,
+                is_new: false,
+            });
         }
         let commit = write_wip_commit(repo, tree, head, user, edits.len())?;
         if let Some(name) = refname {
@@ -165,6 +103,106 @@ impl Repo {
             is_new: true,
         })
     }
+}
+
+/// A path and its entry now (`None`: deleted).
+type AssetEdit = (BString, Option<(ObjectId, Mode)>);
+
+/// Edited assets that do not parse, with why.
+type Unparsable = Vec<(String, ParseError)>;
+
+/// The asset edits of the worktree against HEAD's tree `head_tree` (tracked assets, staged
+/// or not, as they are on disk; assets deleted with `git rm`), their blobs written to the
+/// object database; and the edited assets that do not parse, with why.
+fn asset_edits(
+    repo: &gix::Repository,
+    head_tree: ObjectId,
+    dialect_of: &dyn Fn(&str) -> Option<Dialect>,
+) -> Result<(Vec<AssetEdit>, Unparsable)> {
+    let index = current_index(repo)?;
+    let head_index = repo.index_from_tree(&head_tree)?;
+    let mut wt = Worktree::new(repo)?;
+    let mut edits = Vec::new();
+    let mut unparsable = Vec::new();
+    for entry in index.entries() {
+        if entry.stage() != Stage::Unconflicted {
+            continue;
+        }
+        let rela = entry.path(&index);
+        let path = rela.to_str_lossy();
+        let Some(dialect) = dialect_of(&path) else {
+            continue;
+        };
+        let now = if wt.is_unchanged(rela, entry, &index)? {
+            Some((entry.id, entry.mode))
+        } else {
+            wt.add(rela, &index)?.map(|(id, mode, _)| (id, mode))
+        };
+        let before = head_index.entry_by_path(rela).map(|e| (e.id, e.mode));
+        if now == before {
+            continue;
+        }
+        if let Some((id, _)) = now {
+            let data = repo.find_blob(id)?.take_data();
+            if let Err(e) = Document::parse_bytes(data, ParseOptions::new(dialect)) {
+                unparsable.push((path.into_owned(), e));
+            }
+        }
+        edits.push((rela.to_owned(), now));
+    }
+    // Assets deleted with `git rm`: in HEAD, neither in the index nor on disk.
+    for entry in head_index.entries() {
+        let rela = entry.path(&head_index);
+        if index.entry_by_path(rela).is_some() || dialect_of(&rela.to_str_lossy()).is_none() {
+            continue;
+        }
+        if wt.probe(rela, &index)? == OnDisk::Missing {
+            edits.push((rela.to_owned(), None));
+        }
+    }
+    Ok((edits, unparsable))
+}
+
+/// `head_tree` with `edits` applied, written to the object database.
+fn edited_tree(
+    repo: &gix::Repository,
+    head_tree: ObjectId,
+    edits: &[AssetEdit],
+) -> Result<ObjectId> {
+    if edits.is_empty() {
+        return Ok(head_tree);
+    }
+    let mut editor = repo.edit_tree(head_tree)?;
+    for (path, now) in edits {
+        match now {
+            Some((id, mode)) => {
+                editor.upsert(path.as_bstr(), entry_kind(*mode), *id)?;
+            }
+            None => {
+                editor.remove(path.as_bstr())?;
+            }
+        }
+    }
+    Ok(editor.write()?.detach())
+}
+
+/// The WIP commit `refname` holds, when it already records `tree` on parent `head`.
+fn recorded_already(
+    repo: &gix::Repository,
+    refname: &str,
+    head: ObjectId,
+    tree: ObjectId,
+) -> Result<Option<ObjectId>> {
+    let previous = repo
+        .try_find_reference(refname)
+        .map_err(Error::git)?
+        .and_then(|mut r| r.peel_to_id().ok().map(|id| id.detach()))
+        .and_then(|id| repo.find_commit(id).ok());
+    Ok(previous.and_then(|prev| {
+        let same_parent = prev.parent_ids().map(|p| p.detach()).eq([head]);
+        let same_tree = prev.tree_id().map(|t| t.detach()).ok() == Some(tree);
+        (same_parent && same_tree).then_some(prev.id)
+    }))
 }
 
 fn write_wip_commit(
