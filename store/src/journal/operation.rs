@@ -87,83 +87,108 @@ fn short(oid: &str) -> &str {
 pub fn detect(git_dir: &Path, env: &[(String, String)]) -> (Operation, StepPlace) {
     let var = |name: &str| env.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str());
     let via_pull = var("GIT_REFLOG_ACTION").is_some_and(|a| a.starts_with("pull"));
-    for dir in ["rebase-merge", "rebase-apply"] {
-        let state = git_dir.join(dir);
-        if !state.is_dir() {
-            continue;
-        }
-        let file = |name: &str| read_trimmed(&state.join(name));
-        let branch = file("head-name").map(|h| {
-            h.strip_prefix("refs/heads/")
-                .map(str::to_string)
-                .unwrap_or(h)
-        });
-        let onto = file("onto").unwrap_or_default();
-        let orig = file("orig-head").unwrap_or_default();
-        let (num, end) = if dir == "rebase-merge" {
-            (file("msgnum"), file("end"))
-        } else {
-            (file("next"), file("last"))
-        };
-        let commit = file("done")
-            .and_then(|d| {
-                d.lines()
-                    .rev()
-                    .find_map(|l| l.split_whitespace().nth(1).map(str::to_string))
-            })
-            .or_else(|| file("original-commit"));
-        let what = if via_pull { "pull --rebase" } else { "rebase" };
-        let label = format!(
-            "{what} of {} onto {}",
-            branch.as_deref().unwrap_or("HEAD"),
-            short(&onto)
-        );
-        return (
-            Operation {
-                kind: OperationKind::Rebase,
-                key: format!("rebase {orig} {onto}"),
-                label,
-                branch,
-                swapped: true,
-            },
-            StepPlace {
-                step: num.map(|n| match end {
-                    Some(e) => format!("{n}/{e}"),
-                    None => n,
-                }),
-                commit,
-            },
-        );
+    if let Some(rebase) = rebase(git_dir, via_pull) {
+        return rebase;
     }
     let orig_head = read_trimmed(&git_dir.join("ORIG_HEAD")).unwrap_or_default();
+    if let Some(merge) = merge(git_dir, env, &orig_head, via_pull) {
+        return merge;
+    }
+    sequence(git_dir, orig_head)
+}
+
+/// A rebase in progress (`rebase-merge` or `rebase-apply`): its branch, where it goes,
+/// and the step and commit being replayed.
+fn rebase(git_dir: &Path, via_pull: bool) -> Option<(Operation, StepPlace)> {
+    let dir = ["rebase-merge", "rebase-apply"]
+        .into_iter()
+        .find(|dir| git_dir.join(dir).is_dir())?;
+    let state = git_dir.join(dir);
+    let file = |name: &str| read_trimmed(&state.join(name));
+    let branch = file("head-name").map(|h| {
+        h.strip_prefix("refs/heads/")
+            .map(str::to_string)
+            .unwrap_or(h)
+    });
+    let onto = file("onto").unwrap_or_default();
+    let orig = file("orig-head").unwrap_or_default();
+    let (num, end) = if dir == "rebase-merge" {
+        (file("msgnum"), file("end"))
+    } else {
+        (file("next"), file("last"))
+    };
+    let commit = file("done")
+        .and_then(|d| {
+            d.lines()
+                .rev()
+                .find_map(|l| l.split_whitespace().nth(1).map(str::to_string))
+        })
+        .or_else(|| file("original-commit"));
+    let what = if via_pull { "pull --rebase" } else { "rebase" };
+    let label = format!(
+        "{what} of {} onto {}",
+        branch.as_deref().unwrap_or("HEAD"),
+        short(&onto)
+    );
+    Some((
+        Operation {
+            kind: OperationKind::Rebase,
+            key: format!("rebase {orig} {onto}"),
+            label,
+            branch,
+            swapped: true,
+        },
+        StepPlace {
+            step: num.map(|n| match end {
+                Some(e) => format!("{n}/{e}"),
+                None => n,
+            }),
+            commit,
+        },
+    ))
+}
+
+/// A merge (or pull): git names the merged heads in `GITHEAD_<oid>` variables.
+fn merge(
+    git_dir: &Path,
+    env: &[(String, String)],
+    orig_head: &str,
+    via_pull: bool,
+) -> Option<(Operation, StepPlace)> {
     let mut heads: Vec<(&str, &str)> = env
         .iter()
         .filter_map(|(k, v)| k.strip_prefix("GITHEAD_").map(|oid| (oid, v.as_str())))
         .collect();
-    heads.sort();
-    if !heads.is_empty() {
-        let names: Vec<String> = heads
-            .iter()
-            .map(|(oid, name)| merged_name(git_dir, oid, name))
-            .collect();
-        let oids: Vec<&str> = heads.iter().map(|(oid, _)| *oid).collect();
-        let kind = if via_pull {
-            OperationKind::Pull
-        } else {
-            OperationKind::Merge
-        };
-        let branch = names.join(", ");
-        return (
-            Operation {
-                kind,
-                key: format!("{} {orig_head} {}", kind.name(), oids.join(" ")),
-                label: format!("{} of {branch}", kind.name()),
-                branch: Some(branch),
-                swapped: false,
-            },
-            StepPlace::default(),
-        );
+    if heads.is_empty() {
+        return None;
     }
+    heads.sort();
+    let names: Vec<String> = heads
+        .iter()
+        .map(|(oid, name)| merged_name(git_dir, oid, name))
+        .collect();
+    let oids: Vec<&str> = heads.iter().map(|(oid, _)| *oid).collect();
+    let kind = if via_pull {
+        OperationKind::Pull
+    } else {
+        OperationKind::Merge
+    };
+    let branch = names.join(", ");
+    Some((
+        Operation {
+            kind,
+            key: format!("{} {orig_head} {}", kind.name(), oids.join(" ")),
+            label: format!("{} of {branch}", kind.name()),
+            branch: Some(branch),
+            swapped: false,
+        },
+        StepPlace::default(),
+    ))
+}
+
+/// A cherry-pick or revert (a sequence, or a single one named by the git command that
+/// runs the driver), or another operation.
+fn sequence(git_dir: &Path, orig_head: String) -> (Operation, StepPlace) {
     let sequencer = git_dir.join("sequencer");
     let kind = sequencer_kind(&sequencer).unwrap_or_else(parent_git_command);
     let first_todo = read_trimmed(&sequencer.join("todo")).and_then(|t| {
