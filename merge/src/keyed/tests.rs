@@ -1,0 +1,81 @@
+use sjson::{Dialect, Document};
+
+use super::*;
+use crate::MergeOptions;
+
+fn ids(text: &str) -> Option<Vec<String>> {
+    let d = Document::parse(text, Dialect::Sjson).unwrap();
+    let empty = Document::parse("", Dialect::Sjson).unwrap();
+    let opts = MergeOptions::default();
+    let m = Merger::new(&empty, &empty, &empty, &opts);
+    let k = m.keyed(d.root().get("l").unwrap())?;
+    Some(k.ids.iter().map(|id| id_display(id)).collect())
+}
+
+#[test]
+fn keyed_arrays_need_one_id_key_and_unique_ids() {
+    assert_eq!(
+        ids("l = [{ id = a } { ID = b }]"),
+        Some(vec!["a".into(), "b".into()])
+    );
+    assert_eq!(
+        ids("l = [{ guid = 1 } { guid = 2 }]"),
+        Some(vec!["1".into(), "2".into()])
+    );
+    assert_eq!(ids("l = []"), Some(vec![]));
+    // Duplicates, mixed keys, elements without ids, non-objects: not keyed.
+    assert_eq!(ids("l = [{ id = a } { id = a }]"), None);
+    assert_eq!(ids("l = [{ id = a } { guid = b }]"), None);
+    assert_eq!(ids("l = [{ id = a } { name = b }]"), None);
+    assert_eq!(ids("l = [{ id = a } 1]"), None);
+    assert_eq!(ids("l = [1 2]"), None);
+    // An integer id and a string id of the same digits are distinct, and so are
+    // their paths (`[id=1]`, `[id="1"]`).
+    assert_eq!(
+        ids("l = [{ id = 1 } { id = \"1\" }]"),
+        Some(vec!["1".into(), "\"1\"".into()])
+    );
+}
+
+#[test]
+fn ordered_slots_are_the_same_in_place_or_collected() {
+    let doc = Document::parse("l = [0 1 2 3 4 5 6 7]", Dialect::Sjson).unwrap();
+    let values: Vec<Value<'_>> = doc.root().get("l").unwrap().children().collect();
+    let item = |i: usize| OutItem {
+        key: None,
+        ours: None,
+        origin: None,
+        value: Out::Value(values[i]),
+    };
+    // Ours: slots 0..5 (2 dropped); theirs' own elements: slots 5..8 (6 dropped).
+    let slots = || {
+        let mut s = Slots::new(5, 3);
+        for i in 0..5 {
+            s.ours.push((i != 2).then(|| item(i)));
+        }
+        s.theirs.insert(5, item(5));
+        s.theirs.insert(7, item(7));
+        s
+    };
+    let texts = |items: Vec<OutItem<'_>>| -> Vec<String> {
+        items
+            .iter()
+            .map(|i| match &i.value {
+                Out::Value(v) => v.text().to_string(),
+                _ => String::new(),
+            })
+            .collect()
+    };
+    // Ours in order (in place), theirs' elements in between and at both ends.
+    let order = [7, 0, 1, 5, 3, 4];
+    assert_eq!(
+        texts(slots().into_ordered(&order)),
+        ["7", "0", "1", "5", "3", "4"]
+    );
+    // Ours reordered: collected.
+    let order = [3, 0, 5, 1, 4, 7];
+    assert_eq!(
+        texts(slots().into_ordered(&order)),
+        ["3", "0", "5", "1", "4", "7"]
+    );
+}
