@@ -85,7 +85,7 @@ impl Tag {
 /// its key's start to its own start (0 without a key). With the flag set, the payload
 /// indexes an [`Extra`] entry holding the end, subtree end, child count and key start:
 /// every container has one, and so has the rare scalar that is too long or whose key
-/// lies too far before it. The key's end is not stored: [`crate::parse::key_end`] finds
+/// lies too far before it. The key's end is not stored: [`crate::lexeme::key_end`] finds
 /// it by scanning the key lexeme.
 ///
 /// (Nodes were 12 bytes with the end inline; a level has about five scalars for each
@@ -314,7 +314,7 @@ impl Node {
     pub(crate) fn key_range(&self, text: &str, extras: &[Extra]) -> Option<Range<usize>> {
         let q = self.key_quoting()?;
         let start = self.key_start(extras) as usize;
-        Some(start..crate::parse::key_end(text.as_bytes(), start, q))
+        Some(start..crate::lexeme::key_end(text.as_bytes(), start, q))
     }
 }
 

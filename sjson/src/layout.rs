@@ -9,7 +9,7 @@
 use std::ops::Range;
 
 use crate::doc::{Document, NodeId};
-use crate::parse::find;
+use crate::lexeme::find;
 
 /// The extent of one item (object member or array element) of a container.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -8,6 +8,7 @@
 
 mod doc;
 mod error;
+mod lexeme;
 mod number;
 mod parse;
 pub mod reference;

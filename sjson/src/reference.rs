@@ -215,7 +215,7 @@ impl<'t> Builder<'t> {
             };
             let ks = key.as_span();
             debug_assert_eq!(
-                crate::parse::key_end(self.text.as_bytes(), ks.start(), q),
+                crate::lexeme::key_end(self.text.as_bytes(), ks.start(), q),
                 ks.end(),
                 "the key's end is recomputed as the grammar reads it"
             );
@@ -232,11 +232,11 @@ impl<'t> Builder<'t> {
     }
 
     fn check_escapes(&self, lexeme: &str, offset: usize) -> Result<(), ParseError> {
-        crate::parse::check_escapes(self.text, lexeme, offset)
+        crate::lexeme::check_escapes(self.text, lexeme, offset)
     }
 
     fn check_duplicates(&self, first: usize, count: u32) -> Result<(), ParseError> {
-        crate::parse::check_duplicates(self.text, &self.nodes, &self.extras, first, count)
+        crate::lexeme::check_duplicates(self.text, &self.nodes, &self.extras, first, count)
     }
 }
 
