@@ -5,10 +5,11 @@
 
 use std::borrow::Cow;
 
-use crate::doc::{Dialect, Document, Kind, NodeId, Value};
+use crate::doc::{Dialect, Document, Kind, NodeId};
 use crate::layout::{comments, ContainerLayout, ItemLayout};
 use crate::render::{format, render_key, render_value, Style};
 use crate::split::Split;
+use crate::value::Value;
 
 /// What to print at one place of the result.
 #[derive(Debug, Clone)]

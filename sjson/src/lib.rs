@@ -14,13 +14,15 @@ mod parse;
 pub mod reference;
 mod split;
 pub mod string;
+mod value;
 
-pub use doc::{Children, Dialect, Document, Kind, NodeId, Value};
+pub use doc::{Dialect, Document, Kind, NodeId};
 pub use error::{line_col, source_line, ErrorKind, ParseError};
 pub use number::{lexemes_equal, NumberKey, NumberValue};
 pub use parse::{ParseOptions, DEFAULT_MAX_DEPTH};
 pub use split::Split;
 pub use string::Quoting;
+pub use value::{Children, Value};
 mod layout;
 mod render;
 

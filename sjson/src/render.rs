@@ -1,9 +1,10 @@
 //! Rendering values as text in a [`Style`]: the canonical style of `assetvc fmt`, or the
 //! style detected from a document so that new and edited values match their neighbours.
 
-use crate::doc::{Dialect, Document, Kind, NodeId, Value};
+use crate::doc::{Dialect, Document, Kind, NodeId};
 use crate::layout::comments;
 use crate::string::{self, Quoting};
+use crate::value::Value;
 
 /// How values are written.
 #[derive(Debug, Clone, PartialEq, Eq)]

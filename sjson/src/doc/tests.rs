@@ -1,4 +1,5 @@
 use std::collections::hash_map::DefaultHasher;
+use std::hash::Hasher;
 
 use super::*;
 

@@ -3,9 +3,10 @@
 //! what the text says.
 
 use super::*;
-use crate::doc::{Kind, Value};
+use crate::doc::Kind;
 use crate::number::NumberValue;
 use crate::reference::parse_reference;
+use crate::value::Value;
 
 /// Parses with both parsers, checks they agree and the text is kept, returns the fast one.
 fn parse_both(text: &str, dialect: Dialect) -> Document {
