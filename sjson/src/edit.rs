@@ -374,13 +374,7 @@ impl<'d> Printer<'d> {
         } else if at.container.text().len() > 2 {
             self.out.push(' ');
         }
-        if let Some(key) = &item.key {
-            let lexeme = item
-                .origin
-                .and_then(|v| Some((v.key_lexeme()?, v.key_quoting()?)));
-            render_key(key, lexeme, &self.style, &mut self.out);
-            self.out.push_str(&self.style.separator);
-        }
+        self.push_new_key(item);
         self.note_split(at.container, at.index, at.count);
         self.print_out(&item.value, &shape.child_indent, false);
         // On one line, commas go between items only.
@@ -393,6 +387,18 @@ impl<'d> Printer<'d> {
                 self.out.push(' ');
                 self.out.push_str(&c);
             }
+        }
+    }
+
+    /// The key of a new member and the separator after it (nothing for an element): as
+    /// the node it comes from wrote it when it can be, else in this document's style.
+    fn push_new_key(&mut self, item: &OutItem<'_>) {
+        if let Some(key) = &item.key {
+            let lexeme = item
+                .origin
+                .and_then(|v| Some((v.key_lexeme()?, v.key_quoting()?)));
+            render_key(key, lexeme, &self.style, &mut self.out);
+            self.out.push_str(&self.style.separator);
         }
     }
 
@@ -456,13 +462,7 @@ impl<'d> Printer<'d> {
                 }
                 self.push_newline_indent(&child_indent);
             }
-            if let Some(key) = &item.key {
-                let lexeme = item
-                    .origin
-                    .and_then(|v| Some((v.key_lexeme()?, v.key_quoting()?)));
-                render_key(key, lexeme, &self.style, &mut self.out);
-                self.out.push_str(&self.style.separator);
-            }
+            self.push_new_key(item);
             self.print_out(&item.value, &child_indent, false);
             if !inline && (self.json() && i != last || self.style.commas) {
                 self.out.push(',');

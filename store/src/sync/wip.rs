@@ -78,21 +78,16 @@ impl Repo {
             Some(name) => recorded_already(repo, name, head, tree)?,
             None => None,
         };
-        if let Some(commit) = recorded {
-            return Ok(Wip {
-                commit,
-                head,
-                head_tree,
-                tree,
-                edits,
-                unparsable,
-                is_new: false,
-            });
-        }
-        let commit = write_wip_commit(repo, tree, head, user, edits.len())?;
-        if let Some(name) = refname {
-            set_ref(repo, name, commit, "assetvc sync: record work in progress")?;
-        }
+        let (commit, is_new) = match recorded {
+            Some(commit) => (commit, false),
+            None => {
+                let commit = write_wip_commit(repo, tree, head, user, edits.len())?;
+                if let Some(name) = refname {
+                    set_ref(repo, name, commit, "assetvc sync: record work in progress")?;
+                }
+                (commit, true)
+            }
+        };
         Ok(Wip {
             commit,
             head,
@@ -100,7 +95,7 @@ impl Repo {
             tree,
             edits,
             unparsable,
-            is_new: true,
+            is_new,
         })
     }
 }
