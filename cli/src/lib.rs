@@ -4,6 +4,8 @@
 //! `assetvc-merge-driver` ([`merge_driver_main`]). Both binaries are thin: this library is
 //! the cli, the one place that turns errors into messages and exit statuses.
 
+#![warn(missing_docs)]
+
 #[macro_use]
 mod output;
 

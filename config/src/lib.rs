@@ -13,6 +13,8 @@
 //! assert_eq!(c.merge.atomic_max, merge::MergeOptions::default().atomic_max);
 //! ```
 
+#![warn(missing_docs)]
+
 mod error;
 mod file;
 mod matcher;

@@ -13,6 +13,8 @@
 //! assert_eq!(problems[0].to_string(), "levels/a.level:2:1: expected value, found end of file");
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod checks;
 pub mod engine;
 pub mod external;

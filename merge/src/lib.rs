@@ -7,6 +7,8 @@
 //! by a [`Policy`] and every one is reported as a [`Conflict`]. The result is printed as
 //! an edit of ours: ours' text wherever ours' value was kept. No I/O happens here.
 
+#![warn(missing_docs)]
+
 mod align;
 pub mod changeset;
 pub mod coherence;

@@ -7,6 +7,8 @@
 //! file's section from a diff or from a merge report entry; [`who::render_who`] builds
 //! the page of `assetvc who`; [`render`] writes any [`Page`].
 
+#![warn(missing_docs)]
+
 mod cards;
 mod escape;
 mod from_diff;

@@ -6,6 +6,8 @@
 //! The pest grammars in `grammar/` specify the syntax; [`reference::parse_reference`]
 //! parses with them and the fast production parser must agree with it.
 
+#![warn(missing_docs)]
+
 mod doc;
 mod error;
 mod lexeme;

@@ -34,6 +34,8 @@
 //!   restore); `migrate`, `migrate_journal`: migration; `sync`: work-in-progress refs;
 //! - `atomic`: the one way a named file is written; `error`: [`Error`].
 
+#![warn(missing_docs)]
+
 mod atomic;
 mod blobs;
 mod commit;
