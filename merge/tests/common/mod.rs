@@ -162,3 +162,15 @@ pub fn assert_conflict(c: &Conflict, path: &str, kind: ConflictKind, taken: Side
     assert_eq!(c.kind, kind, "{c:#?}");
     assert_eq!(c.taken, taken, "{c:#?}");
 }
+
+/// An SJSON `units` array of objects with ids and tints, one member per line.
+pub fn units(ids: &[(&str, &str)]) -> String {
+    let mut s = String::from("units = [\n");
+    for (id, tint) in ids {
+        s.push_str(&format!(
+            "\t{{\n\t\tid = \"{id}\"\n\t\ttint = \"{tint}\"\n\t}}\n"
+        ));
+    }
+    s.push_str("]\n");
+    s
+}
