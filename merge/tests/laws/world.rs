@@ -329,13 +329,16 @@ pub(crate) fn script(
     doc: &mut J,
     n: &mut u32,
 ) -> Vec<Op> {
-    let tag = if side == Owner::Ours { "o" } else { "t" };
-    let mine = |o: Owner| o == side;
+    let mut s = Scripter {
+        w,
+        side,
+        tag: if side == Owner::Ours { "o" } else { "t" },
+        wrapped: false,
+    };
     let mut ops = Vec::new();
     // The reordering side also moves things: shared entities into the group, the
     // shared object into a wrapper (and then leaves it alone, so that it stays
     // recognisable as the same object).
-    let mut wrapped = false;
     if reorder {
         for (id, o) in &w.entities {
             if *o == Owner::Nobody && rng.one_in(3) {
@@ -344,7 +347,7 @@ pub(crate) fn script(
         }
         if rng.one_in(3) {
             ops.push(Op::Wrap);
-            wrapped = true;
+            s.wrapped = true;
         }
         for op in &ops {
             apply(doc, op, w.id_key);
@@ -352,196 +355,244 @@ pub(crate) fn script(
     }
     for step in 0..rng.index(7) {
         let op = match rng.index(13) {
-            0 | 1 => {
-                let keys: Vec<_> = w
-                    .top
-                    .iter()
-                    .filter(|(k, o)| mine(*o) && doc.get(k).is_some())
-                    .collect();
-                if keys.is_empty() {
-                    continue;
-                }
-                let (k, _) = rng.pick(&keys);
-                let v = match doc.get(k) {
-                    // Sequences and tuples: an element changed, inserted or removed.
-                    Some(J::Arr(a)) if !a.is_empty() && rng.one_in(2) => {
-                        let mut a = a.clone();
-                        let i = rng.index(a.len());
-                        match rng.index(3) {
-                            0 => a[i] = fresh_scalar(rng, n),
-                            1 => a.insert(i, fresh_scalar(rng, n)),
-                            _ => {
-                                a.remove(i);
-                            }
-                        }
-                        J::Arr(a)
-                    }
-                    _ if rng.one_in(2) => fresh_scalar(rng, n),
-                    _ => value(rng, n, 0),
-                };
-                Op::SetTop(k.clone(), v)
-            }
-            2 => {
-                let keys: Vec<_> = w
-                    .top
-                    .iter()
-                    .filter(|(k, o)| mine(*o) && doc.get(k).is_some())
-                    .collect();
-                if keys.is_empty() {
-                    continue;
-                }
-                Op::DelTop(rng.pick(&keys).0.clone())
-            }
-            3 => {
-                let J::Obj(m) = &*doc else { unreachable!() };
-                let after =
-                    (!m.is_empty() && !rng.one_in(4)).then(|| m[rng.index(m.len())].0.clone());
-                Op::AddTop(format!("{tag}_new{step}_{n}"), value(rng, n, 0), after)
-            }
-            4 if !wrapped => {
-                // Shared object: ours owns even members, theirs odd ones, and its own.
-                let J::Obj(m) = doc.get("shared").unwrap() else {
-                    unreachable!()
-                };
-                let keys: Vec<_> = m
-                    .iter()
-                    .map(|(k, _)| k.clone())
-                    .filter(|k| match k.strip_prefix('m') {
-                        Some(i) => {
-                            i.parse::<usize>().unwrap() % 2 == (side == Owner::Theirs) as usize
-                        }
-                        None => k.starts_with(tag),
-                    })
-                    .collect();
-                match (keys.is_empty(), rng.index(3)) {
-                    (false, 0) => Op::DelShared(rng.pick(&keys).clone()),
-                    (false, 1) => Op::SetShared(rng.pick(&keys).clone(), fresh_scalar(rng, n)),
-                    _ => Op::SetShared(format!("{tag}_m{step}_{n}"), value(rng, n, 1)),
-                }
-            }
-            5 | 6 => {
-                // A property of an entity this side owns, or of a shared one.
-                let els = doc.get("entities").unwrap();
-                let J::Arr(els) = els else { unreachable!() };
-                let cands: Vec<J> = els
-                    .iter()
-                    .map(|e| id_of(e, w.id_key).clone())
-                    .filter(|id| {
-                        w.entities
-                            .iter()
-                            .find(|(x, _)| x == id)
-                            .is_none_or(|(_, o)| mine(*o) || *o == Owner::Nobody)
-                    })
-                    .collect();
-                if cands.is_empty() {
-                    continue;
-                }
-                let id = rng.pick(&cands).clone();
-                let owned = w
-                    .entities
-                    .iter()
-                    .find(|(x, _)| *x == id)
-                    .is_none_or(|(_, o)| mine(*o));
-                let props: &[&str] = match (owned, side) {
-                    (true, _) => &["tint", "name", "pos", "scale", "props", "extra"],
-                    (false, Owner::Ours) => &OURS_PROPS,
-                    (false, _) => &THEIRS_PROPS,
-                };
-                let p = rng.pick(props).to_string();
-                if rng.one_in(4) {
-                    Op::EntDel(id, p)
-                } else if p == "pos" {
-                    Op::EntSet(id, p, tuple(rng, 3))
-                } else {
-                    Op::EntSet(id, p, fresh_scalar(rng, n))
-                }
-            }
-            7 => {
-                let J::Arr(els) = doc.get("entities").unwrap() else {
-                    unreachable!()
-                };
-                let after = (!els.is_empty() && !rng.one_in(4))
-                    .then(|| id_of(&els[rng.index(els.len())], w.id_key).clone());
-                *n += 1;
-                let id = if w.int_ids {
-                    J::Num(format!(
-                        "{}{}",
-                        if side == Owner::Ours { 1000 } else { 2000 },
-                        n
-                    ))
-                } else {
-                    J::Str(format!("{tag}{n}"))
-                };
-                Op::EntAdd(entity(rng, id, w.id_key, n), after)
-            }
-            8 => {
-                let owned: Vec<J> = w
-                    .entities
-                    .iter()
-                    .filter(|(_, o)| mine(*o))
-                    .map(|(id, _)| id.clone())
-                    .collect();
-                if owned.is_empty() {
-                    continue;
-                }
-                Op::EntRemove(rng.pick(&owned).clone())
-            }
-            9 if reorder => {
-                let J::Arr(els) = doc.get("entities").unwrap() else {
-                    unreachable!()
-                };
-                if els.len() < 2 {
-                    continue;
-                }
-                let id = id_of(&els[rng.index(els.len())], w.id_key).clone();
-                let after = (!rng.one_in(3))
-                    .then(|| id_of(&els[rng.index(els.len())], w.id_key).clone())
-                    .filter(|a| *a != id);
-                Op::EntMove(id, after)
-            }
-            10 | 11 => {
-                let Some(J::Arr(els)) = doc.get("passes") else {
-                    continue;
-                };
-                let owned: Vec<String> = w
-                    .passes
-                    .iter()
-                    .filter(|(name, o)| {
-                        mine(*o) && els.iter().any(|e| *name_of(e) == J::Str(name.clone()))
-                    })
-                    .map(|(name, _)| name.clone())
-                    .collect();
-                match (owned.is_empty(), rng.index(3)) {
-                    (false, 0) => Op::PassRemove(rng.pick(&owned).clone()),
-                    (false, _) => Op::PassSet(
-                        rng.pick(&owned).clone(),
-                        rng.pick(&["sort", "layer", "extra"]).to_string(),
-                        fresh_scalar(rng, n),
-                    ),
-                    (true, _) => continue,
-                }
-            }
-            12 => {
-                let Some(J::Arr(els)) = doc.get("passes") else {
-                    continue;
-                };
-                let after = (!els.is_empty() && !rng.one_in(4)).then(|| {
-                    let J::Str(s) = name_of(&els[rng.index(els.len())]) else {
-                        unreachable!()
-                    };
-                    s.clone()
-                });
-                *n += 1;
-                let e = J::Obj(vec![
-                    ("name".into(), J::Str(format!("{tag}pass{n}"))),
-                    ("sort".into(), J::Num(format!("{n}"))),
-                ]);
-                Op::PassAdd(e, after)
-            }
-            _ => continue,
+            0 | 1 => s.set_top(rng, doc, n),
+            2 => s.del_top(rng, doc),
+            3 => s.add_top(rng, doc, n, step),
+            4 if !s.wrapped => s.edit_shared(rng, doc, n, step),
+            5 | 6 => s.edit_entity(rng, doc, n),
+            7 => s.add_entity(rng, doc, n),
+            8 => s.remove_entity(rng),
+            9 if reorder => s.move_entity(rng, doc),
+            10 | 11 => s.edit_pass(rng, doc, n),
+            12 => s.add_pass(rng, doc, n),
+            _ => None,
         };
+        let Some(op) = op else { continue };
         apply(doc, &op, w.id_key);
         ops.push(op);
     }
     ops
+}
+
+/// What a side's script may touch; each method draws one edit of a kind (`None`: none
+/// possible here).
+struct Scripter<'w> {
+    w: &'w World,
+    side: Owner,
+    /// The side's prefix for new names.
+    tag: &'static str,
+    /// Whether `shared` was moved into the wrapper (then left alone).
+    wrapped: bool,
+}
+
+impl Scripter<'_> {
+    fn mine(&self, o: Owner) -> bool {
+        o == self.side
+    }
+
+    /// The top-level keys this side owns that `doc` still has.
+    fn own_top_keys(&self, doc: &J) -> Vec<&String> {
+        self.w
+            .top
+            .iter()
+            .filter(|(k, o)| self.mine(*o) && doc.get(k).is_some())
+            .map(|(k, _)| k)
+            .collect()
+    }
+
+    fn set_top(&self, rng: &mut Rng, doc: &J, n: &mut u32) -> Option<Op> {
+        let keys = self.own_top_keys(doc);
+        if keys.is_empty() {
+            return None;
+        }
+        let k = *rng.pick(&keys);
+        let v = match doc.get(k) {
+            // Sequences and tuples: an element changed, inserted or removed.
+            Some(J::Arr(a)) if !a.is_empty() && rng.one_in(2) => {
+                let mut a = a.clone();
+                let i = rng.index(a.len());
+                match rng.index(3) {
+                    0 => a[i] = fresh_scalar(rng, n),
+                    1 => a.insert(i, fresh_scalar(rng, n)),
+                    _ => {
+                        a.remove(i);
+                    }
+                }
+                J::Arr(a)
+            }
+            _ if rng.one_in(2) => fresh_scalar(rng, n),
+            _ => value(rng, n, 0),
+        };
+        Some(Op::SetTop(k.clone(), v))
+    }
+
+    fn del_top(&self, rng: &mut Rng, doc: &J) -> Option<Op> {
+        let keys = self.own_top_keys(doc);
+        if keys.is_empty() {
+            return None;
+        }
+        Some(Op::DelTop((*rng.pick(&keys)).clone()))
+    }
+
+    fn add_top(&self, rng: &mut Rng, doc: &J, n: &mut u32, step: usize) -> Option<Op> {
+        let J::Obj(m) = doc else { unreachable!() };
+        let after = (!m.is_empty() && !rng.one_in(4)).then(|| m[rng.index(m.len())].0.clone());
+        let tag = self.tag;
+        Some(Op::AddTop(
+            format!("{tag}_new{step}_{n}"),
+            value(rng, n, 0),
+            after,
+        ))
+    }
+
+    /// Shared object: ours owns even members, theirs odd ones, and its own.
+    fn edit_shared(&self, rng: &mut Rng, doc: &J, n: &mut u32, step: usize) -> Option<Op> {
+        let J::Obj(m) = doc.get("shared").unwrap() else {
+            unreachable!()
+        };
+        let keys: Vec<_> = m
+            .iter()
+            .map(|(k, _)| k.clone())
+            .filter(|k| match k.strip_prefix('m') {
+                Some(i) => i.parse::<usize>().unwrap() % 2 == (self.side == Owner::Theirs) as usize,
+                None => k.starts_with(self.tag),
+            })
+            .collect();
+        let tag = self.tag;
+        Some(match (keys.is_empty(), rng.index(3)) {
+            (false, 0) => Op::DelShared(rng.pick(&keys).clone()),
+            (false, 1) => Op::SetShared(rng.pick(&keys).clone(), fresh_scalar(rng, n)),
+            _ => Op::SetShared(format!("{tag}_m{step}_{n}"), value(rng, n, 1)),
+        })
+    }
+
+    /// A property of an entity this side owns, or of a shared one.
+    fn edit_entity(&self, rng: &mut Rng, doc: &J, n: &mut u32) -> Option<Op> {
+        let w = self.w;
+        let els = doc.get("entities").unwrap();
+        let J::Arr(els) = els else { unreachable!() };
+        let cands: Vec<J> = els
+            .iter()
+            .map(|e| id_of(e, w.id_key).clone())
+            .filter(|id| {
+                w.entities
+                    .iter()
+                    .find(|(x, _)| x == id)
+                    .is_none_or(|(_, o)| self.mine(*o) || *o == Owner::Nobody)
+            })
+            .collect();
+        if cands.is_empty() {
+            return None;
+        }
+        let id = rng.pick(&cands).clone();
+        let owned = w
+            .entities
+            .iter()
+            .find(|(x, _)| *x == id)
+            .is_none_or(|(_, o)| self.mine(*o));
+        let props: &[&str] = match (owned, self.side) {
+            (true, _) => &["tint", "name", "pos", "scale", "props", "extra"],
+            (false, Owner::Ours) => &OURS_PROPS,
+            (false, _) => &THEIRS_PROPS,
+        };
+        let p = rng.pick(props).to_string();
+        Some(if rng.one_in(4) {
+            Op::EntDel(id, p)
+        } else if p == "pos" {
+            Op::EntSet(id, p, tuple(rng, 3))
+        } else {
+            Op::EntSet(id, p, fresh_scalar(rng, n))
+        })
+    }
+
+    fn add_entity(&self, rng: &mut Rng, doc: &J, n: &mut u32) -> Option<Op> {
+        let w = self.w;
+        let J::Arr(els) = doc.get("entities").unwrap() else {
+            unreachable!()
+        };
+        let after = (!els.is_empty() && !rng.one_in(4))
+            .then(|| id_of(&els[rng.index(els.len())], w.id_key).clone());
+        *n += 1;
+        let id = if w.int_ids {
+            J::Num(format!(
+                "{}{}",
+                if self.side == Owner::Ours { 1000 } else { 2000 },
+                n
+            ))
+        } else {
+            J::Str(format!("{}{n}", self.tag))
+        };
+        Some(Op::EntAdd(entity(rng, id, w.id_key, n), after))
+    }
+
+    fn remove_entity(&self, rng: &mut Rng) -> Option<Op> {
+        let owned: Vec<J> = self
+            .w
+            .entities
+            .iter()
+            .filter(|(_, o)| self.mine(*o))
+            .map(|(id, _)| id.clone())
+            .collect();
+        if owned.is_empty() {
+            return None;
+        }
+        Some(Op::EntRemove(rng.pick(&owned).clone()))
+    }
+
+    fn move_entity(&self, rng: &mut Rng, doc: &J) -> Option<Op> {
+        let id_key = self.w.id_key;
+        let J::Arr(els) = doc.get("entities").unwrap() else {
+            unreachable!()
+        };
+        if els.len() < 2 {
+            return None;
+        }
+        let id = id_of(&els[rng.index(els.len())], id_key).clone();
+        let after = (!rng.one_in(3))
+            .then(|| id_of(&els[rng.index(els.len())], id_key).clone())
+            .filter(|a| *a != id);
+        Some(Op::EntMove(id, after))
+    }
+
+    fn edit_pass(&self, rng: &mut Rng, doc: &J, n: &mut u32) -> Option<Op> {
+        let Some(J::Arr(els)) = doc.get("passes") else {
+            return None;
+        };
+        let owned: Vec<String> = self
+            .w
+            .passes
+            .iter()
+            .filter(|(name, o)| {
+                self.mine(*o) && els.iter().any(|e| *name_of(e) == J::Str(name.clone()))
+            })
+            .map(|(name, _)| name.clone())
+            .collect();
+        match (owned.is_empty(), rng.index(3)) {
+            (false, 0) => Some(Op::PassRemove(rng.pick(&owned).clone())),
+            (false, _) => Some(Op::PassSet(
+                rng.pick(&owned).clone(),
+                rng.pick(&["sort", "layer", "extra"]).to_string(),
+                fresh_scalar(rng, n),
+            )),
+            (true, _) => None,
+        }
+    }
+
+    fn add_pass(&self, rng: &mut Rng, doc: &J, n: &mut u32) -> Option<Op> {
+        let Some(J::Arr(els)) = doc.get("passes") else {
+            return None;
+        };
+        let after = (!els.is_empty() && !rng.one_in(4)).then(|| {
+            let J::Str(s) = name_of(&els[rng.index(els.len())]) else {
+                unreachable!()
+            };
+            s.clone()
+        });
+        *n += 1;
+        let e = J::Obj(vec![
+            ("name".into(), J::Str(format!("{}pass{n}", self.tag))),
+            ("sort".into(), J::Num(format!("{n}"))),
+        ]);
+        Some(Op::PassAdd(e, after))
+    }
 }
