@@ -130,6 +130,10 @@ fn the_upstream_is_merged_into_uncommitted_edits_by_structure() {
     let (out, err) = bob.expect(&["sync", "--json"], 0);
     let cycle: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(cycle["status"], "fast-forward", "{err}");
+    assert!(
+        err.contains("(your 1 uncommitted asset edit kept)"),
+        "{err}"
+    );
     for step in ["record", "push", "fetch", "merge"] {
         assert!(cycle["ms"][step].is_number(), "{cycle}");
     }
