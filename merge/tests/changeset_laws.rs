@@ -8,6 +8,8 @@
 //! - the JSON Patch of `diff(A, B)` applied to A (RFC 6902) gives B, with A's bytes
 //!   wherever a value did not change.
 
+mod common;
+
 use merge::changeset::{apply_change_set, change_set, parse_change_set, read_ops};
 use merge::diff::{diff, DiffOptions};
 use merge::patch::{apply_patch, json_equal};
@@ -159,17 +161,9 @@ fn same_data(a: &str, b: &str) -> bool {
     json_equal(parse(a).root(), parse(b).root())
 }
 
-/// 200 cases, or `PROPTEST_CASES` for a longer hunt.
-fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(200)
-}
-
 proptest! {
     #![proptest_config(ProptestConfig {
-        cases: cases(),
+        cases: common::proptest_cases(200),
         ..ProptestConfig::default()
     })]
 

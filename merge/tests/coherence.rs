@@ -4,6 +4,8 @@
 //! no reference to a missing object, no parent cycle, no object lost that no side
 //! deleted, no id twice.
 
+mod common;
+
 use std::collections::{BTreeMap, BTreeSet};
 
 use levelgen::Rng;
@@ -294,17 +296,9 @@ fn check(seed: u64, edits: usize, policy: Policy) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-/// 400 cases, or `PROPTEST_CASES` for a longer hunt.
-fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(400)
-}
-
 proptest! {
     #![proptest_config(ProptestConfig {
-        cases: cases(),
+        cases: common::proptest_cases(400),
         ..ProptestConfig::default()
     })]
 
@@ -395,7 +389,7 @@ fn repeats_an_id(v: Value<'_>) -> bool {
 
 proptest! {
     #![proptest_config(ProptestConfig {
-        cases: cases(),
+        cases: common::proptest_cases(400),
         ..ProptestConfig::default()
     })]
 
@@ -472,7 +466,7 @@ fn pass_with_a_broken_version(seed: u64, broken: usize) -> Result<(), TestCaseEr
 
 proptest! {
     #![proptest_config(ProptestConfig {
-        cases: cases(),
+        cases: common::proptest_cases(400),
         ..ProptestConfig::default()
     })]
 

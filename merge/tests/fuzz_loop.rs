@@ -2,6 +2,8 @@
 //! deleting and duplicating pieces of sample merge cases, merged whenever all three
 //! parse. The merge must not panic, its result must parse, and the identity laws hold.
 
+mod common;
+
 use merge::{merge_texts, MergeOptions, Policy, Side};
 use proptest::prelude::*;
 use sjson::{Dialect, Document};
@@ -132,16 +134,9 @@ fn mutations() -> impl Strategy<Value = Vec<(u8, u16, u16)>> {
     proptest::collection::vec(any::<(u8, u16, u16)>(), 0..4)
 }
 
-fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(2000)
-}
-
 proptest! {
     #![proptest_config(ProptestConfig {
-        cases: cases(),
+        cases: common::proptest_cases(2000),
         failure_persistence: None,
         ..ProptestConfig::default()
     })]

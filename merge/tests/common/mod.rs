@@ -174,3 +174,11 @@ pub fn units(ids: &[(&str, &str)]) -> String {
     s.push_str("]\n");
     s
 }
+
+/// `default` cases for a property test, or `PROPTEST_CASES` for a longer hunt.
+pub fn proptest_cases(default: u32) -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(default)
+}

@@ -323,17 +323,9 @@ fn check_one_scalar(seed: u64, json: bool) {
     assert!(out.conflicts.is_empty());
 }
 
-/// 192 cases, or `PROPTEST_CASES` for a longer run.
-fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(192)
-}
-
 proptest! {
     #![proptest_config(ProptestConfig {
-        cases: cases(),
+        cases: common::proptest_cases(192),
         failure_persistence: None,
         ..ProptestConfig::default()
     })]
