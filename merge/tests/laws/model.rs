@@ -154,13 +154,18 @@ pub(crate) fn print_member(k: &str, v: &J, st: &Style, depth: usize, out: &mut S
             st.nl
         ));
     }
+    print_key(k, st, out);
+    print_value(v, st, depth, out);
+}
+
+/// A member's key (bare when the style and the key allow it) and the separator after it.
+pub(crate) fn print_key(k: &str, st: &Style, out: &mut String) {
     if !st.json && is_plain(k) {
         out.push_str(k);
     } else {
         quote(k, out);
     }
     out.push_str(st.sep);
-    print_value(v, st, depth, out);
 }
 
 pub(crate) fn print_value(v: &J, st: &Style, depth: usize, out: &mut String) {
@@ -190,12 +195,7 @@ pub(crate) fn print_value(v: &J, st: &Style, depth: usize, out: &mut String) {
                 if i > 0 {
                     out.push_str(item_sep);
                 }
-                if !st.json && is_plain(k) {
-                    out.push_str(k);
-                } else {
-                    quote(k, out);
-                }
-                out.push_str(st.sep);
+                print_key(k, st, out);
                 print_value(v, st, depth, out);
             }
             out.push_str(if st.json { "}" } else { " }" });
