@@ -7,7 +7,7 @@ use gix::ObjectId;
 
 use super::build::{CommitInfo, ObjectIndex};
 use super::history::{parent_infos, Walk};
-use super::{Entry, FileObjects, ObjectChange};
+use super::{Delta, Entry, FileObjects, ObjectChange};
 use crate::error::Error;
 
 /// The last change of one property of one object.
@@ -81,10 +81,7 @@ pub fn blame(
                 continue;
             }
         }
-        let records = |here: &str, id: &str| -> Vec<Option<&ObjectChange>> {
-            deltas.iter().map(|d| d.find(here, id, true)).collect()
-        };
-        let passed = found.through_parents(&info, &parents, &walk.visited, records, pending);
+        let passed = found.through_parents(&info, (&parents, &deltas), &walk.visited, pending);
         for (parent, pending) in parents.iter().zip(passed) {
             if !pending.is_empty() {
                 walk.push(parent, pending, merge_pending);
@@ -185,22 +182,22 @@ impl Found {
         pending
     }
 
-    /// Commit `info` with several parents (or one already walked): each property goes to
-    /// the first parent that holds the same value (`records(here, id)`: the object's
-    /// change against each parent), unless that parent was walked; else `info` changed
-    /// it. The pending properties for each parent.
-    fn through_parents<'c>(
+    /// Commit `info` with several parents (or one already walked), and its object changes
+    /// against each (`deltas`): each property goes to the first parent that holds the same
+    /// value, unless that parent was walked; else `info` changed it. The pending
+    /// properties for each parent.
+    fn through_parents(
         &mut self,
         info: &CommitInfo,
-        parents: &[CommitInfo],
+        (parents, deltas): (&[CommitInfo], &[Delta]),
         visited: &HashSet<ObjectId>,
-        records: impl Fn(&str, &str) -> Vec<Option<&'c ObjectChange>>,
         pending: Pending,
     ) -> Vec<Pending> {
         let mut passed: Vec<Pending> = vec![Pending::new(); parents.len()];
         for (obj, (here, props)) in pending {
             let id = &self.objects[obj].0;
-            let records = records(&here, id);
+            let records: Vec<Option<&ObjectChange>> =
+                deltas.iter().map(|d| d.find(&here, id, true)).collect();
             let mut to_parent: Vec<Vec<(usize, u64)>> = vec![Vec::new(); parents.len()];
             for (prop, hash) in props {
                 let name = &self.objects[obj].1.props[prop].0;
