@@ -90,19 +90,12 @@ pub fn inspect_driver(repo: &store::Repo) -> Item {
     let program = program_of(&cmd);
     let args = arguments_of(&cmd);
     let runs = is_executable_file(Path::new(&program));
-    let expected = if is_lean_driver(&program) {
-        LEAN_DRIVER_ARGS
-    } else {
-        DRIVER_ARGS
-    };
-    let ok = runs && args == expected;
+    let lean = is_lean_driver(&program);
+    let ok = runs && args == if lean { LEAN_DRIVER_ARGS } else { DRIVER_ARGS };
     Item {
         name: "merge-driver",
         ok,
-        detail: if ok
-            && !is_lean_driver(&program)
-            && lean_driver_beside(Path::new(&program)).is_some()
-        {
+        detail: if ok && !lean && lean_driver_beside(Path::new(&program)).is_some() {
             format!(
                 "merge.assetvc.driver = {cmd} (works; `assetvc install` registers the faster \
                  {LEAN_DRIVER} beside it)"
