@@ -162,10 +162,7 @@ fn same_data(a: &str, b: &str) -> bool {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: common::proptest_cases(200),
-        ..ProptestConfig::default()
-    })]
+    #![proptest_config(ProptestConfig::with_cases(common::proptest_cases(200)))]
 
     #[test]
     fn applying_the_diff_gives_the_new_version(a in level(), e in edits()) {
