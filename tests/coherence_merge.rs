@@ -139,3 +139,77 @@ fn a_reference_to_an_id_held_twice_is_bad_input_and_nothing_is_written() {
         twice
     );
 }
+
+/// A level over a mebibyte (a large merge frees base and reads it again for a repair):
+/// filler units, then `c1` holding `items`.
+fn large_level(items: &str) -> String {
+    let mut text = String::from("units = [\n");
+    for i in 0..20_000 {
+        text.push_str(&format!(
+            "\t{{\n\t\tid = \"filler-{i:05}\"\n\t\tname = \"filler\"\n\t\tpos = [1 2 3]\n\t}}\n"
+        ));
+    }
+    text.push_str(&format!(
+        "\t{{\n\t\tid = \"c1\"\n\t\titems = [{items}]\n\t}}\n]\n"
+    ));
+    assert!(text.len() > 1 << 20);
+    text
+}
+
+#[test]
+fn a_large_merge_reads_base_again_from_its_file_when_a_repair_needs_it() {
+    // Ours adds `n1` inside `c1`, theirs deletes `c1` and wins: `n1` is restored (an
+    // orphan), and whether `n0` was deleted by theirs is read in base, which a merge this
+    // large freed: from base's file, under `merge-file` and the driver alike.
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let base = large_level("{ id = n0 }");
+    let ours = large_level("{ id = n0 } { id = n1 }");
+    let theirs = base.replace("\t{\n\t\tid = \"c1\"\n\t\titems = [{ id = n0 }]\n\t}\n", "");
+    for (name, text) in [("base", &base), ("ours", &ours), ("theirs", &theirs)] {
+        std::fs::write(dir.join(format!("{name}.level")), text).unwrap();
+    }
+    let out = run(assetvc()
+        .args(["merge-file", "-p", "--json"])
+        .args(["ours.level", "base.level", "theirs.level"])
+        .current_dir(dir));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let report: serde_json::Value = serde_json::from_str(stderr.trim()).unwrap();
+    let kinds: Vec<_> = report["conflicts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["kind"].as_str().unwrap(), c["path"].as_str().unwrap()))
+        .collect();
+    assert!(kinds.contains(&("orphan", "/units/[id=c1]/items/[id=n1]")), "{kinds:?}");
+    let merged = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        merged.contains("id = n1") && !merged.contains("n0"),
+        "n1 restored, n0 deleted"
+    );
+    // The driver on the same files writes the same result.
+    let out = run(assetvc()
+        .args([
+            "merge-driver",
+            "--",
+            "base.level",
+            "ours.level",
+            "theirs.level",
+            "a.level",
+        ])
+        .current_dir(dir));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("ours.level")).unwrap(),
+        merged
+    );
+}

@@ -26,14 +26,24 @@ pub fn merge_coherent_beside<R: Send>(
 /// printed, their node tables (most of the memory at that point of a large merge) are
 /// freed before the result is parsed; the coherence pass works from their texts and the
 /// ids walked ahead, and parses a version again only if a repair needs it.
+///
+/// With `base_again` (base's text read again from where the caller has it), base is
+/// freed whole before the result is printed, when the result holds nothing of base (the
+/// common case: it is printed from ours and theirs), and read again only if a repair
+/// needs it; an error [`coherence::CoherenceError::BaseUnreadable`] if it then cannot be.
 pub fn merge_coherent_owned<R: Send>(
     base: Document,
     ours: Document,
     theirs: Document,
+    base_again: Option<coherence::BaseAgain<'_>>,
     options: &MergeOptions,
     beside: impl Fn(&Document, &[Conflict]) -> R + Sync,
 ) -> Result<Coherent<R>, MergeError> {
-    coherent(Inputs::Owned(base, ours, theirs), options, beside)
+    coherent(
+        Inputs::Owned(base, ours, theirs, base_again),
+        options,
+        beside,
+    )
 }
 
 /// A coherent merge's result ([`merge_coherent_beside`]).
@@ -51,52 +61,130 @@ pub struct Coherent<R> {
     pub unique_ids: bool,
 }
 
-/// The three versions (base, ours, theirs), borrowed or given up to the merge.
+/// The three versions (base, ours, theirs), borrowed or given up to the merge (with a
+/// way to read base again).
 #[allow(
     clippy::large_enum_variant,
     reason = "one per merge, taken apart at once"
 )]
 enum Inputs<'a> {
     Borrowed(&'a Document, &'a Document, &'a Document),
-    Owned(Document, Document, Document),
+    Owned(
+        Document,
+        Document,
+        Document,
+        Option<coherence::BaseAgain<'a>>,
+    ),
 }
+
+/// The structural merge as printed (outcome and split hint).
+type Printed = (MergeOutcome, Option<sjson::Split>);
 
 fn coherent<R: Send>(
     inputs: Inputs<'_>,
     options: &MergeOptions,
     beside: impl Fn(&Document, &[Conflict]) -> R + Sync,
 ) -> Result<Coherent<R>, MergeError> {
-    let (base, ours, theirs) = match &inputs {
-        Inputs::Borrowed(b, o, t) => (*b, *o, *t),
-        Inputs::Owned(b, o, t) => (b, o, t),
+    let ours = match &inputs {
+        Inputs::Borrowed(_, o, _) => *o,
+        Inputs::Owned(_, o, _, _) => o,
     };
-    let parallel = ours.text().len() >= PARALLEL_FROM;
-    let dialects = [base.dialect(), ours.dialect(), theirs.dialect()];
-    // The coherence pass walks the sides on the second core while the merge itself, which
-    // runs on one, goes on (after move detection, which uses both). Versions given up are
-    // walked whatever their size: only their texts are kept after the merge.
-    let walk = parallel || matches!(inputs, Inputs::Owned(..));
-    let merger = merger::Merger::new(base, ours, theirs, options);
-    let (walked, printed) = both(
-        parallel,
-        || walk.then(|| coherence::walk_sides(ours, theirs, options)),
-        || merger.run_split(),
-    );
-    let texts;
-    let versions = match inputs {
-        Inputs::Borrowed(b, o, t) => coherence::Versions::parsed(b, o, t),
-        Inputs::Owned(b, o, t) => {
-            texts = [b.into_text(), o.into_text(), t.into_text()];
-            let [b, o, t] = [0, 1, 2].map(|i| (texts[i].as_str(), dialects[i]));
-            coherence::Versions::texts(b, o, t)
+    let (ours_dialect, parallel) = (ours.dialect(), ours.text().len() >= PARALLEL_FROM);
+    match inputs {
+        Inputs::Borrowed(b, o, t) => {
+            // The coherence pass walks the sides on the second core while the merge
+            // itself, which runs on one, goes on (after move detection, which uses both).
+            let merger = merger::Merger::new(b, o, t, options);
+            let (walked, printed) = both(
+                parallel,
+                || parallel.then(|| coherence::walk_sides(o, t, options)),
+                || merger.run_split(),
+            );
+            let versions = coherence::Versions::parsed(b, o, t);
+            checked(
+                &versions,
+                printed,
+                walked,
+                (ours_dialect, parallel),
+                options,
+                beside,
+            )
         }
+        Inputs::Owned(b, o, t, base_again) => {
+            let dialects = [b.dialect(), o.dialect(), t.dialect()];
+            let (walked, printed, base_text) = print_owned(b, &o, &t, base_again, options)?;
+            // The sides' node tables go before the result is parsed; their texts stay.
+            let sides = [o.into_text(), t.into_text()];
+            let (ours, theirs) = ((&*sides[0], dialects[1]), (&*sides[1], dialects[2]));
+            let versions = match (&base_text, base_again) {
+                (Some(text), _) => coherence::Versions::texts((text, dialects[0]), ours, theirs),
+                (None, Some(again)) => {
+                    coherence::Versions::texts_base_again((again, dialects[0]), ours, theirs)
+                }
+                // `print_owned` keeps base's text unless it can be read again.
+                (None, None) => return Err(coherence::CoherenceError::Internal.into()),
+            };
+            checked(
+                &versions,
+                printed,
+                Some(walked),
+                (ours_dialect, parallel),
+                options,
+                beside,
+            )
+        }
+    }
+}
+
+/// The structural merge of versions given up to it, printed, with the sides walked
+/// beside it (whatever their size: only their texts are kept after the merge). Base is
+/// freed before printing when the output holds nothing of it and `base_again` can read
+/// it again; otherwise its text is returned.
+fn print_owned(
+    base: Document,
+    ours: &Document,
+    theirs: &Document,
+    base_again: Option<coherence::BaseAgain<'_>>,
+    options: &MergeOptions,
+) -> Result<(coherence::SideWalk, Printed, Option<String>), MergeError> {
+    let parallel = ours.text().len() >= PARALLEL_FROM;
+    let merger = merger::Merger::new(&base, ours, theirs, options);
+    let (walked, (out, conflicts)) = both(
+        parallel,
+        || coherence::walk_sides(ours, theirs, options),
+        || merger.merge(),
+    );
+    let print = |out: &sjson::Out<'_>| {
+        let (text, split) = sjson::print_with_split(ours, out);
+        (MergeOutcome { text, conflicts }, split)
     };
+    if base_again.is_none() || !out.only_from(&[ours, theirs]) {
+        let printed = print(&out);
+        drop(out);
+        return Ok((walked, printed, Some(base.into_text())));
+    }
+    let out = out
+        .onto(&[ours, theirs])
+        .ok_or(coherence::CoherenceError::Internal)?;
+    drop(base);
+    Ok((walked, print(&out), None))
+}
+
+/// The coherence pass on the printed merge, with `beside` run on the result beside it.
+fn checked<R: Send>(
+    versions: &coherence::Versions<'_>,
+    printed: Printed,
+    walked: Option<coherence::SideWalk>,
+    (ours_dialect, parallel): (Dialect, bool),
+    options: &MergeOptions,
+    beside: impl Fn(&Document, &[Conflict]) -> R + Sync,
+) -> Result<Coherent<R>, MergeError> {
     // The result is an edit of ours, in ours' dialect.
-    let (mut outcome, merged) = parse_printed(printed, dialects[1])?;
+    let (mut outcome, merged) = parse_printed(printed, ours_dialect)?;
     let (early, checked) = both(
         parallel,
         || beside(&merged, &outcome.conflicts),
-        || coherence::repaired(&versions, &merged, options, walked),
+        || coherence::repaired(versions, &merged, options, walked),
     );
     let pass = checked?;
     let unique_ids = pass.unique_ids;
@@ -122,7 +210,7 @@ fn coherent<R: Send>(
 /// Parses the structural merge's text, as printed with its split hint; the outcome's
 /// `text` is empty, the text is the document's.
 fn parse_printed(
-    (mut outcome, split): (MergeOutcome, Option<sjson::Split>),
+    (mut outcome, split): Printed,
     dialect: Dialect,
 ) -> Result<(MergeOutcome, Document), MergeError> {
     let text = std::mem::take(&mut outcome.text);

@@ -174,17 +174,21 @@ impl<'a> Merger<'a> {
     }
 
     /// [`Merger::run`], with where the merged text can be parsed on two threads.
-    pub(crate) fn run_split(mut self) -> (MergeOutcome, Option<sjson::Split>) {
-        let (b, o, t) = (self.base.root(), self.ours.root(), self.theirs.root());
+    pub(crate) fn run_split(self) -> (MergeOutcome, Option<sjson::Split>) {
         let doc = self.ours;
-        let out = self.merge_value(Some(b), o, t);
-        // What the merge indexed is not needed to print: freed first, the printer's
-        // buffers take its place at the peak of memory.
-        let conflicts = std::mem::take(&mut self.conflicts);
-        drop(self);
+        let (out, conflicts) = self.merge();
         let (text, split) = sjson::print_with_split(doc, &out);
         let outcome = MergeOutcome { text, conflicts };
         (outcome, split)
+    }
+
+    /// The merged output, to be printed as an edit of ours, and the conflicts. What the
+    /// merge indexed is freed on return: the printer's buffers take its place at the
+    /// peak of memory.
+    pub(crate) fn merge(mut self) -> (Out<'a>, Vec<Conflict>) {
+        let (b, o, t) = (self.base.root(), self.ours.root(), self.theirs.root());
+        let out = self.merge_value(Some(b), o, t);
+        (out, std::mem::take(&mut self.conflicts))
     }
 
     /// The document a side's values come from.

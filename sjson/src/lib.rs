@@ -32,6 +32,7 @@ pub use layout::{comments, ContainerLayout, ItemLayout};
 pub use render::{format, render_key, render_value, write_item, Style};
 mod edit;
 mod path;
+mod rebind;
 
 pub use edit::{print, print_with_split, Out, OutItem};
 pub use path::{Path, Segment};

@@ -116,7 +116,7 @@ pub fn run(args: &MergeDriverArgs) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::from(FAILED));
         }
     };
-    let (outcome, result) = merging::merge_docs_parsed(base, ours, theirs, &options)
+    let (outcome, result) = merging::merge_docs_parsed((base, &args.base), ours, theirs, &options)
         .map_err(|e| anyhow!("{}: {e}", args.path))?;
     // Where each conflict is, for people (indexing walks the result: only for conflicts).
     let places = merge::naming::places(result.root(), &outcome.conflicts, &options);

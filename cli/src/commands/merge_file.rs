@@ -80,9 +80,13 @@ pub fn run(args: &MergeFileArgs) -> anyhow::Result<ExitCode> {
     let name = args.current.display().to_string();
     // Name the conflicts' places the way people do while the coherence pass checks the
     // result.
-    let checked = merge::merge_coherent_owned(base, ours, theirs, &options, |result, conflicts| {
-        NamedConflicts::of(result, conflicts, &options)
-    });
+    let checked = merging::merge_coherent_files(
+        (base, &args.base),
+        ours,
+        theirs,
+        &options,
+        |result, conflicts| NamedConflicts::of(result, conflicts, &options),
+    );
     let merged = checked
         .map_err(|e| anyhow::Error::msg(merging::name_sides(merging::describe(e), sides)))?;
     let (outcome, result, named) = (merged.outcome, merged.document, merged.beside);

@@ -9,6 +9,7 @@ use serde::Serialize;
 use serde_json::value::RawValue;
 use sjson::{Dialect, Document, ParseOptions};
 
+use super::read_again::FileAgain;
 use crate::{repo_config, report};
 
 /// Merge settings from the `assetvc.toml` at the repository root `root`, with an optional
@@ -74,15 +75,34 @@ pub fn load_three(
 
 /// Merges three documents by structure and makes the result a coherent level; the result
 /// is returned parsed (reports read it without parsing it again), `outcome.text` is empty.
+/// `base_path`: the file base was read from, read again if a large merge that freed it
+/// needs it again.
 pub fn merge_docs_parsed(
-    base: Document,
+    (base, base_path): (Document, &Path),
     ours: Document,
     theirs: Document,
     options: &MergeOptions,
 ) -> Result<(MergeOutcome, Document), String> {
     // The structural merge, checked to parse, then made a coherent level.
-    let merged = merge::merge_coherent_owned(base, ours, theirs, options, |_, _| ());
+    let merged = merge_coherent_files((base, base_path), ours, theirs, options, |_, _| ());
     merged.map(|m| (m.outcome, m.document)).map_err(describe)
+}
+
+/// [`merge::merge_coherent_owned`] on versions read from files: a large base is freed
+/// during the merge and read again from `base_path` only if a repair needs it.
+pub fn merge_coherent_files<R: Send>(
+    (base, base_path): (Document, &Path),
+    ours: Document,
+    theirs: Document,
+    options: &MergeOptions,
+    beside: impl Fn(&Document, &[Conflict]) -> R + Sync,
+) -> Result<merge::Coherent<R>, merge::MergeError> {
+    let again = FileAgain::of(base_path, base.text());
+    let read_again = || again.as_ref().and_then(FileAgain::read);
+    let base_again = again
+        .is_some()
+        .then_some(&read_again as merge::coherence::BaseAgain<'_>);
+    merge::merge_coherent_owned(base, ours, theirs, base_again, options, beside)
 }
 
 /// A merge error as the diagnostic the cli prints.

@@ -23,6 +23,7 @@ pub mod objects;
 mod porcelain;
 pub mod pull;
 pub mod push;
+mod read_again;
 mod record;
 pub mod resolve;
 pub mod resources;

@@ -18,7 +18,7 @@ use sjson::{Document, ParseError, ParseOptions};
 
 use crate::{Conflict, MergeOptions, Side};
 use index::Matchers;
-pub use versions::Versions;
+pub use versions::{BaseAgain, Versions};
 
 /// What counts as a reference (`[references]` in assetvc.toml).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -73,6 +73,10 @@ pub enum CoherenceError {
     /// Indexing a version failed (a bug; nothing is written).
     #[error("internal error: indexing a version for the coherence pass failed")]
     Internal,
+    /// Base, not held in memory ([`Versions::texts_base_again`]), was needed and could not
+    /// be read again unchanged; nothing is written.
+    #[error("the base version was needed again and could not be read again unchanged (did it change during the merge?)")]
+    BaseUnreadable,
     /// A repaired document did not parse back (a bug; nothing is written).
     #[error("internal error: the repaired document does not parse ({0})")]
     Invalid(ParseError),
@@ -161,8 +165,9 @@ pub fn repaired(
     // A version kept as text that does not parse again (it did once) is a bug: whatever
     // the pass read in its place is not to be trusted.
     match versions.failed() {
-        true => Err(CoherenceError::Internal),
-        false => pass,
+        Some(versions::Failure::Unparsable) => Err(CoherenceError::Internal),
+        Some(versions::Failure::BaseUnreadable) => Err(CoherenceError::BaseUnreadable),
+        None => pass,
     }
 }
 

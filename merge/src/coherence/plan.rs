@@ -158,8 +158,8 @@ impl<'s, 'o> State<'s, 'o> {
                 })
             }
         };
-        let o = walked.ours.attach(self.versions.text(Which::Ours));
-        let t = walked.theirs.attach(self.versions.text(Which::Theirs));
+        let o = walked.ours.attach(self.versions.side_text(Side::Ours));
+        let t = walked.theirs.attach(self.versions.side_text(Side::Theirs));
         let (t, o) = both(
             parallel,
             || SideIds::matched(t, &im),

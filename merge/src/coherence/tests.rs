@@ -527,7 +527,7 @@ fn versions_given_up_are_parsed_again_in_their_own_dialects() {
     let (b, o, t) = docs();
     let borrowed = crate::merge_coherent_beside(&b, &o, &t, &opts, |_, _| ()).unwrap();
     let (b, o, t) = docs();
-    let owned = crate::merge_coherent_owned(b, o, t, &opts, |_, _| ()).unwrap();
+    let owned = crate::merge_coherent_owned(b, o, t, None, &opts, |_, _| ()).unwrap();
     assert_eq!(owned.document.text(), borrowed.document.text());
     assert_eq!(
         format!("{:?}", owned.outcome.conflicts),
@@ -556,4 +556,72 @@ fn a_version_that_does_not_parse_again_fails_the_pass_without_a_panic() {
     );
     let pass = repaired(&versions, &merged, &opts, Some(walk_sides(&o, &t, &opts)));
     assert!(matches!(pass, Err(CoherenceError::Internal)), "{pass:?}");
+}
+
+#[test]
+fn a_freed_base_is_read_again_only_when_a_repair_needs_it() {
+    use super::CoherenceError;
+    use crate::MergeError;
+    use std::cell::Cell;
+    // Ours adds `n1` inside `c1`, which theirs deletes (and wins): `n1` is lost with it
+    // and restored. Whether `n0`, also gone, was deleted by theirs is read in base.
+    let base = "a = [{ id = c1 items = [{ id = n0 }] }]\n";
+    let ours = "a = [{ id = c1 items = [{ id = n0 } { id = n1 }] }]\n";
+    let theirs = "a = []\n";
+    let parse = |t: &str| Document::parse(t, Dialect::Sjson).unwrap();
+    let opts = MergeOptions::default();
+    let (b, o, t) = (parse(base), parse(ours), parse(theirs));
+    let borrowed = crate::merge_coherent_beside(&b, &o, &t, &opts, |_, _| ()).unwrap();
+    assert!(
+        borrowed.document.text().contains("n1") && !borrowed.document.text().contains("n0"),
+        "{}",
+        borrowed.document.text()
+    );
+    let reads = Cell::new(0);
+    let again = || {
+        reads.set(reads.get() + 1);
+        Some(base.to_string())
+    };
+    let owned = crate::merge_coherent_owned(
+        parse(base),
+        parse(ours),
+        parse(theirs),
+        Some(&again),
+        &opts,
+        |_, _| (),
+    )
+    .unwrap();
+    assert_eq!(owned.document.text(), borrowed.document.text());
+    assert_eq!(
+        format!("{:?}", owned.outcome.conflicts),
+        format!("{:?}", borrowed.outcome.conflicts)
+    );
+    assert_eq!(reads.get(), 1, "base read again once, for the repair");
+    // Base cannot be had again: the merge fails, nothing is guessed.
+    let gone = || None;
+    let failed = crate::merge_coherent_owned(
+        parse(base),
+        parse(ours),
+        parse(theirs),
+        Some(&gone),
+        &opts,
+        |_, _| (),
+    );
+    assert!(
+        matches!(
+            failed,
+            Err(MergeError::Coherence(CoherenceError::BaseUnreadable))
+        ),
+        "{failed:?}"
+    );
+    // A merge with nothing to repair never asks for base.
+    let plain = crate::merge_coherent_owned(
+        parse(base),
+        parse("a = [{ id = c1 items = [{ id = n0 v = 1 }] }]\n"),
+        parse(base),
+        Some(&gone),
+        &opts,
+        |_, _| (),
+    );
+    assert!(plain.is_ok(), "{plain:?}");
 }

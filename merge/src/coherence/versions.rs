@@ -40,6 +40,19 @@ impl From<Side> for Which {
 /// The three inputs (base, ours, theirs) for [`super::repaired`].
 pub struct Versions<'t>(Source<'t>);
 
+/// Base's text again, read from where the caller has it (a file, a blob), when the pass
+/// needs base whole; `None` when it cannot be read again unchanged.
+pub type BaseAgain<'t> = &'t dyn Fn() -> Option<String>;
+
+/// Where a version kept as text is read from.
+#[derive(Clone, Copy)]
+enum Text<'t> {
+    /// Held in memory.
+    Held(&'t str),
+    /// Not held: read again on demand (base only).
+    Again(BaseAgain<'t>),
+}
+
 #[allow(
     clippy::large_enum_variant,
     reason = "one per merge, never moved after it is made"
@@ -47,11 +60,20 @@ pub struct Versions<'t>(Source<'t>);
 enum Source<'t> {
     Parsed([&'t Document; 3]),
     Texts {
-        texts: [(&'t str, Dialect); 3],
+        texts: [(Text<'t>, Dialect); 3],
         parsed: [OnceCell<Document>; 3],
-        /// Whether a text failed to parse again (see [`Versions::failed`]).
-        failed: Cell<bool>,
+        /// Whether a text failed to parse or be read again (see [`Versions::failed`]).
+        failed: Cell<Option<Failure>>,
     },
+}
+
+/// Why a version kept as text could not be had again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Failure {
+    /// Its text did not parse again, which it did once: a bug.
+    Unparsable,
+    /// Base could not be read again unchanged.
+    BaseUnreadable,
 }
 
 impl<'t> Versions<'t> {
@@ -67,24 +89,51 @@ impl<'t> Versions<'t> {
         ours: (&'t str, Dialect),
         theirs: (&'t str, Dialect),
     ) -> Self {
+        Self::kept([
+            (Text::Held(base.0), base.1),
+            (Text::Held(ours.0), ours.1),
+            (Text::Held(theirs.0), theirs.1),
+        ])
+    }
+
+    /// [`Versions::texts`] without base's text: it is read again (`base.0`) the first
+    /// time the pass needs base whole, which the common merge does not.
+    pub fn texts_base_again(
+        base: (BaseAgain<'t>, Dialect),
+        ours: (&'t str, Dialect),
+        theirs: (&'t str, Dialect),
+    ) -> Self {
+        Self::kept([
+            (Text::Again(base.0), base.1),
+            (Text::Held(ours.0), ours.1),
+            (Text::Held(theirs.0), theirs.1),
+        ])
+    }
+
+    fn kept(texts: [(Text<'t>, Dialect); 3]) -> Self {
         Versions(Source::Texts {
-            texts: [base, ours, theirs],
+            texts,
             parsed: Default::default(),
-            failed: Cell::new(false),
+            failed: Cell::new(None),
         })
     }
 
-    /// The text of version `which`.
-    pub(crate) fn text(&self, which: Which) -> &'t str {
+    /// The text of side `which` (ours or theirs: base's may not be held).
+    pub(crate) fn side_text(&self, which: Side) -> &'t str {
+        let which = Which::from(which);
         match &self.0 {
             Source::Parsed(docs) => docs[which.index()].text(),
-            Source::Texts { texts, .. } => texts[which.index()].0,
+            Source::Texts { texts, .. } => match texts[which.index()].0 {
+                Text::Held(text) => text,
+                // Only base is read again.
+                Text::Again(_) => "",
+            },
         }
     }
 
     /// Version `which`, parsed (on first use, for versions kept as texts); `None` when its
-    /// text does not parse again, which it did once: a bug, after which
-    /// [`Versions::failed`] holds and the pass's answer is an error.
+    /// text cannot be had again or does not parse again (which it did once), after
+    /// which [`Versions::failed`] holds and the pass's answer is an error.
     pub(crate) fn doc(&self, which: Which) -> Option<&Document> {
         let (texts, parsed, failed) = match &self.0 {
             Source::Parsed(docs) => return Some(docs[which.index()]),
@@ -98,26 +147,36 @@ impl<'t> Versions<'t> {
         if let Some(doc) = cell.get() {
             return Some(doc);
         }
-        // The text parsed before, under some depth limit: without one, it parses the same.
         let (text, dialect) = texts[which.index()];
+        let text = match text {
+            Text::Held(text) => text.to_string(),
+            Text::Again(read) => match read() {
+                Some(text) => text,
+                None => {
+                    failed.set(Some(Failure::BaseUnreadable));
+                    return None;
+                }
+            },
+        };
+        // The text parsed before, under some depth limit: without one, it parses the same.
         let options = ParseOptions {
             dialect,
             max_depth: usize::MAX,
         };
-        match Document::parse_with(text.to_string(), options) {
+        match Document::parse_with(text, options) {
             Ok(doc) => Some(cell.get_or_init(|| doc)),
             Err(_) => {
-                failed.set(true);
+                failed.set(Some(Failure::Unparsable));
                 None
             }
         }
     }
 
-    /// Whether a version kept as its text failed to parse again (a bug: the pass's
+    /// Whether a version kept as its text could not be had again, and why (the pass's
     /// answer is then not to be used).
-    pub(crate) fn failed(&self) -> bool {
+    pub(crate) fn failed(&self) -> Option<Failure> {
         match &self.0 {
-            Source::Parsed(_) => false,
+            Source::Parsed(_) => None,
             Source::Texts { failed, .. } => failed.get(),
         }
     }

@@ -72,7 +72,7 @@ pub(super) fn merge_asset(
     };
     // The result must parse (checked before anything is written) and be a coherent level.
     // The versions are given up to the merge, which frees their node tables early.
-    let (outcome, merged) = match merge::merge_coherent_owned(b, o, t, options, |_, _| ()) {
+    let (outcome, merged) = match merge::merge_coherent_owned(b, o, t, None, options, |_, _| ()) {
         Ok(merged) => (merged.outcome, merged.document),
         Err(e) => return Ok(AssetMerge::Failed(UnresolvedKind::Internal(e.to_string()))),
     };
