@@ -186,7 +186,10 @@ fn a_large_merge_reads_base_again_from_its_file_when_a_repair_needs_it() {
         .iter()
         .map(|c| (c["kind"].as_str().unwrap(), c["path"].as_str().unwrap()))
         .collect();
-    assert!(kinds.contains(&("orphan", "/units/[id=c1]/items/[id=n1]")), "{kinds:?}");
+    assert!(
+        kinds.contains(&("orphan", "/units/[id=c1]/items/[id=n1]")),
+        "{kinds:?}"
+    );
     let merged = String::from_utf8(out.stdout).unwrap();
     assert!(
         merged.contains("id = n1") && !merged.contains("n0"),

@@ -277,33 +277,7 @@ impl<'a> Merger<'a> {
     ) -> Vec<usize> {
         let n_o = at.t_of_o.len();
         let in_result = |r: usize| items.holds(r);
-        // An element of all versions, kept: named by its position in ours.
-        let common = |i: usize| {
-            in_result(i)
-                && at.t_of_o[i].is_some()
-                && at.b_of_o.as_ref().is_none_or(|b| b[i].is_some())
-        };
-        let seq = |map: &[Option<u32>]| -> Vec<usize> {
-            map.iter()
-                .filter_map(|&i| i.map(|i| i as usize))
-                .filter(|&i| common(i))
-                .collect()
-        };
-        let o_seq: Vec<usize> = (0..n_o).filter(|&i| common(i)).collect();
-        let t_seq = seq(&at.o_of_t);
-        let backbone = match &at.o_of_b {
-            None => Side::Ours,
-            Some(o_of_b) => {
-                let b_seq = seq(o_of_b);
-                if o_seq == b_seq {
-                    Side::Theirs
-                } else if t_seq == b_seq || o_seq == t_seq {
-                    Side::Ours
-                } else {
-                    self.order_conflict(ok, [&b_seq, &o_seq, &t_seq])
-                }
-            }
-        };
+        let backbone = self.backbone(at, ok, items);
         // The slot of theirs' element j.
         let slot_of_t = |j: usize| at.o_of_t[j].map_or(n_o + j, |i| i as usize);
         let spine: Vec<usize> = match backbone {
@@ -331,32 +305,69 @@ impl<'a> Merger<'a> {
             }
             adjusted
         };
-        // Buckets and adjustments by anchor: 0 the start, p + 1 after spine position p.
-        let mut buckets: Vec<Vec<usize>> = vec![Vec::new(); spine.len() + 1];
-        // One adjustment per anchor: a scan per inserted element would be quadratic when
-        // both sides insert many elements at one place.
-        let mut adjusted: Vec<Option<Option<usize>>> = vec![None; spine.len() + 1];
+        // The other side's elements not on the spine, each with the place it goes: 0 the
+        // start, p + 1 after spine position p. They are few: kept as a list, not a bucket
+        // for each place. One adjustment per anchor: a scan per inserted element would be
+        // quadratic when both sides insert many elements at one place.
+        let mut inserted: Vec<(usize, usize)> = Vec::new();
+        let mut adjusted: FxHashMap<usize, Option<usize>> = FxHashMap::default();
         let mut anchor: Option<usize> = None;
-        let others: Vec<usize> = match backbone {
-            Side::Ours => (0..at.o_of_t.len()).map(slot_of_t).collect(),
-            Side::Theirs => (0..n_o).collect(),
+        let others: Box<dyn Iterator<Item = usize>> = match backbone {
+            Side::Ours => Box::new((0..at.o_of_t.len()).map(slot_of_t)),
+            Side::Theirs => Box::new(0..n_o),
         };
         for r in others {
             if spine_pos[r] != u32::MAX {
                 anchor = Some(spine_pos[r] as usize);
             } else if in_result(r) {
                 let slot = anchor.map_or(0, |a| a + 1);
-                let at = *adjusted[slot].get_or_insert_with(|| adjust(anchor));
-                buckets[at.map_or(0, |a| a + 1)].push(r);
+                let at = *adjusted.entry(slot).or_insert_with(|| adjust(anchor));
+                inserted.push((at.map_or(0, |a| a + 1), r));
             }
         }
+        drop(spine_pos);
+        // Stable: the elements inserted at one place keep their order.
+        inserted.sort_by_key(|&(place, _)| place);
+        let mut inserted = inserted.into_iter().peekable();
         let mut order = Vec::with_capacity(items.slots);
-        order.append(&mut buckets[0]);
+        let mut place_up_to = |order: &mut Vec<usize>, place: usize| {
+            while let Some((_, r)) = inserted.next_if(|&(p, _)| p == place) {
+                order.push(r);
+            }
+        };
+        place_up_to(&mut order, 0);
         for (p, r) in spine.into_iter().enumerate() {
             order.push(r);
-            order.append(&mut buckets[p + 1]);
+            place_up_to(&mut order, p + 1);
         }
         order
+    }
+
+    /// The side whose order of the common elements (those of every version, kept) the
+    /// result follows: the one that reordered them; with an order conflict (reported)
+    /// when both did. The orders are compared as they are read, and listed only for the
+    /// report.
+    fn backbone(&mut self, at: &Positions, ok: &KeyedIndex<'a>, items: &Slots<'a>) -> Side {
+        let Some(o_of_b) = &at.o_of_b else {
+            return Side::Ours;
+        };
+        // An element of all versions, kept: named by its position in ours.
+        let common = |i: usize| {
+            items.holds(i)
+                && at.t_of_o[i].is_some()
+                && at.b_of_o.as_ref().is_none_or(|b| b[i].is_some())
+        };
+        let o_seq = || (0..at.t_of_o.len()).filter(|&i| common(i));
+        let t_seq = || in_ours(&at.o_of_t).filter(|&i| common(i));
+        let b_seq = || in_ours(o_of_b).filter(|&i| common(i));
+        if o_seq().eq(b_seq()) {
+            Side::Theirs
+        } else if t_seq().eq(b_seq()) || o_seq().eq(t_seq()) {
+            Side::Ours
+        } else {
+            let seqs: [Vec<usize>; 3] = [b_seq().collect(), o_seq().collect(), t_seq().collect()];
+            self.order_conflict(ok, [&seqs[0], &seqs[1], &seqs[2]])
+        }
     }
 
     /// Reports that both sides reordered the common elements (given by their positions in
@@ -387,6 +398,12 @@ impl<'a> Merger<'a> {
         });
         taken
     }
+}
+
+/// The positions in ours that `map` (another version's elements' positions in ours) holds,
+/// in that version's order.
+fn in_ours(map: &[Option<u32>]) -> impl Iterator<Item = usize> + '_ {
+    map.iter().filter_map(|&i| i.map(|i| i as usize))
 }
 
 /// The merged elements of a keyed array by slot (see `merge_keyed`): ours' elements by
