@@ -6,13 +6,14 @@
 //! `ASSETVC_REVIEW_SHOTS=DIR` keeps the screenshots in DIR to look at them.
 
 mod common;
+mod review_support;
 
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::{assetvc, assetvc_expect, git_home};
+use review_support::{arena, edited, find, id_of, level};
 
 /// The browser, or `None` after saying why the test is skipped (a failure when CI=true).
 fn chromium() -> Option<PathBuf> {
@@ -141,202 +142,6 @@ fn assert_not_blank(shot: &(u32, u32, Vec<u8>), colours: &[[u8; 3]]) {
             "no pixels of colour {c:?} in the screenshot"
         );
     }
-}
-
-/// An object of the test arena.
-struct Obj {
-    name: String,
-    unit: &'static str,
-    pos: [f64; 3],
-    extra: &'static str,
-}
-
-/// A walled arena of about 80 objects: walls, a ring of pillars, two crate stacks,
-/// torches, spawns and trees.
-fn arena() -> Vec<Obj> {
-    let mut v = Vec::new();
-    let mut add = |name: String, unit: &'static str, x: f64, y: f64, extra: &'static str| {
-        v.push(Obj {
-            name,
-            unit,
-            pos: [x, y, 0.0],
-            extra,
-        })
-    };
-    for i in 0..13 {
-        let x = -60.0 + 10.0 * i as f64;
-        add(
-            format!("wall_n_{:02}", i + 1),
-            "units/architecture/wall",
-            x,
-            40.0,
-            "",
-        );
-        add(
-            format!("wall_s_{:02}", i + 1),
-            "units/architecture/wall",
-            x,
-            -40.0,
-            "",
-        );
-    }
-    for i in 0..7 {
-        let y = -30.0 + 10.0 * i as f64;
-        add(
-            format!("wall_w_{:02}", i + 1),
-            "units/architecture/wall",
-            -60.0,
-            y,
-            "",
-        );
-        add(
-            format!("wall_e_{:02}", i + 1),
-            "units/architecture/wall",
-            60.0,
-            y,
-            "",
-        );
-    }
-    for i in 0..10 {
-        let a = i as f64 * std::f64::consts::TAU / 10.0;
-        let (x, y) = (
-            (a.cos() * 22.0 * 100.0).round() / 100.0,
-            (a.sin() * 22.0 * 100.0).round() / 100.0,
-        );
-        add(
-            format!("pillar_{:02}", i + 1),
-            "units/architecture/pillar",
-            x,
-            y,
-            "",
-        );
-    }
-    for (tag, cx, cy) in [("a", -36.0, 22.0), ("b", 30.0, -20.0)] {
-        for i in 0..5 {
-            let (x, y) = (cx + (i % 3) as f64 * 2.5, cy + (i / 3) as f64 * 2.5);
-            add(
-                format!("crate_{tag}_{}", i + 1),
-                "units/props/crate",
-                x,
-                y,
-                "",
-            );
-        }
-    }
-    let light = "\t\tlight = {\n\t\t\tcolor = [1.0 0.6 0.3]\n\t\t\tintensity = 4.5\n\t\t}\n";
-    for (i, (x, y)) in [
-        (-45.0, 30.0),
-        (45.0, 30.0),
-        (-45.0, -30.0),
-        (45.0, -30.0),
-        (0.0, 34.0),
-        (0.0, -34.0),
-    ]
-    .into_iter()
-    .enumerate()
-    {
-        add(
-            format!("torch_{:02}", i + 1),
-            "units/lights/torch",
-            x,
-            y,
-            light,
-        );
-    }
-    add(
-        "spawn_red".into(),
-        "units/gameplay/spawn_point",
-        -52.0,
-        0.0,
-        "",
-    );
-    add(
-        "spawn_blue".into(),
-        "units/gameplay/spawn_point",
-        52.0,
-        0.0,
-        "",
-    );
-    for (i, (x, y)) in [
-        (-52.0, 33.0),
-        (-48.0, 35.0),
-        (52.0, 33.0),
-        (48.0, -35.0),
-        (-52.0, -32.0),
-        (53.0, -30.0),
-        (-20.0, 33.0),
-        (20.0, -33.0),
-    ]
-    .into_iter()
-    .enumerate()
-    {
-        add(
-            format!("tree_oak_{:02}", i + 1),
-            "units/foliage/tree_oak",
-            x,
-            y,
-            "",
-        );
-    }
-    v
-}
-
-fn id_of(name: &str) -> String {
-    let h = name.bytes().fold(0x811c_9dc5u32, |h, b| {
-        (h ^ b as u32).wrapping_mul(0x0100_0193)
-    });
-    format!("{h:08x}-1f43-4c8e-9a57-{:012x}", h as u64 * 7919)
-}
-
-/// The arena as SJSON, with `fog` as the fog density.
-fn level(objects: &[Obj], fog: &str) -> String {
-    let mut s =
-        format!("level_settings = {{\n\tfog = {{\n\t\tdensity = {fog}\n\t}}\n}}\nentities = [\n");
-    for o in objects {
-        let _ = write!(
-            s,
-            "\t{{\n\t\tid = \"{}\"\n\t\tname = \"{}\"\n\t\tunit = \"{}\"\n\t\tposition = [{:?} {:?} {:?}]\n\t\trotation = [0 0 0 1]\n{}\t}}\n",
-            id_of(&o.name), o.name, o.unit, o.pos[0], o.pos[1], o.pos[2], o.extra
-        );
-    }
-    s.push_str("]\n");
-    s
-}
-
-fn find<'a>(objects: &'a mut [Obj], name: &str) -> &'a mut Obj {
-    objects.iter_mut().find(|o| o.name == name).unwrap()
-}
-
-/// The edited arena: 3 crates moved, a torch brighter, 4 objects added, 2 deleted, a
-/// wall replaced, the fog denser (12 changed objects).
-fn edited() -> Vec<Obj> {
-    let mut v = arena();
-    for (i, name) in ["crate_b_1", "crate_b_2", "crate_b_3"]
-        .into_iter()
-        .enumerate()
-    {
-        let o = find(&mut v, name);
-        o.pos = [o.pos[0] + 9.0, o.pos[1] + 6.0 + i as f64, 0.0];
-    }
-    find(&mut v, "torch_02").extra =
-        "\t\tlight = {\n\t\t\tcolor = [0.4 0.6 1.0]\n\t\t\tintensity = 6.0\n\t\t}\n";
-    find(&mut v, "wall_e_03").unit = "units/architecture/wall_broken";
-    v.retain(|o| o.name != "pillar_04" && o.name != "tree_oak_06");
-    for (i, y) in [-9.0, 0.0, 9.0].into_iter().enumerate() {
-        v.push(Obj {
-            name: format!("barricade_{:02}", i + 1),
-            unit: "units/props/barricade",
-            pos: [-8.0, y, 0.0],
-            extra: "",
-        });
-    }
-    v.push(Obj {
-        name: "ammo_box".into(),
-        unit: "units/props/ammo_box",
-        pos: [10.0, 4.0, 0.0],
-        extra: "",
-    });
-    v
 }
 
 /// Every `data-card` of a map mark names a card of the page.

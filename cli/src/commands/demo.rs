@@ -18,6 +18,10 @@ use super::install::sh_quote;
 use super::merge_hooks;
 use crate::exit::Exit;
 
+mod script;
+
+use script::{alice, bob, entity_lines, id, lines};
+
 /// The sample project, embedded.
 const FILES: [(&str, &str); 5] = [
     (
@@ -140,98 +144,6 @@ impl Git {
         self.run(&["commit", "-q", "-am", message], who)?;
         Ok(())
     }
-}
-
-/// The lines of `text` with their line endings.
-fn lines(text: &str) -> Vec<&str> {
-    text.split_inclusive('\n').collect()
-}
-
-/// Replaces the first `from` after the first `anchor` (both must be present).
-fn replace_after(text: &str, anchor: &str, from: &str, to: &str) -> Result<String> {
-    let at = text
-        .find(anchor)
-        .ok_or_else(|| anyhow!("the sample level has no {anchor:?}"))?;
-    let pos = text[at..]
-        .find(from)
-        .map(|p| at + p)
-        .ok_or_else(|| anyhow!("the sample level has no {from:?} after {anchor:?}"))?;
-    Ok(format!("{}{to}{}", &text[..pos], &text[pos + from.len()..]))
-}
-
-/// The line range of the entity whose id line is `id = "<id>"`: from its `{` line to
-/// the `}` line at the same indentation.
-fn entity_lines(text: &str, id: &str) -> Result<std::ops::Range<usize>> {
-    let ls = lines(text);
-    let needle = format!("id = \"{id}\"");
-    let id_line = ls
-        .iter()
-        .position(|l| l.trim() == needle)
-        .ok_or_else(|| anyhow!("the sample level has no entity {id}"))?;
-    let open = (0..id_line)
-        .rev()
-        .find(|&i| ls[i].trim() == "{")
-        .ok_or_else(|| anyhow!("entity {id}: no opening brace"))?;
-    let indent = &ls[open][..ls[open].len() - ls[open].trim_start().len()];
-    let close = (id_line..ls.len())
-        .find(|&i| ls[i].trim_end() == format!("{indent}}}"))
-        .ok_or_else(|| anyhow!("entity {id}: no closing brace"))?;
-    Ok(open..close + 1)
-}
-
-fn remove_entity(text: &str, id: &str) -> Result<String> {
-    let range = entity_lines(text, id)?;
-    let ls = lines(text);
-    Ok(ls[..range.start].concat() + &ls[range.end..].concat())
-}
-
-fn insert_entity_after(text: &str, id: &str, block: &str) -> Result<String> {
-    let range = entity_lines(text, id)?;
-    let ls = lines(text);
-    let newline = if text.contains("\r\n") { "\r\n" } else { "\n" };
-    let block = block.replace('\n', newline);
-    Ok(ls[..range.end].concat() + &block + &ls[range.end..].concat())
-}
-
-fn id(n: u32) -> String {
-    format!("{ID_PREFIX}4b0{n}")
-}
-
-/// Alice: moves the north gate, renames a barrel, deletes the player spawn, dims the
-/// right torch.
-fn alice(base: &str) -> Result<String> {
-    let t = replace_after(
-        base,
-        &id(1),
-        "position = [0.0 24.0 0.0]",
-        "position = [0.0 30.0 0.0]",
-    )?;
-    let t = replace_after(&t, &id(4), "name = \"barrel_01\"", "name = \"barrel_red\"")?;
-    let t = remove_entity(&t, &id(5))?;
-    replace_after(&t, &id(3), "intensity = 4.5", "intensity = 2.0")
-}
-
-const BRAZIER: &str = "\t{
-\t\tid = \"6f1c2a40-1f43-4c8e-9a57-0d1e2f3a4b06\"
-\t\tname = \"brazier_center\"
-\t\tunit = \"units/lights/brazier\"
-\t\tposition = [0.0 0.0 0.0]
-\t\trotation = [0 0 0 1]
-\t\tscale = [1 1 1]
-\t\tlight = {
-\t\t\tcolor = [1.0 0.45 0.2]
-\t\t\tintensity = 3.0
-\t\t\tflicker_expr = \"0.8 + 0.2 * sin(7 * t)\"
-\t\t}
-\t}
-";
-
-/// Bob: adds a brazier, brightens the left torch, and brightens the right torch that
-/// Alice dimmed (the one true conflict).
-fn bob(base: &str) -> Result<String> {
-    let t = insert_entity_after(base, &id(5), BRAZIER)?;
-    let t = replace_after(&t, &id(2), "intensity = 4.5", "intensity = 6.0")?;
-    replace_after(&t, &id(3), "intensity = 4.5", "intensity = 8.0")
 }
 
 /// Shortens the sample's long entity ids for display.
@@ -585,21 +497,4 @@ fn outcome(
         ));
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn scripted_edits_apply_to_the_sample_level() {
-        let base = FILES[1].1;
-        let a = alice(base).unwrap();
-        let b = bob(base).unwrap();
-        for t in [&a, &b] {
-            Document::parse(t.as_str(), Dialect::Sjson).unwrap();
-        }
-        assert!(!a.contains(&id(5)) && a.contains("barrel_red"));
-        assert!(b.contains(&id(6)) && b.contains(&id(5)));
-    }
 }

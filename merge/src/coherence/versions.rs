@@ -190,3 +190,6 @@ impl<'t> Versions<'t> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;
