@@ -9,7 +9,10 @@
 //! - merge(b, x, b) is x byte for byte, merge(b, x, x) is x byte for byte, and
 //!   merge(b, b, x) is x as a value, for x = ours and x = theirs;
 //! - each conflict names the side the policy took, and policy `fail` fails exactly when
-//!   there are conflicts.
+//!   there are conflicts;
+//! - the merge of versions given up to it, base freed before printing and read again for
+//!   a repair (`merge_coherent_owned` with a `BaseAgain`), gives the same text and
+//!   conflicts.
 
 #![no_main]
 
@@ -58,6 +61,27 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(
             out.failed(policy),
             policy == Policy::Fail && !out.conflicts.is_empty()
+        );
+        let options = MergeOptions {
+            policy,
+            ..MergeOptions::default()
+        };
+        let parse = |text: &str| Document::parse(text, dialect).expect("parsed above");
+        let base_again = || Some(b.to_string());
+        let owned = merge::merge_coherent_owned(
+            parse(b),
+            parse(o),
+            parse(t),
+            Some(&base_again),
+            &options,
+            |_, _| (),
+        )
+        .expect("merge_texts merged them");
+        assert_eq!(owned.document.text(), out.text, "freed base: another text");
+        assert_eq!(
+            format!("{:?}", owned.outcome.conflicts),
+            format!("{:?}", out.conflicts),
+            "freed base: other conflicts"
         );
     }
     for x in [o, t] {
