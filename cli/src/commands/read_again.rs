@@ -20,9 +20,11 @@ pub struct FileAgain {
 }
 
 impl FileAgain {
-    /// For `text`, read from `path`; `None` when `text` is small enough to keep.
+    /// For `text`, read from `path`; `None` when `text` is small enough to keep, or when
+    /// `path` is not a regular file (a pipe cannot be read again).
     pub fn of(path: &Path, text: &str) -> Option<FileAgain> {
-        (text.len() >= FREE_FROM).then(|| FileAgain {
+        let regular = || std::fs::metadata(path).is_ok_and(|m| m.is_file());
+        (text.len() >= FREE_FROM && regular()).then(|| FileAgain {
             path: path.to_path_buf(),
             len: text.len(),
             hash: hash(text.as_bytes()),
@@ -56,6 +58,7 @@ mod tests {
         let text = "x = 1\n".repeat(FREE_FROM / 6 + 1);
         std::fs::write(&path, &text).unwrap();
         assert!(FileAgain::of(&path, "x = 1\n").is_none(), "small: kept");
+        assert!(FileAgain::of(dir.path(), &text).is_none(), "not a file: kept");
         let again = FileAgain::of(&path, &text).unwrap();
         assert_eq!(again.read().as_deref(), Some(&*text));
         // Same length, one byte changed.
