@@ -216,3 +216,41 @@ fn a_large_merge_reads_base_again_from_its_file_when_a_repair_needs_it() {
         merged
     );
 }
+
+#[test]
+fn a_large_in_process_merge_reads_base_again_from_its_blob_when_a_repair_needs_it() {
+    // The same repair as above, under `assetvc merge`: base is read again from its blob.
+    let repo = common::TestRepo::new();
+    let base = large_level("{ id = n0 }");
+    let ours = large_level("{ id = n0 } { id = n1 }");
+    let theirs = base.replace("\t{\n\t\tid = \"c1\"\n\t\titems = [{ id = n0 }]\n\t}\n", "");
+    repo.write("big.sjson", &base);
+    repo.commit("base");
+    repo.git(&["checkout", "-q", "-b", "theirs"]);
+    repo.write("big.sjson", &theirs);
+    repo.commit("theirs");
+    repo.git(&["checkout", "-q", "main"]);
+    repo.write("big.sjson", &ours);
+    repo.commit("ours");
+    let (_, stderr) = repo.assetvc_expect(&["merge", "theirs"], 0);
+    assert!(
+        stderr.contains("orphan") && stderr.contains("n1"),
+        "the orphan repair is reported: {stderr}"
+    );
+    // merge-file on the same three texts gives the same bytes.
+    let dir = tempfile::tempdir().unwrap();
+    for (name, text) in [("base", &base), ("ours", &ours), ("theirs", &theirs)] {
+        std::fs::write(dir.path().join(format!("{name}.sjson")), text).unwrap();
+    }
+    let out = run(assetvc()
+        .args([
+            "merge-file",
+            "-p",
+            "ours.sjson",
+            "base.sjson",
+            "theirs.sjson",
+        ])
+        .current_dir(dir.path()));
+    assert!(out.status.success());
+    assert_eq!(repo.read("big.sjson").as_bytes(), out.stdout);
+}

@@ -46,6 +46,11 @@ pub fn merge_coherent_owned<R: Send>(
     )
 }
 
+/// The size of base's text from which freeing it during the merge, and reading it again
+/// if a repair needs it ([`merge_coherent_owned`]'s `base_again`), is worth its cost:
+/// below it, base is small and kept.
+pub const FREE_BASE_FROM: usize = 1 << 20;
+
 /// A coherent merge's result ([`merge_coherent_beside`]).
 #[derive(Debug)]
 pub struct Coherent<R> {

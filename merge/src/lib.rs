@@ -33,7 +33,7 @@ use std::fmt;
 
 use sjson::{Dialect, Document, ParseError, ParseOptions};
 
-pub use coherent::{merge_coherent_beside, merge_coherent_owned, Coherent};
+pub use coherent::{merge_coherent_beside, merge_coherent_owned, Coherent, FREE_BASE_FROM};
 pub use merger::{compact_json, id_member, id_text};
 
 /// From this many bytes of text, work on the two sides runs on two threads (move

@@ -7,10 +7,6 @@ use std::path::{Path, PathBuf};
 
 use rustc_hash::FxHasher;
 
-/// From this many bytes a merge frees base's text and reads it again on demand; below it
-/// base is small and kept.
-const FREE_FROM: usize = 1 << 20;
-
 /// A file as it was read: its path, length and hash.
 #[derive(Debug)]
 pub struct FileAgain {
@@ -24,7 +20,7 @@ impl FileAgain {
     /// `path` is not a regular file (a pipe cannot be read again).
     pub fn of(path: &Path, text: &str) -> Option<FileAgain> {
         let regular = || std::fs::metadata(path).is_ok_and(|m| m.is_file());
-        (text.len() >= FREE_FROM && regular()).then(|| FileAgain {
+        (text.len() >= merge::FREE_BASE_FROM && regular()).then(|| FileAgain {
             path: path.to_path_buf(),
             len: text.len(),
             hash: hash(text.as_bytes()),
@@ -55,10 +51,13 @@ mod tests {
     fn a_file_is_read_again_only_while_it_is_unchanged() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("base.sjson");
-        let text = "x = 1\n".repeat(FREE_FROM / 6 + 1);
+        let text = "x = 1\n".repeat(merge::FREE_BASE_FROM / 6 + 1);
         std::fs::write(&path, &text).unwrap();
         assert!(FileAgain::of(&path, "x = 1\n").is_none(), "small: kept");
-        assert!(FileAgain::of(dir.path(), &text).is_none(), "not a file: kept");
+        assert!(
+            FileAgain::of(dir.path(), &text).is_none(),
+            "not a file: kept"
+        );
         let again = FileAgain::of(&path, &text).unwrap();
         assert_eq!(again.read().as_deref(), Some(&*text));
         // Same length, one byte changed.

@@ -56,11 +56,11 @@ pub(super) fn merge_asset(
         Ok(d) => d,
         Err(kind) => return Ok(AssetMerge::Failed(kind)),
     };
-    let b = match parse("base", base)? {
-        Ok(d) => d,
+    let (b, base_blob) = match parse("base", base)? {
+        Ok(d) => (d, base),
         Err(kind) => match fallback_base {
             Some(id) => match parse("base", Some(id))? {
-                Ok(d) => d,
+                Ok(d) => (d, Some(id)),
                 Err(_) => return Ok(AssetMerge::Failed(kind)),
             },
             None => return Ok(AssetMerge::Failed(kind)),
@@ -71,11 +71,19 @@ pub(super) fn merge_asset(
         Err(kind) => return Ok(AssetMerge::Failed(kind)),
     };
     // The result must parse (checked before anything is written) and be a coherent level.
-    // The versions are given up to the merge, which frees their node tables early.
-    let (outcome, merged) = match merge::merge_coherent_owned(b, o, t, None, options, |_, _| ()) {
-        Ok(merged) => (merged.outcome, merged.document),
-        Err(e) => return Ok(AssetMerge::Failed(UnresolvedKind::Internal(e.to_string()))),
+    // The versions are given up to the merge, which frees their node tables early, and a
+    // large base whole: it is read again from its blob if a repair needs it.
+    let read_again = || {
+        let mut blob = repo.find_blob(base_blob?).ok()?;
+        String::from_utf8(blob.take_data()).ok()
     };
+    let base_again = (base_blob.is_some() && b.text().len() >= merge::FREE_BASE_FROM)
+        .then_some(&read_again as merge::coherence::BaseAgain<'_>);
+    let (outcome, merged) =
+        match merge::merge_coherent_owned(b, o, t, base_again, options, |_, _| ()) {
+            Ok(merged) => (merged.outcome, merged.document),
+            Err(e) => return Ok(AssetMerge::Failed(UnresolvedKind::Internal(e.to_string()))),
+        };
     let failed = outcome.failed(options.policy);
     let blob = repo.write_blob(merged.text().as_bytes())?.detach();
     let places = merge::naming::places(merged.root(), &outcome.conflicts, options);
