@@ -117,17 +117,17 @@ fn coherent<R: Send>(
         }
         Inputs::Owned(b, o, t, base_again) => {
             let dialects = [b.dialect(), o.dialect(), t.dialect()];
-            let (walked, printed, base_text) = print_owned(b, &o, &t, base_again, options)?;
+            let (walked, printed, base) = print_owned(b, &o, &t, base_again, options)?;
             // The sides' node tables go before the result is parsed; their texts stay.
             let sides = [o.into_text(), t.into_text()];
             let (ours, theirs) = ((&*sides[0], dialects[1]), (&*sides[1], dialects[2]));
-            let versions = match (&base_text, base_again) {
-                (Some(text), _) => coherence::Versions::texts((text, dialects[0]), ours, theirs),
-                (None, Some(again)) => {
-                    coherence::Versions::texts_base_again((again, dialects[0]), ours, theirs)
+            let versions = match &base {
+                BaseAfter::Kept(text) => {
+                    coherence::Versions::texts((text, dialects[0]), ours, theirs)
                 }
-                // `print_owned` keeps base's text unless it can be read again.
-                (None, None) => return Err(coherence::CoherenceError::Internal.into()),
+                BaseAfter::Again(again) => {
+                    coherence::Versions::texts_base_again((*again, dialects[0]), ours, theirs)
+                }
             };
             checked(
                 &versions,
@@ -141,17 +141,25 @@ fn coherent<R: Send>(
     }
 }
 
+/// Where the coherence pass finds base after the merge of versions given up to it.
+enum BaseAfter<'a> {
+    /// Its text, kept.
+    Kept(String),
+    /// Freed: read again on demand.
+    Again(coherence::BaseAgain<'a>),
+}
+
 /// The structural merge of versions given up to it, printed, with the sides walked
 /// beside it (whatever their size: only their texts are kept after the merge). Base is
 /// freed before printing when the output holds nothing of it and `base_again` can read
-/// it again; otherwise its text is returned.
-fn print_owned(
+/// it again; otherwise its text is kept.
+fn print_owned<'a>(
     base: Document,
     ours: &Document,
     theirs: &Document,
-    base_again: Option<coherence::BaseAgain<'_>>,
+    base_again: Option<coherence::BaseAgain<'a>>,
     options: &MergeOptions,
-) -> Result<(coherence::SideWalk, Printed, Option<String>), MergeError> {
+) -> Result<(coherence::SideWalk, Printed, BaseAfter<'a>), MergeError> {
     let parallel = ours.text().len() >= PARALLEL_FROM;
     let merger = merger::Merger::new(&base, ours, theirs, options);
     let (walked, (out, conflicts)) = both(
@@ -163,16 +171,20 @@ fn print_owned(
         let (text, split) = sjson::print_with_split(ours, out);
         (MergeOutcome { text, conflicts }, split)
     };
-    if base_again.is_none() || !out.only_from(&[ours, theirs]) {
-        let printed = print(&out);
-        drop(out);
-        return Ok((walked, printed, Some(base.into_text())));
-    }
+    let again = match base_again {
+        Some(again) if out.only_from(&[ours, theirs]) => again,
+        _ => {
+            let printed = print(&out);
+            drop(out);
+            return Ok((walked, printed, BaseAfter::Kept(base.into_text())));
+        }
+    };
+    // Checked above: the output holds values of ours and theirs only.
     let out = out
         .onto(&[ours, theirs])
         .ok_or(coherence::CoherenceError::Internal)?;
     drop(base);
-    Ok((walked, print(&out), None))
+    Ok((walked, print(&out), BaseAfter::Again(again)))
 }
 
 /// The coherence pass on the printed merge, with `beside` run on the result beside it.
