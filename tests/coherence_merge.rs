@@ -156,6 +156,15 @@ fn large_level(items: &str) -> String {
     text
 }
 
+/// Base, ours and theirs of a large level where ours adds `n1` inside `c1` and theirs
+/// deletes `c1`.
+fn large_versions() -> [String; 3] {
+    let base = large_level("{ id = n0 }");
+    let ours = large_level("{ id = n0 } { id = n1 }");
+    let theirs = base.replace("\t{\n\t\tid = \"c1\"\n\t\titems = [{ id = n0 }]\n\t}\n", "");
+    [base, ours, theirs]
+}
+
 #[test]
 fn a_large_merge_reads_base_again_from_its_file_when_a_repair_needs_it() {
     // Ours adds `n1` inside `c1`, theirs deletes `c1` and wins: `n1` is restored (an
@@ -163,9 +172,7 @@ fn a_large_merge_reads_base_again_from_its_file_when_a_repair_needs_it() {
     // large freed: from base's file, under `merge-file` and the driver alike.
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
-    let base = large_level("{ id = n0 }");
-    let ours = large_level("{ id = n0 } { id = n1 }");
-    let theirs = base.replace("\t{\n\t\tid = \"c1\"\n\t\titems = [{ id = n0 }]\n\t}\n", "");
+    let [base, ours, theirs] = large_versions();
     for (name, text) in [("base", &base), ("ours", &ours), ("theirs", &theirs)] {
         std::fs::write(dir.join(format!("{name}.level")), text).unwrap();
     }
@@ -221,9 +228,7 @@ fn a_large_merge_reads_base_again_from_its_file_when_a_repair_needs_it() {
 fn a_large_in_process_merge_reads_base_again_from_its_blob_when_a_repair_needs_it() {
     // The same repair as above, under `assetvc merge`: base is read again from its blob.
     let repo = common::TestRepo::new();
-    let base = large_level("{ id = n0 }");
-    let ours = large_level("{ id = n0 } { id = n1 }");
-    let theirs = base.replace("\t{\n\t\tid = \"c1\"\n\t\titems = [{ id = n0 }]\n\t}\n", "");
+    let [base, ours, theirs] = large_versions();
     repo.write("big.sjson", &base);
     repo.commit("base");
     repo.git(&["checkout", "-q", "-b", "theirs"]);
