@@ -78,17 +78,22 @@ impl Tag {
 ///
 /// `meta` packs, from the low bits up: the key's quoting (2 bits: none, quoted, raw,
 /// bare), the [`Tag`] (4 bits), a flag (1 bit) and 25 bits of payload. With the flag
-/// clear, the node is a scalar whose subtree ends right after it, with no children; the
-/// payload's low [`LEN_BITS`] bits are its text's length and the rest the distance from
-/// its key's start to its own start (0 without a key). With the flag set, the payload
-/// indexes an [`Extra`] entry holding the end, subtree end, child count and key start:
-/// every container has one, and so has the rare scalar that is too long or whose key
-/// lies too far before it. The key's end is not stored: [`crate::lexeme::key_end`] finds
-/// it by scanning the key lexeme.
+/// set, the payload indexes an [`Extra`] entry holding the end, subtree end, child count
+/// and key start. With the flag clear, the node is inline:
+/// - a scalar: the payload's low [`LEN_BITS`] bits are its text's length and the rest
+///   the distance from its key's start to its own start (0 without a key);
+/// - a flat container (each child a single node, none with an extra entry, a short
+///   text, few children: a level's `position = [x y z]`): the low [`LEN_BITS`] bits are
+///   its text's length, the next [`COUNT_BITS`] its child count and the rest the key
+///   distance. Its subtree ends after its children.
+///
+/// Other containers, and the rare scalar that is too long or whose key lies too far
+/// before it, have an extra entry. The key's end is not stored:
+/// [`crate::lexeme::key_end`] finds it by scanning the key lexeme.
 ///
 /// (Nodes were 12 bytes with the end inline; a level has about five scalars for each
 /// container, so moving containers' ends to their extra entry saves a sixth of the
-/// tables.)
+/// tables. Flat containers inline save a fifth of a level's tables again.)
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Node {
     /// Where the value's own text starts (its bracket for a container).
@@ -106,6 +111,23 @@ const PAYLOAD_SHIFT: u32 = 7;
 /// Bits of an inline scalar's payload that hold its length; the key distance has the rest.
 const LEN_BITS: u32 = 15;
 const LEN_MASK: u32 = (1 << LEN_BITS) - 1;
+
+/// Bits of a flat container's payload, above its length, that hold its child count.
+const COUNT_BITS: u32 = 4;
+/// The most children a flat container stored inline may have.
+#[cfg(not(test))]
+const MAX_FLAT_COUNT: u32 = (1 << COUNT_BITS) - 1;
+#[cfg(test)]
+const MAX_FLAT_COUNT: u32 = 3;
+/// The largest key distance a flat container stores inline.
+const MAX_FLAT_KEY_DELTA: u32 = {
+    let bits = (1 << (32 - PAYLOAD_SHIFT - LEN_BITS - COUNT_BITS)) - 1;
+    if MAX_KEY_DELTA < bits {
+        MAX_KEY_DELTA
+    } else {
+        bits
+    }
+};
 
 /// The most [`Extra`] entries a document may hold (one per container, mostly).
 pub(crate) const MAX_EXTRAS: usize = 1 << (32 - PAYLOAD_SHIFT);
@@ -205,11 +227,29 @@ pub(crate) fn push_node(
     Ok(Some(index))
 }
 
-/// Completes container `node` (with extra entry `extra`) once its children are in: its
-/// span ends at `end` and it has `len` children.
+/// Completes the container with extra entry `extra` once its children are in: its span
+/// ends at `end` and it has `len` children. A flat container (see [`Node`]) whose entry
+/// is the last is stored inline instead, and its entry dropped.
 #[inline]
-pub(crate) fn close(nodes: &[Node], extras: &mut [Extra], extra: usize, end: u32, len: u32) {
+pub(crate) fn close(nodes: &mut [Node], extras: &mut Vec<Extra>, extra: usize, end: u32, len: u32) {
     let next = nodes.len() as u32;
+    // `push_node` set the entry's `next` to the container's index + 1.
+    let node = extras[extra].next as usize - 1;
+    if extra + 1 == extras.len() && next as usize - node - 1 == len as usize {
+        let n = &mut nodes[node];
+        let span = end - n.start;
+        let delta = match n.meta & KEY_MASK {
+            0 => 0,
+            _ => n.start - extras[extra].key_start,
+        };
+        if len <= MAX_FLAT_COUNT && span <= MAX_SCALAR_LEN && delta <= MAX_FLAT_KEY_DELTA {
+            let payload = (((delta << COUNT_BITS) | len) << LEN_BITS) | span;
+            n.meta =
+                (n.meta & !(EXTRA_BIT | (u32::MAX << PAYLOAD_SHIFT))) | (payload << PAYLOAD_SHIFT);
+            extras.pop();
+            return;
+        }
+    }
     extras[extra].end = end;
     extras[extra].next = next;
     extras[extra].len = len;
@@ -285,7 +325,13 @@ impl Node {
     pub(crate) fn key_start(&self, extras: &[Extra]) -> u32 {
         match self.extra() {
             Some(e) => extras[e].key_start,
-            None => self.start - (self.meta >> (PAYLOAD_SHIFT + LEN_BITS)),
+            None => {
+                let above_len = self.meta >> (PAYLOAD_SHIFT + LEN_BITS);
+                match self.tag().is_container() {
+                    true => self.start - (above_len >> COUNT_BITS),
+                    false => self.start - above_len,
+                }
+            }
         }
     }
 
@@ -294,7 +340,7 @@ impl Node {
     pub(crate) fn next(&self, index: usize, extras: &[Extra]) -> usize {
         match self.extra() {
             Some(e) => extras[e].next as usize,
-            None => index + 1,
+            None => index + 1 + self.inline_len() as usize,
         }
     }
 
@@ -303,7 +349,17 @@ impl Node {
     pub(crate) fn len(&self, extras: &[Extra]) -> u32 {
         match self.extra() {
             Some(e) => extras[e].len,
-            None => 0,
+            None => self.inline_len(),
+        }
+    }
+
+    /// The child count of a node without an extra entry: a flat container's, 0 for a
+    /// scalar.
+    #[inline]
+    fn inline_len(&self) -> u32 {
+        match self.tag().is_container() {
+            true => (self.meta >> (PAYLOAD_SHIFT + LEN_BITS)) & ((1 << COUNT_BITS) - 1),
+            false => 0,
         }
     }
 

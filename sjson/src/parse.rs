@@ -418,7 +418,13 @@ impl<'t> Scanner<'t> {
         } else {
             self.pos as u32
         };
-        doc::close(&self.nodes, &mut self.extras, open.extra, end, open.count);
+        doc::close(
+            &mut self.nodes,
+            &mut self.extras,
+            open.extra,
+            end,
+            open.count,
+        );
         if open.object && open.count > 1 {
             distinct_keys(self.text, &self.keys[open.keys_from..])?;
         }

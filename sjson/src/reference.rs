@@ -178,7 +178,7 @@ impl<'t> Builder<'t> {
         if tag.is_container() {
             let extra = extra.expect("containers have an extra entry");
             let end = span.end() as u32;
-            doc::close(&self.nodes, &mut self.extras, extra, end, len);
+            doc::close(&mut self.nodes, &mut self.extras, extra, end, len);
         }
         Ok(())
     }
@@ -254,7 +254,7 @@ fn build_sjson(text: &str) -> Result<(Builder<'_>, bool), ParseError> {
     b.push_node(start, text.len(), Tag::Object, None)?;
     let len = b.push_members(inner)?;
     let end = text.len() as u32;
-    doc::close(&b.nodes, &mut b.extras, 0, end, len);
+    doc::close(&mut b.nodes, &mut b.extras, 0, end, len);
     Ok((b, false))
 }
 

@@ -139,7 +139,11 @@ fn far_keys_and_containers_have_extra_entries() {
     // Unit tests store key distances up to 6 inline (MAX_KEY_DELTA).
     let doc = sjson("a = 1\nb /* far */ = x\n\"k\" = [1]");
     assert_eq!(doc.nodes.len(), 5);
-    assert_eq!(doc.extras.len(), 3, "root, b (far key) and k's array");
+    assert_eq!(
+        doc.extras.len(),
+        2,
+        "root and b (far key); k's flat array is inline"
+    );
     let b = doc.root().get("b").unwrap();
     assert_eq!(b.key_lexeme(), Some("b"));
     assert_eq!(b.item_start(), 6);
@@ -151,6 +155,63 @@ fn far_keys_and_containers_have_extra_entries() {
     assert_eq!(k.len(), 1);
     assert_eq!(doc.root().len(), 3);
     assert_eq!(doc.root().get("a").unwrap().key_lexeme(), Some("a"));
+}
+
+#[test]
+fn flat_containers_are_inline_and_read_like_any_other() {
+    // Unit tests store flat containers inline up to 3 children and 8 bytes of text.
+    let doc = sjson("p = [1 2]\nq = {a=1}\ne = []\nz = 7\n");
+    assert_eq!(doc.extras.len(), 1, "the root only");
+    let root = doc.root();
+    assert_eq!(root.len(), 4);
+    let p = root.get("p").unwrap();
+    assert_eq!((p.kind(), p.len(), p.text()), (Kind::Array, 2, "[1 2]"));
+    assert_eq!(p.key_lexeme(), Some("p"));
+    assert_eq!(p.item_start(), 0);
+    let items: Vec<_> = p.children().map(|c| c.text()).collect();
+    assert_eq!(items, ["1", "2"]);
+    assert_eq!(p.descendants().count(), 3);
+    assert!(!p.has_grandchildren());
+    let q = root.get("q").unwrap();
+    assert_eq!((q.kind(), q.len()), (Kind::Object, 1));
+    assert_eq!(q.get("a").unwrap().as_number_lexeme(), Some("1"));
+    let e = root.get("e").unwrap();
+    assert_eq!((e.len(), e.text(), e.descendants().count()), (0, "[]", 1));
+    // The subtree ends after the children: the next member is found.
+    assert_eq!(root.get("z").unwrap().text(), "7");
+    let keys: Vec<_> = root.members().map(|(k, _)| k.into_owned()).collect();
+    assert_eq!(keys, ["p", "q", "e", "z"]);
+    assert!(root.has_grandchildren());
+}
+
+#[test]
+fn containers_that_are_not_flat_or_small_keep_an_extra_entry() {
+    // (The extra entries: the root's, x's, and the long child's.)
+    for (text, extras, why) in [
+        ("x = [1 2 3 4]\n", 2, "four children"),
+        ("x = [10 20 30]\n", 2, "text over 8 bytes"),
+        ("x = [[1]]\n", 2, "a child with children"),
+        ("x = [123456789]\n", 3, "a child with an extra entry"),
+        ("x /* far */ = [1]\n", 2, "its key far before it"),
+    ] {
+        let doc = sjson(text);
+        assert_eq!(doc.extras.len(), extras, "{why}");
+        let x = doc.root().get("x").unwrap();
+        assert_eq!(x.key_lexeme(), Some("x"), "{why}");
+        assert_eq!(
+            x.text(),
+            text[text.find('[').unwrap()..].trim_end(),
+            "{why}"
+        );
+    }
+    // A flat container inside one that is not: the outer keeps its entry.
+    let doc = sjson("x = [[1] 2]\n");
+    assert_eq!(doc.extras.len(), 2, "root and the outer array");
+    let x = doc.root().get("x").unwrap();
+    assert_eq!(x.len(), 2);
+    assert!(x.has_grandchildren());
+    let inner: Vec<_> = x.children().map(|c| c.text()).collect();
+    assert_eq!(inner, ["[1]", "2"]);
 }
 
 #[test]
