@@ -161,20 +161,21 @@ fn print_owned<'a>(
     options: &MergeOptions,
 ) -> Result<(coherence::SideWalk, Printed, BaseAfter<'a>), MergeError> {
     let parallel = ours.text().len() >= PARALLEL_FROM;
-    let merger = merger::Merger::new(&base, ours, theirs, options);
-    let (walked, (out, conflicts)) = both(
-        parallel,
-        || coherence::walk_sides(ours, theirs, options),
-        || merger.merge(),
-    );
+    let (out, conflicts) = merger::Merger::new(&base, ours, theirs, options).merge();
+    // The sides are walked beside the printer (not beside the merge, whose memory is the
+    // peak of a large merge).
     let print = |out: &sjson::Out<'_>| {
-        let (text, split) = sjson::print_with_split(ours, out);
-        (MergeOutcome { text, conflicts }, split)
+        let (walked, (text, split)) = both(
+            parallel,
+            || coherence::walk_sides(ours, theirs, options),
+            || sjson::print_with_split(ours, out),
+        );
+        (walked, (MergeOutcome { text, conflicts }, split))
     };
     let again = match base_again {
         Some(again) if out.only_from(&[ours, theirs]) => again,
         _ => {
-            let printed = print(&out);
+            let (walked, printed) = print(&out);
             drop(out);
             return Ok((walked, printed, BaseAfter::Kept(base.into_text())));
         }
@@ -184,7 +185,8 @@ fn print_owned<'a>(
         .onto(&[ours, theirs])
         .ok_or(coherence::CoherenceError::Internal)?;
     drop(base);
-    Ok((walked, print(&out), BaseAfter::Again(again)))
+    let (walked, printed) = print(&out);
+    Ok((walked, printed, BaseAfter::Again(again)))
 }
 
 /// The coherence pass on the printed merge, with `beside` run on the result beside it.
