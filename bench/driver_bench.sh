@@ -11,7 +11,9 @@
 # 2. a repository of FILES one-entity files (The Witness's layout): each side edits 10% of
 #    the files, 1,010 edited by both (1,000 on separate lines, 10 on adjacent lines): plain
 #    `git merge` vs `git merge` with the driver vs `assetvc merge`; every both-edited file
-#    is compared with the expected merge (the count of wrong files is printed);
+#    is compared with the expected merge (the count of wrong files is printed); beside
+#    them two floors: a driver that does nothing (the shell's builtin `true`) and one that
+#    only starts a program (`/bin/true`);
 # 3. `git rebase` of 20 commits each touching 50 level files (all also changed upstream,
 #    so every replayed file goes through the driver) with the driver vs plain git.
 #
@@ -141,6 +143,10 @@ time_merge git merge -q --no-edit theirs; lean=$WALL; lean_cpu=$CPU; lean_wrong=
 # what remains is git starting `sh -c` and the driver, and writing the three versions.
 git -C "$M" config merge.assetvc.driver true
 time_merge git merge -q --no-edit theirs; floor=$WALL; floor_cpu=$CPU
+# The floor of a driver that is a program: one that only starts (`/bin/true %A`, which the
+# shell must run as a program, not as its builtin).
+git -C "$M" config merge.assetvc.driver "/bin/true %A"
+time_merge git merge -q --no-edit theirs; started=$WALL; started_cpu=$CPU
 : > "$M/.git/info/attributes"
 time_merge "$ASSETVC" merge theirs; porcelain=$WALL; porcelain_cpu=$CPU; porcelain_wrong=$WRONG
 reset_many
@@ -150,6 +156,8 @@ echo "| same, lean driver: wall | ${lean} s | plain git merge | ${plain} s | $(r
 echo "| same, CPU | ${lean_cpu} s | plain git merge | ${plain_cpu} s | $(ratio "$lean_cpu" "$plain_cpu") | |"
 echo "| same, with a driver that does nothing (\`true\`: the floor of any driver): wall | ${floor} s | plain git merge | ${plain} s | $(ratio "$floor" "$plain") | (not a merge) |"
 echo "| same, CPU | ${floor_cpu} s | plain git merge | ${plain_cpu} s | $(ratio "$floor_cpu" "$plain_cpu") | |"
+echo "| same, with a driver that only starts a program (\`/bin/true %A\`: the floor of any driver program): wall | ${started} s | plain git merge | ${plain} s | $(ratio "$started" "$plain") | (not a merge) |"
+echo "| same, CPU | ${started_cpu} s | plain git merge | ${plain_cpu} s | $(ratio "$started_cpu" "$plain_cpu") | |"
 echo "| same repository, \`assetvc merge\`: wall | ${porcelain} s | plain git merge | ${plain} s | $(ratio "$porcelain" "$plain") | $porcelain_wrong wrong files |"
 echo "| same, CPU | ${porcelain_cpu} s | plain git merge | ${plain_cpu} s | $(ratio "$porcelain_cpu" "$plain_cpu") | |"
 
