@@ -96,7 +96,7 @@ pub fn main() -> ExitCode {
 }
 
 /// The `assetvc-merge-driver` binary: `assetvc merge-driver` without the rest of the
-/// command line, for git to start once per merged file (see [`commands::merge_driver`]).
+/// command line, for git to start once per merged file (`commands::merge_driver`).
 pub fn merge_driver_main() -> ExitCode {
     commands::merge_driver::main_lean(std::env::args_os().skip(1))
         .unwrap_or_else(|e| exit::failure(&e))

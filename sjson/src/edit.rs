@@ -50,7 +50,7 @@ pub fn print(doc: &Document, out: &Out<'_>) -> String {
 /// Arrays with at least this many elements give a [`Split`] hint.
 const SPLIT_FROM: usize = 1024;
 
-/// [`print`], with where the printed text can be parsed on two threads: the start of the
+/// [`print`](fn@print), with where the printed text can be parsed on two threads: the start of the
 /// middle element of the largest array printed in place (see [`Split`]).
 pub fn print_with_split(doc: &Document, out: &Out<'_>) -> (String, Option<Split>) {
     if let Out::Value(v) = out {
