@@ -118,21 +118,19 @@ const COUNT_BITS: u32 = 4;
 #[cfg(not(test))]
 const MAX_FLAT_COUNT: u32 = (1 << COUNT_BITS) - 1;
 #[cfg(test)]
-const MAX_FLAT_COUNT: u32 = 3;
-/// The largest key distance a flat container stores inline.
-const MAX_FLAT_KEY_DELTA: u32 = {
-    let bits = (1 << (32 - PAYLOAD_SHIFT - LEN_BITS - COUNT_BITS)) - 1;
-    if MAX_KEY_DELTA < bits {
-        MAX_KEY_DELTA
-    } else {
-        bits
-    }
-};
+const MAX_FLAT_COUNT: u32 = 2;
+/// The largest key distance a flat container stores inline (the bits its child count
+/// leaves). Unit tests lower it below a scalar's, so that the two limits differ there too.
+#[cfg(not(test))]
+const MAX_FLAT_KEY_DELTA: u32 = (1 << (32 - PAYLOAD_SHIFT - LEN_BITS - COUNT_BITS)) - 1;
+#[cfg(test)]
+const MAX_FLAT_KEY_DELTA: u32 = 3;
 
-/// The most [`Extra`] entries a document may hold (one per container, mostly).
-pub(crate) const MAX_EXTRAS: usize = 1 << (32 - PAYLOAD_SHIFT);
-/// The longest scalar and the largest key-to-value distance a node stores inline. Unit
-/// tests lower them so that short documents take the extra-entry path too.
+/// The most [`Extra`] entries a document may hold.
+const MAX_EXTRAS: usize = 1 << (32 - PAYLOAD_SHIFT);
+/// The longest text a node stores inline (a scalar's or a flat container's), and the
+/// largest key-to-value distance a scalar node stores inline. Unit tests lower them so
+/// that short documents take the extra-entry path too.
 #[cfg(not(test))]
 const MAX_SCALAR_LEN: u32 = LEN_MASK;
 #[cfg(test)]
@@ -163,7 +161,8 @@ const TAGS: [Tag; 16] = [
 ];
 
 /// What a node does not keep inline: the end, subtree end, child count and key start of
-/// a container (or of a long scalar, or one whose key lies far before it).
+/// a container that is not flat (or of a long scalar, or one whose key lies far before
+/// it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Extra {
     /// Where the value's text ends (after its closing bracket for a container).
@@ -289,6 +288,15 @@ impl Node {
         TAGS[((self.meta >> TAG_SHIFT) & TAG_MASK) as usize]
     }
 
+    /// Whether the node is an array or an object (from its tag's code, without the
+    /// table: the accessors ask it for every node without an extra entry).
+    #[inline]
+    fn is_container(&self) -> bool {
+        const ARRAY: u32 = Tag::Array as u32;
+        const OBJECT: u32 = Tag::Object as u32;
+        matches!((self.meta >> TAG_SHIFT) & TAG_MASK, ARRAY | OBJECT)
+    }
+
     /// The index of the extra entry, if the node has one.
     #[inline]
     fn extra(&self) -> Option<usize> {
@@ -327,7 +335,7 @@ impl Node {
             Some(e) => extras[e].key_start,
             None => {
                 let above_len = self.meta >> (PAYLOAD_SHIFT + LEN_BITS);
-                match self.tag().is_container() {
+                match self.is_container() {
                     true => self.start - (above_len >> COUNT_BITS),
                     false => self.start - above_len,
                 }
@@ -357,7 +365,7 @@ impl Node {
     /// scalar.
     #[inline]
     fn inline_len(&self) -> u32 {
-        match self.tag().is_container() {
+        match self.is_container() {
             true => (self.meta >> (PAYLOAD_SHIFT + LEN_BITS)) & ((1 << COUNT_BITS) - 1),
             false => 0,
         }
@@ -391,7 +399,7 @@ impl NodeId {
 pub struct Document {
     pub(crate) text: String,
     pub(crate) nodes: Vec<Node>,
-    /// The nodes' [`Extra`] entries (containers' mostly), in preorder.
+    /// The nodes' [`Extra`] entries (containers' that are not flat, mostly), in preorder.
     pub(crate) extras: Vec<Extra>,
     pub(crate) dialect: Dialect,
     /// Whether the root object is written with braces (always true for JSON containers).

@@ -175,11 +175,12 @@ impl<'d> Printer<'d> {
         self.depth -= 1;
     }
 
-    /// Notes where item `i` of the `n` items of `o` starts in the output, when it is the
-    /// middle element of the largest array printed so far.
-    fn note_split(&mut self, o: Value<'_>, i: usize, n: usize) {
+    /// Notes where the item `at` starts in the output, when it is the middle element of
+    /// the largest array printed so far.
+    fn note_split(&mut self, at: &Place<'_>) {
+        let (i, n) = (at.index, at.count);
         let larger = self.split.is_none_or(|(m, _)| n > m);
-        if o.kind() == Kind::Array && n >= SPLIT_FROM && i == n / 2 && larger {
+        if at.container.kind() == Kind::Array && n >= SPLIT_FROM && i == n / 2 && larger {
             let at = self.out.len();
             self.split = Some((
                 n,
@@ -334,7 +335,7 @@ impl<'d> Printer<'d> {
             true => String::new(),
             false => doc.line_indent(l.item.start).to_string(),
         };
-        self.note_split(at.container, at.index, at.count);
+        self.note_split(&at);
         self.print_out(&item.value, &line_indent, true);
         let trailer = &text[l.trailer.clone()];
         if self.json() && !at.is_last() {
@@ -354,7 +355,6 @@ impl<'d> Printer<'d> {
     /// comments of the node it comes from) or after a separator.
     fn print_new_item(&mut self, at: Place<'_>, item: &OutItem<'_>, shape: &Shape<'_>) {
         let multiline = shape.multiline;
-        let origin_text = item.origin.map(|v| v.doc().text());
         let lead_comments = match (item.origin, self.json()) {
             (Some(v), false) if multiline => origin_comments(v, true),
             _ => Vec::new(),
@@ -375,14 +375,13 @@ impl<'d> Printer<'d> {
             self.out.push(' ');
         }
         self.push_new_key(item);
-        self.note_split(at.container, at.index, at.count);
+        self.note_split(&at);
         self.print_out(&item.value, &shape.child_indent, false);
         // On one line, commas go between items only.
         if self.json() && !at.is_last() || shape.commas && (multiline || !at.is_last()) {
             self.out.push(',');
         }
-        if let (Some(v), Some(_), false, true) = (item.origin, origin_text, self.json(), multiline)
-        {
+        if let (Some(v), false, true) = (item.origin, self.json(), multiline) {
             for c in origin_comments(v, false) {
                 self.out.push(' ');
                 self.out.push_str(&c);

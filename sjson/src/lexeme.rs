@@ -109,7 +109,7 @@ pub(crate) struct KeySpan {
 impl KeySpan {
     /// The key's characters as written, quotes left out: the key itself unless it holds
     /// an escape (`None`).
-    pub(crate) fn plain<'t>(&self, text: &'t str) -> Option<&'t str> {
+    fn plain<'t>(&self, text: &'t str) -> Option<&'t str> {
         let (s, e) = (self.start as usize, self.end as usize);
         let inner = match self.quoting {
             Quoting::Bare => &text[s..e],
@@ -120,7 +120,7 @@ impl KeySpan {
     }
 
     /// The key, decoded.
-    pub(crate) fn decoded<'t>(&self, text: &'t str) -> Cow<'t, str> {
+    fn decoded<'t>(&self, text: &'t str) -> Cow<'t, str> {
         match self.plain(text) {
             Some(plain) => Cow::Borrowed(plain),
             None => {
@@ -144,7 +144,7 @@ pub(crate) fn distinct_keys(text: &str, keys: &[KeySpan]) -> Result<(), ParseErr
 }
 
 /// The first key of `keys` that an earlier one repeats.
-pub(crate) fn repeated_key(text: &str, keys: &[KeySpan]) -> Option<usize> {
+fn repeated_key(text: &str, keys: &[KeySpan]) -> Option<usize> {
     const FEW: usize = 12;
     if keys.len() <= FEW {
         // Each key's plain form once, then pairs compared (keys with escapes decoded).

@@ -11,14 +11,15 @@ use crate::lexeme::{
 use crate::split::{Pending, Piece, Split};
 use crate::string::Quoting;
 
-/// Capacity guesses for the node and container tables, in bytes of text per entry. The
+/// Capacity guesses for the node and extra-entry tables, in bytes of text per entry. The
 /// tables are shrunk to fit after parsing, so a wrong guess only costs a transient: one
 /// doubling when too high a figure, spare room when too low. Measured densities: generated
-/// levels have 13.9 (SJSON) and 17.3 (JSON) bytes per node, 65 and 81 per container; the
-/// corpus 8.6 bytes per node overall (7.3 in its densest file) and 717 per container
-/// (42 in its densest file).
+/// levels have 13.9 (SJSON) and 17.3 (JSON) bytes per node, and, since flat containers
+/// are inline (two of an entity's three containers), about 194 and 241 per extra entry;
+/// the corpus 8.6 bytes per node overall (7.3 in its densest file), and before flat
+/// containers were inline 717 per container (42 in its densest file).
 const NODE_BYTES_GUESS: usize = 12;
-const CONTAINER_BYTES_GUESS: usize = 56;
+const EXTRA_BYTES_GUESS: usize = 160;
 
 /// Default limit on container nesting.
 pub const DEFAULT_MAX_DEPTH: usize = 512;
@@ -200,7 +201,7 @@ impl<'t> Scanner<'t> {
             sjson: options.dialect == Dialect::Sjson,
             max_depth: options.max_depth,
             nodes: Vec::with_capacity(text.len() / NODE_BYTES_GUESS + 1),
-            extras: Vec::with_capacity(text.len() / CONTAINER_BYTES_GUESS + 1),
+            extras: Vec::with_capacity(text.len() / EXTRA_BYTES_GUESS + 1),
             stack: Vec::new(),
             keys: Vec::new(),
             depth_base: 0,

@@ -33,12 +33,8 @@ impl<'a> Out<'a> {
             let doc = docs.iter().find(|d| std::ptr::eq(v.doc(), **d))?;
             Some(doc.value(v.id()))
         };
-        let value_opt = |v: Option<Value<'a>>| -> Option<Option<Value<'b>>> {
-            match v {
-                Some(v) => value(v).map(Some),
-                None => Some(None),
-            }
-        };
+        // `Some(None)` for no value, `None` for a value of none of `docs`.
+        let value_opt = |v: Option<Value<'a>>| v.map_or(Some(None), |v| value(v).map(Some));
         Some(match self {
             Out::Value(v) => Out::Value(value(v)?),
             Out::Lexeme(s) => Out::Lexeme(text_onto(s, docs)),

@@ -176,7 +176,7 @@ impl<'t> Builder<'t> {
             _ => 0,
         };
         if tag.is_container() {
-            let extra = extra.expect("containers have an extra entry");
+            let extra = extra.expect("containers have an extra entry until closed");
             let end = span.end() as u32;
             doc::close(&mut self.nodes, &mut self.extras, extra, end, len);
         }

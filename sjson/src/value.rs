@@ -24,7 +24,7 @@ impl std::fmt::Debug for Value<'_> {
 
 impl<'d> Value<'d> {
     fn node(&self) -> &'d Node {
-        &self.doc.nodes[self.id.index()]
+        self.doc.node(self.id)
     }
 
     /// The document this value belongs to.
@@ -156,9 +156,8 @@ impl<'d> Value<'d> {
 
     /// The decoded key, when this value is an object member.
     pub fn key(&self) -> Option<Cow<'d, str>> {
-        let n = self.node();
-        let q = n.key_quoting()?;
-        let range = n.key_range(&self.doc.text, &self.doc.extras)?;
+        let q = self.node().key_quoting()?;
+        let range = self.doc.key_range(self.id)?;
         string::decode(&self.doc.text[range], q)
     }
 

@@ -141,8 +141,8 @@ fn far_keys_and_containers_have_extra_entries() {
     assert_eq!(doc.nodes.len(), 5);
     assert_eq!(
         doc.extras.len(),
-        2,
-        "root and b (far key); k's flat array is inline"
+        3,
+        "root, b and k's array (keys too far to be inline)"
     );
     let b = doc.root().get("b").unwrap();
     assert_eq!(b.key_lexeme(), Some("b"));
@@ -159,8 +159,9 @@ fn far_keys_and_containers_have_extra_entries() {
 
 #[test]
 fn flat_containers_are_inline_and_read_like_any_other() {
-    // Unit tests store flat containers inline up to 3 children and 8 bytes of text.
-    let doc = sjson("p = [1 2]\nq = {a=1}\ne = []\nz = 7\n");
+    // Unit tests store flat containers inline up to 2 children, 8 bytes of text and a
+    // key 3 bytes before them.
+    let doc = sjson("p=[1 2]\nq={a=1}\ne=[]\nz = 7\n");
     assert_eq!(doc.extras.len(), 1, "the root only");
     let root = doc.root();
     assert_eq!(root.len(), 4);
@@ -188,11 +189,15 @@ fn flat_containers_are_inline_and_read_like_any_other() {
 fn containers_that_are_not_flat_or_small_keep_an_extra_entry() {
     // (The extra entries: the root's, x's, and the long child's.)
     for (text, extras, why) in [
-        ("x = [1 2 3 4]\n", 2, "four children"),
-        ("x = [10 20 30]\n", 2, "text over 8 bytes"),
-        ("x = [[1]]\n", 2, "a child with children"),
-        ("x = [123456789]\n", 3, "a child with an extra entry"),
-        ("x /* far */ = [1]\n", 2, "its key far before it"),
+        ("x=[1 2 3]\n", 2, "three children"),
+        ("x=[100 200]\n", 2, "text over 8 bytes"),
+        ("x=[[1]]\n", 2, "a child with children"),
+        ("x=[123456789]\n", 3, "a child with an extra entry"),
+        (
+            "x = [1]\n",
+            2,
+            "its key 4 bytes before it (a scalar's could be 6)",
+        ),
     ] {
         let doc = sjson(text);
         assert_eq!(doc.extras.len(), extras, "{why}");
@@ -204,8 +209,10 @@ fn containers_that_are_not_flat_or_small_keep_an_extra_entry() {
             "{why}"
         );
     }
+    // A scalar with its key as far before it is inline (and so is the root, then flat).
+    assert_eq!(sjson("x = 1\n").extras.len(), 0);
     // A flat container inside one that is not: the outer keeps its entry.
-    let doc = sjson("x = [[1] 2]\n");
+    let doc = sjson("x=[[1] 2]\n");
     assert_eq!(doc.extras.len(), 2, "root and the outer array");
     let x = doc.root().get("x").unwrap();
     assert_eq!(x.len(), 2);
