@@ -19,7 +19,25 @@ pub fn merge_coherent_beside<R: Send>(
     options: &MergeOptions,
     beside: impl Fn(&Document, &[Conflict]) -> R + Sync,
 ) -> Result<Coherent<R>, MergeError> {
-    coherent(Inputs::Borrowed(base, ours, theirs), options, beside)
+    let parallel = ours.text().len() >= PARALLEL_FROM;
+    // The coherence pass walks the sides on the second core while the merge itself, which
+    // runs on one, goes on (after move detection, which uses both).
+    let merger = merger::Merger::new(base, ours, theirs, options);
+    let (walked, printed) = both(
+        parallel,
+        || parallel.then(|| coherence::walk_sides(ours, theirs, options)),
+        || merger.run_split(),
+    );
+    let versions = coherence::Versions::parsed(base, ours, theirs);
+    let ours_dialect = ours.dialect();
+    checked(
+        &versions,
+        printed,
+        walked,
+        (ours_dialect, parallel),
+        options,
+        beside,
+    )
 }
 
 /// [`merge_coherent_beside`] on versions given up to the merge: once the merged text is
@@ -39,8 +57,23 @@ pub fn merge_coherent_owned<R: Send>(
     options: &MergeOptions,
     beside: impl Fn(&Document, &[Conflict]) -> R + Sync,
 ) -> Result<Coherent<R>, MergeError> {
-    coherent(
-        Inputs::Owned(base, ours, theirs, base_again),
+    let parallel = ours.text().len() >= PARALLEL_FROM;
+    let dialects = [base.dialect(), ours.dialect(), theirs.dialect()];
+    let (walked, printed, base) = print_owned(base, &ours, &theirs, base_again, options, parallel);
+    // The sides' node tables go before the result is parsed; their texts stay.
+    let sides = [ours.into_text(), theirs.into_text()];
+    let (ours, theirs) = ((&*sides[0], dialects[1]), (&*sides[1], dialects[2]));
+    let versions = match &base {
+        BaseAfter::Kept(text) => coherence::Versions::texts((text, dialects[0]), ours, theirs),
+        BaseAfter::Again(again) => {
+            coherence::Versions::texts_base_again((*again, dialects[0]), ours, theirs)
+        }
+    };
+    checked(
+        &versions,
+        printed,
+        Some(walked),
+        (dialects[1], parallel),
         options,
         beside,
     )
@@ -66,80 +99,8 @@ pub struct Coherent<R> {
     pub unique_ids: bool,
 }
 
-/// The three versions (base, ours, theirs), borrowed or given up to the merge (with a
-/// way to read base again).
-#[allow(
-    clippy::large_enum_variant,
-    reason = "one per merge, taken apart at once"
-)]
-enum Inputs<'a> {
-    Borrowed(&'a Document, &'a Document, &'a Document),
-    Owned(
-        Document,
-        Document,
-        Document,
-        Option<coherence::BaseAgain<'a>>,
-    ),
-}
-
 /// The structural merge as printed (outcome and split hint).
 type Printed = (MergeOutcome, Option<sjson::Split>);
-
-fn coherent<R: Send>(
-    inputs: Inputs<'_>,
-    options: &MergeOptions,
-    beside: impl Fn(&Document, &[Conflict]) -> R + Sync,
-) -> Result<Coherent<R>, MergeError> {
-    let ours = match &inputs {
-        Inputs::Borrowed(_, o, _) => *o,
-        Inputs::Owned(_, o, _, _) => o,
-    };
-    let (ours_dialect, parallel) = (ours.dialect(), ours.text().len() >= PARALLEL_FROM);
-    match inputs {
-        Inputs::Borrowed(b, o, t) => {
-            // The coherence pass walks the sides on the second core while the merge
-            // itself, which runs on one, goes on (after move detection, which uses both).
-            let merger = merger::Merger::new(b, o, t, options);
-            let (walked, printed) = both(
-                parallel,
-                || parallel.then(|| coherence::walk_sides(o, t, options)),
-                || merger.run_split(),
-            );
-            let versions = coherence::Versions::parsed(b, o, t);
-            checked(
-                &versions,
-                printed,
-                walked,
-                (ours_dialect, parallel),
-                options,
-                beside,
-            )
-        }
-        Inputs::Owned(b, o, t, base_again) => {
-            let dialects = [b.dialect(), o.dialect(), t.dialect()];
-            let (walked, printed, base) = print_owned(b, &o, &t, base_again, options)?;
-            // The sides' node tables go before the result is parsed; their texts stay.
-            let sides = [o.into_text(), t.into_text()];
-            let (ours, theirs) = ((&*sides[0], dialects[1]), (&*sides[1], dialects[2]));
-            let versions = match &base {
-                BaseAfter::Kept(text) => {
-                    coherence::Versions::texts((text, dialects[0]), ours, theirs)
-                }
-                BaseAfter::Again(again) => {
-                    coherence::Versions::texts_base_again((*again, dialects[0]), ours, theirs)
-                }
-            };
-            checked(
-                &versions,
-                printed,
-                Some(walked),
-                (ours_dialect, parallel),
-                options,
-                beside,
-            )
-        }
-    }
-}
 
 /// Where the coherence pass finds base after the merge of versions given up to it.
 enum BaseAfter<'a> {
@@ -159,8 +120,8 @@ fn print_owned<'a>(
     theirs: &Document,
     base_again: Option<coherence::BaseAgain<'a>>,
     options: &MergeOptions,
-) -> Result<(coherence::SideWalk, Printed, BaseAfter<'a>), MergeError> {
-    let parallel = ours.text().len() >= PARALLEL_FROM;
+    parallel: bool,
+) -> (coherence::SideWalk, Printed, BaseAfter<'a>) {
     let (out, conflicts) = merger::Merger::new(&base, ours, theirs, options).merge();
     // The sides are walked beside the printer (not beside the merge, whose memory is the
     // peak of a large merge).
@@ -177,16 +138,15 @@ fn print_owned<'a>(
         _ => {
             let (walked, printed) = print(&out);
             drop(out);
-            return Ok((walked, printed, BaseAfter::Kept(base.into_text())));
+            return (walked, printed, BaseAfter::Kept(base.into_text()));
         }
     };
-    // Checked above: the output holds values of ours and theirs only.
     let out = out
         .onto(&[ours, theirs])
-        .ok_or(coherence::CoherenceError::Internal)?;
+        .expect("Out::only_from checked that every value is of ours or theirs");
     drop(base);
     let (walked, printed) = print(&out);
-    Ok((walked, printed, BaseAfter::Again(again)))
+    (walked, printed, BaseAfter::Again(again))
 }
 
 /// The coherence pass on the printed merge, with `beside` run on the result beside it.

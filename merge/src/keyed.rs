@@ -312,11 +312,16 @@ impl<'a> Merger<'a> {
         let mut inserted: Vec<(usize, usize)> = Vec::new();
         let mut adjusted: FxHashMap<usize, Option<usize>> = FxHashMap::default();
         let mut anchor: Option<usize> = None;
-        let others: Box<dyn Iterator<Item = usize>> = match backbone {
-            Side::Ours => Box::new((0..at.o_of_t.len()).map(slot_of_t)),
-            Side::Theirs => Box::new(0..n_o),
+        // The other side's elements by slot, in its order.
+        let others = match backbone {
+            Side::Ours => at.o_of_t.len(),
+            Side::Theirs => n_o,
         };
-        for r in others {
+        let other_slot = |k: usize| match backbone {
+            Side::Ours => slot_of_t(k),
+            Side::Theirs => k,
+        };
+        for r in (0..others).map(other_slot) {
             if spine_pos[r] != u32::MAX {
                 anchor = Some(spine_pos[r] as usize);
             } else if in_result(r) {
@@ -330,15 +335,15 @@ impl<'a> Merger<'a> {
         inserted.sort_by_key(|&(place, _)| place);
         let mut inserted = inserted.into_iter().peekable();
         let mut order = Vec::with_capacity(items.slots);
-        let mut place_up_to = |order: &mut Vec<usize>, place: usize| {
+        let mut place_at = |order: &mut Vec<usize>, place: usize| {
             while let Some((_, r)) = inserted.next_if(|&(p, _)| p == place) {
                 order.push(r);
             }
         };
-        place_up_to(&mut order, 0);
+        place_at(&mut order, 0);
         for (p, r) in spine.into_iter().enumerate() {
             order.push(r);
-            place_up_to(&mut order, p + 1);
+            place_at(&mut order, p + 1);
         }
         order
     }

@@ -162,8 +162,8 @@ pub fn repaired(
     walked: Option<SideWalk>,
 ) -> Result<Repaired, CoherenceError> {
     let pass = repaired_from(versions, merged, options, walked);
-    // A version kept as text that does not parse again (it did once) is a bug: whatever
-    // the pass read in its place is not to be trusted.
+    // A version kept as text that cannot be had again (a freed base unreadable, or a bug:
+    // a text that does not parse again) leaves the pass's answer untrusted.
     match versions.failed() {
         Some(versions::Failure::Unparsable) => Err(CoherenceError::Internal),
         Some(versions::Failure::BaseUnreadable) => Err(CoherenceError::BaseUnreadable),

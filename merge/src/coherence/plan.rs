@@ -68,8 +68,8 @@ impl<'s, 'o> State<'s, 'o> {
     }
 
     /// A version's document, parsed on first use when only its text is kept; `None` if
-    /// that fails (a bug: the pass then reads the version as empty and fails at the end,
-    /// see [`Versions::failed`]).
+    /// that fails (a bug, or a freed base that cannot be read again: the pass then reads
+    /// the version as empty and fails at the end, see [`Versions::failed`]).
     fn doc(&self, which: Which) -> Option<&'s Document> {
         self.versions.doc(which)
     }

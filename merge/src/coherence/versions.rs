@@ -44,12 +44,13 @@ pub struct Versions<'t>(Source<'t>);
 /// needs base whole; `None` when it cannot be read again unchanged.
 pub type BaseAgain<'t> = &'t dyn Fn() -> Option<String>;
 
-/// Where a version kept as text is read from.
+/// Where base's text is read from, when the versions are kept as texts (the sides' are
+/// always held).
 #[derive(Clone, Copy)]
-enum Text<'t> {
+enum BaseText<'t> {
     /// Held in memory.
     Held(&'t str),
-    /// Not held: read again on demand (base only).
+    /// Not held: read again on demand.
     Again(BaseAgain<'t>),
 }
 
@@ -60,7 +61,10 @@ enum Text<'t> {
 enum Source<'t> {
     Parsed([&'t Document; 3]),
     Texts {
-        texts: [(Text<'t>, Dialect); 3],
+        base: (BaseText<'t>, Dialect),
+        /// Ours' and theirs' texts.
+        sides: [(&'t str, Dialect); 2],
+        /// Base, ours and theirs, once parsed again.
         parsed: [OnceCell<Document>; 3],
         /// Whether a text failed to parse or be read again (see [`Versions::failed`]).
         failed: Cell<Option<Failure>>,
@@ -89,11 +93,7 @@ impl<'t> Versions<'t> {
         ours: (&'t str, Dialect),
         theirs: (&'t str, Dialect),
     ) -> Self {
-        Self::kept([
-            (Text::Held(base.0), base.1),
-            (Text::Held(ours.0), ours.1),
-            (Text::Held(theirs.0), theirs.1),
-        ])
+        Self::kept((BaseText::Held(base.0), base.1), [ours, theirs])
     }
 
     /// [`Versions::texts`] without base's text: it is read again (`base.0`) the first
@@ -103,60 +103,61 @@ impl<'t> Versions<'t> {
         ours: (&'t str, Dialect),
         theirs: (&'t str, Dialect),
     ) -> Self {
-        Self::kept([
-            (Text::Again(base.0), base.1),
-            (Text::Held(ours.0), ours.1),
-            (Text::Held(theirs.0), theirs.1),
-        ])
+        Self::kept((BaseText::Again(base.0), base.1), [ours, theirs])
     }
 
-    fn kept(texts: [(Text<'t>, Dialect); 3]) -> Self {
+    fn kept(base: (BaseText<'t>, Dialect), sides: [(&'t str, Dialect); 2]) -> Self {
         Versions(Source::Texts {
-            texts,
+            base,
+            sides,
             parsed: Default::default(),
             failed: Cell::new(None),
         })
     }
 
-    /// The text of side `which` (ours or theirs: base's may not be held).
-    pub(crate) fn side_text(&self, which: Side) -> &'t str {
-        let which = Which::from(which);
+    /// The text of side `side`.
+    pub(crate) fn side_text(&self, side: Side) -> &'t str {
         match &self.0 {
-            Source::Parsed(docs) => docs[which.index()].text(),
-            Source::Texts { texts, .. } => match texts[which.index()].0 {
-                Text::Held(text) => text,
-                // Only base is read again.
-                Text::Again(_) => "",
-            },
+            Source::Parsed(docs) => docs[Which::from(side).index()].text(),
+            Source::Texts { sides, .. } => sides[Which::from(side).index() - 1].0,
         }
     }
 
     /// Version `which`, parsed (on first use, for versions kept as texts); `None` when its
     /// text cannot be had again or does not parse again (which it did once), after
-    /// which [`Versions::failed`] holds and the pass's answer is an error.
+    /// which [`Versions::failed`] holds, the pass's answer is an error and no version is
+    /// read or parsed again.
     pub(crate) fn doc(&self, which: Which) -> Option<&Document> {
-        let (texts, parsed, failed) = match &self.0 {
+        let (base, sides, parsed, failed) = match &self.0 {
             Source::Parsed(docs) => return Some(docs[which.index()]),
             Source::Texts {
-                texts,
+                base,
+                sides,
                 parsed,
                 failed,
-            } => (texts, parsed, failed),
+            } => (base, sides, parsed, failed),
         };
         let cell = &parsed[which.index()];
         if let Some(doc) = cell.get() {
             return Some(doc);
         }
-        let (text, dialect) = texts[which.index()];
-        let text = match text {
-            Text::Held(text) => text.to_string(),
-            Text::Again(read) => match read() {
-                Some(text) => text,
+        if failed.get().is_some() {
+            return None;
+        }
+        let (text, dialect) = match (which, base) {
+            (Which::Base, (BaseText::Held(text), dialect)) => (text.to_string(), *dialect),
+            (Which::Base, (BaseText::Again(read), dialect)) => match read() {
+                Some(text) => (text, *dialect),
                 None => {
                     failed.set(Some(Failure::BaseUnreadable));
                     return None;
                 }
             },
+            // (Ours and theirs follow base in `Which`'s order.)
+            (side, _) => {
+                let (text, dialect) = sides[side.index() - 1];
+                (text.to_string(), dialect)
+            }
         };
         // The text parsed before, under some depth limit: without one, it parses the same.
         let options = ParseOptions {

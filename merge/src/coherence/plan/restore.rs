@@ -55,7 +55,7 @@ impl<'s> State<'s, '_> {
         let si = self.side(side);
         let other_index = self.side(other(side));
         // (The side's index holds `id`: the side's walk found it there. Read with `get`
-        // all the same: a version that failed to parse again is indexed as empty.)
+        // all the same: a version that could not be had again is indexed as empty.)
         let Some(&x) = si.by_id.get(id) else {
             return;
         };
