@@ -1,10 +1,10 @@
 //! History of objects from the index's deltas: `log` (the commits that changed one object,
 //! following it across arrays, files and renames); `blame` is in `blame.rs`.
 //!
-//! Both walk commits newest first (by committer time) from a start commit, like `git log`
-//! with its history simplification: at a merge whose result equals one parent's for what
-//! is followed, only that parent is followed, and `log` names it as the parent that
-//! brought the change.
+//! `log` and `blame` both walk commits newest first (by committer time) from a start
+//! commit, like `git log` with its history simplification: at a merge whose result equals
+//! one parent's for what is followed, only that parent is followed, and `log` names it as
+//! the parent that brought the change.
 
 use std::collections::{BinaryHeap, HashMap, HashSet};
 

@@ -12,7 +12,8 @@
 //! only the changed blobs are parsed.
 //!
 //! Submodules: `scan` (a blob's objects), `cache` (files and their format), `build`
-//! (deltas and full indexes), `history` (log and blame walks), `resolve` (OBJECT specs),
+//! (deltas and full indexes), `history` (the log walk, and the commit walk it shares with
+//! `blame`), `blame` (the blame walk), `resolve` (OBJECT specs),
 //! `restore` (re-creating one object in a document).
 
 mod blame;

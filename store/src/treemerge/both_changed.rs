@@ -150,6 +150,6 @@ fn line_merge_location(
 }
 
 /// A tree entry mode as an index entry mode.
-fn index_mode(mode: gix::objs::tree::EntryMode) -> Mode {
+pub(super) fn index_mode(mode: gix::objs::tree::EntryMode) -> Mode {
     Mode::from_bits_truncate(mode.value() as u32)
 }

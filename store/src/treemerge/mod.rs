@@ -22,7 +22,6 @@ mod tests;
 use std::collections::HashSet;
 
 use gix::bstr::{BString, ByteSlice};
-use gix::index::entry::Mode;
 use gix::merge::tree::{ResolutionFailure, TreatAsUnresolved};
 use gix::ObjectId;
 use merge::{Conflict, MergeOptions};
@@ -296,8 +295,7 @@ fn merged_index(
             .entry_mut_by_path_and_stage(path.as_bstr(), gix::index::entry::Stage::Unconflicted)
         {
             e.id = *id;
-            e.mode =
-                Mode::from_bits_truncate(gix::objs::tree::EntryMode::from(*kind).value() as u32);
+            e.mode = both_changed::index_mode((*kind).into());
         }
     }
     for (path, s) in stages {
