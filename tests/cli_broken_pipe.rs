@@ -90,3 +90,19 @@ fn diff_output_stops_quietly() {
         .args(["diff", "a.level", "b.level"]);
     assert_quiet(into_closed_pipe(&mut cmd, Vec::new()));
 }
+
+#[test]
+fn the_lean_drivers_help_and_version_stop_quietly_on_a_closed_stdout() {
+    // Its output is short: stdout is a pipe whose reading end is closed before it starts.
+    for flag in ["--help", "--version"] {
+        let (reader, writer) = std::io::pipe().expect("a pipe");
+        drop(reader);
+        let out = Command::new(env!("CARGO_BIN_EXE_assetvc-merge-driver"))
+            .arg(flag)
+            .stdout(writer)
+            .output()
+            .expect("the lean driver runs");
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert_quiet((out.status.code(), stderr));
+    }
+}

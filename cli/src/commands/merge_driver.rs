@@ -1,6 +1,6 @@
-//! `assetvc merge-driver -- %O %A %B %P`: the merge driver git calls
-//! (`merge.assetvc.driver = assetvc merge-driver -- %O %A %B %P`; the `--` keeps a file
-//! named `-h.level` a path).
+//! `assetvc merge-driver -- %O %A %B %P`, and the lean binary `assetvc-merge-driver --
+//! %O %A %B %P` ([`main_lean`]): the merge driver git calls (`merge.assetvc.driver`, as
+//! `assetvc install` registers it; the `--` keeps a file named `-h.level` a path).
 //!
 //! The result goes into %A, whole or not at all (a temporary file renamed over it; not
 //! fsynced: git reads it back at once). On unparsable input %A is left untouched and the
@@ -48,13 +48,11 @@ pub fn main_lean(args: impl Iterator<Item = std::ffi::OsString>) -> anyhow::Resu
     let mut args: Vec<_> = args.collect();
     match args.first().and_then(|a| a.to_str()) {
         Some("-h" | "--help") => {
-            println!(
-                "The merge driver git calls for assets: merges %O %A %B into %A.\n{LEAN_USAGE}"
-            );
+            outln!("The merge driver git calls for assets: merges %O %A %B into %A.\n{LEAN_USAGE}");
             return Ok(ExitCode::SUCCESS);
         }
         Some("-V" | "--version") => {
-            println!("assetvc-merge-driver {}", env!("CARGO_PKG_VERSION"));
+            outln!("assetvc-merge-driver {}", env!("CARGO_PKG_VERSION"));
             return Ok(ExitCode::SUCCESS);
         }
         Some("--") => {

@@ -4,7 +4,8 @@
 //!
 //! The driver is registered as `<dir>/assetvc-merge-driver -- %O %A %B %P` when that lean
 //! binary is installed beside `assetvc` (git starts it once per merged file, and it starts
-//! in two thirds of the time), else as `<assetvc> merge-driver -- %O %A %B %P`. Both do
+//! faster: BENCHMARKS.md, "a lean driver binary"), else as
+//! `<assetvc> merge-driver -- %O %A %B %P`. Both do
 //! the same merge; the `--` keeps a file named `-h.level` a path.
 
 use std::path::{Path, PathBuf};
