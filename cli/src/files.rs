@@ -1,8 +1,13 @@
-//! File system helpers: atomic writes and walking asset trees.
+//! File system helpers: atomic writes, walking asset trees, reading a file again
+//! unchanged.
+
+mod again;
 
 use std::path::{Path, PathBuf};
 
 use config::AssetMatcher;
+
+pub use again::FileAgain;
 
 /// The one file-writing helper (atomic for regular files, like `>` for fifos and devices,
 /// refusing symlinks and directories); its errors name the path.

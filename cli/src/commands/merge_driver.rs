@@ -101,7 +101,7 @@ pub fn run(args: &MergeDriverArgs) -> anyhow::Result<ExitCode> {
         ],
         dialect,
     );
-    let (ours, base, theirs) = match docs {
+    let loaded = match docs {
         Ok(d) => d,
         Err(message) => {
             eprintln!("{message}");
@@ -114,8 +114,10 @@ pub fn run(args: &MergeDriverArgs) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::from(FAILED));
         }
     };
-    let (outcome, result) = merging::merge_docs_parsed((base, &args.base), ours, theirs, &options)
-        .map_err(|e| anyhow!("{}: {e}", args.path))?;
+    // The result is returned parsed (reports read it without parsing it again).
+    let merged = merging::merge_coherent_files(loaded, &options, |_, _| ())
+        .map_err(|e| anyhow!("{}: {}", args.path, merging::describe(e)))?;
+    let (outcome, result) = (merged.outcome, merged.document);
     // Where each conflict is, for people (indexing walks the result: only for conflicts).
     let places = merge::naming::places(result.root(), &outcome.conflicts, &options);
     // The versions are copied before %A is replaced by the result.

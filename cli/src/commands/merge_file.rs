@@ -68,25 +68,21 @@ pub fn run(args: &MergeFileArgs) -> anyhow::Result<ExitCode> {
         [shown(&args.current), shown(&args.base), shown(&args.other)],
         dialect,
     );
-    let (ours, base, theirs) = docs.map_err(|message| Exit::new(FAILED, message))?;
+    let loaded = docs.map_err(|message| Exit::new(FAILED, message))?;
     let debug_dir = debug_bundle::dir_from_env();
     let inputs = (args.explain || debug_dir.is_some()).then(|| debug_bundle::Inputs {
-        base: base.clone(),
-        ours: ours.clone(),
-        theirs: theirs.clone(),
+        base: loaded.base.clone(),
+        ours: loaded.ours.clone(),
+        theirs: loaded.theirs.clone(),
     });
     let sides = [&args.base, &args.current, &args.other].map(|p| p.display().to_string());
     let sides = [sides[0].as_str(), sides[1].as_str(), sides[2].as_str()];
     let name = args.current.display().to_string();
     // Name the conflicts' places the way people do while the coherence pass checks the
     // result.
-    let checked = merging::merge_coherent_files(
-        (base, &args.base),
-        ours,
-        theirs,
-        &options,
-        |result, conflicts| NamedConflicts::of(result, conflicts, &options),
-    );
+    let checked = merging::merge_coherent_files(loaded, &options, |result, conflicts| {
+        NamedConflicts::of(result, conflicts, &options)
+    });
     let merged = checked
         .map_err(|e| anyhow::Error::msg(merging::name_sides(merging::describe(e), sides)))?;
     let (outcome, result, named) = (merged.outcome, merged.document, merged.beside);

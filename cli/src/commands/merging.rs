@@ -9,7 +9,7 @@ use serde::Serialize;
 use serde_json::value::RawValue;
 use sjson::{Dialect, Document, ParseOptions};
 
-use super::read_again::FileAgain;
+use crate::files::FileAgain;
 use crate::{repo_config, report};
 
 /// Merge settings from the `assetvc.toml` at the repository root `root`, with an optional
@@ -40,66 +40,80 @@ pub fn load(path: &Path, shown_as: &str, dialect: Dialect) -> Result<Document, S
 /// thread costs more than parsing them.
 const PARALLEL_FROM: u64 = 1 << 20;
 
+/// The three versions of a merge, read and parsed.
+pub struct Loaded {
+    /// The current version (git's %A).
+    pub ours: Document,
+    /// The common ancestor.
+    pub base: Document,
+    /// The other version.
+    pub theirs: Document,
+    /// Base's file, to read again if a large merge frees base and a repair needs it.
+    pub base_file: Option<FileAgain>,
+}
+
 /// Reads and parses the three versions (ours, base, theirs), in parallel when they are
 /// large; the first error, in that order, is returned as a ready-to-print diagnostic.
-pub fn load_three(
-    paths: [(&Path, String); 3],
-    dialect: Dialect,
-) -> Result<(Document, Document, Document), String> {
+pub fn load_three(paths: [(&Path, String); 3], dialect: Dialect) -> Result<Loaded, String> {
     let [o, b, t] = paths;
     let size: u64 = [o.0, b.0, t.0]
         .iter()
         .map(|p| std::fs::metadata(p).map_or(0, |m| m.len()))
         .sum();
+    // Base's file is hashed (when it is large) as soon as it is read, beside the others.
+    let load_base = || {
+        load(b.0, &b.1, dialect).map(|doc| {
+            let file = FileAgain::of(b.0, doc.text());
+            (doc, file)
+        })
+    };
     if size < PARALLEL_FROM {
-        return Ok((
-            load(o.0, &o.1, dialect)?,
-            load(b.0, &b.1, dialect)?,
-            load(t.0, &t.1, dialect)?,
-        ));
+        let ours = load(o.0, &o.1, dialect)?;
+        let (base, base_file) = load_base()?;
+        let theirs = load(t.0, &t.1, dialect)?;
+        return Ok(Loaded {
+            ours,
+            base,
+            theirs,
+            base_file,
+        });
     }
     // One thread each: on two cores the three parses take one and a half parse's time,
     // where two threads (one parsing two versions) took two.
     let (ours, base, theirs) = std::thread::scope(|s| {
-        let base = s.spawn(|| load(b.0, &b.1, dialect));
+        let base = s.spawn(load_base);
         let theirs = s.spawn(|| load(t.0, &t.1, dialect));
         let ours = load(o.0, &o.1, dialect);
-        let joined = |h: std::thread::ScopedJoinHandle<'_, Result<Document, String>>| {
-            h.join()
-                .unwrap_or_else(|_| Err("internal error while reading".into()))
-        };
-        (ours, joined(base), joined(theirs))
+        let internal = "internal error while reading";
+        let base = base.join().unwrap_or_else(|_| Err(internal.into()));
+        let theirs = theirs.join().unwrap_or_else(|_| Err(internal.into()));
+        (ours, base, theirs)
     });
-    Ok((ours?, base?, theirs?))
+    let (ours, (base, base_file), theirs) = (ours?, base?, theirs?);
+    Ok(Loaded {
+        ours,
+        base,
+        theirs,
+        base_file,
+    })
 }
 
-/// Merges three documents by structure and makes the result a coherent level; the result
-/// is returned parsed (reports read it without parsing it again), `outcome.text` is empty.
-/// `base_path`: the file base was read from, read again if a large merge that freed it
-/// needs it again.
-pub fn merge_docs_parsed(
-    (base, base_path): (Document, &Path),
-    ours: Document,
-    theirs: Document,
-    options: &MergeOptions,
-) -> Result<(MergeOutcome, Document), String> {
-    // The structural merge, checked to parse, then made a coherent level.
-    let merged = merge_coherent_files((base, base_path), ours, theirs, options, |_, _| ());
-    merged.map(|m| (m.outcome, m.document)).map_err(describe)
-}
-
-/// [`merge::merge_coherent_owned`] on versions read from files: a large base is freed
-/// during the merge and read again from `base_path` only if a repair needs it.
+/// [`merge::merge_coherent_owned`] on versions read from files: the structural merge,
+/// checked to parse, then made a coherent level; a large base is freed during the merge
+/// and read again from its file only if a repair needs it.
 pub fn merge_coherent_files<R: Send>(
-    (base, base_path): (Document, &Path),
-    ours: Document,
-    theirs: Document,
+    loaded: Loaded,
     options: &MergeOptions,
     beside: impl Fn(&Document, &[Conflict]) -> R + Sync,
 ) -> Result<merge::Coherent<R>, merge::MergeError> {
-    let again = FileAgain::of(base_path, base.text());
-    let read_again = || again.as_ref().and_then(FileAgain::read);
-    let base_again = again
+    let Loaded {
+        ours,
+        base,
+        theirs,
+        base_file,
+    } = loaded;
+    let read_again = || base_file.as_ref().and_then(FileAgain::read);
+    let base_again = base_file
         .is_some()
         .then_some(&read_again as merge::coherence::BaseAgain<'_>);
     merge::merge_coherent_owned(base, ours, theirs, base_again, options, beside)
@@ -113,7 +127,7 @@ pub fn describe(e: merge::MergeError) -> String {
     }
 }
 
-/// An error of [`merge_docs_parsed`] with the position of a bad reference named by the version's
+/// An error of [`merge_coherent_files`], described, with the position of a bad reference named by the version's
 /// file (`ours` → `names[1]`) instead of its side.
 pub fn name_sides(e: String, names: [&str; 3]) -> String {
     for (side, name) in ["base", "ours", "theirs"].into_iter().zip(names) {

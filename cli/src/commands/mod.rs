@@ -23,7 +23,6 @@ pub mod objects;
 mod porcelain;
 pub mod pull;
 pub mod push;
-mod read_again;
 mod record;
 pub mod resolve;
 pub mod resources;
