@@ -85,11 +85,13 @@ fn lua_too_deep(src: &[u8], limit: usize) -> Option<usize> {
                 i = short_string_end(src, i);
                 levels.operand();
             }
-            b'[' if long_open(src, i).is_some() => {
-                let len = long_open(src, i).unwrap_or(2);
-                i = long_close(src, i + len, len);
-                levels.operand();
-            }
+            b'[' => match long_open(src, i) {
+                Some(len) => {
+                    i = long_close(src, i + len, len);
+                    levels.operand();
+                }
+                None => i += levels.symbol(&src[i..]),
+            },
             b'a'..=b'z' | b'A'..=b'Z' | b'_' => {
                 i = word_end(src, i);
                 levels.word(&src[start..i]);
@@ -200,11 +202,7 @@ impl Levels {
                 self.run = 0;
                 false
             }
-            [b'=', next, ..] if *next != b'=' => {
-                self.run = 0;
-                false
-            }
-            [b'='] => {
+            [b'=', rest @ ..] if rest.first() != Some(&b'=') => {
                 self.run = 0;
                 false
             }
