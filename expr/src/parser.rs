@@ -86,9 +86,8 @@ pub(crate) fn to_rpn(
             Tok::Number(value) => yard.number(token, value)?,
             Tok::Ident => {
                 let paren = tokens.get(i).filter(|t| t.tok == Tok::LParen);
-                if yard.name(token, paren)? {
-                    i += 1; // the call's `(`
-                }
+                yard.name(token, paren)?;
+                i += usize::from(paren.is_some()); // the call's `(`
             }
             Tok::Minus if yard.expect_operand => yard.ops.push(Op::Neg),
             Tok::Plus => yard.binary(token, BinOp::Add)?,
@@ -98,7 +97,7 @@ pub(crate) fn to_rpn(
             Tok::Caret => yard.binary(token, BinOp::Pow)?,
             Tok::LParen => {
                 yard.operand_expected(token)?;
-                open_paren(&mut yard.ops, &mut yard.depth, token.start)?;
+                yard.open_paren(token.start, None)?;
             }
             Tok::Comma => yard.comma(token)?,
             Tok::RParen => yard.close_paren(token)?,
@@ -136,6 +135,36 @@ impl Yard<'_, '_> {
         }
     }
 
+    /// Refuses `token` unless an operand has just ended here.
+    fn operator_expected(&self, token: &Token) -> Result<(), Error> {
+        match self.expect_operand {
+            true => Err(self.unexpected(token)),
+            false => Ok(()),
+        }
+    }
+
+    /// Pushes a `(` at `pos` (opening `call`, if any), enforcing the nesting limit.
+    fn open_paren(&mut self, pos: usize, call: Option<Call>) -> Result<(), Error> {
+        if self.depth >= MAX_DEPTH {
+            return Err(Error::new(pos, ErrorKind::TooDeep { limit: MAX_DEPTH }));
+        }
+        self.depth += 1;
+        self.ops.push(Op::Paren { pos, call });
+        Ok(())
+    }
+
+    /// Moves operators to the output until the innermost `(` (left on the stack).
+    fn pop_to_paren(&mut self) {
+        while let Some(&top) = self.ops.last() {
+            match top {
+                Op::Neg => self.out.push(Rpn::Neg),
+                Op::Bin(b) => self.out.push(Rpn::Bin(b)),
+                Op::Paren { .. } => return,
+            }
+            self.ops.pop();
+        }
+    }
+
     fn number(&mut self, token: &Token, value: f32) -> Result<(), Error> {
         self.operand_expected(token)?;
         self.out.push(Rpn::Number {
@@ -148,8 +177,8 @@ impl Yard<'_, '_> {
     }
 
     /// A name: a variable or a constant, or a function called with the `(` that follows
-    /// (`paren`). True when it opened a call (the `(` is taken).
-    fn name(&mut self, token: &Token, paren: Option<&Token>) -> Result<bool, Error> {
+    /// (`paren`, then taken).
+    fn name(&mut self, token: &Token, paren: Option<&Token>) -> Result<(), Error> {
         self.operand_expected(token)?;
         let pos = token.start;
         let name = token.text(self.source);
@@ -165,16 +194,13 @@ impl Yard<'_, '_> {
                     ErrorKind::UnknownName
                 }));
             };
-            open_paren(&mut self.ops, &mut self.depth, paren.start)?;
-            if let Some(Op::Paren { call, .. }) = self.ops.last_mut() {
-                *call = Some(Call {
-                    func,
-                    name_pos: pos,
-                    commas: 0,
-                });
-            }
+            let call = Call {
+                func,
+                name_pos: pos,
+                commas: 0,
+            };
             // Still expecting the first argument.
-            return Ok(true);
+            return self.open_paren(paren.start, Some(call));
         }
         let item = match (var, constant) {
             (Some(index), _) => Rpn::Var(index),
@@ -184,14 +210,12 @@ impl Yard<'_, '_> {
         };
         self.out.push(item);
         self.expect_operand = false;
-        Ok(false)
+        Ok(())
     }
 
     /// A binary operator: the operators it binds less tightly than go to the output.
     fn binary(&mut self, token: &Token, op: BinOp) -> Result<(), Error> {
-        if self.expect_operand {
-            return Err(self.unexpected(token));
-        }
+        self.operator_expected(token)?;
         let prec = precedence(op);
         let right_assoc = op == BinOp::Pow;
         while let Some(&top) = self.ops.last() {
@@ -214,10 +238,8 @@ impl Yard<'_, '_> {
 
     /// A `,` between the arguments of a call.
     fn comma(&mut self, token: &Token) -> Result<(), Error> {
-        if self.expect_operand {
-            return Err(self.unexpected(token));
-        }
-        pop_to_paren(&mut self.ops, &mut self.out);
+        self.operator_expected(token)?;
+        self.pop_to_paren();
         match self.ops.last_mut() {
             Some(Op::Paren {
                 call: Some(call), ..
@@ -243,7 +265,7 @@ impl Yard<'_, '_> {
                 _ => self.unexpected(token),
             });
         }
-        pop_to_paren(&mut self.ops, &mut self.out);
+        self.pop_to_paren();
         let Some(Op::Paren { call, .. }) = self.ops.pop() else {
             return Err(Error::new(pos, ErrorKind::UnbalancedParen));
         };
@@ -275,28 +297,6 @@ impl Yard<'_, '_> {
             }
         }
         Ok(self.out)
-    }
-}
-
-/// Pushes a `(` at `pos`, enforcing the nesting limit.
-fn open_paren(ops: &mut Vec<Op>, depth: &mut usize, pos: usize) -> Result<(), Error> {
-    if *depth >= MAX_DEPTH {
-        return Err(Error::new(pos, ErrorKind::TooDeep { limit: MAX_DEPTH }));
-    }
-    *depth += 1;
-    ops.push(Op::Paren { pos, call: None });
-    Ok(())
-}
-
-/// Moves operators to the output until the innermost `(` (left on the stack).
-fn pop_to_paren(ops: &mut Vec<Op>, out: &mut Vec<Rpn>) {
-    while let Some(&top) = ops.last() {
-        match top {
-            Op::Neg => out.push(Rpn::Neg),
-            Op::Bin(b) => out.push(Rpn::Bin(b)),
-            Op::Paren { .. } => return,
-        }
-        ops.pop();
     }
 }
 
