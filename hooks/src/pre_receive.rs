@@ -257,6 +257,8 @@ pub fn run(input: &str, git_dir: &Path, quarantine: Option<&ObjectDirs>) -> Repo
 struct Site {
     refname: String,
     commit: ObjectId,
+    /// The commit's tree.
+    tree: ObjectId,
     summary: String,
 }
 
@@ -268,12 +270,13 @@ fn check_updates(
 ) -> Result<Report, StoreError> {
     let mut report = Report::default();
     let incoming = Incoming::collect(repo, updates, every_commit, &mut report)?;
-    // Resource references are checked against the pushed tips' trees.
+    // Resource references are checked against the trees of the commits checked (the
+    // pushed tips, or with `every_commit` every new commit), each tree listed once.
     let with_tree;
     let policy = if policy.checks_resources() {
         let mut paths = HashSet::new();
-        for site in &incoming.sites {
-            let tree = repo.commit_info(site.commit)?.tree;
+        let trees: HashSet<ObjectId> = incoming.sites.iter().map(|site| site.tree).collect();
+        for tree in trees {
             paths.extend(repo.diff_trees(None, tree)?.into_iter().map(|c| c.path));
         }
         with_tree = policy
@@ -377,6 +380,7 @@ impl Incoming {
             let site = Site {
                 refname: refname.to_string(),
                 commit,
+                tree: info.tree,
                 summary: info.summary,
             };
             self.add(site, changes);
@@ -412,6 +416,7 @@ impl Incoming {
         let site = Site {
             refname: refname.to_string(),
             commit: tip,
+            tree: info.tree,
             summary: info.summary,
         };
         self.add(site, changes);
