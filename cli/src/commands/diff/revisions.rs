@@ -1,7 +1,7 @@
 //! `assetvc diff [REV [REV]] [-- PATH...]`: the revision mode, `HEAD` against the worktree
 //! by default.
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::bail;
@@ -31,21 +31,6 @@ struct FileRecord {
     /// The unified line diff shown instead of the changes (when `unparsed`).
     #[serde(skip_serializing_if = "Option::is_none")]
     line_diff: Option<Vec<String>>,
-}
-
-/// Lexically normalizes a path (`.` and `..` resolved without the file system).
-fn normalize(p: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for c in p.components() {
-        match c {
-            Component::ParentDir => {
-                out.pop();
-            }
-            Component::CurDir => {}
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 /// `assetvc diff [REV [REV]] [-- PATH...]`.
@@ -150,16 +135,10 @@ impl<'a> Request<'a> {
         };
         let mut prefixes: Vec<String> = Vec::new();
         for f in &filters {
-            let abs = normalize(&cwd.join(f));
-            let Ok(rel) = abs.strip_prefix(&root) else {
+            let Some(rel) = store::rela_path(&root, &cwd.join(f)) else {
                 bail!("{}: outside the repository", f.display());
             };
-            prefixes.push(
-                rel.components()
-                    .map(|c| c.as_os_str().to_string_lossy())
-                    .collect::<Vec<_>>()
-                    .join("/"),
-            );
+            prefixes.push(rel);
         }
         Ok(Request {
             rev_a,
