@@ -129,17 +129,19 @@ impl Yard<'_, '_> {
 
     /// Refuses `token` unless an operand may start here.
     fn operand_expected(&self, token: &Token) -> Result<(), Error> {
-        match self.expect_operand {
-            true => Ok(()),
-            false => Err(self.unexpected(token)),
+        if self.expect_operand {
+            Ok(())
+        } else {
+            Err(self.unexpected(token))
         }
     }
 
     /// Refuses `token` unless an operand has just ended here.
     fn operator_expected(&self, token: &Token) -> Result<(), Error> {
-        match self.expect_operand {
-            true => Err(self.unexpected(token)),
-            false => Ok(()),
+        if self.expect_operand {
+            Err(self.unexpected(token))
+        } else {
+            Ok(())
         }
     }
 

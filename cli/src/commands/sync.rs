@@ -280,9 +280,12 @@ fn cycle_steps(
     }
     lap(timings, "push", start);
     // 3. Fetch the upstream and everyone's WIP.
-    let interrupted = || match stop.load(Ordering::Relaxed) {
-        true => Err(Ended::Interrupted),
-        false => Ok(()),
+    let interrupted = || {
+        if stop.load(Ordering::Relaxed) {
+            Err(Ended::Interrupted)
+        } else {
+            Ok(())
+        }
     };
     interrupted()?;
     let start = Instant::now();
