@@ -2,7 +2,7 @@
 //! merges it in elsewhere — a localization table translated on one branch, its change set
 //! applied on another branch that renamed some keys meanwhile.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -1,7 +1,7 @@
 //! End to end: a JSON Patch written by `assetvc diff --format json-patch` applied back
 //! with `assetvc apply`, and patches that must be refused with nothing written.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

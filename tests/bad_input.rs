@@ -3,7 +3,7 @@
 //! they cannot process; `check` reports broken assets as problems, status 1), never a
 //! panic (101) or a signal, and no input or output file is modified.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

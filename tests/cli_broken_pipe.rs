@@ -2,7 +2,7 @@
 //! panic message (`println!` panics on a broken pipe), no error, whichever way the
 //! command writes (line by line, or its whole output at once).
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Command, Stdio};

@@ -1,7 +1,7 @@
 //! End to end: merges that would break a level's references are repaired and reported
 //! (DESIGN.md "Level coherence"), under `git merge` with the driver and `merge-file`.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -2,7 +2,7 @@
 //! `units/crate.unit` and the other places a crate leaves a reference to a missing file:
 //! `assetvc merge` reports it, `assetvc check` and the server's pre-receive hook catch it.
 
-mod common;
+use crate::common;
 
 use common::{install_server, TestRepo};
 

@@ -2,7 +2,7 @@
 //! `check`, the pre-commit hook and the server's pre-receive hook, with `line:col`, instead
 //! of passing every guard and then failing every merge.
 
-mod common;
+use crate::common;
 
 use common::{assetvc_expect, git_home, git_home_output, install_server, write, TestRepo};
 

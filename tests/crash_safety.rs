@@ -2,7 +2,7 @@
 //! moments while writing a large file leave the target with either the old or the new
 //! complete content, never a mix.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 

@@ -1,6 +1,6 @@
 //! End to end: `merge-file --explain` and `ASSETVC_DEBUG=DIR` keep what a bug report needs.
 
-mod common;
+use crate::common;
 
 use common::{assetvc, run};
 

@@ -2,7 +2,7 @@
 //! conflict markers and an unparsable level, and assetvc's merge giving a valid level
 //! with exactly one conflict resolved by policy.
 
-mod common;
+use crate::common;
 
 use common::{assetvc, run};
 

@@ -3,7 +3,7 @@
 //! text, as an RFC 6902 JSON Patch that applied to the old level gives the new one, and
 //! as change records.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -3,7 +3,7 @@
 //! hand, as `assetvc install` would), so that `git diff` and `git log -p --ext-diff` show
 //! object-level diffs.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -3,7 +3,7 @@
 //! test runs with both registrations: `assetvc merge-driver` and the lean
 //! `assetvc-merge-driver` binary, which must behave the same.
 
-mod common;
+use crate::common;
 
 use common::{data, TestRepo};
 use sjson::Dialect;

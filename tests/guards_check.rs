@@ -1,7 +1,7 @@
 //! End to end: `assetvc check` on a worktree runs the guards' checks (the same as the
 //! hooks), prints `path:line:col: reason` with the source line, and `--json`.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Output;

@@ -1,7 +1,7 @@
 //! End to end: `assetvc hook pre-commit` installed by hand as a clone's pre-commit hook,
 //! and real `git commit`s that it lets through or blocks.
 
-mod common;
+use crate::common;
 
 use std::process::Output;
 

@@ -2,7 +2,7 @@
 //! `assetvc install --server` runs), and real `git push`es over file:// that the
 //! pre-receive hook accepts or rejects.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Output;

@@ -2,7 +2,7 @@
 //! of `../shared/peer-cases` (skipped visibly when absent), compared as data with the
 //! expected result.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

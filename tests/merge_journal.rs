@@ -3,7 +3,7 @@
 //! `resolve` redoes one choice, policies `upstream`/`local` mean the same everywhere, and
 //! the driver's registration with `--` merges files named like options.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -5,7 +5,7 @@
 //! `assetvc merge` and with plain `git merge` through the installed driver — keeping the
 //! ids, duplicating nothing.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

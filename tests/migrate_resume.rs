@@ -3,7 +3,7 @@
 //! half-done state is left as a kill leaves it, and a rerun finishes that migration —
 //! same commit, same ids — instead of refusing it as local changes.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

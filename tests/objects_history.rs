@@ -4,7 +4,7 @@
 //! commits `log` lists (and what it says each did) and which author `blame` names for
 //! each property; and that the index cache can be deleted or corrupted and is rebuilt.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Command;

@@ -1,7 +1,7 @@
 //! End to end, the progress bar of the object index: shown on a terminal (a pseudo-terminal
 //! made by `script`) while commits are indexed, never when stderr is a pipe or a file.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Command;

@@ -3,7 +3,7 @@
 //! comments, odd spacing) stays as it is; a deleted object re-created at its place; an
 //! unparsable file refused and left untouched.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

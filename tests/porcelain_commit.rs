@@ -1,7 +1,7 @@
 //! End to end: `assetvc commit` — staging paths and `-a`, the asset checks that stop a
 //! commit (nothing is written then), and a clean `git status` afterwards.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

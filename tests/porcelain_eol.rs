@@ -3,7 +3,7 @@
 //! `assetvc pull` and plain `git pull` write CRLF, and no line changes that the merge did not
 //! mean to change.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

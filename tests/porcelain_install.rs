@@ -2,7 +2,7 @@
 //! of clobbering it, follows `assetvc.toml`'s patterns; `install --check` / `doctor` tell a
 //! clone that is set up from one that is not.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

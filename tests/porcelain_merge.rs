@@ -2,7 +2,7 @@
 //! then loses nothing), what it leaves for the user and how (git's own merge state), fast
 //! forwards, text files beside assets, concluding a merge with `assetvc commit`.
 
-mod common;
+use crate::common;
 
 use common::{data, TestRepo};
 use sjson::Dialect;

@@ -4,7 +4,7 @@
 //! replayed commit, your own work, wins a true conflict, as with `git rebase -X theirs`,
 //! and the text keeps the upstream's style. The rebase runs through without stopping.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -3,7 +3,7 @@
 //! publish with `assetvc push`, and integrate with `assetvc pull` — or with plain `git pull`,
 //! which runs the merge driver `install` configured. Both give the same structured result.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

@@ -2,7 +2,7 @@
 //! `entities[lamp_01 #6f1c…4b03].light.intensity` — while JSON keeps the full pointer and
 //! adds the name; a number id `5` and a string id `"5"` get distinct paths.
 
-mod common;
+use crate::common;
 
 use common::{assetvc, git, merge_three, run, write};
 

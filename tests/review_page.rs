@@ -5,8 +5,8 @@
 //!
 //! `ASSETVC_REVIEW_SHOTS=DIR` keeps the screenshots in DIR to look at them.
 
-mod common;
-mod review_support;
+use crate::common;
+use crate::review_support;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

@@ -2,7 +2,7 @@
 //! redirect (fifo, character device) or refuse (symbolic link, directory) — never replace
 //! it; temporary files never stay behind.
 
-mod common;
+use crate::common;
 
 use std::os::unix::fs::FileTypeExt;
 use std::path::{Path, PathBuf};

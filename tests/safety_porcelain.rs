@@ -3,7 +3,7 @@
 //! symlink and a folder of one name, a `.git` component) is refused by `assetvc pull` and
 //! by the server hook instead of planting a git hook.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Stdio;

@@ -1,7 +1,7 @@
 //! Issue 12 item 6: `fmt`, `check`, `migrate` and `install` never follow a symbolic link
 //! out of the repository; every command taking paths accepts `--`.
 
-mod common;
+use crate::common;
 
 use std::os::unix::fs::symlink;
 use std::path::Path;

@@ -1,7 +1,7 @@
 //! Issue 12 item 7: text from repositories (file names, keys, values) never reaches a
 //! terminal raw: ESC, BEL and CR are shown as `\u{1b}`-style escapes.
 
-mod common;
+use crate::common;
 
 use common::{assetvc, git_home, run, write};
 

@@ -4,8 +4,8 @@
 //! and coming back mid-watch is survived, and SIGTERM stops the watch cleanly — nothing
 //! typed by anyone is lost.
 
-mod common;
-mod sync_support;
+use crate::common;
+use crate::sync_support;
 
 use std::process::Stdio;
 use std::time::Duration;

@@ -3,8 +3,8 @@
 //! the index or the worktree; the upstream is merged into uncommitted edits by structure;
 //! a file being typed is carried and not merged; WIP refs pass only to their owner.
 
-mod common;
-mod sync_support;
+use crate::common;
+use crate::sync_support;
 
 use std::time::Duration;
 

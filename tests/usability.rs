@@ -3,7 +3,7 @@
 //! `commit -m ""`, an option after `--`, a byte-identical rename, duplicate ids after a
 //! merge, and what `install --server` says about the server's policy.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::{Command, Output, Stdio};

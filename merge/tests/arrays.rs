@@ -1,6 +1,6 @@
 //! DESIGN.md "Merge semantics": keyed arrays (tuples and sequences: `sequences.rs`).
 
-mod common;
+use crate::common;
 
 use common::*;
 use merge::{ConflictKind, MergeOptions, Policy, Side};

@@ -1,7 +1,7 @@
 //! The sample cases (`tests/data/cases` of the workspace): each merged with the default
 //! policy must equal its `expected.json` as data.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

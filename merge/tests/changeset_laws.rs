@@ -8,7 +8,7 @@
 //! - the JSON Patch of `diff(A, B)` applied to A (RFC 6902) gives B, with A's bytes
 //!   wherever a value did not change.
 
-mod common;
+use crate::common;
 
 use merge::changeset::{apply_change_set, change_set, parse_change_set, read_ops};
 use merge::diff::{diff, DiffOptions};

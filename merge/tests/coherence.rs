@@ -4,7 +4,7 @@
 //! no reference to a missing object, no parent cycle, no object lost that no side
 //! deleted, no id twice.
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -2,7 +2,7 @@
 //! deleting and duplicating pieces of sample merge cases, merged whenever all three
 //! parse. The merge must not panic, its result must parse, and the identity laws hold.
 
-mod common;
+use crate::common;
 
 use merge::{merge_texts, MergeOptions, Policy, Side};
 use proptest::prelude::*;

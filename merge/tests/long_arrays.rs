@@ -3,7 +3,7 @@
 //! 200,000 elements did not finish. These tests only have to finish; speed is measured by
 //! `cargo bench -p assetvc-merge --bench merge -- long_reorder`.
 
-mod common;
+use crate::common;
 
 use common::*;
 use merge::ConflictKind;

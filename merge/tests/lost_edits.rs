@@ -2,7 +2,7 @@
 //! unnamed array element edited on each side; a renamed subtree edited inside by the
 //! other side.
 
-mod common;
+use crate::common;
 
 use common::*;
 

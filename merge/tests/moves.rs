@@ -1,6 +1,6 @@
 //! DESIGN.md "Merge semantics": moves (reparenting, wrapping) and unmigrated branches.
 
-mod common;
+use crate::common;
 
 use common::*;
 use merge::{ConflictKind, Policy, Side};

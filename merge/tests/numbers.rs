@@ -1,7 +1,7 @@
 //! Numbers compare by value (DESIGN "Exact values", issue 12): `1e400` → `2e400` and
 //! `0.0` → `-0.0` are changes for the diff and the merge, though `f64` sees no difference.
 
-mod common;
+use crate::common;
 
 use common::*;
 use merge::diff::{diff, DiffOptions};

@@ -1,6 +1,6 @@
 //! DESIGN.md "Merge semantics": values and object keys, conflicts and policies.
 
-mod common;
+use crate::common;
 
 use common::*;
 use merge::{ConflictKind, MergeOptions, Policy, Side};

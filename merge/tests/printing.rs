@@ -1,7 +1,7 @@
 //! The printed result: ours' bytes where ours' value was kept, new items in the
 //! neighbours' style, comments travelling with their key, valid commas, line endings.
 
-mod common;
+use crate::common;
 
 use common::*;
 

@@ -1,6 +1,6 @@
 //! DESIGN.md "Merge semantics": atomic number tuples, sequences, unkeyed objects.
 
-mod common;
+use crate::common;
 
 use common::*;
 use merge::{ConflictKind, MergeOptions, Policy, Side};

@@ -9,8 +9,7 @@
 //!   replaced;
 //! - the result always parses (checked by `merge_texts`) and merging never panics.
 
-#[path = "../common/mod.rs"]
-mod common;
+use crate::common;
 mod model;
 mod world;
 

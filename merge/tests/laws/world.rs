@@ -2,7 +2,7 @@
 
 use levelgen::Rng;
 
-use crate::model::J;
+use super::model::J;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Owner {

@@ -1,0 +1,18 @@
+//! The merge crate's integration and property tests. One test binary (each file below is
+//! a module of it), so that they link once.
+
+mod common;
+
+mod arrays;
+mod cases;
+mod changeset_laws;
+mod coherence;
+mod fuzz_loop;
+mod laws;
+mod long_arrays;
+mod lost_edits;
+mod moves;
+mod numbers;
+mod objects;
+mod printing;
+mod sequences;
