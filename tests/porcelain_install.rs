@@ -193,7 +193,7 @@ fn place_binary(built: &str, dir: &Path, name: &str) -> std::path::PathBuf {
 }
 
 #[test]
-fn install_registers_the_lean_driver_only_when_it_is_beside_assetvc() {
+fn install_registers_the_lean_driver_only_when_it_is_beside_assetvc_and_built_alike() {
     let tmp = tempfile::tempdir().unwrap();
     let (bin, repo) = (tmp.path().join("bin"), tmp.path().join("repo"));
     std::fs::create_dir_all(&bin).unwrap();
@@ -215,14 +215,44 @@ fn install_registers_the_lean_driver_only_when_it_is_beside_assetvc() {
         assert!(out.status.success(), "{}", common::stderr(&out));
         let driver = git_home(&repo, tmp.path(), &["config", "merge.assetvc.driver"]);
         assert_eq!(driver.trim(), expect_driver);
+        common::stderr(&out)
     };
     // assetvc alone: the subcommand is registered.
-    install(format!("{} merge-driver -- %O %A %B %P", exe.display()));
-    // With the lean binary beside it, `install` registers that instead.
-    let lean = place_binary(
+    let full = format!("{} merge-driver -- %O %A %B %P", exe.display());
+    install(full.clone());
+    // A lean driver built from other source (what `cargo run -- install` finds after an
+    // edit: it rebuilds assetvc alone) is passed over, and said.
+    let lean = bin.join(format!("assetvc-merge-driver{suffix}"));
+    std::fs::write(
+        &lean,
+        "#!/bin/sh\necho 'assetvc-merge-driver 0.1.0 (source 0123456789abcdef)'\n",
+    )
+    .unwrap();
+    common::make_executable(&lean);
+    let said = install(full);
+    assert!(
+        said.contains("was built from other source than this assetvc"),
+        "{said}"
+    );
+    // With the lean binary of the same build beside it, `install` registers that instead.
+    std::fs::remove_file(&lean).unwrap();
+    place_binary(
         env!("CARGO_BIN_EXE_assetvc-merge-driver"),
         &bin,
         &format!("assetvc-merge-driver{suffix}"),
     );
-    install(format!("{} -- %O %A %B %P", lean.display()));
+    let said = install(format!("{} -- %O %A %B %P", lean.display()));
+    assert!(!said.contains("other source"), "{said}");
+    // Registered, then replaced by one of another build: `doctor` says so.
+    std::fs::remove_file(&lean).unwrap();
+    std::fs::write(&lean, "#!/bin/sh\necho 'assetvc-merge-driver 0.0.9'\n").unwrap();
+    common::make_executable(&lean);
+    let doctor = run(common::isolated(
+        std::process::Command::new(&exe).arg("doctor"),
+        &repo,
+        tmp.path(),
+    ));
+    assert_eq!(doctor.status.code(), Some(1));
+    let said = common::stderr(&doctor) + &String::from_utf8_lossy(&doctor.stdout);
+    assert!(said.contains("built from other source"), "{said}");
 }

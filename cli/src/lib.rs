@@ -24,9 +24,19 @@ use clap::{Parser, Subcommand};
 
 pub use alloc::HugePages;
 
+/// The version both binaries print: the package's, and the source they were built from
+/// (a hash of the workspace's sources, by `build.rs`), so that `assetvc install` can tell
+/// a lean driver built from other source.
+pub const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (source ",
+    env!("ASSETVC_SOURCE_ID"),
+    ")"
+);
+
 /// Edit the same levels and assets at once, in plain git, without locks.
 #[derive(Debug, Parser)]
-#[command(name = "assetvc", version, about)]
+#[command(name = "assetvc", version = VERSION, about)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

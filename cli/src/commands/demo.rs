@@ -369,7 +369,9 @@ fn driver_merge(
         &[
             "config",
             "merge.assetvc.driver",
-            &merge_hooks::driver_command(exe).map_err(|e| anyhow!(e))?,
+            &merge_hooks::driver_command(exe)
+                .map_err(|e| anyhow!(e))?
+                .command,
         ],
         "Setup",
     )?;

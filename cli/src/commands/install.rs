@@ -3,9 +3,9 @@
 //! * `.gitattributes`: `<pattern> merge=assetvc diff=assetvc` for every asset pattern of
 //!   `assetvc.toml` (or the defaults), added once;
 //! * the clone's git config: `merge.assetvc.name`, `merge.assetvc.driver` (the lean
-//!   `<dir>/assetvc-merge-driver -- %O %A %B %P` when it is installed beside this binary,
-//!   else `<abs path> merge-driver -- %O %A %B %P`: `merge_hooks`) and
-//!   `diff.assetvc.command = "<abs path> diff-driver"`;
+//!   `<dir>/assetvc-merge-driver -- %O %A %B %P` when it is installed beside this binary
+//!   and built from the same source, else `<abs path> merge-driver -- %O %A %B %P`:
+//!   `merge_hooks`) and `diff.assetvc.command = "<abs path> diff-driver"`;
 //! * the client pre-commit hook: a script that runs `<abs path> hook pre-commit`, after the
 //!   hook that was there (renamed `pre-commit.local`), if any;
 //! * the `prepare-commit-msg` hook that lists, in the message of a merge commit made by
@@ -131,12 +131,19 @@ pub fn run(args: &InstallArgs) -> anyhow::Result<ExitCode> {
             "name",
             "assetvc structured merge of SJSON/JSON assets",
         ),
-        ("merge", Some("assetvc"), "driver", &driver),
+        ("merge", Some("assetvc"), "driver", &driver.command),
         ("diff", Some("assetvc"), "command", &diff),
     ];
     let changed = repo.set_local_config(&settings).map_err(porcelain::fail)?;
     if !changed.is_empty() {
         eprintln!("assetvc: git config: set {}", changed.join(", "));
+    }
+    if let Some(lean) = &driver.stale_lean {
+        eprintln!(
+            "assetvc: {} was built from other source than this assetvc: registered \
+             `assetvc merge-driver` instead (`cargo build --release` builds both)",
+            lean.display()
+        );
     }
     // 3. the pre-commit hook, and the prepare-commit-msg hook for merge commits
     for installed in [

@@ -52,7 +52,7 @@ pub fn main_lean(args: impl Iterator<Item = std::ffi::OsString>) -> anyhow::Resu
             return Ok(ExitCode::SUCCESS);
         }
         Some("-V" | "--version") => {
-            outln!("assetvc-merge-driver {}", env!("CARGO_PKG_VERSION"));
+            outln!("{}", super::merge_hooks::lean_version_line());
             return Ok(ExitCode::SUCCESS);
         }
         Some("--") => {

@@ -4,9 +4,10 @@
 //!
 //! The driver is registered as `<dir>/assetvc-merge-driver -- %O %A %B %P` when that lean
 //! binary is installed beside `assetvc` (git starts it once per merged file, and it starts
-//! faster: BENCHMARKS.md, "a lean driver binary"), else as
-//! `<assetvc> merge-driver -- %O %A %B %P`. Both do
-//! the same merge; the `--` keeps a file named `-h.level` a path.
+//! faster: BENCHMARKS.md, "a lean driver binary") and was built from the same source (its
+//! `--version` names the source: `cargo run -- install` rebuilds `assetvc` alone), else as
+//! `<assetvc> merge-driver -- %O %A %B %P`. Both do the same merge; the `--` keeps a file
+//! named `-h.level` a path.
 
 use std::path::{Path, PathBuf};
 
@@ -62,12 +63,50 @@ pub fn lean_driver_beside(exe: &Path) -> Option<PathBuf> {
     is_executable_file(&lean).then_some(lean)
 }
 
+/// The line `assetvc-merge-driver --version` prints when it was built from the same
+/// source as the running `assetvc` ([`crate::VERSION`] names the source).
+pub fn lean_version_line() -> String {
+    format!("{LEAN_DRIVER} {}", crate::VERSION)
+}
+
+/// Whether the lean driver at `lean` was built from the same source as the running
+/// `assetvc`: asked for its `--version`, it names the same source.
+fn built_alike(lean: &Path) -> bool {
+    std::process::Command::new(lean)
+        .arg("--version")
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .output()
+        .is_ok_and(|out| {
+            out.status.success()
+                && String::from_utf8_lossy(&out.stdout).trim_end() == lean_version_line()
+        })
+}
+
+/// The `merge.assetvc.driver` command chosen for the running `assetvc`.
+#[derive(Debug)]
+pub struct DriverCommand {
+    /// The command to register.
+    pub command: String,
+    /// The lean driver beside `assetvc` when it was passed over because it was built from
+    /// other source (`cargo run` rebuilds `assetvc` alone).
+    pub stale_lean: Option<PathBuf>,
+}
+
 /// The `merge.assetvc.driver` command for the running `assetvc` at `exe`: the lean binary
-/// beside it when there is one, else `exe merge-driver`. Err when a path cannot be quoted.
-pub fn driver_command(exe: &Path) -> Result<String, String> {
-    Ok(match lean_driver_beside(exe) {
-        Some(lean) => format!("{} {LEAN_DRIVER_ARGS}", sh_quote(&lean.to_string_lossy())?),
-        None => format!("{} {DRIVER_ARGS}", sh_quote(&exe.to_string_lossy())?),
+/// beside it when there is one built from the same source, else `exe merge-driver`. Err
+/// when a path cannot be quoted.
+pub fn driver_command(exe: &Path) -> Result<DriverCommand, String> {
+    let lean = lean_driver_beside(exe);
+    Ok(match lean {
+        Some(lean) if built_alike(&lean) => DriverCommand {
+            command: format!("{} {LEAN_DRIVER_ARGS}", sh_quote(&lean.to_string_lossy())?),
+            stale_lean: None,
+        },
+        stale_lean => DriverCommand {
+            command: format!("{} {DRIVER_ARGS}", sh_quote(&exe.to_string_lossy())?),
+            stale_lean,
+        },
     })
 }
 
@@ -78,8 +117,8 @@ fn is_lean_driver(program: &str) -> bool {
         .is_some_and(|stem| stem == LEAN_DRIVER)
 }
 
-/// The merge driver's registration: missing, outdated (no `--`), or in place (either
-/// binary).
+/// The merge driver's registration: missing, outdated (no `--`), a lean driver beside
+/// this `assetvc` built from other source, or in place (either binary).
 pub fn inspect_driver(repo: &store::Repo) -> Item {
     let Some(cmd) = repo.config_value("merge.assetvc.driver") else {
         return Item {
@@ -92,11 +131,25 @@ pub fn inspect_driver(repo: &store::Repo) -> Item {
     let args = arguments_of(&cmd);
     let runs = is_executable_file(Path::new(&program));
     let lean = is_lean_driver(&program);
-    let ok = runs && args == if lean { LEAN_DRIVER_ARGS } else { DRIVER_ARGS };
+    // A lean driver beside this assetvc must be of its build; one elsewhere is not judged.
+    let stale = lean
+        && runs
+        && std::env::current_exe()
+            .ok()
+            .and_then(|exe| lean_driver_beside(&exe))
+            .is_some_and(|beside| beside == Path::new(&program))
+        && !built_alike(Path::new(&program));
+    let ok = runs && !stale && args == if lean { LEAN_DRIVER_ARGS } else { DRIVER_ARGS };
     Item {
         name: "merge-driver",
         ok,
-        detail: if ok && !lean && lean_driver_beside(Path::new(&program)).is_some() {
+        detail: if stale {
+            format!(
+                "merge.assetvc.driver runs {program}, built from other source than this \
+                 assetvc: `cargo build --release` builds both, or `assetvc install` registers \
+                 `assetvc merge-driver`"
+            )
+        } else if ok && !lean && lean_driver_beside(Path::new(&program)).is_some() {
             format!(
                 "merge.assetvc.driver = {cmd} (works; `assetvc install` registers the faster \
                  {LEAN_DRIVER} beside it)"
@@ -156,9 +209,9 @@ pub fn inspect_commit_msg_hook(repo: &store::Repo) -> Item {
 mod tests {
     use super::*;
 
-    /// An executable file (an empty script) at `path`.
-    fn executable(path: &Path) {
-        std::fs::write(path, "#!/bin/sh\n").unwrap();
+    /// An executable script at `path` that prints `version` when asked for `--version`.
+    fn executable(path: &Path, version: &str) {
+        std::fs::write(path, format!("#!/bin/sh\necho '{version}'\n")).unwrap();
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
@@ -167,25 +220,35 @@ mod tests {
     }
 
     #[test]
-    fn the_lean_driver_is_registered_when_it_is_beside_assetvc() {
+    fn the_lean_driver_is_registered_when_it_is_beside_assetvc_and_built_alike() {
         let dir = tempfile::tempdir().unwrap();
         let exe = dir.path().join("assetvc");
-        executable(&exe);
+        executable(&exe, "");
         let full = driver_command(&exe).unwrap();
-        assert_eq!(program_of(&full), exe.to_string_lossy());
-        assert_eq!(arguments_of(&full), DRIVER_ARGS);
+        assert_eq!(program_of(&full.command), exe.to_string_lossy());
+        assert_eq!(arguments_of(&full.command), DRIVER_ARGS);
+        assert!(full.stale_lean.is_none());
         // Not executable: not used.
         let lean = dir
             .path()
             .join(format!("{LEAN_DRIVER}{}", std::env::consts::EXE_SUFFIX));
         std::fs::write(&lean, "").unwrap();
-        assert_eq!(driver_command(&exe).unwrap(), full);
-        executable(&lean);
-        let command = driver_command(&exe).unwrap();
+        assert_eq!(driver_command(&exe).unwrap().command, full.command);
+        // Built from other source: passed over, and said.
+        executable(
+            &lean,
+            &format!("{LEAN_DRIVER} 0.1.0 (source 0123456789abcdef)"),
+        );
+        let stale = driver_command(&exe).unwrap();
+        assert_eq!(stale.command, full.command);
+        assert_eq!(stale.stale_lean.as_deref(), Some(lean.as_path()));
+        // Built alike: registered.
+        executable(&lean, &lean_version_line());
+        let command = driver_command(&exe).unwrap().command;
         assert_eq!(program_of(&command), lean.to_string_lossy());
         assert_eq!(arguments_of(&command), LEAN_DRIVER_ARGS);
         assert!(is_lean_driver(&program_of(&command)));
-        assert!(!is_lean_driver(&program_of(&full)));
+        assert!(!is_lean_driver(&program_of(&full.command)));
     }
 
     #[test]
