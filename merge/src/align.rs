@@ -7,6 +7,7 @@ use std::ops::Range;
 
 use sjson::Value;
 
+use crate::id_table::IdSource;
 use crate::pairing::{pair, Basis, Pairs, Print, Skip};
 use crate::sequence::matches;
 
@@ -57,12 +58,16 @@ pub(crate) fn align<'k>(
 
 /// Ids for the elements of an alignment: their counterpart's id in `to_ids`, or, without
 /// one, an id of their own made from `tag` and their position that no real id can equal.
-pub(crate) fn ids_for<S: AsRef<str>>(pairs: &Pairs<'_>, to_ids: &[S], tag: &str) -> Vec<String> {
+pub(crate) fn ids_for<L: IdSource + ?Sized>(
+    pairs: &Pairs<'_>,
+    to_ids: &L,
+    tag: &str,
+) -> Vec<String> {
     pairs
         .iter()
         .enumerate()
         .map(|(i, p)| match p {
-            Some((j, _)) => to_ids[*j].as_ref().to_string(),
+            Some((j, _)) => to_ids.id_at(*j).to_string(),
             None => format!("\u{1}{tag}{i}"),
         })
         .collect()

@@ -8,6 +8,30 @@ use std::hash::BuildHasher;
 use hashbrown::HashTable;
 use rustc_hash::FxBuildHasher;
 
+/// A list of ids by position, as an [`IdTable`] reads it.
+pub trait IdSource {
+    /// The id at position `at`.
+    fn id_at(&self, at: usize) -> &str;
+}
+
+impl<S: AsRef<str>> IdSource for [S] {
+    fn id_at(&self, at: usize) -> &str {
+        self[at].as_ref()
+    }
+}
+
+impl<S: AsRef<str>> IdSource for Vec<S> {
+    fn id_at(&self, at: usize) -> &str {
+        self[at].as_ref()
+    }
+}
+
+impl<S: AsRef<str>, const N: usize> IdSource for [S; N] {
+    fn id_at(&self, at: usize) -> &str {
+        self[at].as_ref()
+    }
+}
+
 /// Positions in a list of ids, found by id. Every call passes the same list (grown only
 /// at its end).
 #[derive(Default)]
@@ -30,35 +54,35 @@ impl IdTable {
     }
 
     /// The position of `id` in `ids`, if the table holds one.
-    pub fn find<S: AsRef<str>>(&self, ids: &[S], id: &str) -> Option<usize> {
+    pub fn find<L: IdSource + ?Sized>(&self, ids: &L, id: &str) -> Option<usize> {
         self.0
-            .find(hash(id), |&p| ids[p as usize].as_ref() == id)
+            .find(hash(id), |&p| ids.id_at(p as usize) == id)
             .map(|&p| p as usize)
     }
 
     /// Records position `at` of `ids` unless its id is held already: then the earlier
     /// position is kept and returned.
-    pub fn insert_first<S: AsRef<str>>(&mut self, ids: &[S], at: usize) -> Option<usize> {
-        let id = ids[at].as_ref();
+    pub fn insert_first<L: IdSource + ?Sized>(&mut self, ids: &L, at: usize) -> Option<usize> {
+        let id = ids.id_at(at);
         let h = hash(id);
-        if let Some(&p) = self.0.find(h, |&p| ids[p as usize].as_ref() == id) {
+        if let Some(&p) = self.0.find(h, |&p| ids.id_at(p as usize) == id) {
             return Some(p as usize);
         }
         self.0
-            .insert_unique(h, stored(at), |&p| hash(ids[p as usize].as_ref()));
+            .insert_unique(h, stored(at), |&p| hash(ids.id_at(p as usize)));
         None
     }
 
     /// Records position `at` of `ids`, in place of an earlier position of its id, which is
     /// returned.
-    pub fn insert_last<S: AsRef<str>>(&mut self, ids: &[S], at: usize) -> Option<usize> {
-        let id = ids[at].as_ref();
+    pub fn insert_last<L: IdSource + ?Sized>(&mut self, ids: &L, at: usize) -> Option<usize> {
+        let id = ids.id_at(at);
         let h = hash(id);
-        if let Some(p) = self.0.find_mut(h, |&p| ids[p as usize].as_ref() == id) {
+        if let Some(p) = self.0.find_mut(h, |&p| ids.id_at(p as usize) == id) {
             return Some(std::mem::replace(p, stored(at)) as usize);
         }
         self.0
-            .insert_unique(h, stored(at), |&p| hash(ids[p as usize].as_ref()));
+            .insert_unique(h, stored(at), |&p| hash(ids.id_at(p as usize)));
         None
     }
 }

@@ -9,7 +9,8 @@ use rustc_hash::FxHashMap;
 use sjson::{Document, Kind, Out, OutItem, Segment, Value};
 
 use crate::align::{align, ids_for};
-use crate::keyed_index::{invert, Elements, KeyedIndex};
+use crate::id_list::IdList;
+use crate::keyed_index::{invert, Elements, KeyedIndex, Pos};
 use crate::merger::{id_display, Merger};
 use crate::pairing::{Pairs, Skip};
 use crate::trace::Pairing;
@@ -159,7 +160,7 @@ impl<'a> Merger<'a> {
             }
         };
         let make = |ids: Vec<String>| {
-            let ids: Vec<Cow<'a, str>> = ids.into_iter().map(Cow::Owned).collect();
+            let ids = IdList::from_ids("", ids.into_iter().map(Cow::Owned));
             KeyedIndex::aligned(keyed_ids.key.clone(), ids)
         };
         (base.map(|(_, ids)| make(ids)), make(ids), record)
@@ -203,7 +204,7 @@ impl<'a> Merger<'a> {
             let oe = os.at(i);
             // Most elements are equal on both sides: merged as `merge_value` would, without
             // naming their path.
-            if at.t_of_o[i].is_some_and(|j| self.unchanged(oe, ts.at(j as usize))) {
+            if at.t_of_o[i].is_some_and(|j| self.unchanged(oe, ts.at(j.get()))) {
                 items.ours.push(Some(OutItem {
                     key: None,
                     ours: Some(oe),
@@ -218,7 +219,7 @@ impl<'a> Merger<'a> {
                 value: id_display(id),
             });
             let value = match (be, at.t_of_o[i]) {
-                (_, Some(j)) => Some(self.merge_value(be, oe, ts.at(j as usize))),
+                (_, Some(j)) => Some(self.merge_value(be, oe, ts.at(j.get()))),
                 (Some(be), None) if unmigrated && same_without_ids(be, oe, &is_id) => None,
                 (Some(be), None) => self.one_side_deleted(Side::Theirs, be, oe),
                 (None, None) => self.added(Side::Ours, oe),
@@ -279,7 +280,7 @@ impl<'a> Merger<'a> {
         let in_result = |r: usize| items.holds(r);
         let backbone = self.backbone(at, ok, items);
         // The slot of theirs' element j.
-        let slot_of_t = |j: usize| at.o_of_t[j].map_or(n_o + j, |i| i as usize);
+        let slot_of_t = |j: usize| at.o_of_t[j].map_or(n_o + j, Pos::get);
         let spine: Vec<usize> = match backbone {
             Side::Ours => (0..n_o).filter(|&i| in_result(i)).collect(),
             Side::Theirs => (0..at.o_of_t.len())
@@ -407,8 +408,8 @@ impl<'a> Merger<'a> {
 
 /// The positions in ours that `map` (another version's elements' positions in ours) holds,
 /// in that version's order.
-fn in_ours(map: &[Option<u32>]) -> impl Iterator<Item = usize> + '_ {
-    map.iter().filter_map(|&i| i.map(|i| i as usize))
+fn in_ours(map: &[Option<Pos>]) -> impl Iterator<Item = usize> + '_ {
+    map.iter().filter_map(|&i| i.map(Pos::get))
 }
 
 /// The merged elements of a keyed array by slot (see `merge_keyed`): ours' elements by
@@ -493,13 +494,13 @@ impl<'a> Slots<'a> {
 /// lookup per element: later steps compare positions, not ids.
 struct Positions {
     /// For each of ours' elements, theirs' position of its id.
-    t_of_o: Vec<Option<u32>>,
+    t_of_o: Vec<Option<Pos>>,
     /// For each of theirs' elements, ours' position of its id.
-    o_of_t: Vec<Option<u32>>,
+    o_of_t: Vec<Option<Pos>>,
     /// For each of ours' elements, the base's position of its id (`None`: no base).
-    b_of_o: Option<Vec<Option<u32>>>,
+    b_of_o: Option<Vec<Option<Pos>>>,
     /// For each of the base's elements, ours' position of its id (`None`: no base).
-    o_of_b: Option<Vec<Option<u32>>>,
+    o_of_b: Option<Vec<Option<Pos>>>,
 }
 
 impl Positions {
@@ -520,7 +521,7 @@ impl Positions {
 
     /// The base's position of ours' element `i`.
     fn base_of_ours(&self, i: usize) -> Option<usize> {
-        self.b_of_o.as_ref()?[i].map(|k| k as usize)
+        self.b_of_o.as_ref()?[i].map(Pos::get)
     }
 }
 

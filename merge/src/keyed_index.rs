@@ -4,9 +4,11 @@
 //! (`diff/keyed.rs`) and the pairing of unkeyed objects (`pairing.rs`) all use it.
 
 use std::borrow::Cow;
+use std::num::NonZeroU32;
 
 use sjson::{NodeId, Value};
 
+use crate::id_list::IdList;
 use crate::id_table::IdTable;
 
 use crate::merger::{id_of, id_text};
@@ -20,7 +22,7 @@ pub(crate) struct KeyedIndex<'a> {
     /// all are written alike, and for an index by natural key).
     keys: Vec<Cow<'a, str>>,
     /// Each element's identity text, in order (numbers marked, see `id_text`).
-    pub(crate) ids: Vec<Cow<'a, str>>,
+    pub(crate) ids: IdList<'a>,
     /// Each element's node, for an index built from the array ([`KeyedIndex::by_id`]):
     /// the elements by position without walking the array again.
     nodes: Vec<NodeId>,
@@ -35,7 +37,7 @@ impl<'a> KeyedIndex<'a> {
     pub(crate) fn by_id(id_keys_lower: &[String], arr: Value<'a>) -> Option<Self> {
         let mut key: Option<Cow<'a, str>> = None;
         let mut keys: Vec<Cow<'a, str>> = Vec::new();
-        let mut ids: Vec<Cow<'a, str>> = Vec::with_capacity(arr.len());
+        let mut ids = IdList::with_capacity(arr.doc().text(), arr.len());
         let mut nodes = Vec::with_capacity(arr.len());
         let mut index = IdTable::with_capacity(arr.len());
         for (i, el) in arr.children().enumerate() {
@@ -93,11 +95,11 @@ impl<'a> KeyedIndex<'a> {
             .iter()
             .map(|el| id_text(el.get(key)?))
             .collect::<Option<Vec<_>>>()?;
-        Self::from_ids(None, ids)
+        Self::from_ids(None, IdList::from_ids(els[0].doc().text(), ids))
     }
 
     /// The index of identities given in order (`None` if one repeats).
-    pub(crate) fn from_ids(key: Option<Cow<'a, str>>, ids: Vec<Cow<'a, str>>) -> Option<Self> {
+    pub(crate) fn from_ids(key: Option<Cow<'a, str>>, ids: IdList<'a>) -> Option<Self> {
         let (index, unique) = Self::build(key, ids);
         unique.then_some(index)
     }
@@ -105,11 +107,11 @@ impl<'a> KeyedIndex<'a> {
     /// The index of identities unique by construction (aligned ids: each counterpart's id
     /// used once, the others made from their position); were one repeated, its last
     /// position would count.
-    pub(crate) fn aligned(key: Option<Cow<'a, str>>, ids: Vec<Cow<'a, str>>) -> Self {
+    pub(crate) fn aligned(key: Option<Cow<'a, str>>, ids: IdList<'a>) -> Self {
         Self::build(key, ids).0
     }
 
-    fn build(key: Option<Cow<'a, str>>, ids: Vec<Cow<'a, str>>) -> (Self, bool) {
+    fn build(key: Option<Cow<'a, str>>, ids: IdList<'a>) -> (Self, bool) {
         let mut index = IdTable::with_capacity(ids.len());
         let mut unique = true;
         for i in 0..ids.len() {
@@ -140,22 +142,23 @@ impl<'a> KeyedIndex<'a> {
     /// at `p` is mostly at `p + 1`, and comparing the id there reads memory in order
     /// where a hash lookup jumps.
     fn get_near(&self, id: &str, guess: usize) -> Option<usize> {
-        match self.ids.get(guess) {
-            Some(there) if there == id => Some(guess),
-            _ => self.get(id),
+        if guess < self.ids.len() && self.ids.get(guess) == id {
+            Some(guess)
+        } else {
+            self.get(id)
         }
     }
 
     /// The position here of each of `ids` in turn, each looked for first just after the
     /// one found before ([`KeyedIndex::get_near`]): the ids of another version of the
     /// array, mostly in the same order.
-    pub(crate) fn find_each<'s, S: AsRef<str>>(
+    pub(crate) fn find_each<'s>(
         &'s self,
-        ids: &'s [S],
+        ids: impl IntoIterator<Item = &'s str> + 's,
     ) -> impl Iterator<Item = Option<usize>> + 's {
         let mut guess = 0;
-        ids.iter().map(move |id| {
-            let found = self.get_near(id.as_ref(), guess);
+        ids.into_iter().map(move |id| {
+            let found = self.get_near(id, guess);
             guess = found.map_or(guess + 1, |p| p + 1);
             found
         })
@@ -164,10 +167,10 @@ impl<'a> KeyedIndex<'a> {
     /// For each element here, the position of the element with the same identity in
     /// `other`: one lookup per element, so that later steps compare positions instead of
     /// hashing identities again.
-    pub(crate) fn positions_in(&self, other: &KeyedIndex<'_>) -> Vec<Option<u32>> {
+    pub(crate) fn positions_in(&self, other: &KeyedIndex<'_>) -> Vec<Option<Pos>> {
         other
-            .find_each(&self.ids)
-            .map(|found| found.map(position))
+            .find_each(self.ids.iter())
+            .map(|found| found.map(Pos::new))
             .collect()
     }
 }
@@ -198,18 +201,33 @@ impl<'a> Elements<'_, 'a> {
     }
 }
 
-/// A position as stored (arrays hold fewer than 2³² elements: a document's nodes are
-/// numbered by `u32`).
-fn position(i: usize) -> u32 {
-    u32::try_from(i).unwrap_or(u32::MAX)
+/// A position in an array as stored in the maps between versions: 4 bytes, and 4 bytes
+/// as an `Option` too (the position plus one is held, never zero). Arrays hold fewer than
+/// 2³² - 1 elements: a document's nodes are numbered by `u32`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Pos(NonZeroU32);
+
+impl Pos {
+    /// Position `i`.
+    pub(crate) fn new(i: usize) -> Self {
+        Pos(u32::try_from(i + 1)
+            .ok()
+            .and_then(NonZeroU32::new)
+            .unwrap_or(NonZeroU32::MAX))
+    }
+
+    /// The position.
+    pub(crate) fn get(self) -> usize {
+        self.0.get() as usize - 1
+    }
 }
 
 /// The inverse of a partial map from `0..n` into `0..m` that is one-to-one.
-pub(crate) fn invert(map: &[Option<u32>], m: usize) -> Vec<Option<u32>> {
+pub(crate) fn invert(map: &[Option<Pos>], m: usize) -> Vec<Option<Pos>> {
     let mut inverse = vec![None; m];
     for (i, j) in map.iter().enumerate() {
         if let Some(j) = j {
-            inverse[*j as usize] = Some(position(i));
+            inverse[j.get()] = Some(Pos::new(i));
         }
     }
     inverse
@@ -271,26 +289,36 @@ mod tests {
     #[test]
     fn positions_map_between_versions_and_invert() {
         let ids = |list: &[&'static str]| {
-            KeyedIndex::from_ids(None, list.iter().map(|s| Cow::Borrowed(*s)).collect()).unwrap()
+            KeyedIndex::from_ids(
+                None,
+                IdList::from_ids("", list.iter().map(|s| Cow::Borrowed(*s))),
+            )
+            .unwrap()
         };
         let (a, b) = (ids(&["p", "q", "r"]), ids(&["r", "s", "p"]));
+        let get = |map: &[Option<Pos>]| map.iter().map(|p| p.map(Pos::get)).collect::<Vec<_>>();
         let ab = a.positions_in(&b);
-        assert_eq!(ab, [Some(2), None, Some(0)]);
-        assert_eq!(invert(&ab, 3), [Some(2), None, Some(0)]);
-        assert!(KeyedIndex::from_ids(None, vec![Cow::Borrowed("p"); 2]).is_none());
+        assert_eq!(get(&ab), [Some(2), None, Some(0)]);
+        assert_eq!(get(&invert(&ab, 3)), [Some(2), None, Some(0)]);
+        assert_eq!(std::mem::size_of::<Option<Pos>>(), 4);
+        let twice = IdList::from_ids("", vec![Cow::Borrowed("p"); 2]);
+        assert!(KeyedIndex::from_ids(None, twice).is_none());
         // A guess is checked, then the table asked.
         assert_eq!(b.get_near("s", 1), Some(1));
         assert_eq!(b.get_near("s", 0), Some(1));
         assert_eq!(b.get_near("s", 9), Some(1));
         assert_eq!(b.get_near("q", 1), None);
         // Ids in order, in reverse, missing and repeated: each found wherever it is.
-        let found: Vec<_> = b.find_each(&["r", "s", "p", "p", "s", "x", "r"]).collect();
+        let found: Vec<_> = b.find_each(["r", "s", "p", "p", "s", "x", "r"]).collect();
         assert_eq!(
             found,
             [Some(0), Some(1), Some(2), Some(2), Some(1), None, Some(0)]
         );
         // Aligned ids repeated: the last position counts.
-        let aligned = KeyedIndex::aligned(None, ["p", "q", "p"].map(Cow::Borrowed).to_vec());
+        let aligned = KeyedIndex::aligned(
+            None,
+            IdList::from_ids("", ["p", "q", "p"].map(Cow::Borrowed)),
+        );
         assert_eq!((aligned.get("p"), aligned.get("q")), (Some(2), Some(1)));
         assert!(aligned.contains("q") && !aligned.contains("r"));
     }

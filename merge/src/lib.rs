@@ -15,6 +15,7 @@ pub mod coherence;
 mod coherent;
 pub mod diff;
 pub mod explain;
+mod id_list;
 pub mod id_table;
 mod keyed;
 mod keyed_index;

@@ -487,7 +487,7 @@ fn walk<'a>(m: &mut Scan<'_, 'a>, b: Value<'a>, s: Value<'a>, w: &mut Walk) {
                 return;
             };
             let (bs, ss) = (bk.elements(b), sk.elements(s));
-            for ((i, id), found) in bk.ids.iter().enumerate().zip(sk.find_each(&bk.ids)) {
+            for ((i, id), found) in bk.ids.iter().enumerate().zip(sk.find_each(bk.ids.iter())) {
                 match found {
                     // Identical text: nothing to walk (and no path to name).
                     Some(j) if bs.at(i).text() == ss.at(j).text() => {}
@@ -503,7 +503,7 @@ fn walk<'a>(m: &mut Scan<'_, 'a>, b: Value<'a>, s: Value<'a>, w: &mut Walk) {
                     }
                 }
             }
-            for (j, found) in bk.find_each(&sk.ids).enumerate() {
+            for (j, found) in bk.find_each(sk.ids.iter()).enumerate() {
                 if found.is_none() {
                     w.added.push(ss.at(j).id());
                 }

@@ -36,7 +36,9 @@ impl<'a> Walker<'_, 'a> {
     ) {
         let os: Vec<Value<'a>> = old.children().collect();
         let ns: Vec<Value<'a>> = new.children().collect();
-        let ops = crate::lcs::diff_ops(&ok.ids, &nk.ids);
+        let (old_ids, new_ids): (Vec<&str>, Vec<&str>) =
+            (ok.ids.iter().collect(), nk.ids.iter().collect());
+        let ops = crate::lcs::diff_ops(&old_ids, &new_ids);
         // Elements that keep their place relative to each other.
         let mut stays = vec![false; ok.ids.len()];
         for op in &ops {
@@ -151,18 +153,9 @@ impl<'a> Walker<'_, 'a> {
         }
         if moved > 0 {
             // The array now holds the common ids in their old order.
-            let mut w: Vec<&str> = ok
-                .ids
-                .iter()
-                .filter(|id| nk.contains(id))
-                .map(|id| id.as_ref())
-                .collect();
+            let mut w: Vec<&str> = ok.ids.iter().filter(|id| nk.contains(id)).collect();
             let mut pred: Option<&str> = None;
-            for (id, i) in nk
-                .ids
-                .iter()
-                .filter_map(|id| Some((id.as_ref(), ok.get(id)?)))
-            {
+            for (id, i) in nk.ids.iter().filter_map(|id| Some((id, ok.get(id)?))) {
                 if !stays[i] {
                     let from = w.iter().position(|&x| x == id).unwrap_or(0);
                     w.remove(from);

@@ -9,7 +9,7 @@ fn ids(text: &str) -> Option<Vec<String>> {
     let opts = MergeOptions::default();
     let m = Merger::new(&empty, &empty, &empty, &opts);
     let k = m.keyed(d.root().get("l").unwrap())?;
-    Some(k.ids.iter().map(|id| id_display(id)).collect())
+    Some(k.ids.iter().map(id_display).collect())
 }
 
 #[test]
