@@ -25,6 +25,19 @@ fn merge_with_unchanged_theirs_is_ours_byte_for_byte() {
 }
 
 #[test]
+fn a_comment_never_runs_into_an_item_after_a_lone_carriage_return() {
+    // Ours' element stands after a lone `\r` (not a line break: a `//` comment runs on
+    // past it). Theirs puts a new element with a comment before it: the comment must end
+    // on a real line break, or it would swallow the old element. (Found by `merge3`.)
+    let base = "a = [\rold // note\n]";
+    let theirs = "a = [new // about new\nold]";
+    let out = sj(base, base, theirs);
+    assert_clean(&out);
+    assert_value(sjson::Dialect::Sjson, &out.text, "a = [new old]");
+    assert!(out.text.contains("// about new\n"), "{:?}", out.text);
+}
+
+#[test]
 fn crlf_documents_stay_crlf() {
     let base = "a = 1\r\nb = {\r\n\tc = 1\r\n}\r\n";
     let ours = "a = 2\r\nb = {\r\n\tc = 1\r\n}\r\n";

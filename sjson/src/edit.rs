@@ -92,10 +92,11 @@ fn is_ws(c: char) -> bool {
     matches!(c, ' ' | '\t' | '\r' | '\n')
 }
 
-/// Whether a lead begins a new line (its first non-blank character is a line break).
+/// Whether a lead begins a new line (its first non-blank characters are a line break).
+/// A lone `\r` is not one: a `//` comment printed before it would run on past it.
 fn starts_with_line_break(lead: &str) -> bool {
-    lead.trim_start_matches([' ', '\t'])
-        .starts_with(['\r', '\n'])
+    let rest = lead.trim_start_matches([' ', '\t']);
+    rest.starts_with('\n') || rest.starts_with("\r\n")
 }
 
 impl<'d> Printer<'d> {
