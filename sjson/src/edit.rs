@@ -392,10 +392,13 @@ impl<'d> Printer<'d> {
 
     /// The key of a new member and the separator after it (nothing for an element): as
     /// the node it comes from wrote it when it can be, else in this document's style.
+    /// The origin's key is only used when it is this key: a change set's value comes from
+    /// its line's `"value"` member.
     fn push_new_key(&mut self, item: &OutItem<'_>) {
         if let Some(key) = &item.key {
             let lexeme = item
                 .origin
+                .filter(|v| v.key().as_deref() == Some(&**key))
                 .and_then(|v| Some((v.key_lexeme()?, v.key_quoting()?)));
             render_key(key, lexeme, &self.style, &mut self.out);
             self.out.push_str(&self.style.separator);

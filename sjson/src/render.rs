@@ -108,7 +108,7 @@ pub fn render_value(value: Value<'_>, style: &Style, indent: &str, out: &mut Str
     }
 }
 
-/// Writes a key in `style`.
+/// Writes a key in `style`; `lexeme` is how `key` itself was written, if it was.
 pub fn render_key(key: &str, lexeme: Option<(&str, Quoting)>, style: &Style, out: &mut String) {
     match style.dialect {
         Dialect::Sjson if !style.quote_keys && string::is_plain_key(key) => out.push_str(key),

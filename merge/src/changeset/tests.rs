@@ -151,3 +151,21 @@ fn a_change_inside_an_object_the_target_deleted_keeps_it_deleted() {
     assert_eq!(c.taken, Side::Ours);
     assert!(out.failed(Policy::Fail));
 }
+
+#[test]
+fn a_new_key_that_needs_quotes_keeps_its_name() {
+    // The value comes from the line's `"value"` member: that key must not be printed.
+    for key in ["x y", "%", "é"] {
+        let a = "a = 1\n";
+        let b = format!("a = 1\n\"{key}\" = \"K\"\n");
+        let set = changes(a, &b);
+        let out = apply(&set, a, Policy::Theirs);
+        assert!(out.conflicts.is_empty());
+        assert!(
+            crate::patch::json_equal(doc(&out.text).root(), doc(&b).root()),
+            "{set}{}",
+            out.text
+        );
+        assert_eq!(out.text, b);
+    }
+}
