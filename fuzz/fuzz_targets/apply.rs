@@ -1,0 +1,82 @@
+//! Change sets and RFC 6902 JSON Patches applied to arbitrary documents: what
+//! `assetvc apply` reads from files somebody sent.
+//!
+//! The input is split on 0xFF bytes into a target document, a change set or patch, and a
+//! second document; the optional fourth part's first byte picks JSON targets (bit 0).
+//! It checks:
+//!
+//! - reading and applying never panics, whatever the change set or patch holds;
+//! - an applied change set or patch gives a document that parses in the target's dialect;
+//! - `apply(diff(A, B), A)` is B as data, for the target A and the second document B,
+//!   when the change set applies without a conflict.
+
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use merge::changeset::{apply_change_set, change_set, parse_change_set, read_ops};
+use merge::diff::{diff, DiffOptions};
+use merge::patch::{apply_patch, json_equal};
+use merge::MergeOptions;
+use sjson::{Dialect, Document};
+
+fuzz_target!(|data: &[u8]| {
+    let mut parts = data.split(|&b| b == 0xFF);
+    let (Some(target), Some(sent), Some(other)) = (parts.next(), parts.next(), parts.next())
+    else {
+        return;
+    };
+    let dialect = match parts.next().and_then(|p| p.first()) {
+        Some(x) if x & 1 == 1 => Dialect::Json,
+        _ => Dialect::Sjson,
+    };
+    let (Ok(target), Ok(sent), Ok(other)) = (
+        std::str::from_utf8(target),
+        std::str::from_utf8(sent),
+        std::str::from_utf8(other),
+    ) else {
+        return;
+    };
+    let Ok(a) = Document::parse(target, dialect) else {
+        return;
+    };
+    let options = MergeOptions::default();
+    // The sent text as a change set.
+    if let Ok(lines) = parse_change_set(sent) {
+        if let Ok(ops) = read_ops(&lines) {
+            if let Ok(out) = apply_change_set(&a, &ops, &options) {
+                Document::parse(out.text.as_str(), dialect)
+                    .unwrap_or_else(|e| panic!("applied change set does not parse: {e}"));
+            }
+        }
+    }
+    // The sent text as a JSON Patch.
+    if let Ok(patch) = Document::parse(sent, Dialect::Json) {
+        if let Ok(text) = apply_patch(&a, &patch, &options) {
+            Document::parse(text.as_str(), dialect)
+                .unwrap_or_else(|e| panic!("patched document does not parse: {e}"));
+        }
+    }
+    // apply(diff(A, B), A) = B.
+    let Ok(b) = Document::parse(other, dialect) else {
+        return;
+    };
+    let diff_options = DiffOptions::default();
+    let d = diff(a.root(), b.root(), &diff_options);
+    let set: String = change_set(Some(a.root()), Some(b.root()), &d, &diff_options)
+        .iter()
+        .map(|op| format!("{}\n", op.to_json()))
+        .collect();
+    let lines = parse_change_set(&set).unwrap_or_else(|e| panic!("{e}\n{set}"));
+    let ops = read_ops(&lines).unwrap_or_else(|e| panic!("{e}\n{set}"));
+    let Ok(out) = apply_change_set(&a, &ops, &options) else {
+        return;
+    };
+    if out.conflicts.is_empty() {
+        let got = Document::parse(out.text.as_str(), dialect).expect("checked above");
+        assert!(
+            json_equal(got.root(), b.root()),
+            "apply(diff(A, B), A) != B\nA: {target:?}\nB: {other:?}\nchange set:\n{set}\ngot: {:?}",
+            out.text
+        );
+    }
+});
