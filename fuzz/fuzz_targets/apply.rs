@@ -8,7 +8,8 @@
 //! - reading and applying never panics, whatever the change set or patch holds;
 //! - an applied change set or patch gives a document that parses in the target's dialect;
 //! - `apply(diff(A, B), A)` is B as data, for the target A and the second document B,
-//!   when the change set applies without a conflict.
+//!   when the change set applies without a conflict;
+//! - the JSON Patch of `diff(A, B)` applies to A and gives B as data.
 
 #![no_main]
 
@@ -62,6 +63,17 @@ fuzz_target!(|data: &[u8]| {
     };
     let diff_options = DiffOptions::default();
     let d = diff(a.root(), b.root(), &diff_options);
+    let patch_text = d.patch_json();
+    let patch = Document::parse(patch_text.as_str(), Dialect::Json)
+        .unwrap_or_else(|e| panic!("the diff's patch does not parse: {e}\n{patch_text}"));
+    let patched = apply_patch(&a, &patch, &options).unwrap_or_else(|e| {
+        panic!("the diff's patch does not apply: {e}\nA: {target:?}\nB: {other:?}\n{patch_text}")
+    });
+    let got = Document::parse(patched.as_str(), dialect).expect("checked by apply_patch");
+    assert!(
+        json_equal(got.root(), b.root()),
+        "patch(diff(A, B), A) != B\nA: {target:?}\nB: {other:?}\npatch: {patch_text}\ngot: {patched:?}"
+    );
     let set: String = change_set(Some(a.root()), Some(b.root()), &d, &diff_options)
         .iter()
         .map(|op| format!("{}\n", op.to_json()))
