@@ -22,8 +22,7 @@ use sjson::{Dialect, Document};
 
 fuzz_target!(|data: &[u8]| {
     let mut parts = data.split(|&b| b == 0xFF);
-    let (Some(target), Some(sent), Some(other)) = (parts.next(), parts.next(), parts.next())
-    else {
+    let (Some(target), Some(sent), Some(other)) = (parts.next(), parts.next(), parts.next()) else {
         return;
     };
     let dialect = match parts.next().and_then(|p| p.first()) {
