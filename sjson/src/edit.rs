@@ -4,12 +4,15 @@
 //! new neighbours (indentation, separator, commas, line endings of the printing document).
 
 use std::borrow::Cow;
+use std::cell::OnceCell;
 
 use crate::doc::{Dialect, Document, Kind, NodeId};
 use crate::layout::{comments, ContainerLayout, ItemLayout};
 use crate::render::{format, render_key, render_value, Style};
 use crate::split::Split;
 use crate::value::Value;
+
+mod fresh;
 
 /// What to print at one place of the result.
 #[derive(Debug, Clone)]
@@ -68,6 +71,7 @@ pub fn print_with_split(doc: &Document, out: &Out<'_>) -> (String, Option<Split>
         out: String::with_capacity(doc.text().len() + doc.text().len() / 16),
         depth: 0,
         split: None,
+        fresh_inline: None,
     };
     let root = doc.root();
     let span = root.span();
@@ -86,6 +90,9 @@ struct Printer<'d> {
     depth: usize,
     /// The split hint so far, with its array's length.
     split: Option<(usize, Split)>,
+    /// The style of the objects beside a new item being printed, when they are written on
+    /// one line: a fresh object printed there follows it (taken by the first fresh container).
+    fresh_inline: Option<fresh::InlineObjects>,
 }
 
 fn is_ws(c: char) -> bool {
@@ -285,6 +292,7 @@ impl<'d> Printer<'d> {
             commas,
             first_space,
             gap,
+            inline_objects: OnceCell::new(),
         }
     }
 
@@ -377,7 +385,19 @@ impl<'d> Printer<'d> {
         }
         self.push_new_key(item);
         self.note_split(&at);
+        if matches!(
+            &item.value,
+            Out::Container {
+                kind: Kind::Object,
+                ..
+            }
+        ) {
+            self.fresh_inline = *shape
+                .inline_objects
+                .get_or_init(|| fresh::inline_objects(self.doc, &shape.layout));
+        }
         self.print_out(&item.value, &shape.child_indent, false);
+        self.fresh_inline = None;
         // On one line, commas go between items only.
         if self.json() && !at.is_last() || shape.commas && (multiline || !at.is_last()) {
             self.out.push(',');
@@ -432,50 +452,6 @@ impl<'d> Printer<'d> {
             self.out.push_str(&o.text()[o.text().len() - 1..]);
         }
     }
-
-    fn print_fresh(&mut self, kind: Kind, items: &[OutItem<'_>], indent: &str) {
-        let (open, close) = if kind == Kind::Object {
-            ("{", "}")
-        } else {
-            ("[", "]")
-        };
-        self.out.push_str(open);
-        if items.is_empty() {
-            self.out.push_str(close);
-            return;
-        }
-        let inline = kind == Kind::Array
-            && items.len() <= self.style.inline_numbers
-            && items
-                .iter()
-                .all(|i| matches!(&i.value, Out::Value(v) if v.kind() == Kind::Number));
-        let child_indent = format!("{indent}{}", self.style.indent);
-        let last = items.len() - 1;
-        for (i, item) in items.iter().enumerate() {
-            if inline {
-                if i > 0 {
-                    self.out.push_str(if self.json() { ", " } else { " " });
-                }
-            } else {
-                if let (Some(v), false) = (item.origin.or(item.ours), self.json()) {
-                    for c in origin_comments(v, true) {
-                        self.push_newline_indent(&child_indent);
-                        self.out.push_str(&c);
-                    }
-                }
-                self.push_newline_indent(&child_indent);
-            }
-            self.push_new_key(item);
-            self.print_out(&item.value, &child_indent, false);
-            if !inline && (self.json() && i != last || self.style.commas) {
-                self.out.push(',');
-            }
-        }
-        if !inline {
-            self.push_newline_indent(indent);
-        }
-        self.out.push_str(close);
-    }
 }
 
 /// How a container printed in place is laid out ([`Printer::shape_of`]).
@@ -494,6 +470,9 @@ struct Shape<'t> {
     first_space: &'t str,
     /// The white space between two items on one line.
     gap: &'t str,
+    /// How ours' objects here are written when each is on one line (read when a new
+    /// object is printed here, once).
+    inline_objects: OnceCell<Option<fresh::InlineObjects>>,
 }
 
 /// Where an item is printed: its container, its index and the number of items.

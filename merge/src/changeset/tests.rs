@@ -169,3 +169,48 @@ fn a_new_key_that_needs_quotes_keeps_its_name() {
         assert_eq!(out.text, b);
     }
 }
+
+#[test]
+fn a_created_object_is_written_like_its_neighbours() {
+    let create =
+        "{\"op\":\"create\",\"path\":\"/u/[id=z]\",\"value\":{\"id\":\"z\",\"p\":3,\"q\":[1,2]}}\n";
+    let cases = [
+        // Objects on one line: so is the new one, spaced and separated like them.
+        (
+            "u = [{id = \"x\" p = 1}]\n",
+            "u = [{id = \"x\" p = 1} {id = \"z\" p = 3 q = [1 2]}]\n",
+        ),
+        (
+            "u = [{ id = \"x\", p = 1 }]\n",
+            "u = [{ id = \"x\", p = 1 } { id = \"z\", p = 3, q = [1 2] }]\n",
+        ),
+        (
+            "u = [\n\t{id = \"x\" p = 1}\n]\n",
+            "u = [\n\t{id = \"x\" p = 1}\n\t{id = \"z\" p = 3 q = [1 2]}\n]\n",
+        ),
+        // Objects on several lines: one member per line.
+        (
+            "u = [\n\t{\n\t\tid = \"x\"\n\t}\n]\n",
+            "u = [\n\t{\n\t\tid = \"x\"\n\t}\n\t{\n\t\tid = \"z\"\n\t\tp = 3\n\t\tq = [1 2]\n\t}\n]\n",
+        ),
+    ];
+    for (target, expected) in cases {
+        let out = apply(create, target, Policy::Theirs);
+        assert!(out.conflicts.is_empty(), "{:?}", out.conflicts);
+        assert_eq!(out.text, expected);
+    }
+    // JSON: with its commas.
+    let lines = parse_change_set(create).unwrap();
+    let ops = read_ops(&lines).unwrap();
+    let json = Document::parse("{\"u\": [{\"id\": \"x\"}]}", Dialect::Json).unwrap();
+    let out = apply_change_set(&json, &ops, &MergeOptions::default()).unwrap();
+    assert_eq!(
+        out.text,
+        "{\"u\": [{\"id\": \"x\"}, {\"id\": \"z\", \"p\": 3, \"q\": [1, 2]}]}"
+    );
+    // A member that is an object is not squeezed onto the line.
+    let nested =
+        "{\"op\":\"create\",\"path\":\"/u/[id=z]\",\"value\":{\"id\":\"z\",\"o\":{\"k\":1}}}\n";
+    let out = apply(nested, "u = [{id = \"x\"}]\n", Policy::Theirs);
+    assert!(out.text.contains("{\n"), "{}", out.text);
+}
