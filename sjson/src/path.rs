@@ -1,5 +1,6 @@
 //! Locations in a document as JSON Pointers (RFC 6901), with keyed array elements named
-//! by their id: `/entities/[id=f341]/position`.
+//! by their id: `/entities/[id=f341]/position`. A key that starts with `[` starts with
+//! `~2` instead, so that it never reads as an id.
 
 use std::fmt;
 
@@ -54,7 +55,15 @@ fn escape(s: &str, f: &mut fmt::Formatter<'_>) -> fmt::Result {
 impl fmt::Display for Segment {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Segment::Key(k) => escape(k, f),
+            // A key that starts with `[` would read back as an id (`[id=x]`): its `[` is
+            // written `~2`.
+            Segment::Key(k) => match k.strip_prefix('[') {
+                Some(rest) => {
+                    f.write_str("~2")?;
+                    escape(rest, f)
+                }
+                None => escape(k, f),
+            },
             Segment::Index(i) => write!(f, "{i}"),
             Segment::Id { key, value } => {
                 f.write_str("[")?;
@@ -95,6 +104,11 @@ mod tests {
         assert_eq!(p.to_string(), "/entities/[id=f341]/position");
         let q = Path(vec![Segment::Key("a/b~c".into()), Segment::Index(3)]);
         assert_eq!(q.to_string(), "/a~1b~0c/3");
+        let r = Path(vec![
+            Segment::Key("[id=x]".into()),
+            Segment::Key("a[b".into()),
+        ]);
+        assert_eq!(r.to_string(), "/~2id=x]/a[b");
         assert_eq!(Path::root().to_string(), "");
     }
 }

@@ -138,7 +138,8 @@ fn read_op(line: &Line) -> Result<ChangeOp<'_>, ChangeSetError> {
 }
 
 /// Parses a JSON Pointer (RFC 6901) in which `[key=value]` names a keyed element by id.
-/// Other steps are object keys (or array indices, by the container they meet).
+/// Other steps are object keys (or array indices, by the container they meet); a key
+/// that starts with `[` starts with `~2` instead.
 pub fn parse_pointer(text: &str) -> Result<Path, String> {
     if text.is_empty() {
         return Ok(Path::root());
@@ -157,7 +158,12 @@ pub fn parse_pointer(text: &str) -> Result<Path, String> {
                 key: unescape(key, text)?,
                 value: unescape(value, text)?,
             },
-            None => Segment::Key(unescape(raw, text)?),
+            // A key's leading `[` is written `~2`, so that it does not read as an id
+            // (see `sjson::Path`).
+            None => match raw.strip_prefix("~2") {
+                Some(rest) => Segment::Key(format!("[{}", unescape(rest, text)?)),
+                None => Segment::Key(unescape(raw, text)?),
+            },
         };
         path.push(seg);
     }
@@ -228,6 +234,10 @@ mod tests {
         );
         assert!(parse_pointer("units").is_err());
         assert!(parse_pointer("/a~2").is_err());
+        assert_eq!(
+            parse_pointer("/~2id=x]/a[b").unwrap().0,
+            [Segment::Key("[id=x]".into()), Segment::Key("a[b".into())]
+        );
         assert_eq!(parse_pointer("").unwrap(), Path::root());
     }
 

@@ -214,3 +214,22 @@ fn a_created_object_is_written_like_its_neighbours() {
     let out = apply(nested, "u = [{id = \"x\"}]\n", Policy::Theirs);
     assert!(out.text.contains("{\n"), "{}", out.text);
 }
+
+#[test]
+fn a_key_that_looks_like_an_id_is_not_one() {
+    // `/[ =x]` names an element by id; the key `[ =x]` is written `/~2 =x]`.
+    let a = "\"[ =x]\" = 1\nk = 2\n";
+    let b = "k = 2\n\"[id=y]\" = 3\n";
+    let set = changes(a, b);
+    assert!(
+        set.contains("\"/~2 =x]\"") && set.contains("\"/~2id=y]\""),
+        "{set}"
+    );
+    let out = apply(&set, a, Policy::Theirs);
+    assert!(out.conflicts.is_empty(), "{:?}", out.conflicts);
+    assert!(
+        crate::patch::json_equal(doc(&out.text).root(), doc(b).root()),
+        "{set}{}",
+        out.text
+    );
+}
