@@ -39,6 +39,20 @@ impl Path {
     pub fn pop(&mut self) {
         self.0.pop();
     }
+
+    /// The path as a plain RFC 6901 JSON Pointer, as a JSON Patch holds it: keys escaped as
+    /// the RFC says only (a leading `[` stays `[`); id steps as `Display` writes them.
+    pub fn rfc6901(&self) -> String {
+        let mut out = String::new();
+        for s in &self.0 {
+            out.push('/');
+            match s {
+                Segment::Key(k) => out.push_str(&k.replace('~', "~0").replace('/', "~1")),
+                other => out.push_str(&other.to_string()),
+            }
+        }
+        out
+    }
 }
 
 fn escape(s: &str, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -109,6 +123,8 @@ mod tests {
             Segment::Key("a[b".into()),
         ]);
         assert_eq!(r.to_string(), "/~2id=x]/a[b");
+        assert_eq!(r.rfc6901(), "/[id=x]/a[b");
+        assert_eq!(q.rfc6901(), q.to_string());
         assert_eq!(Path::root().to_string(), "");
     }
 }

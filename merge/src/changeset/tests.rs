@@ -232,4 +232,11 @@ fn a_key_that_looks_like_an_id_is_not_one() {
         "{set}{}",
         out.text
     );
+    // The JSON Patch of the same diff is plain RFC 6901: no `~2`.
+    let (ad, bd) = (doc(a), doc(b));
+    let patch = diff(ad.root(), bd.root(), &DiffOptions::default()).patch_json();
+    assert!(patch.contains("\"/[ =x]\""), "{patch}");
+    let patch = Document::parse(patch, Dialect::Json).unwrap();
+    let patched = crate::patch::apply_patch(&ad, &patch, &MergeOptions::default()).unwrap();
+    assert!(crate::patch::json_equal(doc(&patched).root(), bd.root()));
 }

@@ -286,10 +286,10 @@ impl PatchOp<'_> {
         sjson::string::write_quoted(&mut out, self.op());
         if let PatchOp::Move { from, .. } = self {
             out.push_str(",\"from\":");
-            sjson::string::write_quoted(&mut out, &from.to_string());
+            sjson::string::write_quoted(&mut out, &from.rfc6901());
         }
         out.push_str(",\"path\":");
-        sjson::string::write_quoted(&mut out, &self.path().to_string());
+        sjson::string::write_quoted(&mut out, &self.path().rfc6901());
         if let PatchOp::Add { value, .. } | PatchOp::Replace { value, .. } = self {
             out.push_str(",\"value\":");
             out.push_str(&compact_json(*value));
