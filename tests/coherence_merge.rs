@@ -244,18 +244,12 @@ fn a_large_in_process_merge_reads_base_again_from_its_blob_when_a_repair_needs_i
     );
     // merge-file on the same three texts gives the same bytes.
     let dir = tempfile::tempdir().unwrap();
-    for (name, text) in [("base", &base), ("ours", &ours), ("theirs", &theirs)] {
-        std::fs::write(dir.path().join(format!("{name}.sjson")), text).unwrap();
-    }
-    let out = run(assetvc()
-        .args([
-            "merge-file",
-            "-p",
-            "ours.sjson",
-            "base.sjson",
-            "theirs.sjson",
-        ])
-        .current_dir(dir.path()));
+    let out = common::merge_three(
+        dir.path(),
+        "sjson",
+        [&base, &ours, &theirs],
+        &["merge-file", "-p"],
+    );
     assert!(out.status.success());
     assert_eq!(repo.read("big.sjson").as_bytes(), out.stdout);
 }
