@@ -20,20 +20,10 @@ use merge::patch::{apply_patch, json_equal};
 use merge::MergeOptions;
 use sjson::{Dialect, Document};
 
+mod three_texts;
+
 fuzz_target!(|data: &[u8]| {
-    let mut parts = data.split(|&b| b == 0xFF);
-    let (Some(target), Some(sent), Some(other)) = (parts.next(), parts.next(), parts.next()) else {
-        return;
-    };
-    let dialect = match parts.next().and_then(|p| p.first()) {
-        Some(x) if x & 1 == 1 => Dialect::Json,
-        _ => Dialect::Sjson,
-    };
-    let (Ok(target), Ok(sent), Ok(other)) = (
-        std::str::from_utf8(target),
-        std::str::from_utf8(sent),
-        std::str::from_utf8(other),
-    ) else {
+    let Some(([target, sent, other], dialect)) = three_texts::three_texts(data) else {
         return;
     };
     let Ok(a) = Document::parse(target, dialect) else {

@@ -18,22 +18,12 @@
 
 use libfuzzer_sys::fuzz_target;
 use merge::{merge_texts, MergeOptions, Policy, Side};
-use sjson::{Dialect, Document};
+use sjson::Document;
+
+mod three_texts;
 
 fuzz_target!(|data: &[u8]| {
-    let mut parts = data.split(|&b| b == 0xFF);
-    let (Some(b), Some(o), Some(t)) = (parts.next(), parts.next(), parts.next()) else {
-        return;
-    };
-    let dialect = match parts.next().and_then(|p| p.first()) {
-        Some(x) if x & 1 == 1 => Dialect::Json,
-        _ => Dialect::Sjson,
-    };
-    let (Ok(b), Ok(o), Ok(t)) = (
-        std::str::from_utf8(b),
-        std::str::from_utf8(o),
-        std::str::from_utf8(t),
-    ) else {
+    let Some(([b, o, t], dialect)) = three_texts::three_texts(data) else {
         return;
     };
     if [b, o, t]
