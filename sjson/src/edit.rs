@@ -71,7 +71,6 @@ pub fn print_with_split(doc: &Document, out: &Out<'_>) -> (String, Option<Split>
         out: String::with_capacity(doc.text().len() + doc.text().len() / 16),
         depth: 0,
         split: None,
-        fresh_inline: None,
     };
     let root = doc.root();
     let span = root.span();
@@ -90,9 +89,6 @@ struct Printer<'d> {
     depth: usize,
     /// The split hint so far, with its array's length.
     split: Option<(usize, Split)>,
-    /// The style of the objects beside a new item being printed, when they are written on
-    /// one line: a fresh object printed there follows it (taken by the first fresh container).
-    fresh_inline: Option<fresh::InlineObjects>,
 }
 
 fn is_ws(c: char) -> bool {
@@ -124,7 +120,7 @@ impl<'d> Printer<'d> {
                 ours: Some(o),
                 items,
             } if in_place && self.owns(o) => self.print_in_place(*o, items, indent),
-            Out::Container { kind, items, .. } => self.print_fresh(*kind, items, indent),
+            Out::Container { kind, items, .. } => self.print_fresh(*kind, items, indent, None),
         }
     }
 
@@ -385,19 +381,20 @@ impl<'d> Printer<'d> {
         }
         self.push_new_key(item);
         self.note_split(&at);
-        if matches!(
-            &item.value,
+        match &item.value {
+            // A new object among objects on one line is written on one line too.
             Out::Container {
                 kind: Kind::Object,
+                items,
                 ..
+            } => {
+                let beside = *shape
+                    .inline_objects
+                    .get_or_init(|| fresh::inline_objects(self.doc, &shape.layout));
+                self.print_fresh(Kind::Object, items, &shape.child_indent, beside);
             }
-        ) {
-            self.fresh_inline = *shape
-                .inline_objects
-                .get_or_init(|| fresh::inline_objects(self.doc, &shape.layout));
+            value => self.print_out(value, &shape.child_indent, false),
         }
-        self.print_out(&item.value, &shape.child_indent, false);
-        self.fresh_inline = None;
         // On one line, commas go between items only.
         if self.json() && !at.is_last() || shape.commas && (multiline || !at.is_last()) {
             self.out.push(',');

@@ -1,6 +1,6 @@
 //! Containers printed fresh (no node of the printing document to keep): on one line when
-//! they are short arrays of numbers, or objects of scalars among objects written on one
-//! line; otherwise one item per line, in the printing document's style.
+//! they are short arrays of numbers, or objects whose values fit on one line among objects
+//! written on one line; otherwise one item per line, in the printing document's style.
 
 use super::{origin_comments, Out, OutItem, Printer};
 use crate::doc::{Document, Kind};
@@ -34,51 +34,30 @@ pub(super) fn inline_objects(doc: &Document, layout: &ContainerLayout) -> Option
     })
 }
 
-/// Whether a short array of numbers prints on one line: `len` items of these kinds.
-fn short_numbers(len: usize, mut kinds: impl Iterator<Item = Kind>, inline_numbers: usize) -> bool {
-    len <= inline_numbers && kinds.all(|k| k == Kind::Number)
-}
-
-/// Whether `item` prints on one line (a scalar, or a short array of numbers) and carries
-/// no comment that a line of its own would keep.
-fn fits_one_line(item: &OutItem<'_>, inline_numbers: usize) -> bool {
-    let one_line = match &item.value {
-        Out::Value(v) if v.kind() == Kind::Array => {
-            short_numbers(v.len(), v.children().map(|c| c.kind()), inline_numbers)
-        }
-        Out::Value(v) => !v.is_container(),
-        Out::Lexeme(_) => true,
-        Out::Container {
-            kind: Kind::Array,
-            items,
-            ..
-        } => {
-            let kinds = items.iter().map(|i| match &i.value {
-                Out::Value(v) => v.kind(),
-                _ => Kind::Null,
-            });
-            short_numbers(items.len(), kinds, inline_numbers)
-        }
-        Out::Container { .. } => false,
-    };
-    one_line
-        && item
-            .origin
-            .or(item.ours)
-            .is_none_or(|v| origin_comments(v, true).is_empty())
+/// Whether `item` carries a comment that only a line of its own would keep.
+fn has_lead_comment(item: &OutItem<'_>) -> bool {
+    item.origin
+        .or(item.ours)
+        .is_some_and(|v| !origin_comments(v, true).is_empty())
 }
 
 impl Printer<'_> {
-    pub(super) fn print_fresh(&mut self, kind: Kind, items: &[OutItem<'_>], indent: &str) {
-        // The neighbours' style holds for this container only, not the ones inside it.
-        let inline_objects = self.fresh_inline.take();
-        if let Some(style) = inline_objects {
-            let inline_numbers = self.style.inline_numbers;
+    /// Prints a container that has no node of the printing document to keep; `beside`:
+    /// the style of the one-line objects it stands among, if it does.
+    pub(super) fn print_fresh(
+        &mut self,
+        kind: Kind,
+        items: &[OutItem<'_>],
+        indent: &str,
+        beside: Option<InlineObjects>,
+    ) {
+        if let Some(style) = beside {
             if kind == Kind::Object
                 && !items.is_empty()
-                && items.iter().all(|i| fits_one_line(i, inline_numbers))
+                && !items.iter().any(has_lead_comment)
+                && self.print_inline_object(items, style)
             {
-                return self.print_inline_object(items, style);
+                return;
             }
         }
         let (open, close) = if kind == Kind::Object {
@@ -124,8 +103,10 @@ impl Printer<'_> {
         self.out.push_str(close);
     }
 
-    /// `{a = 1 b = 2}` (with commas where the document writes them), like its neighbours.
-    fn print_inline_object(&mut self, items: &[OutItem<'_>], style: InlineObjects) {
+    /// `{a = 1 b = 2}` (with commas where the neighbours write them), like its neighbours;
+    /// false, with nothing printed, when an item's value takes more than one line.
+    fn print_inline_object(&mut self, items: &[OutItem<'_>], style: InlineObjects) -> bool {
+        let start = self.out.len();
         self.out.push('{');
         if style.padded {
             self.out.push(' ');
@@ -137,10 +118,15 @@ impl Printer<'_> {
             }
             self.push_new_key(item);
             self.print_out(&item.value, "", false);
+            if self.out[start..].contains('\n') {
+                self.out.truncate(start);
+                return false;
+            }
         }
         if style.padded {
             self.out.push(' ');
         }
         self.out.push('}');
+        true
     }
 }
