@@ -26,12 +26,6 @@ impl<S: AsRef<str>> IdSource for Vec<S> {
     }
 }
 
-impl<S: AsRef<str>, const N: usize> IdSource for [S; N] {
-    fn id_at(&self, at: usize) -> &str {
-        self[at].as_ref()
-    }
-}
-
 /// Positions in a list of ids, found by id. Every call passes the same list (grown only
 /// at its end).
 #[derive(Default)]
@@ -93,7 +87,7 @@ mod tests {
 
     #[test]
     fn first_or_last_position_of_each_id() {
-        let ids = ["a", "b", "a", "c", "b"];
+        let ids = ["a", "b", "a", "c", "b"].to_vec();
         let (mut first, mut last) = (IdTable::default(), IdTable::default());
         let firsts: Vec<_> = (0..ids.len())
             .map(|i| first.insert_first(&ids, i))

@@ -192,8 +192,8 @@ impl<'a> Names<'a> {
         out
     }
 
-    /// A JSON Pointer as the merge reports it (`/entities/[id=f341]/position`, `~0` and
-    /// `~1` escapes) for people, like [`Names::path`].
+    /// A JSON Pointer as the merge reports it (`/entities/[id=f341]/position`, `~0`, `~1`
+    /// and a key's leading `~2` escapes) for people, like [`Names::path`].
     pub fn pointer(&self, pointer: &str) -> String {
         // A number step is an index where the documents hold an array there.
         let path = crate::changeset::parse_report_pointer(pointer, |p| self.is_array_at(p));

@@ -175,7 +175,8 @@ pub(crate) struct Extra {
     key_start: u32,
 }
 
-/// There are more containers than a node can index.
+/// There are more extra entries (containers not stored inline, long scalars) than a node
+/// can index.
 #[derive(Debug)]
 pub(crate) struct TooManyContainers;
 

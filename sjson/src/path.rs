@@ -42,16 +42,24 @@ impl Path {
 
     /// The path as a plain RFC 6901 JSON Pointer, as a JSON Patch holds it: keys escaped as
     /// the RFC says only (a leading `[` stays `[`); id steps as `Display` writes them.
-    pub fn rfc6901(&self) -> String {
-        let mut out = String::new();
-        for s in &self.0 {
-            out.push('/');
+    pub fn rfc6901(&self) -> impl fmt::Display + '_ {
+        Rfc6901(self)
+    }
+}
+
+/// [`Path::rfc6901`].
+struct Rfc6901<'p>(&'p Path);
+
+impl fmt::Display for Rfc6901<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for s in &self.0 .0 {
+            f.write_str("/")?;
             match s {
-                Segment::Key(k) => out.push_str(&k.replace('~', "~0").replace('/', "~1")),
-                other => out.push_str(&other.to_string()),
+                Segment::Key(k) => escape(k, f)?,
+                other => other.fmt(f)?,
             }
         }
-        out
+        Ok(())
     }
 }
 
@@ -123,8 +131,8 @@ mod tests {
             Segment::Key("a[b".into()),
         ]);
         assert_eq!(r.to_string(), "/~2id=x]/a[b");
-        assert_eq!(r.rfc6901(), "/[id=x]/a[b");
-        assert_eq!(q.rfc6901(), q.to_string());
+        assert_eq!(r.rfc6901().to_string(), "/[id=x]/a[b");
+        assert_eq!(q.rfc6901().to_string(), q.to_string());
         assert_eq!(Path::root().to_string(), "");
     }
 }

@@ -98,7 +98,7 @@ impl<'t> Versions<'t> {
 
     /// [`Versions::texts`] without base's text: it is read again (`base.0`) the first
     /// time the pass needs base whole, which the common merge does not.
-    pub fn texts_base_again(
+    pub(crate) fn texts_base_again(
         base: (BaseAgain<'t>, Dialect),
         ours: (&'t str, Dialect),
         theirs: (&'t str, Dialect),

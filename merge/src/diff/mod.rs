@@ -286,10 +286,10 @@ impl PatchOp<'_> {
         sjson::string::write_quoted(&mut out, self.op());
         if let PatchOp::Move { from, .. } = self {
             out.push_str(",\"from\":");
-            sjson::string::write_quoted(&mut out, &from.rfc6901());
+            sjson::string::write_quoted(&mut out, &from.rfc6901().to_string());
         }
         out.push_str(",\"path\":");
-        sjson::string::write_quoted(&mut out, &self.path().rfc6901());
+        sjson::string::write_quoted(&mut out, &self.path().rfc6901().to_string());
         if let PatchOp::Add { value, .. } | PatchOp::Replace { value, .. } = self {
             out.push_str(",\"value\":");
             out.push_str(&compact_json(*value));
