@@ -6,27 +6,10 @@
 
 use std::path::{Path, PathBuf};
 
-/// The crates both binaries are built from, and the files that decide their build.
-const SOURCES: &[&str] = &[
-    "cli",
-    "sjson/src",
-    "merge/src",
-    "expr/src",
-    "config/src",
-    "store/src",
-    "hooks/src",
-    "review/src",
-];
-const FILES: &[&str] = &[
-    "Cargo.toml",
-    "Cargo.lock",
-    "sjson/Cargo.toml",
-    "merge/Cargo.toml",
-    "expr/Cargo.toml",
-    "config/Cargo.toml",
-    "store/Cargo.toml",
-    "hooks/Cargo.toml",
-    "review/Cargo.toml",
+/// The crates both binaries are built from (beside `cli`, the root package's own code):
+/// their `src` and `Cargo.toml` decide the build, with the root's manifest and lock file.
+const CRATES: &[&str] = &[
+    "sjson", "merge", "expr", "config", "store", "hooks", "review",
 ];
 
 /// 64-bit FNV-1a over `bytes`, continuing from `hash`.
@@ -38,8 +21,7 @@ fn fnv1a(mut hash: u64, bytes: &[u8]) -> u64 {
     hash
 }
 
-/// The files under `dir`, recursively, sorted (so the hash does not depend on the order
-/// the file system lists them in).
+/// Appends the files under `dir`, recursively, in the order the file system lists them.
 fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
@@ -56,14 +38,22 @@ fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
 
 fn main() {
     let root = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("set by cargo"));
-    let mut files: Vec<PathBuf> = FILES.iter().map(|f| root.join(f)).collect();
-    for dir in SOURCES {
-        println!("cargo:rerun-if-changed={dir}");
-        files_under(&root.join(dir), &mut files);
+    let mut watched = vec!["cli".to_string(), "Cargo.toml".into(), "Cargo.lock".into()];
+    for krate in CRATES {
+        watched.push(format!("{krate}/src"));
+        watched.push(format!("{krate}/Cargo.toml"));
     }
-    for file in FILES {
-        println!("cargo:rerun-if-changed={file}");
+    let mut files = Vec::new();
+    for path in &watched {
+        println!("cargo:rerun-if-changed={path}");
+        let path = root.join(path);
+        if path.is_dir() {
+            files_under(&path, &mut files);
+        } else {
+            files.push(path);
+        }
     }
+    // Sorted, so that the hash does not depend on the order directories are listed in.
     files.sort();
     let mut hash = 0xcbf2_9ce4_8422_2325;
     for file in &files {

@@ -141,8 +141,9 @@ pub fn run(args: &InstallArgs) -> anyhow::Result<ExitCode> {
     if let Some(lean) = &driver.stale_lean {
         eprintln!(
             "assetvc: {} was built from other source than this assetvc: registered \
-             `assetvc merge-driver` instead (`cargo build --release` builds both)",
-            lean.display()
+             `assetvc merge-driver` instead ({})",
+            lean.display(),
+            merge_hooks::BUILD_BOTH
         );
     }
     // 3. the pre-commit hook, and the prepare-commit-msg hook for merge commits

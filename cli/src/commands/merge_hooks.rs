@@ -63,6 +63,10 @@ pub fn lean_driver_beside(exe: &Path) -> Option<PathBuf> {
     is_executable_file(&lean).then_some(lean)
 }
 
+/// How to make the two binaries of one build: `cargo run` builds `assetvc` alone.
+pub const BUILD_BOTH: &str =
+    "build both binaries with one profile: `cargo build --bins`, or `cargo build --release --bins`";
+
 /// The line `assetvc-merge-driver --version` prints when it was built from the same
 /// source as the running `assetvc` ([`crate::VERSION`] names the source).
 pub fn lean_version_line() -> String {
@@ -146,10 +150,12 @@ pub fn inspect_driver(repo: &store::Repo) -> Item {
         detail: if stale {
             format!(
                 "merge.assetvc.driver runs {program}, built from other source than this \
-                 assetvc: `cargo build --release` builds both, or `assetvc install` registers \
-                 `assetvc merge-driver`"
+                 assetvc: {BUILD_BOTH}, or `assetvc install` registers `assetvc merge-driver`"
             )
-        } else if ok && !lean && lean_driver_beside(Path::new(&program)).is_some() {
+        } else if ok
+            && !lean
+            && lean_driver_beside(Path::new(&program)).is_some_and(|l| built_alike(&l))
+        {
             format!(
                 "merge.assetvc.driver = {cmd} (works; `assetvc install` registers the faster \
                  {LEAN_DRIVER} beside it)"
