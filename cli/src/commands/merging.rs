@@ -112,10 +112,10 @@ pub fn merge_coherent_files<R: Send>(
         theirs,
         base_file,
     } = loaded;
-    let read_again = || base_file.as_ref().and_then(FileAgain::read);
-    let base_again = base_file
-        .is_some()
-        .then_some(&read_again as merge::coherence::BaseAgain<'_>);
+    let read_again = base_file.map(|file| move || file.read());
+    let base_again = read_again
+        .as_ref()
+        .map(|read| read as merge::coherence::BaseAgain<'_>);
     merge::merge_coherent_owned(base, ours, theirs, base_again, options, beside)
 }
 
@@ -127,8 +127,8 @@ pub fn describe(e: merge::MergeError) -> String {
     }
 }
 
-/// An error of [`merge_coherent_files`], described, with the position of a bad reference named by the version's
-/// file (`ours` → `names[1]`) instead of its side.
+/// An error of [`merge_coherent_files`], described, with the position of a bad reference
+/// named by the version's file (`ours` → `names[1]`) instead of its side.
 pub fn name_sides(e: String, names: [&str; 3]) -> String {
     for (side, name) in ["base", "ours", "theirs"].into_iter().zip(names) {
         if let Some(rest) = e.strip_prefix(side).filter(|r| r.starts_with(':')) {

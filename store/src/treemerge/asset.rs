@@ -73,12 +73,17 @@ pub(super) fn merge_asset(
     // The result must parse (checked before anything is written) and be a coherent level.
     // The versions are given up to the merge, which frees their node tables early, and a
     // large base whole: it is read again from its blob if a repair needs it.
-    let read_again = || {
-        let mut blob = repo.find_blob(base_blob?).ok()?;
-        String::from_utf8(blob.take_data()).ok()
-    };
-    let base_again = (base_blob.is_some() && b.text().len() >= merge::FREE_BASE_FROM)
-        .then_some(&read_again as merge::coherence::BaseAgain<'_>);
+    let read_again = base_blob
+        .filter(|_| b.text().len() >= merge::FREE_BASE_FROM)
+        .map(|id| {
+            move || {
+                let mut blob = repo.find_blob(id).ok()?;
+                String::from_utf8(blob.take_data()).ok()
+            }
+        });
+    let base_again = read_again
+        .as_ref()
+        .map(|read| read as merge::coherence::BaseAgain<'_>);
     let (outcome, merged) =
         match merge::merge_coherent_owned(b, o, t, base_again, options, |_, _| ()) {
             Ok(merged) => (merged.outcome, merged.document),
