@@ -69,8 +69,7 @@ fuzz_target!(|data: &[u8]| {
         .expect("merge_texts merged them");
         assert_eq!(owned.document.text(), out.text, "freed base: another text");
         assert_eq!(
-            format!("{:?}", owned.outcome.conflicts),
-            format!("{:?}", out.conflicts),
+            owned.outcome.conflicts, out.conflicts,
             "freed base: other conflicts"
         );
     }
