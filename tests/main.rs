@@ -44,3 +44,24 @@ mod safety_terminal;
 mod sync_daemon;
 mod sync_file;
 mod usability;
+
+/// Every file of `tests/` and `merge/tests/` (the two test binaries with
+/// `autotests = false`) is a module of its `main.rs`: a file added without its `mod` line
+/// would never run, and nothing would say so.
+#[test]
+fn every_test_file_is_a_module_of_its_binary() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    for dir in ["tests", "merge/tests"] {
+        let main = std::fs::read_to_string(root.join(dir).join("main.rs")).unwrap();
+        for entry in std::fs::read_dir(root.join(dir)).unwrap() {
+            let path = entry.unwrap().path();
+            let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
+            let module = path.extension().is_some_and(|e| e == "rs") && stem != "main"
+                || path.join("mod.rs").is_file();
+            assert!(
+                !module || main.contains(&format!("\nmod {stem};\n")),
+                "{dir}/{stem} is not declared in {dir}/main.rs: `mod {stem};`"
+            );
+        }
+    }
+}
