@@ -35,4 +35,4 @@ mod path;
 mod rebind;
 
 pub use edit::{print, print_with_split, Out, OutItem};
-pub use path::{Path, Segment};
+pub use path::{unescape_token, Path, Segment};

@@ -40,6 +40,39 @@ impl Path {
         self.0.pop();
     }
 
+    /// Parses a JSON Pointer (RFC 6901) in which `[key=value]` names a keyed element by id.
+    /// Other steps are object keys (or array indices, by the container they meet); a key
+    /// that starts with `[` starts with `~2` instead.
+    pub fn parse(text: &str) -> Result<Path, String> {
+        if text.is_empty() {
+            return Ok(Path::root());
+        }
+        let Some(rest) = text.strip_prefix('/') else {
+            return Err(format!("path \"{text}\" must be empty or start with /"));
+        };
+        let mut path = Path::root();
+        for raw in rest.split('/') {
+            let id = raw
+                .strip_prefix('[')
+                .and_then(|r| r.strip_suffix(']'))
+                .and_then(|r| r.split_once('='));
+            let seg = match id {
+                Some((key, value)) => Segment::Id {
+                    key: unescape_token(key, text)?,
+                    value: unescape_token(value, text)?,
+                },
+                // A key's leading `[` is written `~2`, so that it does not read as an id
+                // (see `Display`).
+                None => match raw.strip_prefix("~2") {
+                    Some(rest) => Segment::Key(format!("[{}", unescape_token(rest, text)?)),
+                    None => Segment::Key(unescape_token(raw, text)?),
+                },
+            };
+            path.push(seg);
+        }
+        Ok(path)
+    }
+
     /// The path as a plain RFC 6901 JSON Pointer, as a JSON Patch holds it: keys escaped as
     /// the RFC says only (a leading `[` stays `[`); id steps as `Display` writes them.
     pub fn rfc6901(&self) -> impl fmt::Display + '_ {
@@ -109,9 +142,51 @@ impl fmt::Display for Path {
     }
 }
 
+/// One step of a JSON Pointer with `~1` (`/`) and `~0` (`~`) undone; any other `~` is an
+/// error naming the pointer `whole`.
+pub fn unescape_token(raw: &str, whole: &str) -> Result<String, String> {
+    if !raw.contains('~') {
+        return Ok(raw.to_string());
+    }
+    let mut out = String::with_capacity(raw.len());
+    let mut chars = raw.chars();
+    while let Some(c) = chars.next() {
+        if c != '~' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('0') => out.push('~'),
+            Some('1') => out.push('/'),
+            _ => return Err(format!("path \"{whole}\": ~ must be followed by 0 or 1")),
+        }
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pointers_name_keys_ids_and_escapes() {
+        let p = Path::parse("/units/[id=u~11]/a~0b").unwrap();
+        assert_eq!(p.to_string(), "/units/[id=u~11]/a~0b");
+        assert_eq!(
+            p.0[1],
+            Segment::Id {
+                key: "id".into(),
+                value: "u/1".into()
+            }
+        );
+        assert!(Path::parse("units").is_err());
+        assert!(Path::parse("/a~2").is_err());
+        assert_eq!(
+            Path::parse("/~2id=x]/a[b").unwrap().0,
+            [Segment::Key("[id=x]".into()), Segment::Key("a[b".into())]
+        );
+        assert_eq!(Path::parse("").unwrap(), Path::root());
+    }
 
     #[test]
     fn renders_json_pointers_with_ids() {

@@ -28,10 +28,7 @@ use sjson::{Path, Value};
 use crate::merger::compact_json;
 
 pub use apply::{apply_change_set, ApplyError};
-pub(crate) use read::unescape;
-pub use read::{
-    parse_change_set, parse_pointer, parse_report_pointer, read_ops, ChangeSetError, Line,
-};
+pub use read::{parse_change_set, parse_report_pointer, read_ops, ChangeSetError, Line};
 pub use write::change_set;
 
 /// The three operations.

@@ -98,7 +98,7 @@ fn read_op(line: &Line) -> Result<ChangeOp<'_>, ChangeSetError> {
         return Err(fail(root, "missing \"path\"".into()));
     };
     let at_path = root.get("path").unwrap_or(root);
-    let path = parse_pointer(&text).map_err(|r| fail(at_path, r))?;
+    let path = Path::parse(&text).map_err(|r| fail(at_path, r))?;
     let (old, new) = (root.get("old"), root.get("value"));
     let last_is_id = matches!(path.0.last(), Some(Segment::Id { .. }));
     match kind {
@@ -137,44 +137,11 @@ fn read_op(line: &Line) -> Result<ChangeOp<'_>, ChangeSetError> {
     })
 }
 
-/// Parses a JSON Pointer (RFC 6901) in which `[key=value]` names a keyed element by id.
-/// Other steps are object keys (or array indices, by the container they meet); a key
-/// that starts with `[` starts with `~2` instead.
-pub fn parse_pointer(text: &str) -> Result<Path, String> {
-    if text.is_empty() {
-        return Ok(Path::root());
-    }
-    let Some(rest) = text.strip_prefix('/') else {
-        return Err(format!("path \"{text}\" must be empty or start with /"));
-    };
-    let mut path = Path::root();
-    for raw in rest.split('/') {
-        let id = raw
-            .strip_prefix('[')
-            .and_then(|r| r.strip_suffix(']'))
-            .and_then(|r| r.split_once('='));
-        let seg = match id {
-            Some((key, value)) => Segment::Id {
-                key: unescape(key, text)?,
-                value: unescape(value, text)?,
-            },
-            // A key's leading `[` is written `~2`, so that it does not read as an id
-            // (see `sjson::Path`).
-            None => match raw.strip_prefix("~2") {
-                Some(rest) => Segment::Key(format!("[{}", unescape(rest, text)?)),
-                None => Segment::Key(unescape(raw, text)?),
-            },
-        };
-        path.push(seg);
-    }
-    Ok(path)
-}
-
-/// A pointer of one of assetvc's own reports, read as [`parse_pointer`] reads it (a
+/// A pointer of one of assetvc's own reports, read as [`Path::parse`] reads it (a
 /// malformed one as plain keys); a number step is an array index where `is_array` says
 /// the path so far leads to an array.
 pub fn parse_report_pointer(text: &str, mut is_array: impl FnMut(&Path) -> bool) -> Path {
-    let parsed = parse_pointer(text).unwrap_or_else(|_| {
+    let parsed = Path::parse(text).unwrap_or_else(|_| {
         Path(
             text.split('/')
                 .skip(1)
@@ -196,50 +163,9 @@ pub fn parse_report_pointer(text: &str, mut is_array: impl FnMut(&Path) -> bool)
     path
 }
 
-/// Undoes `~1` (`/`) and `~0` (`~`); any other `~` is an error.
-pub(crate) fn unescape(raw: &str, whole: &str) -> Result<String, String> {
-    if !raw.contains('~') {
-        return Ok(raw.to_string());
-    }
-    let mut out = String::with_capacity(raw.len());
-    let mut chars = raw.chars();
-    while let Some(c) = chars.next() {
-        if c != '~' {
-            out.push(c);
-            continue;
-        }
-        match chars.next() {
-            Some('0') => out.push('~'),
-            Some('1') => out.push('/'),
-            _ => return Err(format!("path \"{whole}\": ~ must be followed by 0 or 1")),
-        }
-    }
-    Ok(out)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn pointers_name_keys_ids_and_escapes() {
-        let p = parse_pointer("/units/[id=u~11]/a~0b").unwrap();
-        assert_eq!(p.to_string(), "/units/[id=u~11]/a~0b");
-        assert_eq!(
-            p.0[1],
-            Segment::Id {
-                key: "id".into(),
-                value: "u/1".into()
-            }
-        );
-        assert!(parse_pointer("units").is_err());
-        assert!(parse_pointer("/a~2").is_err());
-        assert_eq!(
-            parse_pointer("/~2id=x]/a[b").unwrap().0,
-            [Segment::Key("[id=x]".into()), Segment::Key("a[b".into())]
-        );
-        assert_eq!(parse_pointer("").unwrap(), Path::root());
-    }
 
     #[test]
     fn report_pointers_make_number_steps_indices_where_told() {

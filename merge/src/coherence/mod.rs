@@ -73,7 +73,7 @@ pub enum CoherenceError {
     /// Indexing a version failed (a bug; nothing is written).
     #[error("internal error: indexing a version for the coherence pass failed")]
     Internal,
-    /// Base, not held in memory ([`Versions::texts_base_again`]), was needed and could not
+    /// Base, not held in memory (`Versions::texts_base_again`), was needed and could not
     /// be read again unchanged; nothing is written.
     #[error("the base version was needed again and could not be read again unchanged (did it change during the merge?)")]
     BaseUnreadable,

@@ -10,8 +10,8 @@ mod tests;
 
 use sjson::{Document, Kind, ParseOptions, Value};
 
-use crate::changeset::unescape;
 use crate::{merge, MergeOptions};
+use sjson::unescape_token;
 
 pub use tree::{json_equal, Json};
 
@@ -152,7 +152,7 @@ pub fn parse_pointer(text: &str) -> Result<Vec<String>, String> {
     let Some(rest) = text.strip_prefix('/') else {
         return Err(format!("path \"{text}\" must be empty or start with /"));
     };
-    rest.split('/').map(|t| unescape(t, text)).collect()
+    rest.split('/').map(|t| unescape_token(t, text)).collect()
 }
 
 fn pointer_text(tokens: &[String]) -> String {
