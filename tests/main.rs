@@ -24,6 +24,7 @@ mod guards_pre_commit;
 mod guards_pre_receive;
 mod merge_cases;
 mod merge_journal;
+mod merge_strategy;
 mod migrate;
 mod migrate_resume;
 mod objects_history;

@@ -112,6 +112,13 @@ pub fn merge_driver_main() -> ExitCode {
         .unwrap_or_else(|e| exit::failure(&e))
 }
 
+/// The `git-merge-assetvc` binary: the merge strategy git runs once per merge step
+/// (`commands::merge_strategy`).
+pub fn merge_strategy_main() -> ExitCode {
+    commands::merge_strategy::main(std::env::args_os().skip(1))
+        .unwrap_or_else(|e| exit::failure(&e))
+}
+
 /// Runs one command: its exit status, or the failure `main` reports.
 fn run(command: &Command) -> anyhow::Result<ExitCode> {
     match command {
