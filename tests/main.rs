@@ -36,6 +36,7 @@ mod porcelain_install;
 mod porcelain_merge;
 mod porcelain_rebase;
 mod porcelain_workflow;
+mod pr_merge_queue;
 mod report_names;
 mod review_page;
 mod safety_outputs;

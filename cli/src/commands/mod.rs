@@ -23,6 +23,7 @@ mod merging;
 pub mod migrate;
 pub mod objects;
 mod porcelain;
+pub mod pr;
 pub mod pull;
 pub mod push;
 mod record;

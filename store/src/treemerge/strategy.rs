@@ -96,6 +96,11 @@ impl Repo {
         Ok(id.detach())
     }
 
+    /// The best common ancestor of commits `a` and `b`, `None` for unrelated histories.
+    pub fn merge_base_of(&self, a: ObjectId, b: ObjectId) -> Result<Option<ObjectId>> {
+        Ok(self.git.merge_base(a, b)?.map(|id| id.detach()))
+    }
+
     /// Writes a commit object of `tree` with `parents` and `message` (author and committer
     /// from the configuration, as `git commit-tree`) without moving any ref.
     pub fn write_commit(
