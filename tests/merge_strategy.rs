@@ -384,3 +384,86 @@ fn an_unparsable_asset_is_left_conflicted_with_ours() {
     let stages = git(&dir, &["ls-files", "-u"]);
     assert!(stages.contains(" 3\tlevel.sjson"), "{stages}");
 }
+
+#[test]
+fn x_ours_chooses_the_policy_and_a_criss_cross_merge_uses_every_base() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = setup(tmp.path());
+    diverge(&dir);
+    let out = git_out(&dir, &["merge", "--no-edit", "-X", "ours", "side"]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert_eq!(level(&dir)["settings"]["fog"], serde_json::json!(0.7));
+
+    // Criss-cross: two branches each merge the other's first commit; their next merge
+    // has two merge bases.
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = setup(tmp.path());
+    git(&dir, &["checkout", "-q", "-b", "a"]);
+    write(&dir, "level.sjson", &BASE.replace("[0 0 0]", "[1 1 1]"));
+    commit_all(&dir, "a1");
+    git(&dir, &["checkout", "-q", "-b", "b", "main"]);
+    write(&dir, "level.sjson", &BASE.replace("[5 5 5]", "[2 2 2]"));
+    commit_all(&dir, "b1");
+    git(&dir, &["merge", "-q", "--no-edit", "a~0"]);
+    git(&dir, &["checkout", "-q", "a"]);
+    git(&dir, &["merge", "-q", "--no-edit", "b~1"]);
+    write(
+        &dir,
+        "level.sjson",
+        &read(&dir, "level.sjson").replace("fog = 0.1", "fog = 0.3"),
+    );
+    commit_all(&dir, "a2");
+    git(&dir, &["checkout", "-q", "b"]);
+    write(&dir, "notes.txt", "one\ntwo\nthree\nfour\n");
+    commit_all(&dir, "b2");
+    let bases = git(&dir, &["merge-base", "--all", "a", "b"]);
+    assert_eq!(bases.lines().count(), 2, "{bases}");
+    let out = git_out(&dir, &["merge", "--no-edit", "a"]);
+    assert!(out.status.success(), "{}", text(&out));
+    let merged = level(&dir);
+    assert_eq!(
+        merged["entities"][0]["position"],
+        serde_json::json!([1.0, 1.0, 1.0])
+    );
+    assert_eq!(
+        merged["entities"][1]["position"],
+        serde_json::json!([2.0, 2.0, 2.0])
+    );
+    assert_eq!(merged["settings"]["fog"], serde_json::json!(0.3));
+    assert_eq!(read(&dir, "notes.txt"), "one\ntwo\nthree\nfour\n");
+}
+
+#[test]
+fn a_merge_that_leaves_a_reference_to_a_deleted_unit_is_reported() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = setup(tmp.path());
+    write(
+        &dir,
+        "assetvc.toml",
+        "[references]\nresources = { type = \"unit\" }\n",
+    );
+    std::fs::create_dir(dir.join("units")).unwrap();
+    write(&dir, "units/crate.unit", "renderable = true\n");
+    git(&dir, &["add", "."]);
+    git(&dir, &["commit", "-q", "-m", "units"]);
+    git(&dir, &["checkout", "-q", "-b", "cleanup"]);
+    git(&dir, &["rm", "-q", "units/crate.unit"]);
+    git(&dir, &["commit", "-q", "-m", "no more crates"]);
+    git(&dir, &["checkout", "-q", "main"]);
+    write(
+        &dir,
+        "crates.level",
+        "units = [\n\t{\n\t\tid = \"e1\"\n\t\ttype = \"units/crate\"\n\t}\n]\n",
+    );
+    git(&dir, &["add", "crates.level"]);
+    git(&dir, &["commit", "-q", "--no-verify", "-m", "a crate"]);
+    let out = git_out(&dir, &["merge", "--no-edit", "cleanup"]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(
+        text(&out).contains(
+            "crates.level:4:10: unit units/crate.unit does not exist (created by this merge)"
+        ),
+        "{}",
+        text(&out)
+    );
+}

@@ -371,3 +371,46 @@ fn pr_update_makes_the_hosts_plain_merge_conflict_free() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     assert_eq!(host.rev("feature"), feature);
 }
+
+#[test]
+fn a_pull_request_that_deletes_a_unit_a_level_still_places_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let host = Host::new(tmp.path());
+    let config = "[references]\nresources = { type = \"unit\" }\n";
+    let placed = "units = [\n\t{\n\t\tid = \"e1\"\n\t\ttype = \"units/crate\"\n\t}\n]\n";
+    let setup = host.clone_as("setup");
+    std::fs::write(setup.join("assetvc.toml"), config).unwrap();
+    std::fs::create_dir(setup.join("units")).unwrap();
+    std::fs::write(setup.join("units/crate.unit"), "renderable = true\n").unwrap();
+    git(&setup, tmp.path(), &["add", "."]);
+    git(&setup, tmp.path(), &["commit", "-q", "-m", "units"]);
+    git(&setup, tmp.path(), &["push", "-q", "origin", "main"]);
+    // The pull request deletes the crate unit; meanwhile main places a crate.
+    git(&setup, tmp.path(), &["checkout", "-q", "-b", "cleanup"]);
+    git(&setup, tmp.path(), &["rm", "-q", "units/crate.unit"]);
+    git(
+        &setup,
+        tmp.path(),
+        &["commit", "-q", "-m", "no more crates"],
+    );
+    git(&setup, tmp.path(), &["push", "-q", "origin", "cleanup"]);
+    git(&setup, tmp.path(), &["checkout", "-q", "main"]);
+    std::fs::write(setup.join("crates.level"), placed).unwrap();
+    git(&setup, tmp.path(), &["add", "crates.level"]);
+    git(&setup, tmp.path(), &["commit", "-q", "-m", "a crate"]);
+    git(&setup, tmp.path(), &["push", "-q", "origin", "main"]);
+    let main = host.rev("main");
+    let ci = host.clone_as("ci");
+    let out = assetvc(
+        &ci,
+        tmp.path(),
+        &["pr", "land", "cleanup", "--into", "main"],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("crates.level") && stderr.contains("units/crate.unit"),
+        "{stderr}"
+    );
+    assert_eq!(host.rev("main"), main);
+}

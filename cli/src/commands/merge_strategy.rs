@@ -28,7 +28,8 @@ const USAGE: &str = "usage: git-merge-assetvc [--OPTION...] BASE... -- HEAD REMO
 /// The arguments git passes, as read.
 #[derive(Debug, PartialEq, Eq)]
 struct StrategyArgs {
-    /// `--OPTION`s (`-X OPTION` of git); none is understood yet, all are reported.
+    /// `--OPTION`s (`-X OPTION` of git): `--ours`, `--theirs` and `--policy=NAME` choose
+    /// the policy; the others are reported and ignored.
     options: Vec<String>,
     /// The merge bases (none for unrelated histories).
     bases: Vec<String>,
@@ -85,6 +86,30 @@ pub fn main(args: impl Iterator<Item = OsString>) -> anyhow::Result<ExitCode> {
     run(&parse(args)?)
 }
 
+/// The policy the strategy options choose, if any: `-X ours` / `-X theirs` (git passes
+/// `--ours` / `--theirs`) or `-X policy=NAME`; other options are reported and ignored.
+fn policy_option(options: &[String]) -> anyhow::Result<Option<Policy>> {
+    let mut chosen = None;
+    for o in options {
+        let name = match o.as_str() {
+            "--ours" => "ours",
+            "--theirs" => "theirs",
+            other => match other.strip_prefix("--policy=") {
+                Some(name) => name,
+                None => {
+                    eprintln!(
+                        "assetvc: note: strategy option {} ignored",
+                        crate::report::safe(o)
+                    );
+                    continue;
+                }
+            },
+        };
+        chosen = Some(super::merge_file::parse_policy(name).map_err(anyhow::Error::msg)?);
+    }
+    Ok(chosen)
+}
+
 /// Merges, updates the worktree and the index, records and reports.
 fn run(args: &StrategyArgs) -> anyhow::Result<ExitCode> {
     if args.remotes.len() > 1 {
@@ -93,9 +118,7 @@ fn run(args: &StrategyArgs) -> anyhow::Result<ExitCode> {
             args.remotes.len()
         ));
     }
-    for o in &args.options {
-        eprintln!("assetvc: note: strategy option {o} ignored");
-    }
+    let chosen = policy_option(&args.options)?;
     let (repo, root) = porcelain::open_worktree()?;
     let resolve = |spec: &str| repo.resolve_object(spec).map_err(porcelain::fail);
     let ours = resolve(&args.head)?;
@@ -109,7 +132,7 @@ fn run(args: &StrategyArgs) -> anyhow::Result<ExitCode> {
         .filter(|(k, _)| k.starts_with("GIT"))
         .collect();
     let (operation, place) = store::detect_operation(repo.git_dir(), &env);
-    let (mut options, config) = porcelain::settings(&root, None)?;
+    let (mut options, config) = porcelain::settings(&root, chosen)?;
     let configured = options.policy;
     options.policy = configured.for_operation(operation.swapped);
     let dialect_of = porcelain::dialect_fn(&config)?;
@@ -252,6 +275,24 @@ mod tests {
         assert!(parse(strings(&["b", "HEAD", "abc"])).is_err());
         assert!(parse(strings(&["b", "--", "HEAD"])).is_err());
         assert!(parse(strings(&["b", "--"])).is_err());
+    }
+
+    #[test]
+    fn x_options_choose_the_policy() {
+        assert_eq!(
+            policy_option(&strings(&["--ours"])).unwrap(),
+            Some(Policy::Ours)
+        );
+        assert_eq!(
+            policy_option(&strings(&["--ours", "--theirs"])).unwrap(),
+            Some(Policy::Theirs)
+        );
+        assert_eq!(
+            policy_option(&strings(&["--policy=fail"])).unwrap(),
+            Some(Policy::Fail)
+        );
+        assert_eq!(policy_option(&strings(&["--renormalize"])).unwrap(), None);
+        assert!(policy_option(&strings(&["--policy=nonsense"])).is_err());
     }
 
     proptest! {

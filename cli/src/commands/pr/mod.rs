@@ -195,31 +195,64 @@ fn merge_pr(
     Ok(out)
 }
 
-/// The guards' problems in the blobs tree `merged` adds or changes against `ours`' tree.
+/// The guards' problems in the blobs tree `merged` adds or changes against `ours`' tree;
+/// with `[references] resources`, also the references to files the merge deletes from
+/// ours, in assets the merge does not change (a unit deleted by the pull request that a
+/// level of the base still places).
 fn guards(
     repo: &store::Repo,
     config: &config::Config,
     merged: ObjectId,
     ours: ObjectId,
 ) -> anyhow::Result<Vec<String>> {
-    let policy = hooks::Policy::new(config)?;
+    use std::collections::HashSet;
+    let mut policy = hooks::Policy::new(config)?;
     let old = repo.tree_of(Some(ours)).map_err(porcelain::fail)?;
-    let jobs: Vec<hooks::engine::Job> = repo
+    let job = |c: store::Change| hooks::engine::Job {
+        path: c.path,
+        id: c.id,
+        base: c.base,
+    };
+    let mut jobs: Vec<hooks::engine::Job> = repo
         .diff_trees(Some(old), merged)
         .map_err(porcelain::fail)?
         .into_iter()
-        .map(|c| hooks::engine::Job {
-            path: c.path,
-            id: c.id,
-            base: c.base,
-        })
+        .map(job)
         .collect();
+    let changed = jobs.len();
+    let mut deleted: Vec<String> = Vec::new();
+    if policy.checks_resources() {
+        let all = repo.diff_trees(None, merged).map_err(porcelain::fail)?;
+        let paths: HashSet<String> = all.iter().map(|c| c.path.clone()).collect();
+        deleted = repo
+            .diff_trees(None, old)
+            .map_err(porcelain::fail)?
+            .into_iter()
+            .map(|c| c.path)
+            .filter(|p| !paths.contains(p))
+            .collect();
+        if !deleted.is_empty() {
+            let seen: HashSet<String> = jobs.iter().map(|j| j.path.clone()).collect();
+            jobs.extend(all.into_iter().filter(|c| !seen.contains(&c.path)).map(job));
+        }
+        policy = policy.with_tree(hooks::checks::resources::TreePaths::new(move |p| {
+            paths.contains(p)
+        }));
+    }
     let readers = repo.readers();
     let outcome = hooks::engine::in_pool(|| hooks::engine::check_jobs(&jobs, &policy, &readers));
     Ok(outcome
         .problems
         .into_iter()
-        .flatten()
+        .enumerate()
+        .flat_map(|(i, problems)| {
+            // An unchanged asset counts only for its references to what the merge deletes.
+            let unchanged = i >= changed;
+            let deleted = &deleted;
+            problems.into_iter().filter(move |p| {
+                !unchanged || deleted.iter().any(|d| p.reason.contains(d.as_str()))
+            })
+        })
         .map(|p| p.render())
         .collect())
 }
