@@ -467,3 +467,70 @@ fn a_merge_that_leaves_a_reference_to_a_deleted_unit_is_reported() {
         text(&out)
     );
 }
+
+#[test]
+fn every_sample_case_merges_to_the_same_bytes_as_with_the_driver() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = setup(tmp.path());
+    let cases = common::test_data().join("cases");
+    let mut names: Vec<(String, &str)> = Vec::new();
+    for entry in std::fs::read_dir(&cases).unwrap() {
+        let case = entry.unwrap().path();
+        let ext = if case.join("base.json").exists() {
+            "json"
+        } else if case.join("base.sjson").exists() {
+            "sjson"
+        } else {
+            continue;
+        };
+        let name = case.file_name().unwrap().to_string_lossy().into_owned();
+        names.push((name, ext));
+    }
+    assert!(names.len() >= 5, "{names:?}");
+    let put = |side: &str| {
+        for (name, ext) in &names {
+            std::fs::create_dir_all(dir.join("cases").join(name)).unwrap();
+            let text = std::fs::read(cases.join(name).join(format!("{side}.{ext}"))).unwrap();
+            std::fs::write(dir.join(format!("cases/{name}/asset.{ext}")), text).unwrap();
+        }
+    };
+    put("base");
+    git(&dir, &["add", "."]);
+    git(&dir, &["commit", "-q", "--no-verify", "-m", "cases: base"]);
+    git(&dir, &["checkout", "-q", "-b", "theirs"]);
+    put("theirs");
+    git(
+        &dir,
+        &["commit", "-q", "-a", "--no-verify", "-m", "cases: theirs"],
+    );
+    git(&dir, &["checkout", "-q", "main"]);
+    put("ours");
+    git(
+        &dir,
+        &["commit", "-q", "-a", "--no-verify", "-m", "cases: ours"],
+    );
+    let ours = git(&dir, &["rev-parse", "HEAD"]);
+
+    let out = git_out(&dir, &["merge", "--no-edit", "--no-verify", "theirs"]);
+    assert!(out.status.success(), "{}", text(&out));
+    let by_strategy = git(&dir, &["rev-parse", "HEAD^{tree}"]);
+    git(&dir, &["reset", "-q", "--hard", ours.trim()]);
+    let out = git_out(
+        &dir,
+        &[
+            "-c",
+            "pull.twohead=ort",
+            "merge",
+            "--no-edit",
+            "--no-verify",
+            "theirs",
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    let by_driver = git(&dir, &["rev-parse", "HEAD^{tree}"]);
+    let diff = git(
+        &dir,
+        &["diff", "--stat", by_driver.trim(), by_strategy.trim()],
+    );
+    assert_eq!(by_strategy, by_driver, "{diff}");
+}
