@@ -156,6 +156,10 @@ fn run(args: &StrategyArgs) -> anyhow::Result<ExitCode> {
     for line in super::resources::created_by_merge(&repo, &root, Some(ours), &config) {
         eprintln!("assetvc: {line} (created by this merge)");
     }
+    if merged.files.is_empty() && merged.unresolved.is_empty() {
+        // No asset merged, nothing left: nothing for the journal.
+        return Ok(ExitCode::SUCCESS);
+    }
     let base = (bases.len() == 1).then(|| bases[0]);
     let journal = Journal::at(repo.git_dir()).begin(&operation);
     let recorded = journal.map_err(anyhow::Error::from).and_then(|log| {
