@@ -195,3 +195,117 @@ fn merge_explicit(
     persist(repo, &objects, &roots)?;
     Ok(merge)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_git::git;
+    use merge::MergeOptions;
+    use proptest::prelude::*;
+    use sjson::Dialect;
+
+    fn sjson_only(path: &str) -> Option<Dialect> {
+        path.ends_with(".sjson").then_some(Dialect::Sjson)
+    }
+
+    fn rules() -> AssetRules<'static> {
+        AssetRules {
+            dialect_of: &sjson_only,
+            options: MergeOptions::default(),
+        }
+    }
+
+    /// A scratch repository (objects only are written to it).
+    fn scratch() -> (tempfile::TempDir, Repo) {
+        let tmp = tempfile::tempdir().unwrap();
+        git(tmp.path(), &["init", "-q", "-b", "main"]);
+        let repo = Repo::discover(tmp.path()).unwrap();
+        (tmp, repo)
+    }
+
+    /// A tree of `files` (path, text).
+    fn tree(repo: &Repo, files: &[(&str, String)]) -> ObjectId {
+        let g = repo.gix();
+        let mut editor = g.edit_tree(ObjectId::empty_tree(g.object_hash())).unwrap();
+        for (path, text) in files {
+            let blob = g.write_blob(text.as_bytes()).unwrap().detach();
+            editor
+                .upsert(*path, gix::objs::tree::EntryKind::Blob, blob)
+                .unwrap();
+        }
+        editor.write().unwrap().detach()
+    }
+
+    fn text_at(repo: &Repo, tree: ObjectId, path: &str) -> String {
+        let g = repo.gix();
+        let entry = g
+            .find_tree(tree)
+            .unwrap()
+            .lookup_entry_by_path(path)
+            .unwrap()
+            .unwrap();
+        String::from_utf8(g.find_blob(entry.object_id()).unwrap().take_data()).unwrap()
+    }
+
+    fn level(x: i64, y: i64) -> String {
+        format!("x = {x}\ny = {y}\n")
+    }
+
+    #[test]
+    fn an_explicit_base_replays_only_what_theirs_changed_from_it() {
+        // A cherry-pick: base is theirs' parent, not a common ancestor of ours.
+        let (_tmp, repo) = scratch();
+        let base = tree(&repo, &[("a.sjson", level(1, 1)), ("n.txt", "a\n".into())]);
+        let ours = tree(&repo, &[("a.sjson", level(5, 1)), ("n.txt", "b\n".into())]);
+        let theirs = tree(&repo, &[("a.sjson", level(1, 9)), ("n.txt", "a\n".into())]);
+        let trees = MergeTrees {
+            bases: &[base],
+            ours,
+            theirs,
+            labels: ("HEAD", "picked"),
+        };
+        let m = repo.merge_trees(&trees, &rules()).unwrap();
+        assert!(m.unresolved.is_empty(), "{:?}", m.unresolved);
+        assert_eq!(text_at(&repo, m.tree, "a.sjson"), level(5, 9));
+        assert_eq!(text_at(&repo, m.tree, "n.txt"), "b\n");
+        // No base (unrelated histories): both additions of a path conflict unless equal.
+        let none = MergeTrees {
+            bases: &[],
+            ..trees
+        };
+        let m = repo.merge_trees(&none, &rules()).unwrap();
+        assert_eq!(
+            m.files.len(),
+            1,
+            "the asset is merged against an empty base"
+        );
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+
+        /// One side's edits against the base are taken whole when the other side is the
+        /// base, and edits of different keys by both sides all land; never a panic.
+        #[test]
+        fn one_sided_and_disjoint_edits_land(
+            (x0, y0, x1, y1) in (any::<i32>(), any::<i32>(), any::<i32>(), any::<i32>()),
+            note in "[a-z]{0,8}",
+        ) {
+            let (_tmp, repo) = scratch();
+            let (x0, y0, x1, y1) = (i64::from(x0), i64::from(y0), i64::from(x1), i64::from(y1));
+            let base = tree(&repo, &[("a.sjson", level(x0, y0)), ("n.txt", "n\n".into())]);
+            let ours = tree(&repo, &[("a.sjson", level(x1, y0)), ("n.txt", "n\n".into())]);
+            let theirs = tree(&repo, &[("a.sjson", level(x0, y1)), ("n.txt", format!("{note}\n"))]);
+            let only = |ours: ObjectId, theirs: ObjectId| {
+                let trees = MergeTrees { bases: &[base], ours, theirs, labels: ("o", "t") };
+                repo.merge_trees(&trees, &rules()).unwrap()
+            };
+            prop_assert_eq!(only(ours, base).tree, ours);
+            prop_assert_eq!(only(base, theirs).tree, theirs);
+            let both = only(ours, theirs);
+            prop_assert!(both.unresolved.is_empty());
+            prop_assert_eq!(text_at(&repo, both.tree, "a.sjson"), level(x1, y1));
+            prop_assert_eq!(text_at(&repo, both.tree, "n.txt"), format!("{note}\n"));
+        }
+    }
+}
