@@ -534,3 +534,43 @@ fn every_sample_case_merges_to_the_same_bytes_as_with_the_driver() {
     );
     assert_eq!(by_strategy, by_driver, "{diff}");
 }
+
+#[test]
+fn a_cherry_pick_conflict_stops_and_continues() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = setup(tmp.path());
+    diverge(&dir);
+    git(&dir, &["checkout", "-q", "side"]);
+    write(&dir, "notes.txt", "one\nTWO (side)\nthree\n");
+    write(
+        &dir,
+        "level.sjson",
+        &read(&dir, "level.sjson").replace("[5 5 5]", "[8 8 8]"),
+    );
+    commit_all(&dir, "side: notes and e2");
+    git(&dir, &["checkout", "-q", "main"]);
+    write(&dir, "notes.txt", "one\nTWO (main)\nthree\n");
+    commit_all(&dir, "main: notes");
+
+    let out = git_out(&dir, &["cherry-pick", "side"]);
+    assert!(!out.status.success(), "{}", text(&out));
+    assert!(dir.join(".git/CHERRY_PICK_HEAD").is_file());
+    let stages = git(&dir, &["ls-files", "-u"]);
+    assert!(stages.contains(" 3\tnotes.txt"), "{stages}");
+    write(&dir, "notes.txt", "one\nTWO (both)\nthree\n");
+    git(&dir, &["add", "notes.txt"]);
+    git(&dir, &["cherry-pick", "--continue"]);
+    assert!(!dir.join(".git/CHERRY_PICK_HEAD").exists());
+    // Only the picked commit's change to e2 comes along (e1 and the fog were not in it).
+    let merged = level(&dir);
+    assert_eq!(
+        merged["entities"][1]["position"],
+        serde_json::json!([8.0, 8.0, 8.0])
+    );
+    assert_eq!(
+        merged["entities"][0]["position"],
+        serde_json::json!([0.0, 0.0, 0.0])
+    );
+    assert_eq!(merged["settings"]["fog"], serde_json::json!(0.7));
+    assert_eq!(git(&dir, &["status", "--porcelain"]), "");
+}
