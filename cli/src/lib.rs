@@ -69,6 +69,8 @@ enum Command {
     Pull(commands::pull::PullArgs),
     /// Push with `git push` (same arguments).
     Push(commands::push::PushArgs),
+    /// Pull requests in CI: check, update the branch, land through a merge queue.
+    Pr(commands::pr::PrArgs),
     /// The conflicts the last merge resolved by policy, and the paths it left.
     Conflicts(commands::conflicts::ConflictsArgs),
     /// After a merge, redo the policy's choice for one object or every conflict of a file.
@@ -112,6 +114,13 @@ pub fn merge_driver_main() -> ExitCode {
         .unwrap_or_else(|e| exit::failure(&e))
 }
 
+/// The `git-merge-assetvc` binary: the merge strategy git runs once per merge step
+/// (`commands::merge_strategy`).
+pub fn merge_strategy_main() -> ExitCode {
+    commands::merge_strategy::main(std::env::args_os().skip(1))
+        .unwrap_or_else(|e| exit::failure(&e))
+}
+
 /// Runs one command: its exit status, or the failure `main` reports.
 fn run(command: &Command) -> anyhow::Result<ExitCode> {
     match command {
@@ -126,6 +135,7 @@ fn run(command: &Command) -> anyhow::Result<ExitCode> {
         Command::Merge(args) => commands::merge::run(args),
         Command::Pull(args) => commands::pull::run(args),
         Command::Push(args) => commands::push::run(args),
+        Command::Pr(args) => commands::pr::run(args),
         Command::Conflicts(args) => commands::conflicts::run(args),
         Command::Resolve(args) => commands::resolve::run(args),
         Command::Diff(args) => commands::diff::run(args),

@@ -88,7 +88,8 @@ pub use sync::{
     SAVED_PREFIX, WIP_PREFIX,
 };
 pub use treemerge::{
-    conflict_lines, AssetRules, MergeReport, MergeResult, MergedFile, Unresolved, UnresolvedKind,
+    conflict_lines, AssetRules, MergeReport, MergeResult, MergeTrees, MergedFile, StrategyMerge,
+    Unresolved, UnresolvedKind,
 };
 pub use trusted_config::{trusted_config, ConfigEntry};
 pub use worktree::PathChange;

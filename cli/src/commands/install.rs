@@ -8,6 +8,8 @@
 //!   `merge_hooks`) and `diff.assetvc.command = "<abs path> diff-driver"`;
 //! * the client pre-commit hook: a script that runs `<abs path> hook pre-commit`, after the
 //!   hook that was there (renamed `pre-commit.local`), if any;
+//! * `pull.twohead = assetvc` when the merge strategy `git-merge-assetvc` is on `PATH`
+//!   (`install_strategy`; `--no-strategy` opts out);
 //! * the `prepare-commit-msg` hook that lists, in the message of a merge commit made by
 //!   `git merge`/`git pull`, what the driver resolved by policy (`merge_hooks`).
 //!
@@ -43,6 +45,10 @@ pub struct InstallArgs {
     /// (`<BARE_REPO>/assetvc.toml`); the server never uses an `assetvc.toml` from a push.
     #[arg(long, value_name = "FILE", requires = "server")]
     pub config: Option<PathBuf>,
+    /// Do not make the merge strategy `git-merge-assetvc` git's default (`pull.twohead`):
+    /// git then merges assets with the driver, file by file.
+    #[arg(long, conflicts_with = "server")]
+    pub no_strategy: bool,
 }
 
 /// Arguments of `assetvc doctor` (`assetvc install --check`).
@@ -146,6 +152,8 @@ pub fn run(args: &InstallArgs) -> anyhow::Result<ExitCode> {
             merge_hooks::BUILD_BOTH
         );
     }
+    // The merge strategy: git's default for merge, pull, rebase and cherry-pick.
+    super::install_strategy::install(&repo, args.no_strategy)?;
     // 3. the pre-commit hook, and the prepare-commit-msg hook for merge commits
     for installed in [
         install_hook(&repo, &exe),
@@ -438,6 +446,7 @@ pub fn inspect(repo: &store::Repo, root: &Path, config: &Config) -> Vec<Item> {
         },
     });
     items.push(merge_hooks::inspect_commit_msg_hook(repo));
+    items.push(super::install_strategy::inspect(repo));
     items
 }
 

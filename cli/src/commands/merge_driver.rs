@@ -186,7 +186,8 @@ fn record(
     }
 }
 
-fn append(
+/// Appends `step` at `place` (with its saved `versions`) to `log`, a warning when it cannot.
+pub(super) fn append(
     log: &store::OperationLog,
     mut step: serde_json::Value,
     place: &StepPlace,

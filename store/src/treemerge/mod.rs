@@ -15,6 +15,7 @@
 mod asset;
 mod both_changed;
 mod head;
+mod strategy;
 
 #[cfg(test)]
 mod tests;
@@ -31,8 +32,10 @@ use crate::error::{Error, Result};
 use crate::repo;
 use crate::worktree;
 
+use crate::journal::Versions;
 use both_changed::BothChanged;
 pub use head::{conflict_lines, current_index, update_head, MergeReport, MergeResult};
+pub use strategy::{MergeTrees, StrategyMerge};
 
 /// What assetvc knows about assets: which paths are assets, and how to merge them.
 pub struct AssetRules<'a> {
@@ -205,7 +208,22 @@ pub fn merge_commits(
         (Some(bases), false) => Some(repo::tree_of(repo, Some(*bases.first()))?),
         _ => None,
     };
-    let mut tree_merge = outcome.tree_merge;
+    let (merge, roots) = finish(repo, outcome.tree_merge, first_base_tree, rules)?;
+    let memory = memory_repo.objects.take_object_memory().unwrap_or_default();
+    persist(target, &memory, &roots)?;
+    Ok(merge)
+}
+
+/// Replaces, in gix's tree merge `tree_merge` (made in `repo`, a [`merge_repo`] whose
+/// objects are in memory), the line merges of assets by their structured merges and builds
+/// the trees and the index of the result; with the objects to persist (the roots of what
+/// the result refers to).
+fn finish(
+    repo: &gix::Repository,
+    mut tree_merge: gix::merge::tree::Outcome<'_>,
+    first_base_tree: Option<ObjectId>,
+    rules: &AssetRules<'_>,
+) -> Result<(TreeMerge, Vec<ObjectId>)> {
     let merged_tree = tree_merge.tree.write()?.detach();
     let how = TreatAsUnresolved::git();
 
@@ -258,18 +276,17 @@ pub fn merge_commits(
             .filter(|e| e.stage() != gix::index::entry::Stage::Unconflicted)
             .map(|e| e.id),
     );
-    let memory = memory_repo.objects.take_object_memory().unwrap_or_default();
-    persist(target, &memory, &roots)?;
     unresolved.sort_by(|a, b| a.path.cmp(&b.path));
     unresolved.dedup_by(|a, b| a.path == b.path);
     files.sort_by(|a, b| a.path.cmp(&b.path));
-    Ok(TreeMerge {
+    let merge = TreeMerge {
         tree: commit_tree,
         worktree_tree,
         index,
         files,
         unresolved,
-    })
+    };
+    Ok((merge, roots))
 }
 
 /// The index of the merge: gix's tree `merged_tree` with the entries of the conflicts gix
