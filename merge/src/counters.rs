@@ -149,7 +149,10 @@ pub(crate) fn renumber(
     for (doc, held) in [base, ours, theirs].into_iter().zip(&versions) {
         for &family in Family::of(game) {
             let counter = int(doc.root().get(family.counter())).unwrap_or(0);
-            let top = held.iter().filter(|h| h.family == family).map(|h| h.id + 1);
+            let top = held
+                .iter()
+                .filter(|h| h.family == family)
+                .map(|h| h.id.saturating_add(1));
             let free = top.chain([counter]).max().unwrap_or(0);
             let entry = next.entry(family).or_insert(free);
             *entry = (*entry).max(free);
@@ -173,7 +176,7 @@ pub(crate) fn renumber(
         }
         let counter = next.entry(h.family).or_insert(1);
         let new = (*counter).max(1);
-        *counter = new + 1;
+        *counter = new.saturating_add(1);
         renames.insert(key, new);
         reports.push(report(h, new));
         if game == Game::Tiled {
@@ -271,7 +274,7 @@ pub(crate) fn counter_edits(game: Game, merged: &Document) -> Vec<Edit> {
                 .filter(|h| h.family == family)
                 .map(|h| h.id)
                 .max()?;
-            (now <= top).then(|| (counter.span(), (top + 1).to_string()))
+            (now <= top).then(|| (counter.span(), top.saturating_add(1).to_string()))
         })
         .collect()
 }

@@ -31,7 +31,7 @@ struct Grid<'d> {
 impl<'d> Grid<'d> {
     /// Whether it holds exactly width × height numbers.
     fn is_whole(&self) -> bool {
-        self.cells.len() == self.width * self.height
+        Some(self.cells.len()) == self.width.checked_mul(self.height)
             && self.cells.children().all(|c| c.kind() == Kind::Number)
     }
 
@@ -115,7 +115,7 @@ pub(crate) fn merge_grids(
     });
     for g in &result {
         let [b, o, t] = [&base, &ours, &theirs].map(|m| m.get(&g.key));
-        if o.is_none() && t.is_none() {
+        if o.is_none() && t.is_none() || !within_versions(g, [b, o, t]) {
             continue;
         }
         let merge = merge_cells(g, [b, o, t], policy.side());
@@ -128,6 +128,21 @@ pub(crate) fn merge_grids(
         }
     }
     out
+}
+
+/// Whether result grid `g`'s size is one its versions' widths and heights allow (no wider
+/// than the widest, no higher than the highest), so that a corrupt size never makes the
+/// merge fill a grid bigger than the versions hold.
+fn within_versions(g: &Grid<'_>, versions: [Option<&Grid<'_>>; 3]) -> bool {
+    let present = versions.iter().flatten();
+    let width = present.clone().map(|v| v.width).max().unwrap_or(0);
+    let height = present.clone().map(|v| v.height).max().unwrap_or(0);
+    let cells: usize = present.map(|v| v.cells.len()).sum();
+    g.width <= width
+        && g.height <= height
+        && g.width
+            .checked_mul(g.height)
+            .is_some_and(|n| n <= cells.saturating_mul(4))
 }
 
 /// One grid merged: its cells, and where both sides painted a cell differently.

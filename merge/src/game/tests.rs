@@ -309,3 +309,96 @@ proptest! {
         prop_assert_eq!(unique.len(), ids.len());
     }
 }
+
+#[test]
+fn layers_both_sides_added_with_one_id_stay_two_layers_with_their_own_grids() {
+    let base = map(2, 1, &[0, 0], json!([]), 1);
+    let layer = |name: &str, cell: u32| {
+        json!({"id": 3, "name": name, "type": "tilelayer", "width": 2, "height": 1,
+               "x": 0, "y": 0, "data": [cell, cell]})
+    };
+    let mut ours = base.clone();
+    ours["layers"]
+        .as_array_mut()
+        .unwrap()
+        .push(layer("Trees", 4));
+    ours["nextlayerid"] = json!(4);
+    let mut theirs = base.clone();
+    theirs["layers"]
+        .as_array_mut()
+        .unwrap()
+        .push(layer("Water", 6));
+    theirs["nextlayerid"] = json!(4);
+    let (merged, out) = run(&base, &ours, &theirs, Policy::Theirs);
+    let layers = merged["layers"].as_array().unwrap();
+    let by = |n: &str| layers.iter().find(|l| l["name"] == n).unwrap();
+    assert_eq!(
+        (by("Trees")["id"].clone(), by("Trees")["data"].clone()),
+        (json!(3), json!([4, 4]))
+    );
+    assert_eq!(
+        (by("Water")["id"].clone(), by("Water")["data"].clone()),
+        (json!(4), json!([6, 6]))
+    );
+    assert_eq!(merged["nextlayerid"], 5);
+    assert_eq!(out.conflicts.len(), 1, "{:?}", out.conflicts);
+}
+
+#[test]
+fn chunks_of_an_infinite_map_merge_cell_by_cell_at_their_coordinates() {
+    let chunk =
+        |x: i64, data: [u32; 4]| json!({"x": x, "y": -2, "width": 2, "height": 2, "data": data});
+    let infinite = |chunks: Json| {
+        json!({"tiledversion": "1.10.2", "infinite": true, "nextlayerid": 2, "nextobjectid": 1,
+               "layers": [{"id": 1, "name": "Ground", "type": "tilelayer", "width": 4, "height": 2,
+                           "chunks": chunks}]})
+    };
+    let base = infinite(json!([chunk(-2, [0; 4]), chunk(0, [0; 4])]));
+    let ours = infinite(json!([chunk(-2, [1, 0, 0, 0]), chunk(0, [0, 0, 0, 5])]));
+    let theirs = infinite(json!([chunk(-2, [0, 2, 0, 0]), chunk(0, [0, 0, 0, 6])]));
+    let (merged, out) = run(&base, &ours, &theirs, Policy::Theirs);
+    let chunks = &merged["layers"][0]["chunks"];
+    assert_eq!(chunks[0]["data"], json!([1, 2, 0, 0]));
+    assert_eq!(chunks[1]["data"], json!([0, 0, 0, 6]));
+    let cells: Vec<String> = out.conflicts.iter().map(|c| c.to_string()).collect();
+    assert_eq!(
+        cells,
+        ["/layers/[id=1]/chunks/1/data: 1 cell in x 1..1, y -1..-1 painted differently by both sides, took theirs"]
+    );
+}
+
+/// A Tiled-like or LDtk-like map with any numbers where sizes and ids go.
+fn wild_map() -> impl Strategy<Value = Json> {
+    let number = prop_oneof![-3..40i64, any::<i64>()];
+    let cells = proptest::collection::vec(0..4i64, 0..12);
+    (
+        any::<bool>(),
+        (number.clone(), number.clone(), number.clone(), number),
+        cells,
+    )
+        .prop_map(|(ldtk, (w, h, id, next), cells)| {
+            if ldtk {
+                json!({"jsonVersion": "1", "nextUid": next, "levels": [{"iid": "l", "uid": id,
+                    "layerInstances": [{"iid": "g", "__cWid": w, "__cHei": h, "levelId": id,
+                                        "intGridCsv": cells}]}]})
+            } else {
+                json!({"tiledversion": "1", "nextobjectid": next, "nextlayerid": next,
+                    "layers": [{"id": id, "width": w, "height": h, "data": cells,
+                                "objects": [{"id": id, "name": "o"}]}]})
+            }
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    #[test]
+    fn maps_with_any_sizes_and_ids_merge_without_panicking(
+        base in wild_map(), ours in wild_map(), theirs in wild_map(),
+    ) {
+        let text = |v: &Json| serde_json::to_string(v).unwrap();
+        let out = merge_texts(&text(&base), &text(&ours), &text(&theirs), Dialect::Json,
+            &MergeOptions::default());
+        prop_assert!(out.is_ok(), "{out:?}");
+    }
+}
