@@ -233,3 +233,26 @@ fn collect_iids(v: &Value, out: &mut Vec<String>) {
         _ => {}
     }
 }
+
+#[test]
+fn diff_names_a_grids_painting_as_one_line_with_its_bounding_box() {
+    let text = sample("excalibur-tiled__test.json");
+    let mut painted: Value = serde_json::from_str(&text).unwrap();
+    for (x, y) in [(1, 1), (4, 2), (2, 2)] {
+        paint(&mut painted["layers"][0]["data"], 10, (x, y), 99);
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a.json"), dir.path().join("b.json"));
+    std::fs::write(&a, &text).unwrap();
+    std::fs::write(&b, serde_json::to_string_pretty(&painted).unwrap()).unwrap();
+    let out = common::run(common::assetvc().arg("diff").arg(&a).arg(&b));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 1, "{stdout}");
+    assert!(lines[0].contains("Ground"), "{stdout}");
+    assert!(
+        lines[0].ends_with(".data: 3 cells changed in x 1..4, y 1..2"),
+        "{stdout}"
+    );
+}

@@ -15,33 +15,33 @@ use crate::game::{int, walk, Edit, Game};
 use crate::{Conflict, ConflictKind, Policy, Side};
 
 /// A grid of a document.
-struct Grid<'d> {
+pub(crate) struct Grid<'d> {
     /// What pairs it across versions: its object's pointer, a chunk by its coordinates.
-    key: String,
+    pub(crate) key: String,
     /// The report pointer of its cells' array (`/layers/[id=3]/data`).
-    pointer: String,
-    width: usize,
-    height: usize,
+    pub(crate) pointer: String,
+    pub(crate) width: usize,
+    pub(crate) height: usize,
     /// The coordinates of its first cell (a chunk's place in an infinite map).
-    origin: (i64, i64),
+    pub(crate) origin: (i64, i64),
     /// The cells' array.
-    cells: Value<'d>,
+    pub(crate) cells: Value<'d>,
 }
 
 impl<'d> Grid<'d> {
     /// Whether it holds exactly width × height numbers.
-    fn is_whole(&self) -> bool {
+    pub(crate) fn is_whole(&self) -> bool {
         Some(self.cells.len()) == self.width.checked_mul(self.height)
             && self.cells.children().all(|c| c.kind() == Kind::Number)
     }
 
-    fn lexemes(&self) -> Vec<&'d str> {
+    pub(crate) fn lexemes(&self) -> Vec<&'d str> {
         self.cells.children().map(|c| c.text()).collect()
     }
 }
 
 /// The grids of `doc`, whole or not.
-fn grids(game: Game, doc: &Document) -> Vec<Grid<'_>> {
+pub(crate) fn grids(game: Game, doc: &Document) -> Vec<Grid<'_>> {
     let (member, wide, high) = match game {
         Game::Tiled => ("data", "width", "height"),
         Game::Ldtk => ("intGridCsv", "__cWid", "__cHei"),
