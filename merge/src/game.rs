@@ -95,19 +95,22 @@ pub(crate) fn merge<R: Send>(
     let grids = grid::merge_grids(game, [base, ours, theirs], &merged.document, options.policy);
     let mut edits = grids.edits;
     edits.extend(counters::counter_edits(game, &merged.document));
-    let mut conflicts = renumbered.reports;
-    conflicts.append(&mut merged.outcome.conflicts);
-    conflicts.retain(|c| !grids.replaced.iter().any(|p| is_under(&c.path, p)));
+    let superseded = |c: &Conflict| grids.replaced.iter().any(|p| is_under(&c.path, p));
+    let conflicts = &mut merged.outcome.conflicts;
+    let reported = conflicts.len();
+    conflicts.retain(|c| !superseded(c));
+    let reports_changed =
+        conflicts.len() != reported || !renumbered.reports.is_empty() || !grids.reports.is_empty();
+    conflicts.splice(0..0, renumbered.reports);
     conflicts.extend(grids.reports);
     let changed = !edits.is_empty();
     if changed {
         merged.document = spliced(&merged.document, edits).map_err(MergeError::Invalid)?;
         merged.unique_ids = false;
     }
-    if changed || conflicts != merged.outcome.conflicts {
-        merged.beside = beside(&merged.document, &conflicts);
+    if changed || reports_changed {
+        merged.beside = beside(&merged.document, &merged.outcome.conflicts);
     }
-    merged.outcome.conflicts = conflicts;
     Ok(merged)
 }
 
