@@ -4,6 +4,7 @@
 
 use sjson::{Dialect, Document, ParseOptions};
 
+use crate::game::{self, Game};
 use crate::PARALLEL_FROM;
 use crate::{both, coherence, merger, Conflict, MergeError, MergeOptions, MergeOutcome};
 
@@ -13,6 +14,20 @@ use crate::{both, coherence, merger, Conflict, MergeError, MergeOptions, MergeOu
 /// the pass repairs or reports anything, `beside` runs again on the final document with
 /// every conflict and repair, so its answer always describes what is returned.
 pub fn merge_coherent_beside<R: Send>(
+    base: &Document,
+    ours: &Document,
+    theirs: &Document,
+    options: &MergeOptions,
+    beside: impl Fn(&Document, &[Conflict]) -> R + Sync,
+) -> Result<Coherent<R>, MergeError> {
+    if let Some(game) = Game::of_sides(ours, theirs) {
+        return game::merge(game, (base, ours, theirs), options, beside);
+    }
+    merge_plain(base, ours, theirs, options, beside)
+}
+
+/// [`merge_coherent_beside`] without a map editor's rules ([`crate::game`]).
+pub(crate) fn merge_plain<R: Send>(
     base: &Document,
     ours: &Document,
     theirs: &Document,
@@ -57,6 +72,10 @@ pub fn merge_coherent_owned<R: Send>(
     options: &MergeOptions,
     beside: impl Fn(&Document, &[Conflict]) -> R + Sync,
 ) -> Result<Coherent<R>, MergeError> {
+    if let Some(game) = Game::of_sides(&ours, &theirs) {
+        // A map editor's file is merged with its rules; it is small enough to keep whole.
+        return game::merge(game, (&base, &ours, &theirs), options, beside);
+    }
     let parallel = ours.text().len() >= PARALLEL_FROM;
     let dialects = [base.dialect(), ours.dialect(), theirs.dialect()];
     let (walked, printed, base) = print_owned(base, &ours, &theirs, base_again, options, parallel);

@@ -13,8 +13,12 @@ mod align;
 pub mod changeset;
 pub mod coherence;
 mod coherent;
+mod counters;
 pub mod diff;
 pub mod explain;
+mod game;
+mod grid;
+mod grid_diff;
 mod id_list;
 pub mod id_table;
 mod keyed;
@@ -35,6 +39,8 @@ use std::fmt;
 use sjson::{Dialect, Document, ParseError, ParseOptions};
 
 pub use coherent::{merge_coherent_beside, merge_coherent_owned, Coherent, FREE_BASE_FROM};
+pub use counters::ids_coherent;
+pub use grid_diff::{grid_changes, GridChange};
 pub use merger::{compact_json, id_member, id_text};
 
 /// From this many bytes of text, work on the two sides runs on two threads (move
@@ -183,6 +189,13 @@ pub enum ConflictKind {
     Cycle,
     /// Repair: an object no side deleted lost its container; it went back to its place.
     Orphan,
+    /// Both sides gave a new object the same id from a file's counter (a Tiled object or
+    /// layer, an LDtk `uid`): theirs' was renumbered (`ours` holds the id, `theirs` the new
+    /// one, `object` its name).
+    Renumbered,
+    /// Both sides painted cells of a tile grid differently: one report per grid, `object`
+    /// says how many cells and their bounding box.
+    Cells,
 }
 
 impl ConflictKind {
@@ -197,6 +210,8 @@ impl ConflictKind {
             ConflictKind::DanglingReference => "dangling-reference",
             ConflictKind::Cycle => "cycle",
             ConflictKind::Orphan => "orphan",
+            ConflictKind::Renumbered => "renumbered",
+            ConflictKind::Cells => "cells",
         }
     }
 
@@ -211,6 +226,8 @@ impl ConflictKind {
             ConflictKind::DanglingReference => "referenced object restored",
             ConflictKind::Cycle => "parent cycle broken",
             ConflictKind::Orphan => "lost object restored",
+            ConflictKind::Renumbered => "id taken by both sides, theirs renumbered",
+            ConflictKind::Cells => "cells painted differently by both sides",
         }
     }
 }
@@ -252,6 +269,10 @@ impl Conflict {
     /// (`entities[crate #e1].tint: both modified, took theirs`); the pointer when `None`,
     /// and a repair as its report names it.
     pub fn line_at(&self, place: Option<&str>) -> String {
+        if let Some(detail) = self.detail() {
+            let place = place.map_or_else(|| self.place_text(), |p| p.to_string());
+            return format!("{place}: {detail}");
+        }
         match place {
             Some(place) if !self.kind.is_repair() => format!(
                 "{place}: {}, took {}",
@@ -263,8 +284,44 @@ impl Conflict {
     }
 }
 
+impl Conflict {
+    /// What a renumbering or a grid's cell conflicts did, for people (`id 12 taken by both
+    /// sides, theirs renumbered to 14`); `None` for other kinds.
+    fn detail(&self) -> Option<String> {
+        let safe = |v: &Option<String>| {
+            sjson::string::terminal_safe(v.as_deref().unwrap_or("?")).into_owned()
+        };
+        match self.kind {
+            ConflictKind::Renumbered => Some(format!(
+                "id {} taken by both sides, theirs renumbered to {}",
+                safe(&self.ours),
+                safe(&self.theirs)
+            )),
+            ConflictKind::Cells => Some(format!(
+                "{} painted differently by both sides, took {}",
+                safe(&self.object),
+                self.taken.name()
+            )),
+            _ => None,
+        }
+    }
+
+    /// The place as the report's pointer, safe for a terminal.
+    fn place_text(&self) -> String {
+        let path = if self.path.is_empty() {
+            "/"
+        } else {
+            &self.path
+        };
+        sjson::string::terminal_safe(path).into_owned()
+    }
+}
+
 impl fmt::Display for Conflict {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(detail) = self.detail() {
+            return write!(f, "{}: {detail}", self.place_text());
+        }
         let path = if self.path.is_empty() {
             "/"
         } else {

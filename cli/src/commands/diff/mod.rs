@@ -15,6 +15,7 @@
 
 mod changes;
 mod driver;
+mod grids;
 mod html;
 mod paint;
 mod revisions;
@@ -254,7 +255,12 @@ fn render_asset(
                 }
                 Status::Modified => {}
             }
-            lines.extend(d.changes.iter().map(|c| paint.change(c, &names)));
+            lines.extend(grids::change_lines(
+                &d,
+                (od.as_ref(), nd.as_ref()),
+                &names,
+                paint,
+            ));
             String::new()
         }
         Format::JsonPatch => d.patch_json(),
@@ -371,10 +377,9 @@ fn run_files(
     let d = diff(od.root(), nd.root(), &settings.options);
     let names = settings.names(vec![nd.root(), od.root()]);
     let text = match format {
-        Format::Text => d
-            .changes
+        Format::Text => grids::change_lines(&d, (Some(&od), Some(&nd)), &names, paint)
             .iter()
-            .map(|c| format!("{}\n", paint.change(c, &names)))
+            .map(|line| format!("{line}\n"))
             .collect(),
         Format::JsonPatch => format!("{}\n", d.patch_json()),
         Format::Records => format!("{}\n", d.changes_json()),
