@@ -27,6 +27,7 @@ mod merge_journal;
 mod migrate;
 mod migrate_resume;
 mod objects_history;
+mod objects_lazy;
 mod objects_progress;
 mod objects_restore;
 mod porcelain_commit;

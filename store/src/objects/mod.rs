@@ -21,6 +21,7 @@ mod build;
 mod cache;
 mod delta;
 mod history;
+mod memo;
 mod resolve;
 mod restore;
 mod scan;
@@ -34,7 +35,7 @@ use sjson::Dialect;
 
 pub use blame::{blame, BlameLine, BlameObject};
 pub use build::ObjectIndex;
-pub use history::{day, iso_time, log, Commit, LogEntry, LogKind};
+pub use history::{day, iso_time, log, log_each, Commit, Followed, LogEntry, LogKind};
 pub use resolve::Candidate;
 pub use restore::{restore_object, Restored};
 
