@@ -23,7 +23,7 @@ use anyhow::{bail, Context};
 use clap::Args;
 use serde::Serialize;
 
-use super::{merge_hooks, porcelain};
+use super::{install_path, merge_hooks, porcelain};
 use crate::{files, report};
 use config::Config;
 
@@ -43,6 +43,10 @@ pub struct InstallArgs {
     /// (`<BARE_REPO>/assetvc.toml`); the server never uses an `assetvc.toml` from a push.
     #[arg(long, value_name = "FILE", requires = "server")]
     pub config: Option<PathBuf>,
+    /// Register this binary by its absolute path, not by the name found on PATH (moving
+    /// or upgrading it then breaks commits and merges until `assetvc install` runs again).
+    #[arg(long, conflicts_with_all = ["check", "server"])]
+    pub absolute: bool,
 }
 
 /// Arguments of `assetvc doctor` (`assetvc install --check`).
@@ -80,10 +84,15 @@ pub fn run(args: &InstallArgs) -> anyhow::Result<ExitCode> {
     }
     let (repo, root) = porcelain::open_worktree()?;
     let config = crate::repo_config::at_root(&root)?;
-    let exe = current_exe()?;
+    let real = current_exe()?;
+    // By the name found on PATH, unless asked (install_path).
+    let exe = install_path::registered(&real, args.absolute);
     // Quoted before anything is written: a path that cannot be quoted changes nothing.
     let exe_q = sh_quote(&exe.to_string_lossy()).map_err(anyhow::Error::msg)?;
-    let driver = merge_hooks::driver_command(&exe).map_err(anyhow::Error::msg)?;
+    let driver = install_path::driver_command(&real, args.absolute).map_err(anyhow::Error::msg)?;
+    if !args.absolute && exe == real {
+        eprintln!("assetvc: warning: {}", install_path::absolute_note(&real));
+    }
     // 1. .gitattributes
     let patterns = patterns(&config);
     let attributes_path = root.join(".gitattributes");
@@ -399,7 +408,7 @@ pub fn inspect(repo: &store::Repo, root: &Path, config: &Config) -> Vec<Item> {
         },
         Some(cmd) => {
             let program = program_of(&cmd);
-            let ok = is_executable_file(Path::new(&program)) && arguments_of(&cmd) == "diff-driver";
+            let ok = install_path::program_runs(&program) && arguments_of(&cmd) == "diff-driver";
             Item {
                 name: "diff-driver",
                 ok,
@@ -420,9 +429,7 @@ pub fn inspect(repo: &store::Repo, root: &Path, config: &Config) -> Vec<Item> {
     let program = exec_line.map(|l| program_of(&l["exec ".len()..]));
     let ok = text.contains(HOOK_MARKER)
         && is_executable_file(&hook)
-        && program
-            .as_deref()
-            .is_some_and(|p| is_executable_file(Path::new(p)));
+        && program.as_deref().is_some_and(install_path::program_runs);
     items.push(Item {
         name: "hook",
         ok,
