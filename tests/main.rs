@@ -22,6 +22,7 @@ mod git_merge_driver;
 mod guards_check;
 mod guards_pre_commit;
 mod guards_pre_receive;
+mod install_attributes;
 mod install_survives;
 mod merge_cases;
 mod merge_journal;

@@ -23,7 +23,7 @@ use anyhow::{bail, Context};
 use clap::Args;
 use serde::Serialize;
 
-use super::{install_path, merge_hooks, porcelain};
+use super::{install_attrs, install_path, merge_hooks, porcelain};
 use crate::{files, report};
 use config::Config;
 
@@ -113,22 +113,27 @@ pub fn run(args: &InstallArgs) -> anyhow::Result<ExitCode> {
         } else {
             "\n"
         };
-        let mut text = existing.clone();
-        if !text.is_empty() && !text.ends_with('\n') {
-            text.push_str(newline);
-        }
+        let mut added = String::new();
         if existing.is_empty() {
-            text.push_str("# Assets merged and diffed by structure (assetvc install)");
-            text.push_str(newline);
+            added.push_str("# Assets merged and diffed by structure (assetvc install)");
+            added.push_str(newline);
         }
         for p in &missing {
-            text.push_str(&format!("{p} {ATTRIBUTES}{newline}"));
+            added.push_str(&format!("{p} {ATTRIBUTES}{newline}"));
         }
+        // Before any LFS line, so that LFS keeps the files it tracks (install_attrs).
+        let text = install_attrs::insert_lines(&existing, &added, newline);
         files::write_atomic(&attributes_path, text.as_bytes())?;
         eprintln!(
             "assetvc: .gitattributes: added {} pattern{} ({ATTRIBUTES}); commit it so every clone shares it",
             missing.len(),
             if missing.len() == 1 { "" } else { "s" }
+        );
+    }
+    for (pattern, line, lfs) in install_attrs::lfs_tracked(&existing, &patterns) {
+        eprintln!(
+            "assetvc: note: {}",
+            install_attrs::lfs_note(pattern, line, &lfs)
         );
     }
     // 2. git config
@@ -184,11 +189,14 @@ pub fn check(json: bool) -> anyhow::Result<ExitCode> {
     let config = crate::repo_config::at_root(&root)?;
     let items = inspect(&repo, &root, &config);
     let ok = items.iter().all(|i| i.ok);
+    let warnings = install_attrs::warnings(&repo, &root, &patterns(&config));
     if json {
         outln!(
             "{}",
-            serde_json::to_string_pretty(&serde_json::json!({"ok": ok, "items": items}))
-                .unwrap_or_default()
+            serde_json::to_string_pretty(
+                &serde_json::json!({"ok": ok, "items": items, "warnings": warnings})
+            )
+            .unwrap_or_default()
         );
     } else {
         for i in &items {
@@ -198,6 +206,9 @@ pub fn check(json: bool) -> anyhow::Result<ExitCode> {
                 i.name,
                 i.detail
             );
+        }
+        for w in &warnings {
+            outln!("{:<8} {:<13} {}", "WARNING", "attributes", report::safe(w));
         }
         if !ok {
             eprintln!("assetvc: this clone is not fully set up; run `assetvc install`");
