@@ -136,3 +136,29 @@ fn index_builds_everything_resumes_and_agrees_with_the_walk() {
     assert_eq!(cached(dir.path(), "d").len(), 11);
     assert_eq!(cached(dir.path(), "c").len(), 2);
 }
+
+#[test]
+fn log_finds_a_deleted_object_by_name_and_suggests_close_names() {
+    let dir = tempfile::tempdir().unwrap();
+    history(dir.path(), 4);
+    // The barrel was deleted by the last commit: found by name, and who deleted it said.
+    let barrel = assetvc(dir.path(), &["log", "barrel"]);
+    assert!(
+        barrel.starts_with("barrel (c0000000) in start.level\n"),
+        "{barrel}"
+    );
+    let first = barrel.lines().nth(1).unwrap();
+    assert!(
+        first.contains("deleted from start.level") && first.contains("step 3"),
+        "{barrel}"
+    );
+    assert_eq!(barrel.matches("step ").count(), 2, "{barrel}");
+    // A name that matches nothing, now or ever: close names and the FILE#ID form.
+    let (_, said) = assetvc_expect(dir.path(), dir.path(), &["log", "dor"], 2);
+    assert!(
+        said.contains("no object matches \"dor\"")
+            && said.contains("door (a0000000)  start.level#a0000000-0000-4000-8000-000000000001")
+            && said.contains("FILE#ID"),
+        "{said}"
+    );
+}

@@ -19,6 +19,7 @@
 mod blame;
 mod build;
 mod cache;
+mod deleted;
 mod delta;
 mod history;
 mod memo;
@@ -35,6 +36,7 @@ use sjson::Dialect;
 
 pub use blame::{blame, BlameLine, BlameObject};
 pub use build::ObjectIndex;
+pub use deleted::{close_names, find_deleted};
 pub use history::{day, iso_time, log, log_each, Commit, Followed, LogEntry, LogKind};
 pub use resolve::Candidate;
 pub use restore::{restore_object, Restored};

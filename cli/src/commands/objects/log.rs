@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 use serde_json::json;
-use store::{log, log_each, LogEntry, LogKind};
+use store::{close_names, find_deleted, log, log_each, LogEntry, LogKind, TreeIndex};
 
 use super::{commit_json, day, object_name, open, print_json, resolve, short_commit};
 
@@ -44,7 +44,12 @@ fn run_log(args: &LogArgs) -> anyhow::Result<()> {
         // A deleted object, named by file and exact id.
         Err(e) => match spec.rsplit_once('#') {
             Some((file, id)) if !id.is_empty() => (file.to_string(), id.to_string(), None, false),
-            _ => return Err(e),
+            _ if !is_no_such_object(&e) => return Err(e),
+            // A deleted object, named by name or id: the newest deletion in history.
+            _ => match find_deleted(&mut index, commit, &spec, DELETED_SEARCH)? {
+                Some(c) => (c.path, c.id, c.name, false),
+                None => return Err(not_found(&tree, &spec)),
+            },
         },
     };
     let followed = (path.as_str(), id.as_str(), present);
@@ -91,6 +96,35 @@ fn run_log(args: &LogArgs) -> anyhow::Result<()> {
         heading(name.as_deref())?;
     }
     Ok(())
+}
+
+/// How many commits `log NAME` looks back for a deletion of an object not in the tree.
+const DELETED_SEARCH: usize = 100_000;
+
+fn is_no_such_object(e: &anyhow::Error) -> bool {
+    matches!(
+        e.downcast_ref::<store::Error>(),
+        Some(store::Error::NoSuchObject(_))
+    )
+}
+
+/// A spec that matches nothing, now or deleted: close names, and the `FILE#ID` form.
+fn not_found(tree: &TreeIndex, spec: &str) -> anyhow::Error {
+    let mut msg = format!("no object matches \"{spec}\", in the tree or deleted in its history");
+    let close = close_names(tree, spec, 5);
+    if !close.is_empty() {
+        msg.push_str("; close names:");
+        for c in &close {
+            msg.push_str(&format!(
+                "\n    {}  {}#{}",
+                object_name(c.name.as_deref(), &c.id),
+                c.path,
+                c.id
+            ));
+        }
+    }
+    msg.push_str("\n  name an object as FILE#ID (an id or its prefix), an id, or its `name`");
+    anyhow::anyhow!(msg)
 }
 
 /// The `name` of the object in a log entry, after or before the commit.
