@@ -14,6 +14,7 @@
 //! a file.
 
 mod commits;
+mod landed;
 mod operation;
 
 use std::io::Write;
