@@ -28,7 +28,8 @@ impl Repo {
         let in_progress = std::fs::read_to_string(self.git_dir().join("MERGE_HEAD"))
             .unwrap_or_default()
             .split_whitespace()
-            .any(|line| merged.iter().any(|id| id.to_string() == line));
+            .filter_map(|line| ObjectId::from_hex(line.as_bytes()).ok())
+            .any(|id| merged.contains(&id));
         if in_progress {
             return false;
         }
