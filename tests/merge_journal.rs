@@ -491,4 +491,20 @@ fn conflicts_all_says_when_a_merge_was_undone() {
         !listed.contains("undone") && listed.contains("took theirs"),
         "{listed}"
     );
+    // The journal keeps the versions as blob ids, not as copies of the files.
+    let journal = dir.join(".git/assetvc/journal");
+    let mut kept = Vec::new();
+    for op in std::fs::read_dir(&journal).unwrap().flatten() {
+        for v in std::fs::read_dir(op.path().join("versions"))
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            kept.push(v.file_name().to_string_lossy().into_owned());
+        }
+    }
+    assert!(
+        !kept.is_empty() && kept.iter().all(|k| k.ends_with(".ids")),
+        "{kept:?}"
+    );
 }
