@@ -245,3 +245,45 @@ fn an_empty_change_set_changes_nothing_and_bad_lines_write_nothing() {
     );
     assert!(!dir.parent().unwrap().join("x.sjson").exists());
 }
+
+#[test]
+fn a_change_whose_id_matches_nothing_is_reported_as_not_applied() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    std::fs::write(dir.join("strings.sjson"), TABLE).unwrap();
+    let set = "{\"op\":\"set\",\"path\":\"/strings/[id=s7]/text\",\"old\":\"Ammo\",\"value\":\"Munitions\"}\n\
+               {\"op\":\"set\",\"path\":\"/strings/[id=s1]/text\",\"old\":\"Start\",\"value\":\"Go\"}\n";
+    std::fs::write(dir.join("some.jsonl"), set).unwrap();
+    std::fs::write(dir.join("none.jsonl"), set.lines().next().unwrap()).unwrap();
+    // Nothing applies: said so, even under the default policy.
+    let (code, _, said) = assetvc_in(dir, &["apply", "none.jsonl", "strings.sjson"]);
+    assert_eq!(code, 0, "{said}");
+    assert!(
+        said.contains("strings.sjson: NOT applied: 1 change of the change set names places that are not in it")
+            && said.contains("/strings/[id=s7]/text: not applied: not in strings.sjson")
+            && !said.contains("took ours"),
+        "{said}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("strings.sjson")).unwrap(),
+        TABLE
+    );
+    let (code, _, said) = assetvc_in(
+        dir,
+        &["apply", "--policy", "fail", "none.jsonl", "strings.sjson"],
+    );
+    assert_eq!(code, 1, "{said}");
+    assert!(
+        said.contains("NOT applied") && said.contains("(policy fail)"),
+        "{said}"
+    );
+    // One of two applies: the other is counted as not applied.
+    let (code, _, said) = assetvc_in(dir, &["apply", "some.jsonl", "strings.sjson"]);
+    assert_eq!(code, 0, "{said}");
+    assert!(
+        said.contains("strings.sjson: applied; 1 change NOT applied (not in the file)"),
+        "{said}"
+    );
+    let text = std::fs::read_to_string(dir.join("strings.sjson")).unwrap();
+    assert!(text.contains("text = \"Go\""), "{text}");
+}

@@ -115,3 +115,18 @@ fn keep_keeps_the_repository() {
     assert!(status.is_empty(), "{status}");
     std::fs::remove_dir_all(repo.parent().unwrap()).unwrap();
 }
+
+#[test]
+fn a_demo_that_cannot_run_exits_2() {
+    // No git on PATH: the demo cannot run; like every failure, status 2 with a message.
+    let cwd = tempfile::tempdir().unwrap();
+    let empty = tempfile::tempdir().unwrap();
+    let out = run(assetvc()
+        .arg("demo")
+        .current_dir(cwd.path())
+        .env("PATH", empty.path())
+        .env("NO_COLOR", "1"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("assetvc: error: demo:"), "{stderr}");
+}

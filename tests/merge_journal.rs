@@ -447,3 +447,64 @@ fn conflicts_lists_a_binary_file_git_left_unmerged() {
         "{value:#}"
     );
 }
+
+#[test]
+fn conflicts_all_says_when_a_merge_was_undone() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    setup(dir, None);
+    diverge(dir);
+    let out = git_home_output(dir, dir, &["merge", "--no-commit", "theirs"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // In progress: reported as it is.
+    let (listed, _) = assetvc_expect(dir, dir, &["conflicts", "--all"], 0);
+    assert!(
+        listed.starts_with("merge of theirs: 2 file merges, 4 conflicts"),
+        "{listed}"
+    );
+    assert!(!listed.contains("undone"), "{listed}");
+    git_home(dir, dir, &["merge", "--abort"]);
+    let (listed, _) = assetvc_expect(dir, dir, &["conflicts", "--all"], 0);
+    assert!(
+        listed.starts_with(
+            "merge of theirs: 2 file merges, 4 conflicts resolved by policy (undone: not in HEAD"
+        ),
+        "{listed}"
+    );
+    assert!(!listed.contains("took theirs"), "{listed}");
+    let (json, _) = assetvc_expect(dir, dir, &["conflicts", "--all", "--json"], 0);
+    let json: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(json["operations"][0]["undone"], true, "{json}");
+    // Merged for real: in HEAD's history, listed with its conflicts.
+    let out = git_home_output(dir, dir, &["merge", "--no-edit", "theirs"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (listed, _) = assetvc_expect(dir, dir, &["conflicts", "--all"], 0);
+    assert!(
+        !listed.contains("undone") && listed.contains("took theirs"),
+        "{listed}"
+    );
+    // The journal keeps the versions as blob ids, not as copies of the files.
+    let journal = dir.join(".git/assetvc/journal");
+    let mut kept = Vec::new();
+    for op in std::fs::read_dir(&journal).unwrap().flatten() {
+        for v in std::fs::read_dir(op.path().join("versions"))
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            kept.push(v.file_name().to_string_lossy().into_owned());
+        }
+    }
+    assert!(
+        !kept.is_empty() && kept.iter().all(|k| k.ends_with(".ids")),
+        "{kept:?}"
+    );
+}

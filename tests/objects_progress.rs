@@ -1,5 +1,5 @@
 //! End to end, the progress bar of the object index: shown on a terminal (a pseudo-terminal
-//! made by `script`) while commits are indexed, never when stderr is a pipe or a file.
+//! made by `script`) while `assetvc index` indexes commits, never when stderr is a pipe or a file.
 
 use crate::common;
 
@@ -46,11 +46,9 @@ fn indexing_shows_a_bar_on_a_terminal() {
     let Some(script) = script() else { return };
     let dir = tempfile::tempdir().unwrap();
     let id = history(dir.path(), 6);
-    let command = format!(
-        "{} log {}",
-        quoted(env!("CARGO_BIN_EXE_assetvc")),
-        quoted(&id)
-    );
+    // `log` walks back without a bar; `index` builds the whole history with one.
+    let bin = quoted(env!("CARGO_BIN_EXE_assetvc"));
+    let command = format!("{bin} index && {bin} log {}", quoted(&id));
     let out = run(Command::new(script)
         .args(["-qec", &command, "/dev/null"])
         .current_dir(dir.path())

@@ -118,3 +118,17 @@ fn git_rebase_with_the_driver_replays_by_structure() {
     let fsck = git_home_output(&remote, home, &["fsck", "--strict"]);
     assert!(fsck.status.success());
 }
+
+#[test]
+fn pull_rebase_points_to_git_pull_rebase() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    git_home(dir, dir, &["init", "-q", "-b", "main"]);
+    let (_, said) = assetvc_expect(dir, dir, &["pull", "--rebase"], 2);
+    assert!(
+        said.contains("use `git pull --rebase`") && !said.contains("tip:"),
+        "{said}"
+    );
+    let (_, said) = assetvc_expect(dir, dir, &["pull", "--rebase", "origin", "main"], 2);
+    assert!(said.contains("does not rebase"), "{said}");
+}

@@ -99,6 +99,8 @@ enum Command {
     Blame(commands::objects::blame::BlameArgs),
     /// Put one object back as it was at a revision; nothing else in the file changes.
     Restore(commands::objects::restore::RestoreArgs),
+    /// Build the object index of the whole history now (resumable), for `log` and `blame`.
+    Index(commands::objects::index::IndexArgs),
 }
 
 /// The `assetvc` command line: parses the arguments, runs the command, gives its status.
@@ -150,5 +152,6 @@ fn run(command: &Command) -> anyhow::Result<ExitCode> {
         Command::Log(args) => commands::objects::log::run(args),
         Command::Blame(args) => commands::objects::blame::run(args),
         Command::Restore(args) => commands::objects::restore::run(args),
+        Command::Index(args) => commands::objects::index::run(args),
     }
 }

@@ -74,9 +74,9 @@ pub use migrate::{
     ProblemKind, Progress as MigrateProgress,
 };
 pub use objects::{
-    blame, day, iso_time, log, restore_object, BlameLine, BlameObject, Candidate, Commit, Entry,
-    FileObjects, IndexSettings, Located, LogEntry, LogKind, ObjectIndex, Progress as IndexProgress,
-    Restored, TreeIndex,
+    blame, close_names, day, find_deleted, iso_time, log, log_each, restore_object, BlameLine,
+    BlameObject, Candidate, Commit, Entry, FileObjects, Followed, IndexSettings, Located, LogEntry,
+    LogKind, ObjectIndex, Progress as IndexProgress, Restored, TreeIndex,
 };
 pub use read::TreeId;
 pub use repo::{rela_path, ObjectDirs, Repo};

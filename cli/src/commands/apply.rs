@@ -4,7 +4,8 @@
 //! applies to the worktree without FILE.
 //!
 //! Exit status: 0 applied (conflicts resolved by policy theirs/ours), 1 policy fail met a
-//! conflict (the result is still written), 2 bad input (`patch:line:col: reason`, a failed
+//! conflict (the result is still written; a change whose place is not in the file, such as
+//! an id that matches nothing, is one, and is always reported as not applied), 2 bad input (`patch:line:col: reason`, a failed
 //! patch operation, an unreadable file): nothing written.
 
 use std::io::{Read, Write};
@@ -50,6 +51,8 @@ struct Target {
     path: PathBuf,
     shown: String,
     outcome: MergeOutcome,
+    /// How many changes of a change set were for this file (0 for a JSON Patch).
+    changes: usize,
 }
 
 /// Runs `assetvc apply`.
@@ -152,6 +155,7 @@ fn apply_patch(
             path: file.to_path_buf(),
             shown,
             outcome,
+            changes: 0,
         },
         options.policy,
     ))
@@ -204,6 +208,7 @@ fn apply_change_set(
     let mut targets = Vec::new();
     for (path, ops) in groups {
         let (options, doc) = load(&path, args.policy, args.file.is_none())?;
+        let changes = ops.len();
         let outcome = changeset::apply_change_set(&doc, &ops, &options)
             .map_err(|e| format!("{}: {e}; left as it was", path.display()))?;
         let shown = match &args.file {
@@ -218,6 +223,7 @@ fn apply_change_set(
                 path,
                 shown,
                 outcome,
+                changes,
             },
             options.policy,
         ));
@@ -279,9 +285,17 @@ fn finish(args: &ApplyArgs, targets: &[Target], policy: Policy) -> anyhow::Resul
         }
     } else {
         for t in targets {
-            eprintln!("assetvc: {}", summary(&t.shown, &t.outcome, policy));
+            eprintln!("assetvc: {}", summary(t, policy));
             for c in &t.outcome.conflicts {
-                eprintln!("  {c}");
+                if is_unapplied(c) {
+                    eprintln!(
+                        "  {}: not applied: not in {}",
+                        report::safe(&c.path),
+                        report::safe(&t.shown)
+                    );
+                } else {
+                    eprintln!("  {c}");
+                }
             }
         }
     }
@@ -289,10 +303,45 @@ fn finish(args: &ApplyArgs, targets: &[Target], policy: Policy) -> anyhow::Resul
     Ok(ExitCode::from(u8::from(failed)))
 }
 
-fn summary(path: &str, outcome: &MergeOutcome, policy: Policy) -> String {
+/// Whether a conflict is a change that did not apply: it changes a place the target does
+/// not have (an object whose id matches nothing there), and the target's absence was kept.
+fn is_unapplied(c: &merge::Conflict) -> bool {
+    !c.kind.is_repair() && c.ours.is_none() && c.theirs.is_some() && c.taken == merge::Side::Ours
+}
+
+fn summary(target: &Target, policy: Policy) -> String {
+    let (path, outcome) = (target.shown.as_str(), &target.outcome);
+    let unapplied = outcome.conflicts.iter().filter(|c| is_unapplied(c)).count();
+    let changes = |n: usize| format!("{n} change{}", if n == 1 { "" } else { "s" });
     if outcome.conflicts.is_empty() {
         format!("{path}: applied cleanly")
+    } else if unapplied == target.changes {
+        format!(
+            "{}: NOT applied: {} of the change set name{} places that are not in it{}",
+            report::safe(path),
+            changes(unapplied),
+            if unapplied == 1 { "s" } else { "" },
+            if policy == Policy::Fail {
+                " (policy fail)"
+            } else {
+                ""
+            }
+        )
     } else {
-        merging::summary(path, outcome, policy).replacen("merged", "applied", 1)
+        let applied = merging::summary(path, outcome, policy).replacen("merged", "applied", 1);
+        if unapplied == 0 {
+            applied
+        } else if unapplied == outcome.conflicts.len() {
+            format!(
+                "{}: applied; {} NOT applied (not in the file)",
+                report::safe(path),
+                changes(unapplied)
+            )
+        } else {
+            format!(
+                "{applied}; {} NOT applied (not in the file)",
+                changes(unapplied)
+            )
+        }
     }
 }

@@ -21,7 +21,7 @@ pub struct CheckArgs {
     /// Print a JSON report on stdout.
     #[arg(long)]
     pub json: bool,
-    /// Files or directories (default: the current directory).
+    /// Files or directories (default: the current directory, inside a repository only).
     pub paths: Vec<PathBuf>,
 }
 
@@ -35,6 +35,12 @@ struct JsonReport<'a> {
 /// reported at its `line:col`, and then nothing else is checked), 2 bad usage, a missing
 /// path or a configuration that cannot be read.
 pub fn run(args: &CheckArgs) -> anyhow::Result<ExitCode> {
+    if args.paths.is_empty() && store::Repo::discover_worktree(Path::new(".")).is_err() {
+        // Outside a repository the current folder may be a home folder or a disk.
+        anyhow::bail!(
+            "not in a git worktree: name the files or folders to check (`assetvc check PATH...`)"
+        );
+    }
     let roots = if args.paths.is_empty() {
         vec![PathBuf::from(".")]
     } else {

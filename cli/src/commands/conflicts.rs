@@ -185,7 +185,12 @@ pub fn run(args: &ConflictsArgs) -> anyhow::Result<ExitCode> {
     let unmerged = repo.unmerged_paths().unwrap_or_default();
     if args.json {
         let mut value = if args.all {
-            serde_json::json!({"operations": operations.iter().map(json_of).collect::<Vec<_>>()})
+            let all = operations.iter().map(|r| {
+                let mut v = json_of(r);
+                v["undone"] = serde_json::json!(repo.merge_undone(&r.operation));
+                v
+            });
+            serde_json::json!({"operations": all.collect::<Vec<_>>()})
         } else {
             operations
                 .first()
@@ -204,6 +209,13 @@ pub fn run(args: &ConflictsArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     for r in &operations {
+        if repo.merge_undone(&r.operation) {
+            outln!(
+                "{} (undone: not in HEAD; git merge --abort or a reset)",
+                heading(r)
+            );
+            continue;
+        }
         outln!("{}", heading(r));
         for line in lines(&r.steps) {
             outln!("{}", report::safe(&line));

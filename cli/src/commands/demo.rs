@@ -61,7 +61,7 @@ pub struct DemoArgs {
 
 /// Runs the demo: 0 when both merges behaved as shown, 1 if something went wrong.
 pub fn run(args: &DemoArgs) -> anyhow::Result<ExitCode> {
-    demo(args).map_err(|e| Exit::error(1, format!("demo: {e:#}")))?;
+    demo(args).map_err(|e| Exit::error(crate::exit::FAILED, format!("demo: {e:#}")))?;
     Ok(ExitCode::SUCCESS)
 }
 

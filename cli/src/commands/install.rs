@@ -25,7 +25,7 @@ use anyhow::{bail, Context};
 use clap::Args;
 use serde::Serialize;
 
-use super::{merge_hooks, porcelain};
+use super::{install_attrs, install_path, merge_hooks, porcelain};
 use crate::{files, report};
 use config::Config;
 
@@ -49,6 +49,10 @@ pub struct InstallArgs {
     /// git then merges assets with the driver, file by file.
     #[arg(long, conflicts_with = "server")]
     pub no_strategy: bool,
+    /// Register this binary by its absolute path, not by the name found on PATH (moving
+    /// or upgrading it then breaks commits and merges until `assetvc install` runs again).
+    #[arg(long, conflicts_with_all = ["check", "server"])]
+    pub absolute: bool,
 }
 
 /// Arguments of `assetvc doctor` (`assetvc install --check`).
@@ -86,10 +90,15 @@ pub fn run(args: &InstallArgs) -> anyhow::Result<ExitCode> {
     }
     let (repo, root) = porcelain::open_worktree()?;
     let config = crate::repo_config::at_root(&root)?;
-    let exe = current_exe()?;
+    let real = current_exe()?;
+    // By the name found on PATH, unless asked (install_path).
+    let exe = install_path::registered(&real, args.absolute);
     // Quoted before anything is written: a path that cannot be quoted changes nothing.
     let exe_q = sh_quote(&exe.to_string_lossy()).map_err(anyhow::Error::msg)?;
-    let driver = merge_hooks::driver_command(&exe).map_err(anyhow::Error::msg)?;
+    let driver = install_path::driver_command(&real, args.absolute).map_err(anyhow::Error::msg)?;
+    if !args.absolute && exe == real {
+        eprintln!("assetvc: warning: {}", install_path::absolute_note(&real));
+    }
     // 1. .gitattributes
     let patterns = patterns(&config);
     let attributes_path = root.join(".gitattributes");
@@ -110,22 +119,27 @@ pub fn run(args: &InstallArgs) -> anyhow::Result<ExitCode> {
         } else {
             "\n"
         };
-        let mut text = existing.clone();
-        if !text.is_empty() && !text.ends_with('\n') {
-            text.push_str(newline);
-        }
+        let mut added = String::new();
         if existing.is_empty() {
-            text.push_str("# Assets merged and diffed by structure (assetvc install)");
-            text.push_str(newline);
+            added.push_str("# Assets merged and diffed by structure (assetvc install)");
+            added.push_str(newline);
         }
         for p in &missing {
-            text.push_str(&format!("{p} {ATTRIBUTES}{newline}"));
+            added.push_str(&format!("{p} {ATTRIBUTES}{newline}"));
         }
+        // Before any LFS line, so that LFS keeps the files it tracks (install_attrs).
+        let text = install_attrs::insert_lines(&existing, &added, newline);
         files::write_atomic(&attributes_path, text.as_bytes())?;
         eprintln!(
             "assetvc: .gitattributes: added {} pattern{} ({ATTRIBUTES}); commit it so every clone shares it",
             missing.len(),
             if missing.len() == 1 { "" } else { "s" }
+        );
+    }
+    for (pattern, line, lfs) in install_attrs::lfs_tracked(&existing, &patterns) {
+        eprintln!(
+            "assetvc: note: {}",
+            install_attrs::lfs_note(pattern, line, &lfs)
         );
     }
     // 2. git config
@@ -183,11 +197,14 @@ pub fn check(json: bool) -> anyhow::Result<ExitCode> {
     let config = crate::repo_config::at_root(&root)?;
     let items = inspect(&repo, &root, &config);
     let ok = items.iter().all(|i| i.ok);
+    let warnings = install_attrs::warnings(&repo, &root, &patterns(&config));
     if json {
         outln!(
             "{}",
-            serde_json::to_string_pretty(&serde_json::json!({"ok": ok, "items": items}))
-                .unwrap_or_default()
+            serde_json::to_string_pretty(
+                &serde_json::json!({"ok": ok, "items": items, "warnings": warnings})
+            )
+            .unwrap_or_default()
         );
     } else {
         for i in &items {
@@ -197,6 +214,9 @@ pub fn check(json: bool) -> anyhow::Result<ExitCode> {
                 i.name,
                 i.detail
             );
+        }
+        for w in &warnings {
+            outln!("{:<8} {:<13} {}", "WARNING", "attributes", report::safe(w));
         }
         if !ok {
             eprintln!("assetvc: this clone is not fully set up; run `assetvc install`");
@@ -407,7 +427,7 @@ pub fn inspect(repo: &store::Repo, root: &Path, config: &Config) -> Vec<Item> {
         },
         Some(cmd) => {
             let program = program_of(&cmd);
-            let ok = is_executable_file(Path::new(&program)) && arguments_of(&cmd) == "diff-driver";
+            let ok = install_path::program_runs(&program) && arguments_of(&cmd) == "diff-driver";
             Item {
                 name: "diff-driver",
                 ok,
@@ -428,9 +448,7 @@ pub fn inspect(repo: &store::Repo, root: &Path, config: &Config) -> Vec<Item> {
     let program = exec_line.map(|l| program_of(&l["exec ".len()..]));
     let ok = text.contains(HOOK_MARKER)
         && is_executable_file(&hook)
-        && program
-            .as_deref()
-            .is_some_and(|p| is_executable_file(Path::new(p)));
+        && program.as_deref().is_some_and(install_path::program_runs);
     items.push(Item {
         name: "hook",
         ok,

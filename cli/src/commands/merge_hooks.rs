@@ -133,16 +133,20 @@ pub fn inspect_driver(repo: &store::Repo) -> Item {
     };
     let program = program_of(&cmd);
     let args = arguments_of(&cmd);
-    let runs = is_executable_file(Path::new(&program));
+    let runs = super::install_path::program_runs(&program);
     let lean = is_lean_driver(&program);
     // A lean driver beside this assetvc must be of its build; one elsewhere is not judged.
+    let found = super::install_path::find_program(&program);
     let stale = lean
-        && runs
-        && std::env::current_exe()
-            .ok()
-            .and_then(|exe| lean_driver_beside(&exe))
-            .is_some_and(|beside| beside == Path::new(&program))
-        && !built_alike(Path::new(&program));
+        && found.as_deref().is_some_and(|found| {
+            std::env::current_exe()
+                .ok()
+                .and_then(|exe| lean_driver_beside(&exe))
+                .is_some_and(|beside| {
+                    beside == found || beside.canonicalize().ok() == found.canonicalize().ok()
+                })
+                && !built_alike(found)
+        });
     let ok = runs && !stale && args == if lean { LEAN_DRIVER_ARGS } else { DRIVER_ARGS };
     Item {
         name: "merge-driver",
@@ -190,7 +194,7 @@ pub fn inspect_commit_msg_hook(repo: &store::Repo) -> Item {
         && is_executable_file(&hook)
         && program
             .as_deref()
-            .is_some_and(|p| is_executable_file(Path::new(p)));
+            .is_some_and(super::install_path::program_runs);
     Item {
         name: "commit-msg",
         ok,

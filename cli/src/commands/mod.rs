@@ -12,6 +12,8 @@ pub mod expr;
 pub mod fmt;
 pub mod hook;
 pub mod install;
+pub mod install_attrs;
+pub mod install_path;
 pub mod install_server;
 mod install_strategy;
 pub mod merge;

@@ -25,10 +25,20 @@ pub struct PullArgs {
     pub remote: Option<String>,
     /// The remote branch; default: the branch's upstream, or the current branch's name.
     pub branch: Option<String>,
+    /// Not supported: `assetvc pull` merges. Use `git pull --rebase`, which merges assets
+    /// by structure through the driver `assetvc install` registers.
+    #[arg(long, hide = true)]
+    pub rebase: bool,
 }
+
+/// What `assetvc pull --rebase` says instead of rebasing.
+const NO_REBASE: &str = "assetvc pull merges and does not rebase: use `git pull --rebase`;     the merge driver `assetvc install` registers merges the assets by structure at each     step, and `assetvc conflicts` lists what it resolved by policy";
 
 /// Runs `assetvc pull`: the exit statuses of `assetvc merge`.
 pub fn run(args: &PullArgs) -> anyhow::Result<ExitCode> {
+    if args.rebase {
+        bail!(NO_REBASE);
+    }
     let (repo, _root) = porcelain::open_worktree()?;
     let current = repo.current_branch().map_err(porcelain::fail)?;
     let upstream = current.as_deref().and_then(|b| repo.upstream(b));

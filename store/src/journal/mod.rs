@@ -8,13 +8,18 @@
 //! (written once, renamed into place with its directory) and `steps.jsonl`, one step per
 //! line, each line written by a single `O_APPEND` write that starts with a line break (a
 //! step cut short by a crash is one unreadable line that readers skip; it never joins the
-//! next). The versions of a step are written to `versions/` before the step that names them.
-//! Only the last [`KEEP`] operations are kept. Nothing here is fsynced: git itself reads
+//! next). The versions of a step are written before the step that names them: as blobs of
+//! the repository, the journal keeping their ids (`stored.rs`), or as copies in `versions/`
+//! when the journal is not in a repository.
+//! Only the last [`KEEP`] operations are kept, and no more than `stored::MAX_BYTES` (64 MiB)
+//! of the journal's own files (the oldest operations go first). Nothing here is fsynced: git itself reads
 //! the driver's results at once, and a lost step after a power cut costs a report, never
 //! a file.
 
 mod commits;
+mod landed;
 mod operation;
+mod stored;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -174,6 +179,7 @@ impl Journal {
             if std::fs::rename(tmp.path(), &target).is_ok() {
                 let _ = tmp.keep();
                 self.prune(&numbers);
+                self.prune_to_size(stored::MAX_BYTES);
                 return Ok(OperationLog { dir: target });
             }
         }
@@ -250,6 +256,11 @@ impl OperationLog {
     /// Keeps the three versions of a file, copied from the files git gave the driver;
     /// returns the name a step uses to refer to them.
     pub fn save_version_files(&self, [base, ours, theirs]: [&Path; 3]) -> Result<String> {
+        let read = |p: &Path| io(p, std::fs::read(p));
+        let (b, o, t) = (read(base)?, read(ours)?, read(theirs)?);
+        if let Some(name) = self.save_as_blobs([&b, &o, &t])? {
+            return Ok(name);
+        }
         let (name, dir) = self.version_name()?;
         for (side, from) in SIDES.iter().zip([base, ours, theirs]) {
             let to = dir.join(format!("{name}.{side}"));
@@ -260,6 +271,10 @@ impl OperationLog {
 
     /// Keeps the three versions of a file given as bytes; returns their name.
     pub fn save_versions(&self, versions: &Versions) -> Result<String> {
+        let sides = [&versions.base, &versions.ours, &versions.theirs];
+        if let Some(name) = self.save_as_blobs(sides.map(Vec::as_slice))? {
+            return Ok(name);
+        }
         let (name, dir) = self.version_name()?;
         for (side, bytes) in SIDES
             .iter()
@@ -302,6 +317,9 @@ impl Recorded {
     pub fn versions(&self, name: &str) -> Result<Versions> {
         if name.contains(['/', '\\']) || name.starts_with('.') {
             return Err(Error::MissingVersions(name.to_string()));
+        }
+        if let Some(stored) = self.versions_from_blobs(name) {
+            return stored;
         }
         let read = |side: &str| {
             std::fs::read(self.dir.join("versions").join(format!("{name}.{side}")))

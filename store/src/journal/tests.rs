@@ -148,3 +148,112 @@ proptest::proptest! {
         proptest::prop_assert_eq!(ns, vec![1, 2]);
     }
 }
+
+/// A journal in a real repository's git directory.
+fn journal_in_repo() -> (tempfile::TempDir, Journal) {
+    let tmp = tempfile::tempdir().unwrap();
+    crate::test_git::git(tmp.path(), &["init", "-q", "-b", "main"]);
+    let j = Journal::at(&tmp.path().join(".git"));
+    (tmp, j)
+}
+
+#[test]
+fn versions_in_a_repository_are_blobs_and_the_journal_keeps_ids() {
+    let (tmp, j) = journal_in_repo();
+    let log = j.begin(&op("a")).unwrap();
+    let big =
+        "entities = [\n".to_string() + &"\t{ id = x name = \"crate\" }\n".repeat(20_000) + "]\n";
+    let v = Versions {
+        base: big.clone().into_bytes(),
+        ours: big.replace("crate", "barrel").into_bytes(),
+        theirs: big.replace("crate", "door").into_bytes(),
+    };
+    let name = log.save_versions(&v).unwrap();
+    let last = j.last().unwrap().unwrap();
+    assert_eq!(last.versions(&name).unwrap(), v);
+    // The journal holds three ids, not three copies of 600 KB.
+    let journal_bytes = stored_size(&tmp.path().join(".git/assetvc/journal"));
+    assert!(journal_bytes < 1_000, "{journal_bytes} bytes");
+    let ids =
+        std::fs::read_to_string(last.dir.join("versions").join(format!("{name}.ids"))).unwrap();
+    let blob = crate::test_git::git(tmp.path(), &["cat-file", "-p", ids.lines().nth(1).unwrap()]);
+    assert_eq!(blob.as_bytes(), v.ours.as_slice());
+    // A blob gone (pruned by git gc): the versions are missing, not wrong.
+    let loose = ids.lines().next().unwrap();
+    std::fs::remove_file(
+        tmp.path()
+            .join(".git/objects")
+            .join(&loose[..2])
+            .join(&loose[2..]),
+    )
+    .unwrap();
+    assert!(matches!(
+        last.versions(&name),
+        Err(Error::MissingVersions(_))
+    ));
+}
+
+fn stored_size(dir: &Path) -> u64 {
+    let mut total = 0;
+    for e in walk(dir) {
+        total += std::fs::metadata(e).map_or(0, |m| m.len());
+    }
+    total
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        if e.path().is_dir() {
+            out.extend(walk(&e.path()));
+        } else {
+            out.push(e.path());
+        }
+    }
+    out
+}
+
+#[test]
+fn the_journal_keeps_to_its_size_bound_oldest_first() {
+    // Not a repository: versions are copies, and they count.
+    let tmp = tempfile::tempdir().unwrap();
+    let j = Journal::at(tmp.path());
+    let v = Versions {
+        base: vec![b'a'; 40_000],
+        ours: vec![b'b'; 40_000],
+        theirs: vec![b'c'; 40_000],
+    };
+    for key in ["1", "2", "3", "4"] {
+        j.begin(&op(key)).unwrap().save_versions(&v).unwrap();
+    }
+    assert_eq!(j.operations().unwrap().len(), 4);
+    j.prune_to_size(250_000);
+    let keys: Vec<String> = j
+        .operations()
+        .unwrap()
+        .into_iter()
+        .map(|r| r.operation.key)
+        .collect();
+    assert_eq!(keys, ["3", "4"]);
+    // The newest stays whatever its size.
+    j.prune_to_size(0);
+    assert_eq!(j.operations().unwrap().len(), 1);
+    assert_eq!(j.last().unwrap().unwrap().operation.key, "4");
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(16))]
+
+    /// Whatever the bytes, versions saved as blobs come back as they were saved.
+    #[test]
+    fn versions_saved_as_blobs_come_back(
+        base in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..300),
+        ours in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..300),
+        theirs in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..300),
+    ) {
+        let (_tmp, j) = journal_in_repo();
+        let v = Versions { base, ours, theirs };
+        let name = j.begin(&op("p")).unwrap().save_versions(&v).unwrap();
+        proptest::prop_assert_eq!(j.last().unwrap().unwrap().versions(&name).unwrap(), v);
+    }
+}

@@ -55,7 +55,6 @@ pub fn blame(
     start: ObjectId,
     path: &str,
 ) -> Result<Vec<BlameObject>, Error> {
-    index.ensure(start)?;
     let first = index.commit_info(start)?;
     let tree = index.tree_index(first.tree)?;
     let Some(file) = tree.files.get(path) else {

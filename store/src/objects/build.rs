@@ -11,10 +11,13 @@ use rayon::prelude::*;
 
 use super::cache::{Cache, SNAPSHOT_EVERY};
 use super::delta::delta_of;
+use super::memo::Memo;
 use super::scan::scan_blob;
 use super::{index_dir, Delta, Entry, FileObjects, IndexSettings, TreeIndex};
 use crate::error::{Error, GitContext, Result};
 use crate::Repo;
+
+mod lazy;
 
 /// A commit as history queries need it.
 #[derive(Debug, Clone)]
@@ -44,7 +47,7 @@ pub struct ObjectIndex<'r> {
     cache: Cache,
     empty: ObjectId,
     /// Full indexes built in this process, with their chain depth.
-    memo: HashMap<ObjectId, (TreeIndex, u32)>,
+    memo: Memo,
     /// What the next commits to index change, worked out ahead (see [`Self::scan_ahead`]).
     ahead: RefCell<Ahead>,
 }
@@ -79,7 +82,7 @@ impl<'r> ObjectIndex<'r> {
             settings,
             cache,
             empty: ObjectId::empty_tree(repo.object_hash()),
-            memo: HashMap::new(),
+            memo: Memo::default(),
             ahead: RefCell::default(),
         }
     }
@@ -139,7 +142,10 @@ impl<'r> ObjectIndex<'r> {
     }
 
     /// Indexes every commit reachable from `start` that is not indexed yet, parents first
-    /// (a commit is indexed when its deltas against all its parents are stored).
+    /// (a commit is indexed when its deltas against all its parents are stored). What it
+    /// stores as it goes stays: an interrupted build resumes where it stopped. A finished
+    /// build marks `start`, and later builds stop at marked commits; the ancestors of a
+    /// commit indexed by a walk back (`log`, `blame`) are still looked at.
     pub fn ensure(&mut self, start: ObjectId) -> Result<()> {
         let mut todo = Vec::new();
         let mut visited = HashSet::new();
@@ -149,14 +155,13 @@ impl<'r> ObjectIndex<'r> {
                 todo.push(id);
                 continue;
             }
-            if !visited.insert(id) {
+            if !visited.insert(id) || self.cache.is_complete(&id.to_string()) {
                 continue;
             }
             let info = self.commit_info(id)?;
-            if self.indexed(&info)? {
-                continue;
+            if !self.indexed(&info)? {
+                stack.push((id, true));
             }
-            stack.push((id, true));
             for p in info.parents.iter().rev() {
                 if !visited.contains(p) {
                     stack.push((*p, false));
@@ -183,6 +188,8 @@ impl<'r> ObjectIndex<'r> {
         if let Some(progress) = &self.settings.progress {
             progress(total, total);
         }
+        // Best effort: without the mark, the next build only walks further.
+        let _ = self.cache.put_complete(&start.to_string());
         Ok(())
     }
 
@@ -268,23 +275,23 @@ impl<'r> ObjectIndex<'r> {
     }
 
     fn remember(&mut self, tree: ObjectId, index: TreeIndex, depth: u32) {
-        if self.memo.len() >= 4 {
-            self.memo.clear();
-        }
-        self.memo.insert(tree, (index, depth));
+        self.memo.put(tree, index, depth);
     }
 
     /// The full index of `tree` and its chain depth, removed from the memo if there.
     fn take(&mut self, tree: ObjectId) -> Result<(TreeIndex, u32)> {
-        match self.memo.remove(&tree) {
+        match self.memo.take(&tree) {
             Some(hit) => Ok(hit),
             None => self.load(tree),
         }
     }
 
-    /// The full index of `tree` (indexing what is missing from the cache).
+    /// The full index of `tree`, from the cache or, when the cache has nothing usable,
+    /// from the tree's own blobs: never from the history before it.
     pub fn tree_index(&mut self, tree: ObjectId) -> Result<TreeIndex> {
-        Ok(self.load(tree)?.0)
+        let (index, depth) = self.load(tree)?;
+        self.remember(tree, index.clone(), depth);
+        Ok(index)
     }
 
     /// The full index of the tree of commit `commit`, indexing its history first.
@@ -299,7 +306,7 @@ impl<'r> ObjectIndex<'r> {
             return Ok((TreeIndex::default(), 0));
         }
         if let Some((index, depth)) = self.memo.get(&tree) {
-            return Ok((index.clone(), *depth));
+            return Ok((index.clone(), depth));
         }
         let mut chain = Vec::new();
         let mut at = tree;
@@ -343,6 +350,10 @@ impl<'r> ObjectIndex<'r> {
         }
         if let Some(d) = self.cache.delta(&tree.to_string(), &base.to_string()) {
             return Ok(d);
+        }
+        if !self.memo.contains(&base) {
+            // Walking back from `tree`: its parent's index is derived from its own.
+            return self.delta_back(tree, base);
         }
         let (index, depth) = self.load(base)?;
         let mut delta = self.compute_delta(&index, base, tree)?;

@@ -2,7 +2,9 @@
 //!
 //! - `d/<tree[..2]>/<tree[2..]>.<base tree>`: a [`Delta`] of a tree against a base tree
 //!   (one per parent of a commit);
-//! - `s/<tree[..2]>/<tree[2..]>`: a full [`TreeIndex`] (every [`SNAPSHOT_EVERY`] deltas).
+//! - `s/<tree[..2]>/<tree[2..]>`: a full [`TreeIndex`] (every [`SNAPSHOT_EVERY`] deltas);
+//! - `c/<commit[..2]>/<commit[2..]>`: a mark that the commit and all its ancestors are
+//!   indexed (a build from it has finished: later builds stop there).
 //!
 //! Each file is a magic line then postcard (serde, variable-length integers): compact —
 //! a delta of a commit that changed three objects of a 10,000-entity level is a few
@@ -94,6 +96,16 @@ impl Cache {
         write(&self.delta_path(tree, &delta.base), delta)
     }
 
+    /// Whether `commit` and all its ancestors are marked indexed.
+    pub fn is_complete(&self, commit: &str) -> bool {
+        read::<()>(&fanout(&self.dir, "c", commit)).is_some()
+    }
+
+    /// Marks `commit` and all its ancestors indexed.
+    pub fn put_complete(&self, commit: &str) -> std::io::Result<()> {
+        write(&fanout(&self.dir, "c", commit), &())
+    }
+
     /// Stores the full index of `tree`.
     pub fn put_snapshot(&self, tree: &str, index: &TreeIndex) -> std::io::Result<()> {
         write(&self.snapshot_path(tree), index)
@@ -167,6 +179,9 @@ mod tests {
         assert_eq!(cache.delta(&tree, &"b".repeat(40)), None);
         assert!(!path.exists());
         cache.put_snapshot(&tree, &TreeIndex::default()).unwrap();
+        assert!(!cache.is_complete(&tree));
+        cache.put_complete(&tree).unwrap();
+        assert!(cache.is_complete(&tree));
         assert_eq!(cache.snapshot(&tree), Some(TreeIndex::default()));
     }
 }

@@ -173,13 +173,35 @@ pub fn log(
     present: bool,
     limit: Option<usize>,
 ) -> Result<Vec<LogEntry>, Error> {
-    index.ensure(start)?;
     let mut out = Vec::new();
+    log_each(index, start, (path, id, present), limit, &mut |e| {
+        out.push(e.clone());
+        Ok(())
+    })?;
+    Ok(out)
+}
+
+/// What [`log_each`] follows: the file it is in at the start (or was deleted from), its
+/// id, and whether it is there at the start.
+pub type Followed<'a> = (&'a str, &'a str, bool);
+
+/// [`log`], each entry given to `each` as soon as it is found: the walk goes back from
+/// `start` one commit at a time, reading only what each commit changed (see
+/// `build/lazy.rs`), so the newest entries come before older history is read, and with
+/// `limit` nothing older than the last entry is read. Stops at the first error of `each`.
+pub fn log_each(
+    index: &mut ObjectIndex<'_>,
+    start: ObjectId,
+    (path, id, present): Followed<'_>,
+    limit: Option<usize>,
+    each: &mut dyn FnMut(&LogEntry) -> Result<(), Error>,
+) -> Result<(), Error> {
+    let mut out = Emit { each, found: 0 };
     let mut walk: Walk<(String, bool)> = Walk::new();
     let first = index.commit_info(start)?;
     walk.push(&first, (path.to_string(), present), |_, _| {});
     while let Some((commit, (path, present))) = walk.pop() {
-        if limit.is_some_and(|n| out.len() >= n) {
+        if limit.is_some_and(|n| out.found >= n) {
             break;
         }
         let info = index.commit_info(commit)?;
@@ -202,7 +224,7 @@ pub fn log(
                         info.clone(),
                         change,
                         Some((same + 1, parents[same].clone())),
-                    ));
+                    ))?;
                 }
             }
             if let Some(p) = parents.get(same) {
@@ -211,7 +233,7 @@ pub fn log(
             continue;
         }
         if let Some(Some(change)) = records.first() {
-            out.push(entry_of(info.clone(), change, None));
+            out.push(entry_of(info.clone(), change, None))?;
         }
         for (parent, record) in parents.iter().zip(records) {
             let next = match record.as_ref().and_then(|r| r.old.as_ref()) {
@@ -221,7 +243,20 @@ pub fn log(
             walk.push(parent, next, |_, _| {});
         }
     }
-    Ok(out)
+    Ok(())
+}
+
+/// Entries of [`log_each`] on their way out, counted.
+struct Emit<'e> {
+    each: &'e mut dyn FnMut(&LogEntry) -> Result<(), Error>,
+    found: usize,
+}
+
+impl Emit<'_> {
+    fn push(&mut self, entry: LogEntry) -> Result<(), Error> {
+        self.found += 1;
+        (self.each)(&entry)
+    }
 }
 
 /// The commits `info` has as parents, first parent first.

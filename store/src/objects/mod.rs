@@ -19,8 +19,10 @@
 mod blame;
 mod build;
 mod cache;
+mod deleted;
 mod delta;
 mod history;
+mod memo;
 mod resolve;
 mod restore;
 mod scan;
@@ -34,7 +36,8 @@ use sjson::Dialect;
 
 pub use blame::{blame, BlameLine, BlameObject};
 pub use build::ObjectIndex;
-pub use history::{day, iso_time, log, Commit, LogEntry, LogKind};
+pub use deleted::{close_names, find_deleted};
+pub use history::{day, iso_time, log, log_each, Commit, Followed, LogEntry, LogKind};
 pub use resolve::Candidate;
 pub use restore::{restore_object, Restored};
 

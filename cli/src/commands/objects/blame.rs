@@ -37,7 +37,7 @@ fn run_blame(args: &BlameArgs) -> anyhow::Result<()> {
     }
     let mut index = repo.index();
     let commit = index.resolve_commit(&args.rev)?;
-    let tree = index.commit_index(commit)?;
+    let tree = index.tree_index(index.commit_info(commit)?.tree)?;
     if !tree.files.contains_key(&path) {
         bail!("{path}: not in {}", args.rev);
     }

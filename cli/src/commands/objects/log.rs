@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 use serde_json::json;
-use store::{log, LogEntry, LogKind};
+use store::{close_names, find_deleted, log, log_each, LogEntry, LogKind, TreeIndex};
 
 use super::{commit_json, day, object_name, open, print_json, resolve, short_commit};
 
@@ -37,23 +37,25 @@ fn run_log(args: &LogArgs) -> anyhow::Result<()> {
     let repo = open()?;
     let mut index = repo.index();
     let commit = index.resolve_commit(&args.rev)?;
-    let tree = index.commit_index(commit)?;
+    let tree = index.tree_index(index.commit_info(commit)?.tree)?;
     let spec = repo.spec(&args.object);
     let (path, id, name, present) = match resolve(&tree, &spec) {
         Ok(c) => (c.path, c.id, c.name, true),
         // A deleted object, named by file and exact id.
         Err(e) => match spec.rsplit_once('#') {
             Some((file, id)) if !id.is_empty() => (file.to_string(), id.to_string(), None, false),
-            _ => return Err(e),
+            _ if !is_no_such_object(&e) => return Err(e),
+            // A deleted object, named by name or id: the newest deletion in history.
+            _ => match find_deleted(&mut index, commit, &spec, DELETED_SEARCH)? {
+                Some(c) => (c.path, c.id, c.name, false),
+                None => return Err(not_found(&tree, &spec)),
+            },
         },
     };
-    let entries = log(&mut index, commit, &path, &id, present, args.max_count)?;
-    let name = name.or_else(|| {
-        entries
-            .iter()
-            .find_map(|e| e.new.as_ref().or(e.old.as_ref())?.entry.name.clone())
-    });
+    let followed = (path.as_str(), id.as_str(), present);
     if args.json {
+        let entries = log(&mut index, commit, &path, &id, present, args.max_count)?;
+        let name = name.or_else(|| entries.iter().find_map(entry_name));
         print_json(&json!({
             "id": id,
             "name": name,
@@ -62,18 +64,72 @@ fn run_log(args: &LogArgs) -> anyhow::Result<()> {
         }))?;
         return Ok(());
     }
-    outln!("{} in {path}", object_name(name.as_deref(), &id));
-    for e in &entries {
-        outln!(
-            "{} {} {} {}  {}",
-            short_commit(&e.commit),
-            day(e.commit.time),
-            e.commit.author,
-            describe(e),
-            e.commit.summary
-        );
+    // Each line as soon as the walk back finds it; the heading first (its name from the
+    // first entry when the object is deleted).
+    let heading = |name: Option<&str>| -> std::io::Result<()> {
+        outln!("{} in {path}", object_name(name, &id));
+        Ok(())
+    };
+    let mut headed = false;
+    log_each(&mut index, commit, followed, args.max_count, &mut |e| {
+        let mut print = || -> std::io::Result<()> {
+            if !headed {
+                heading(name.as_deref().or(entry_name(e).as_deref()))?;
+                headed = true;
+            }
+            outln!(
+                "{} {} {} {}  {}",
+                short_commit(&e.commit),
+                day(e.commit.time),
+                e.commit.author,
+                describe(e),
+                e.commit.summary
+            );
+            Ok(())
+        };
+        print().map_err(|source| store::Error::Io {
+            context: "writing the log".to_string(),
+            source,
+        })
+    })?;
+    if !headed {
+        heading(name.as_deref())?;
     }
     Ok(())
+}
+
+/// How many commits `log NAME` looks back for a deletion of an object not in the tree.
+const DELETED_SEARCH: usize = 100_000;
+
+fn is_no_such_object(e: &anyhow::Error) -> bool {
+    matches!(
+        e.downcast_ref::<store::Error>(),
+        Some(store::Error::NoSuchObject(_))
+    )
+}
+
+/// A spec that matches nothing, now or deleted: close names, and the `FILE#ID` form.
+fn not_found(tree: &TreeIndex, spec: &str) -> anyhow::Error {
+    let mut msg = format!("no object matches \"{spec}\", in the tree or deleted in its history");
+    let close = close_names(tree, spec, 5);
+    if !close.is_empty() {
+        msg.push_str("; close names:");
+        for c in &close {
+            msg.push_str(&format!(
+                "\n    {}  {}#{}",
+                object_name(c.name.as_deref(), &c.id),
+                c.path,
+                c.id
+            ));
+        }
+    }
+    msg.push_str("\n  name an object as FILE#ID (an id or its prefix), an id, or its `name`");
+    anyhow::anyhow!(msg)
+}
+
+/// The `name` of the object in a log entry, after or before the commit.
+fn entry_name(e: &LogEntry) -> Option<String> {
+    e.new.as_ref().or(e.old.as_ref())?.entry.name.clone()
 }
 
 /// `changed position, rotation`, `moved a.level → b.level`, `merged from parent 2 …`.

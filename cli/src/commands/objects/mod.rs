@@ -7,6 +7,7 @@
 //! objects, an unparsable file) with a message on stderr.
 
 pub mod blame;
+pub mod index;
 pub mod log;
 pub mod restore;
 pub mod show;

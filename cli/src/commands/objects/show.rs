@@ -1,5 +1,7 @@
 //! `assetvc show OBJECT [--rev REV] [--json]`: an object's content and where it lives.
 //! Without `--rev`, the object is looked up in HEAD and shown as it is in the worktree.
+//! Only the revision's own tree is read (its index cached, or its asset files parsed):
+//! never the history before it.
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -36,7 +38,7 @@ fn show(args: &ShowArgs) -> anyhow::Result<()> {
     let mut index = repo.index();
     let rev = args.rev.as_deref().unwrap_or("HEAD");
     let commit = index.resolve_commit(rev)?;
-    let tree = index.commit_index(commit)?;
+    let tree = index.tree_index(index.commit_info(commit)?.tree)?;
     let found = resolve(&tree, &repo.spec(&args.object))?;
     let dialect = repo
         .matcher
