@@ -43,6 +43,7 @@ mod safety_symlinks;
 mod safety_terminal;
 mod sync_daemon;
 mod sync_file;
+mod sync_races;
 mod usability;
 
 /// Every file of `tests/` and `merge/tests/` (the two test binaries with

@@ -254,10 +254,26 @@ fn write_worktree_and_head(
     let worktree_target = repo.index_from_tree(&worktree_tree)?;
     let mut target = repo.index_from_tree(&new_tree)?;
     keep_staged(&mut target, staged)?;
-    let done =
-        worktree::checkout_against(repo, &recorded, &recorded_state, &worktree_target, target)?;
+    let done = match worktree::checkout_against(
+        repo,
+        &recorded,
+        &recorded_state,
+        &worktree_target,
+        target,
+    ) {
+        Ok(done) => done,
+        // Files saved since the WIP read them: nothing was written, nothing moves.
+        Err(Error::Refused { paths, .. }) if !paths.is_empty() => return Ok(paths),
+        Err(e) => return Err(e),
+    };
     if !done.left_alone.is_empty() {
         return Ok(done.left_alone);
+    }
+    // The edits the merge started from must still be on disk: one saved since (or read
+    // half-written by an editor that writes in place) was merged from stale content.
+    let stale = stale_edits(repo, wip, &worktree_target, &recorded)?;
+    if !stale.is_empty() {
+        return Ok(stale);
     }
     let mut written = done.index;
     // Paths whose file is not the index's content must not look clean to git.
@@ -266,6 +282,30 @@ fn write_worktree_and_head(
     update_head(repo, Some(wip.head), new_head, reflog)?;
     lock.commit()?;
     Ok(Vec::new())
+}
+
+/// The paths the WIP recorded as edited whose file no longer holds what the worktree was
+/// given (`worktree`): the WIP's content where sync wrote nothing, the merge where it did.
+fn stale_edits(
+    repo: &gix::Repository,
+    wip: &Wip,
+    worktree: &gix::index::State,
+    index: &gix::index::State,
+) -> Result<Vec<String>> {
+    let mut wt = worktree::Worktree::new(repo)?;
+    let exec_bit = repo.filesystem_options()?.executable_bit;
+    let mut stale = Vec::new();
+    for (path, _) in &wip.edits {
+        let on_disk = wt.probe(path.as_bstr(), index)?;
+        let holds = match worktree.entry_by_path(path.as_bstr()) {
+            Some(e) => on_disk.is(&e.id, e.mode, exec_bit),
+            None => on_disk == worktree::OnDisk::Missing,
+        };
+        if !holds {
+            stale.push(path.to_str_lossy().into_owned());
+        }
+    }
+    Ok(stale)
 }
 
 /// `index` as the WIP recorded the worktree: each edited path's entry holds what the WIP
