@@ -44,6 +44,7 @@ mod safety_terminal;
 mod sync_daemon;
 mod sync_file;
 mod sync_races;
+mod sync_remote;
 mod usability;
 
 /// Every file of `tests/` and `merge/tests/` (the two test binaries with

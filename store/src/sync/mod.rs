@@ -28,7 +28,7 @@ mod wip;
 mod tests;
 
 pub use bring::{Brought, Postponed, SAVED_PREFIX};
-pub use remote::Limits;
+pub use remote::{push_refusal, Limits};
 pub use who::{short_id, ObjectChange, OtherWip, WhoReport, WhoRequest};
 pub use wip::Wip;
 

@@ -3,7 +3,7 @@
 //! `refs/assetvc/wip/<user>/<branch>` (HEAD, the index and the worktree untouched), pushes
 //! that ref, fetches the upstream branch and everyone's WIP refs, and merges the upstream
 //! into the branch and the worktree by structure, the uncommitted edits being "ours".
-//! `--watch` repeats until Ctrl-C or SIGTERM, retrying with backoff when the remote is
+//! `--watch` repeats until Ctrl-C, SIGTERM or SIGHUP, retrying with backoff when the remote is
 //! down; an interrupted cycle is abandoned before the merge, never half-written.
 
 use std::path::PathBuf;
@@ -32,7 +32,7 @@ pub struct SyncArgs {
     /// The remote (a configured remote's name); default: the branch's upstream remote,
     /// or `origin`.
     pub remote: Option<String>,
-    /// Repeat every SECONDS (default 5) until interrupted (Ctrl-C, SIGTERM).
+    /// Repeat every SECONDS (default 5) until interrupted (Ctrl-C, SIGTERM, SIGHUP).
     #[arg(long, value_name = "SECONDS", num_args = 0..=1, default_missing_value = "5")]
     pub watch: Option<f64>,
     /// Print one JSON object per cycle on stdout (with the time of each step).
@@ -123,7 +123,12 @@ struct Cycle {
 /// usage or the remote failed (one-shot).
 pub fn run(args: &SyncArgs) -> anyhow::Result<ExitCode> {
     let stop = Arc::new(AtomicBool::new(false));
-    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+    // Ctrl-C, SIGTERM and a closed terminal (SIGHUP) all end sync cleanly, between steps.
+    for signal in [
+        signal_hook::consts::SIGINT,
+        signal_hook::consts::SIGTERM,
+        signal_hook::consts::SIGHUP,
+    ] {
         signal_hook::flag::register(signal, Arc::clone(&stop))
             .context("cannot watch for Ctrl-C")?;
     }
@@ -279,9 +284,22 @@ fn cycle_steps(
     let start = Instant::now();
     let pushed_copy = format!("{}{}/{}", target.wip_prefix(), target.user, target.branch);
     if repo.resolve_commit(&pushed_copy).ok() != Some(wip.commit) {
-        repo.push_wip(&target.remote, &wip_ref, limits)
-            .map_err(|e| Ended::Unreachable("push", e))?;
-        out.json["pushed"] = json!(true);
+        match repo.push_wip(&target.remote, &wip_ref, limits) {
+            Ok(()) => out.json["pushed"] = json!(true),
+            // The remote was reached and said no: say why, and still bring the upstream in.
+            Err(e) => match store::push_refusal(&e) {
+                Some(reason) => {
+                    eprintln!(
+                        "assetvc: the remote refused your work in progress ({}): {}",
+                        report::safe(&wip_ref),
+                        report::safe(&reason)
+                    );
+                    out.json["pushed"] = json!(false);
+                    out.json["push_refused"] = json!(reason);
+                }
+                None => return Err(Ended::Unreachable("push", e)),
+            },
+        }
     }
     lap(timings, "push", start);
     // 3. Fetch the upstream and everyone's WIP.
