@@ -200,6 +200,14 @@ fn the_upstream_is_merged_into_uncommitted_edits_by_structure() {
         out.contains(&format!("pending: the upstream's [1,1,1] by {author}")),
         "{out}"
     );
+    // `who --json` gives an editor the pending conflict with both values.
+    let (out, _) = bob.expect(&["who", "--json"], 0);
+    let who: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let pending = &who["pending"][0];
+    assert_eq!(pending["file"], "level.sjson", "{who}");
+    assert_eq!(pending["local"], serde_json::json!([2, 2, 2]), "{who}");
+    assert_eq!(pending["upstream"], serde_json::json!([1, 1, 1]), "{who}");
+    assert_eq!(pending["by"], author, "{who}");
     // `resolve --take upstream` takes alice's value for that conflict and changes nothing
     // else; `--take local` takes bob's back.
     let before = bob.level();

@@ -36,7 +36,8 @@ fn a_refused_wip_push_is_reported_and_the_upstream_still_comes_in() {
         "#!/bin/sh\nwhile read old new ref; do\n  case \"$ref\" in\n    refs/assetvc/wip/*) echo \"work in progress is not kept here\" >&2; exit 1;;\n  esac\ndone\nexit 0\n",
     );
     bob.edit("tint = \"white\"", "tint = \"gold\"");
-    let (out, err) = bob.expect(&["sync", "--json"], 0);
+    // Exit 2 (the work in progress was not shared), the upstream brought in all the same.
+    let (out, err) = bob.expect(&["sync", "--json"], 2);
     assert!(
         err.contains("the remote refused your work in progress"),
         "{err}"

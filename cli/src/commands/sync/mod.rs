@@ -24,7 +24,7 @@ use super::merge_file::parse_policy;
 use super::porcelain;
 use crate::report;
 
-mod pending;
+pub mod pending;
 
 /// Arguments of `assetvc sync`.
 #[derive(Debug, Args)]
@@ -294,6 +294,8 @@ fn cycle_steps(
                         report::safe(&wip_ref),
                         report::safe(&reason)
                     );
+                    // A one-shot sync says so in its exit status too.
+                    out.status = crate::exit::FAILED;
                     out.json["pushed"] = json!(false);
                     out.json["push_refused"] = json!(reason);
                 }

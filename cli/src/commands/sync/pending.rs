@@ -59,3 +59,47 @@ fn as_json(value: &Option<String>) -> Value {
         .map(|v| serde_json::from_str(v).unwrap_or_else(|_| Value::String(v.to_string())))
         .unwrap_or(Value::Null)
 }
+
+/// The pending conflicts the newest sync recorded in the merge journal (as
+/// [`report`]'s JSON entries) whose file is still among the uncommitted `edited` files:
+/// what `who --json` gives an editor to show. Empty when the journal cannot be read.
+pub fn recorded(repo: &store::Repo, edited: &[String]) -> Vec<Value> {
+    let Ok(operations) = store::Journal::at(repo.git_dir()).operations() else {
+        return Vec::new();
+    };
+    for op in operations.iter().rev() {
+        if !op.operation.key.starts_with("assetvc sync ") {
+            continue;
+        }
+        let mut out = Vec::new();
+        for step in &op.steps {
+            let file = step["path"].as_str().unwrap_or_default();
+            for c in step["conflicts"].as_array().into_iter().flatten() {
+                if c["pending"] != true {
+                    continue;
+                }
+                if !edited.iter().any(|e| e == file) {
+                    continue;
+                }
+                out.push(json!({
+                    "file": file,
+                    "object": c["name"],
+                    "property": c["path"],
+                    "kind": c["kind"],
+                    "local": c["ours"],
+                    "upstream": c["theirs"],
+                    "base": c["base"],
+                    "by": c["by"],
+                }));
+            }
+        }
+        if op
+            .steps
+            .iter()
+            .any(|s| s["conflicts"].as_array().is_some_and(|c| !c.is_empty()))
+        {
+            return out;
+        }
+    }
+    Vec::new()
+}
