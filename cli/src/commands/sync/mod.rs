@@ -185,6 +185,10 @@ pub fn run(args: &SyncArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// How many times a cycle records and merges again when a file was saved while sync
+/// wrote it.
+const RETRIES: usize = 4;
+
 /// One JSON line on stdout.
 fn print_line(value: &serde_json::Value) -> std::io::Result<()> {
     use std::io::Write;
@@ -328,7 +332,24 @@ fn cycle_steps(
     let start = Instant::now();
     let upstream = repo.resolve_commit(&target.tracking).map_err(failed)?;
     let label = format!("{}/{}", target.remote, target.upstream_branch);
-    let brought = repo.bring_upstream(&target.branch, &wip, upstream, &label, &rules);
+    let mut wip = wip;
+    let mut brought = repo.bring_upstream(&target.branch, &wip, upstream, &label, &rules);
+    // A file saved while sync wrote it (an editor saving often): the files already written
+    // hold the merge, so recording the edits again and merging once more is quick; a few
+    // tries, then the next cycle.
+    for _ in 0..RETRIES {
+        if !matches!(
+            brought,
+            Ok(Brought::Postponed(Postponed::ChangedWhileWriting(_)))
+        ) || stop.load(Ordering::Relaxed)
+        {
+            break;
+        }
+        wip = repo
+            .record_wip(&dialect_of, Some(&wip_ref), &target.user)
+            .map_err(failed)?;
+        brought = repo.bring_upstream(&target.branch, &wip, upstream, &label, &rules);
+    }
     lap(timings, "merge", start);
     let context = Merging {
         repo: &repo,
