@@ -17,6 +17,8 @@ mod fs;
 mod index;
 mod lock;
 mod safety;
+#[cfg(test)]
+mod tests;
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
