@@ -72,7 +72,7 @@ struct Edited {
 }
 
 /// A scripted editor in `dir`: reloads the level, saves its own entity's position and the
-/// shared fog (write-and-rename) every 50–200 ms; with `commits`, commits and pushes every
+/// shared fog (write-and-rename) every 50–200 ms (every twelfth save a 1.5 s pause); with `commits`, commits and pushes every
 /// tenth save. Runs until `stop`.
 fn editor(user: User, entity: usize, commits: bool, stop: Arc<AtomicBool>) -> Edited {
     let path = user.dir.join("level.sjson");
@@ -110,7 +110,13 @@ fn editor(user: User, entity: usize, commits: bool, stop: Arc<AtomicBool>) -> Ed
         seed = seed
             .wrapping_mul(6364136223846793005)
             .wrapping_add(1442695040888963407);
-        std::thread::sleep(Duration::from_millis(50 + (seed >> 33) % 151));
+        // Every 50–200 ms, and now and then a longer pause, as people take.
+        let pause = if e.saves % 12 == 0 {
+            1500
+        } else {
+            50 + (seed >> 33) % 151
+        };
+        std::thread::sleep(Duration::from_millis(pause));
     }
     e
 }
