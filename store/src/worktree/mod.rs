@@ -273,11 +273,19 @@ impl<'r> Worktree<'r> {
     }
 
     /// Whether what is on disk at `rela` satisfies `check` (always, without one).
+    /// The content is compared by hash; a stat fence taken before reading it and again
+    /// after the compare narrows the window in which a save could slip in between the
+    /// compare and the caller's rename to those two system calls.
     fn still(&mut self, rela: &BStr, check: Option<Check<'_>>) -> Result<bool> {
-        match check {
-            Some((index, expected)) => Ok(expected(&self.probe(rela, index)?)),
-            None => Ok(true),
+        let Some((index, expected)) = check else {
+            return Ok(true);
+        };
+        let path = self.path(rela);
+        let before = fs::fence(&path);
+        if !expected(&self.probe(rela, index)?) {
+            return Ok(false);
         }
+        Ok(fs::fence(&path) == before)
     }
 
     /// [`Worktree::write_if`], the check optional.
@@ -369,7 +377,7 @@ impl<'r> Worktree<'r> {
         index: &gix::index::State,
         expected: &dyn Fn(&OnDisk) -> bool,
     ) -> Result<bool> {
-        if !expected(&self.probe(rela, index)?) {
+        if !self.still(rela, Some((index, expected)))? {
             return Ok(false);
         }
         self.remove(rela)?;

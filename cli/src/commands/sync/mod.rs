@@ -286,27 +286,7 @@ fn cycle_steps(
         stop,
     };
     let start = Instant::now();
-    let pushed_copy = format!("{}{}/{}", target.wip_prefix(), target.user, target.branch);
-    if repo.resolve_commit(&pushed_copy).ok() != Some(wip.commit) {
-        match repo.push_wip(&target.remote, &wip_ref, limits) {
-            Ok(()) => out.json["pushed"] = json!(true),
-            // The remote was reached and said no: say why, and still bring the upstream in.
-            Err(e) => match store::push_refusal(&e) {
-                Some(reason) => {
-                    eprintln!(
-                        "assetvc: the remote refused your work in progress ({}): {}",
-                        report::safe(&wip_ref),
-                        report::safe(&reason)
-                    );
-                    // A one-shot sync says so in its exit status too.
-                    out.status = crate::exit::FAILED;
-                    out.json["pushed"] = json!(false);
-                    out.json["push_refused"] = json!(reason);
-                }
-                None => return Err(Ended::Unreachable("push", e)),
-            },
-        }
-    }
+    push_step(&repo, &target, &wip, limits, out)?;
     lap(timings, "push", start);
     // 3. Fetch the upstream and everyone's WIP.
     let interrupted = || {
@@ -365,6 +345,40 @@ fn cycle_steps(
         );
     }
     Ok(status)
+}
+
+/// Pushes the WIP ref unless the remote already has it (as of the last fetch). A push the
+/// remote refused is reported with its reason (exit 2 for a one-shot sync) and the cycle
+/// goes on to bring the upstream in; an unreachable remote ends the cycle.
+fn push_step(
+    repo: &store::Repo,
+    target: &Target,
+    wip: &Wip,
+    limits: Limits<'_>,
+    out: &mut Cycle,
+) -> Result<(), Ended> {
+    let pushed_copy = format!("{}{}/{}", target.wip_prefix(), target.user, target.branch);
+    if repo.resolve_commit(&pushed_copy).ok() == Some(wip.commit) {
+        return Ok(());
+    }
+    let wip_ref = target.wip_ref();
+    match repo.push_wip(&target.remote, &wip_ref, limits) {
+        Ok(()) => out.json["pushed"] = json!(true),
+        Err(e) => {
+            let Some(reason) = store::push_refusal(&e) else {
+                return Err(Ended::Unreachable("push", e));
+            };
+            eprintln!(
+                "assetvc: the remote refused your work in progress ({}): {}",
+                report::safe(&wip_ref),
+                report::safe(&reason)
+            );
+            out.status = crate::exit::FAILED;
+            out.json["pushed"] = json!(false);
+            out.json["push_refused"] = json!(reason);
+        }
+    }
+    Ok(())
 }
 
 /// What the report of the merge step needs.
