@@ -49,6 +49,9 @@ mod safety_symlinks;
 mod safety_terminal;
 mod sync_daemon;
 mod sync_file;
+mod sync_races;
+mod sync_remote;
+mod sync_soak;
 mod usability;
 
 /// Every file of `tests/` and `merge/tests/` (the two test binaries with

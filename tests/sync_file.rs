@@ -134,6 +134,11 @@ fn the_upstream_is_merged_into_uncommitted_edits_by_structure() {
         err.contains("(your 1 uncommitted asset edit kept)"),
         "{err}"
     );
+    assert_eq!(
+        cycle["changed"],
+        serde_json::json!(["level.sjson"]),
+        "{cycle}"
+    );
     for step in ["record", "push", "fetch", "merge"] {
         assert!(cycle["ms"][step].is_number(), "{cycle}");
     }
@@ -149,74 +154,102 @@ fn the_upstream_is_merged_into_uncommitted_edits_by_structure() {
     );
     assert!(!bob.level().contains("<<<<<<<"));
 
-    // Both change the same property: the policy (theirs) decides, it is reported, and
-    // bob's value is kept in refs/assetvc/saved/main.
+    // Both change the same property: the person at the keyboard wins in the worktree,
+    // the branch still moves to the upstream, and the conflict is pending.
     alice.edit("position = [0 0 0]", "position = [1 1 1]");
     alice.commit_and_push("crate moved");
     bob.edit("position = [0 0 0]", "position = [2 2 2]");
-    let (_, err) = bob.expect(&["sync"], 0);
+    let (out, err) = bob.expect(&["sync", "--json"], 0);
     assert!(
-        err.contains("entities[crate #e1].position: both modified, took theirs"),
+        err.contains("entities[crate #e1].position: both modified, kept your [2,2,2]"),
         "{err}"
     );
+    let author = bob.git(&["log", "-1", "--format=%an", "origin/main"]);
+    let author = author.trim();
+    assert!(
+        err.contains(&format!("upstream's [1,1,1] by {author} is pending")),
+        "{err}"
+    );
+    assert!(!err.contains("took theirs"), "{err}");
+    let cycle: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let pending = &cycle["pending"][0];
+    assert_eq!(pending["file"], "level.sjson", "{cycle}");
+    assert_eq!(pending["local"], serde_json::json!([2, 2, 2]), "{cycle}");
+    assert_eq!(pending["upstream"], serde_json::json!([1, 1, 1]), "{cycle}");
+    assert_eq!(pending["object"], "entities[crate #e1].position", "{cycle}");
+    assert_eq!(pending["by"], author, "{cycle}");
+    assert_eq!(
+        cycle["changed"],
+        serde_json::json!([]),
+        "bob's file is as he left it"
+    );
+    assert_eq!(bob.rev("HEAD"), team.ref_id("main").unwrap());
+    assert_eq!(bob.git(&["status", "--porcelain"]), " M level.sjson\n");
     let level = data(&bob.level(), Dialect::Sjson);
     assert_eq!(
         level["entities"][0]["position"],
-        serde_json::json!([1.0, 1.0, 1.0])
+        serde_json::json!([2.0, 2.0, 2.0])
     );
     assert_eq!(
         level["entities"][1]["position"],
         serde_json::json!([6.0, 0.0, 0.0])
     );
-    let saved = bob.git(&["show", "refs/assetvc/saved/main:level.sjson"]);
-    assert!(saved.contains("position = [2 2 2]"), "{saved}");
     let (out, _) = bob.expect(&["conflicts"], 0);
     assert!(out.contains("entities[crate #e1].position"), "{out}");
-    // The sync recorded the versions it merged: `resolve` takes bob's value back for that
-    // conflict and changes nothing else.
+    assert!(
+        out.contains(&format!("pending: the upstream's [1,1,1] by {author}")),
+        "{out}"
+    );
+    // `who --json` gives an editor the pending conflict with both values.
+    let (out, _) = bob.expect(&["who", "--json"], 0);
+    let who: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let pending = &who["pending"][0];
+    assert_eq!(pending["file"], "level.sjson", "{who}");
+    assert_eq!(pending["local"], serde_json::json!([2, 2, 2]), "{who}");
+    assert_eq!(pending["upstream"], serde_json::json!([1, 1, 1]), "{who}");
+    assert_eq!(pending["by"], author, "{who}");
+    // `resolve --take upstream` takes alice's value for that conflict and changes nothing
+    // else; `--take local` takes bob's back.
     let before = bob.level();
-    bob.expect(&["resolve", "level.sjson", "--all", "--take", "ours"], 0);
+    bob.expect(
+        &["resolve", "level.sjson", "--all", "--take", "upstream"],
+        0,
+    );
     let resolved = bob.level();
     assert_eq!(
         resolved,
-        before.replacen("position = [1 1 1]", "position = [2 2 2]", 1),
+        before.replacen("position = [2 2 2]", "position = [1 1 1]", 1),
         "{resolved}"
     );
-    bob.expect(&["resolve", "level.sjson", "--all", "--take", "theirs"], 0);
+    bob.expect(&["resolve", "level.sjson", "--all", "--take", "local"], 0);
     assert_eq!(bob.level(), before);
-
-    // With policy ours, the uncommitted edit wins.
-    alice.edit("tint = \"blue\"", "tint = \"red\"");
-    alice.commit_and_push("red crate");
-    bob.edit("tint = \"blue\"", "tint = \"green\"");
-    bob.expect(&["sync", "--policy", "ours"], 0);
-    assert!(bob.level().contains("tint = \"green\""), "{}", bob.level());
-    assert_eq!(bob.rev("HEAD"), team.ref_id("main").unwrap());
 }
 
 #[test]
-fn local_commits_are_merged_with_the_upstream_and_edits_kept() {
+fn local_commits_are_not_merged_the_work_in_progress_is_shared() {
     let (team, alice, bob, _carol) = team_of_three();
     alice.edit("fog = 0.1", "fog = 0.5");
     alice.commit_and_push("fog");
     bob.edit("name = \"barrel\"", "name = \"keg\"");
     bob.git(&["commit", "-qam", "keg"]);
+    let head = bob.rev("HEAD");
     bob.edit("tint = \"white\"", "tint = \"gold\"");
-    bob.expect(&["sync"], 0);
-    let parents = bob.git(&["rev-list", "--parents", "-n", "1", "HEAD"]);
-    assert_eq!(
-        parents.split_whitespace().count(),
-        3,
-        "a merge commit: {parents}"
+    let (out, err) = bob.expect(&["sync", "--json"], 1);
+    assert!(err.contains("diverged"), "{err}");
+    let cycle: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(cycle["status"], "diverged", "{cycle}");
+    assert_eq!(bob.rev("HEAD"), head, "no merge commit");
+    assert!(bob.level().contains("tint = \"gold\""));
+    assert!(!bob.level().contains("fog = 0.5"), "nothing merged");
+    assert!(
+        team.show("refs/assetvc/wip/bob/main", "level.sjson")
+            .unwrap()
+            .contains("tint = \"gold\""),
+        "the work in progress is shared"
     );
-    assert!(parents.contains(&team.ref_id("main").unwrap()));
-    assert_eq!(bob.staged(), "");
-    let level = data(&bob.level(), Dialect::Sjson);
-    assert_eq!(level["settings"]["fog"], 0.5);
-    assert_eq!(level["entities"][1]["name"], "keg");
-    assert_eq!(level["entities"][0]["tint"], "gold");
-    let committed = bob.git(&["show", "HEAD:level.sjson"]);
-    assert!(!committed.contains("gold"), "the edit stays uncommitted");
+    // A second cycle piles nothing up either.
+    bob.expect(&["sync"], 1);
+    assert_eq!(bob.rev("HEAD"), head);
 }
 
 #[test]
@@ -355,9 +388,11 @@ fn a_new_staged_asset_is_shared_and_stays_staged() {
     );
     assert!(!out.contains("level.sjson"), "{out}");
     // A staged deletion is not carried: sync records it but does not merge.
+    bob.git(&["commit", "-qm", "lamps"]);
+    bob.git(&["push", "-q"]);
+    alice.expect(&["sync"], 0);
     alice.edit("fog = 0.4", "fog = 0.6");
     alice.commit_and_push("fog again");
-    bob.git(&["commit", "-qm", "lamps"]);
     bob.git(&["rm", "-q", "lamps.sjson"]);
     let (_, err) = bob.expect(&["sync"], 2);
     assert!(

@@ -29,6 +29,19 @@ const STALE_AFTER: Duration = Duration::from_secs(60);
 ///   (`-o /dev/null` discards), never replaced.
 /// - A symbolic link or a directory is refused ([`Error::Symlink`], [`Error::Directory`]).
 pub fn write_atomic(path: &Path, data: &[u8]) -> Result<()> {
+    write_atomic_checked(path, data, None)
+}
+
+/// Compare-and-swap for a worktree file: [`write_atomic`], but the file is replaced only if
+/// it still holds exactly `read` (the bytes the caller read and computed `data` from),
+/// compared right before the rename; otherwise nothing is written and the answer is
+/// [`Error::Refused`] naming the file (someone saved it meanwhile: run again).
+pub fn write_atomic_if_unchanged(path: &Path, read: &[u8], data: &[u8]) -> Result<()> {
+    write_atomic_checked(path, data, Some(read))
+}
+
+/// [`write_atomic`], with the compare of [`write_atomic_if_unchanged`] when `read` is set.
+fn write_atomic_checked(path: &Path, data: &[u8], read: Option<&[u8]>) -> Result<()> {
     let io = |source| Error::io(path.display().to_string(), source);
     let meta = match std::fs::symlink_metadata(path) {
         Ok(m) => Some(m),
@@ -78,6 +91,17 @@ pub fn write_atomic(path: &Path, data: &[u8]) -> Result<()> {
         tmp.as_file()
             .set_permissions(meta.permissions())
             .map_err(io)?;
+    }
+    if let Some(read) = read {
+        // The compare of compare-and-swap, as late as it can be: right before the rename.
+        if std::fs::read(path).ok().as_deref() != Some(read) {
+            return Err(Error::Refused {
+                message: "changed on disk since assetvc read it (saved meanwhile?); \
+                          nothing written, run again"
+                    .into(),
+                paths: vec![path.display().to_string()],
+            });
+        }
     }
     tmp.persist(path).map_err(|e| io(e.error))?;
     // The rename itself is durable once the directory is synced (best effort: not every
@@ -130,6 +154,33 @@ fn remove_stale_temporaries(dir: &Path) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        /// Compare-and-swap: the file is replaced exactly when it still holds what was
+        /// read; otherwise it keeps what is there (a save made meanwhile) and the write
+        /// is refused naming it.
+        #[test]
+        fn a_file_is_replaced_only_if_it_holds_what_was_read(
+            read in proptest::collection::vec(proptest::num::u8::ANY, 0..40),
+            saved in proptest::option::of(proptest::collection::vec(proptest::num::u8::ANY, 0..40)),
+            data in proptest::collection::vec(proptest::num::u8::ANY, 0..40),
+        ) {
+            let dir = tempfile::tempdir().unwrap();
+            let p = dir.path().join("a.level");
+            let now = saved.unwrap_or_else(|| read.clone());
+            std::fs::write(&p, &now).unwrap();
+            let result = write_atomic_if_unchanged(&p, &read, &data);
+            if now == read {
+                proptest::prop_assert!(result.is_ok(), "{:?}", result);
+                proptest::prop_assert_eq!(std::fs::read(&p).unwrap(), data);
+            } else {
+                let refused = matches!(result, Err(Error::Refused { .. }));
+                proptest::prop_assert!(refused, "{:?}", result);
+                proptest::prop_assert_eq!(std::fs::read(&p).unwrap(), now);
+            }
+            proptest::prop_assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+        }
+    }
 
     #[test]
     fn regular_files_are_replaced_and_no_temporary_is_left() {

@@ -60,7 +60,7 @@ mod worktree;
 /// A git object id (a commit, tree or blob): the one gix type in this crate's API.
 pub use gix::ObjectId;
 
-pub use atomic::write_atomic;
+pub use atomic::{write_atomic, write_atomic_if_unchanged};
 pub use blobs::{BlobReader, Readers};
 pub use commit::{Committed, Staging};
 pub use error::{BoxError, Error, Result};
@@ -83,9 +83,9 @@ pub use repo::{rela_path, ObjectDirs, Repo};
 pub use server::{Change, CommitInfo, Target, UnsafeEntry};
 pub use setup::Setting;
 pub use sync::{
-    parse_duration, ref_component, remote_wip_prefix, short_id, wip_owner, wip_ref, Brought,
-    Limits, ObjectChange, OtherWip, Postponed, WhoReport, WhoRequest, Wip, REMOTE_WIP_PREFIX,
-    SAVED_PREFIX, WIP_PREFIX,
+    parse_duration, push_refusal, ref_component, remote_wip_prefix, short_id, wip_owner, wip_ref,
+    Brought, Limits, ObjectChange, OtherWip, Postponed, WhoReport, WhoRequest, Wip,
+    REMOTE_WIP_PREFIX, SAVED_PREFIX, WIP_PREFIX,
 };
 pub use treemerge::{
     conflict_lines, AssetRules, MergeReport, MergeResult, MergeTrees, MergedFile, StrategyMerge,

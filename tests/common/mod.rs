@@ -60,7 +60,8 @@ pub fn data(text: &str, dialect: sjson::Dialect) -> serde_json::Value {
     to_json(doc.root())
 }
 
-fn to_json(v: sjson::Value<'_>) -> serde_json::Value {
+/// An sjson value as serde_json sees it.
+pub fn to_json(v: sjson::Value<'_>) -> serde_json::Value {
     use serde_json::Value as J;
     match v.kind() {
         sjson::Kind::Null => J::Null,

@@ -88,6 +88,21 @@ fn taken(file: &serde_json::Value, c: &serde_json::Value) -> String {
     }
 }
 
+/// What a pending conflict of a sync adds to its line: the upstream's value, who made
+/// it, and how to take it.
+fn pending(path: &str, c: &serde_json::Value) -> String {
+    let by = c["by"]
+        .as_str()
+        .map_or(String::new(), |b| format!(" by {b}"));
+    let upstream = match &c["theirs"] {
+        serde_json::Value::Null => "(deleted)".to_string(),
+        v => v.to_string(),
+    };
+    format!(
+        "; pending: the upstream's {upstream}{by} (assetvc resolve {path} --all --take upstream)"
+    )
+}
+
 /// The lines of the steps for people: `level.sjson /settings/fog: both modified, took
 /// theirs`, a rebase's steps prefixed with the commit: `[2/3 1b7122a] level.sjson …`.
 pub fn lines(steps: &[serde_json::Value]) -> Vec<String> {
@@ -111,11 +126,15 @@ pub fn lines(steps: &[serde_json::Value]) -> Vec<String> {
                 .or(c["path"].as_str())
                 .filter(|p| !p.is_empty())
                 .unwrap_or("/");
-            out.push(format!(
+            let mut line = format!(
                 "{prefix}{path} {at}: {}, {}",
                 describe(c["kind"].as_str().unwrap_or("?")),
                 taken(file, c)
-            ));
+            );
+            if c["pending"] == true {
+                line.push_str(&pending(path, c));
+            }
+            out.push(line);
         }
         if let Some(reason) = file["unresolved"].as_str() {
             out.push(format!(

@@ -72,11 +72,14 @@ pub struct SyncMerge<'a> {
 
 /// Appends a sync cycle's merge to the journal as one operation, with the three versions
 /// of every file resolved by policy: `assetvc conflicts` shows it and `assetvc resolve`
-/// can take another side, objects named as the merge named them.
+/// can take another side, objects named as the merge named them. Every conflict is marked
+/// `pending` (the local value kept in the worktree) with who made the upstream value, from
+/// `pending` (the cycle's report: `file` and `by` of each).
 pub fn sync_merge(
     repo: &store::Repo,
     sync: &SyncMerge<'_>,
     files: &[store::MergedFile],
+    pending: &[serde_json::Value],
 ) -> anyhow::Result<()> {
     let operation = Operation {
         kind: OperationKind::Porcelain,
@@ -87,7 +90,16 @@ pub fn sync_merge(
     };
     let log = Journal::at(repo.git_dir()).begin(&operation)?;
     let sides = Sides::merge();
-    for step in steps(repo, &log, sync.policy, &sides, files, sync.sides)? {
+    for mut step in steps(repo, &log, sync.policy, &sides, files, sync.sides)? {
+        let by = pending
+            .iter()
+            .find(|p| p["file"] == step["path"])
+            .map(|p| p["by"].clone())
+            .unwrap_or_default();
+        for c in step["conflicts"].as_array_mut().into_iter().flatten() {
+            c["pending"] = true.into();
+            c["by"] = by.clone();
+        }
         log.append(&step)?;
     }
     Ok(())

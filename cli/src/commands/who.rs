@@ -57,9 +57,9 @@ pub fn run(args: &WhoArgs) -> anyhow::Result<ExitCode> {
     }
     // Your own edits, recorded in memory: `who` writes nothing.
     let memory = repo.in_memory();
-    let mine = match memory.record_wip(&dialect_of, None, &target.user) {
-        Ok(w) => Some(w.commit),
-        Err(store::Error::Usage(_)) => None,
+    let (mine, edited) = match memory.record_wip(&dialect_of, None, &target.user) {
+        Ok(w) => (Some(w.commit), w.edited_paths()),
+        Err(store::Error::Usage(_)) => (None, Vec::new()),
         Err(e) => return Err(porcelain::fail(e)),
     };
     let request = WhoRequest {
@@ -79,7 +79,8 @@ pub fn run(args: &WhoArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let text = if args.json {
-        format!("{}\n", json_report(&who, stale))
+        let pending = super::sync::pending::recorded(&repo, &edited);
+        format!("{}\n", json_report(&who, stale, pending))
     } else {
         text_report(&who)
     };
@@ -158,8 +159,9 @@ fn object_json(o: &ObjectChange) -> serde_json::Value {
     })
 }
 
-/// The report for editor plugins.
-fn json_report(who: &WhoReport, stale: Duration) -> String {
+/// The report for editor plugins; `pending`: the conflicts sync left pending (the local
+/// value kept in the worktree, the upstream's one `resolve --take upstream` away).
+fn json_report(who: &WhoReport, stale: Duration, pending: Vec<serde_json::Value>) -> String {
     let users: Vec<_> = who
         .others
         .iter()
@@ -188,6 +190,7 @@ fn json_report(who: &WhoReport, stale: Duration) -> String {
         "users": users,
         "mine": who.mine.iter().map(object_json).collect::<Vec<_>>(),
         "overlaps": overlaps,
+        "pending": pending,
     });
     serde_json::to_string_pretty(&value).unwrap_or_default()
 }

@@ -1,31 +1,46 @@
 //! Bringing the upstream into the branch and the worktree by structure, the uncommitted
 //! asset edits being "ours" — `git pull --autostash` without conflict markers, ever.
 //!
-//! The new branch tip M is the upstream (a fast-forward) or the merge of HEAD and the
-//! upstream; the worktree gets the merge of the WIP commit (HEAD + the edits) and M, whose
-//! merge base is HEAD; the index gets M's tree, so the edits stay uncommitted. Every
-//! written path is first checked by the worktree writer to hold what the WIP recorded:
-//! a file typed into since is never overwritten (the cycle is abandoned and retried).
+//! Only a fast-forward moves the branch: with local commits not yet pushed, nothing is
+//! merged or committed (the branch has diverged; the work in progress is still shared).
+//! The branch moves to the upstream U; the worktree gets the merge of the WIP commit (HEAD
+//! and the edits) and U, whose merge base is HEAD, the person at the keyboard winning every
+//! true conflict (those stay *pending*: the local value in the worktree, uncommitted, on
+//! top of U); the index gets U's tree, so the edits stay uncommitted. The branch and HEAD
+//! the WIP was recorded on are checked again under the index lock: if either moved,
+//! nothing is changed. Every file is written compare-and-swap: one typed into since sync
+//! read it is left alone, and then nothing else moves either (the next cycle merges it).
 
 use gix::bstr::ByteSlice;
 use gix::index::entry::Stat;
 use gix::ObjectId;
+use merge::Policy;
 
 use super::Wip;
 use crate::error::{Error, Result};
 use crate::repo;
-use crate::treemerge::{
-    conflict_lines, merge_commits, update_head, AssetRules, MergedFile, Unresolved,
-};
+use crate::treemerge::{merge_commits, update_head, AssetRules, MergedFile, Unresolved};
 use crate::worktree::{self, diff_indexes};
 use crate::Repo;
 
-/// Why the upstream was not brought in; nothing was changed.
+/// Why the upstream was not brought in: the branch, HEAD and the index did not move.
 #[derive(Debug, Clone)]
 pub enum Postponed {
     /// Paths that cannot be merged automatically (a side that does not parse yet, policy
     /// `fail` meeting a conflict, a tree conflict…).
     Unresolved(Vec<Unresolved>),
+    /// The branch has commits the upstream does not have: sync merges and commits nothing
+    /// on its own (push, or `assetvc pull`).
+    Diverged {
+        /// HEAD.
+        head: ObjectId,
+        /// The upstream commit.
+        upstream: ObjectId,
+    },
+    /// Files changed on disk while sync was writing them (an editor saved them): they were
+    /// left as saved, the branch, HEAD and the index did not move, and the next cycle
+    /// merges again. The files already written hold the merge's content.
+    ChangedWhileWriting(Vec<String>),
 }
 
 /// What [`Repo::bring_upstream`](crate::Repo::bring_upstream) did.
@@ -33,33 +48,49 @@ pub enum Postponed {
 pub enum Brought {
     /// HEAD already contains the upstream.
     UpToDate,
-    /// HEAD moved to `new_head` and the worktree got the upstream's changes.
+    /// The branch fast-forwarded to `new_head` and the worktree got the upstream's
+    /// changes, the uncommitted edits kept.
     Merged {
         /// HEAD before.
         from: ObjectId,
-        /// HEAD now: the upstream (fast-forward) or a merge commit.
+        /// HEAD now: the upstream.
         new_head: ObjectId,
-        /// Whether HEAD fast-forwarded.
-        fast_forward: bool,
-        /// Assets merged by structure (between HEAD and the upstream, then between the
-        /// uncommitted edits and the result), with the conflicts resolved by policy.
+        /// Assets merged by structure (the uncommitted edits with the upstream). Their
+        /// conflicts were all resolved for the local value, which is what the worktree
+        /// holds: they are pending, the upstream's value one `resolve --take upstream` away.
         files: Vec<MergedFile>,
-        /// The commits each file of `files` was merged from, in the same order: (ours,
-        /// theirs), so that the three versions of a conflict can be read back.
+        /// The commits each file of `files` was merged from, in the same order: (ours =
+        /// the WIP commit, theirs = the upstream), so that the three versions of a conflict
+        /// can be read back.
         sides: Vec<(ObjectId, ObjectId)>,
-        /// When a conflict touched the uncommitted edits: the ref that keeps them as they
-        /// were before the merge (the WIP commit), so nothing typed is lost.
+        /// The paths whose file sync rewrote or removed (an editor reloads them).
+        changed: Vec<String>,
+        /// When a conflict touched the uncommitted edits: the ref that also keeps them as
+        /// they were before the merge (the WIP commit).
         saved: Option<String>,
     },
     /// Nothing was changed, and why.
     Postponed(Postponed),
 }
 
+impl Brought {
+    /// The number of pending conflicts (local value kept over the upstream's).
+    pub fn pending(&self) -> usize {
+        match self {
+            Brought::Merged { files, .. } => files.iter().map(|f| f.conflicts.len()).sum(),
+            _ => 0,
+        }
+    }
+}
+
 impl Repo {
-    /// Merges `upstream` into HEAD and the worktree, keeping the uncommitted edits that `wip`
-    /// recorded on `branch` (see the module documentation). Refuses, changing nothing, when a merge is in
-    /// progress, the index holds unmerged paths or staged changes the WIP does not carry, HEAD moved since `wip` was
-    /// recorded, or a file to be written changed since.
+    /// Fast-forwards `branch` to `upstream` and merges the upstream into the worktree,
+    /// keeping the uncommitted edits that `wip` recorded on `branch` and the local value of
+    /// every true conflict (see the module documentation). Refuses, changing nothing, when
+    /// a merge is in progress, the index holds unmerged paths or staged changes the WIP
+    /// does not carry, HEAD or the checked-out branch moved since `wip` was recorded;
+    /// postpones, changing nothing, when the branch has diverged or a file changed while
+    /// it was being written.
     pub fn bring_upstream(
         &self,
         branch: &str,
@@ -70,7 +101,7 @@ impl Repo {
     ) -> Result<Brought> {
         let repo = &self.git;
         let head = wip.head;
-        refuse_if_head_moved(repo, head)?;
+        refuse_if_moved(repo, branch, head)?;
         let Some(base) = repo.merge_base(head, upstream)?.map(|b| b.detach()) else {
             return Err(Error::Usage(format!(
                 "refusing to merge unrelated histories ({upstream_label} shares no commit with HEAD)"
@@ -78,6 +109,9 @@ impl Repo {
         };
         if base == upstream {
             return Ok(Brought::UpToDate);
+        }
+        if base != head {
+            return Ok(Brought::Postponed(Postponed::Diverged { head, upstream }));
         }
         if repo.state().is_some() {
             return Err(Error::Refused {
@@ -88,59 +122,46 @@ impl Repo {
         }
         // git's discipline: the index lock first, the index and HEAD read under it.
         let lock = worktree::IndexLock::acquire(repo)?;
-        refuse_if_head_moved(repo, head)?;
+        refuse_if_moved(repo, branch, head)?;
         let index = lock.index().clone();
         let staged = carried_staged_changes(repo, wip, &index, rules)?;
-        let mut merged = MergedSoFar::default();
-        // 1. The new branch tip.
-        let fast_forward = base == head;
-        let new_head = if fast_forward {
-            upstream
-        } else {
-            let tip = merged.merge(repo, (head, upstream), ("HEAD", upstream_label), rules)?;
-            let tip = match tip {
-                Ok(tip) => tip,
-                Err(postponed) => return Ok(Brought::Postponed(postponed)),
-            };
-            let mut message = format!("Merge {upstream_label} (assetvc sync)\n");
-            let lines = conflict_lines(&merged.files);
-            if !lines.is_empty() {
-                message.push_str("\nassetvc resolved these conflicts by policy:\n");
-                for line in lines {
-                    message.push_str(&line);
-                    message.push('\n');
-                }
-            }
-            repo.new_commit(message, tip, [head, upstream])?.id
-        };
-        // 2. What the worktree gets: the edits merged onto the new tip.
+        // The worktree gets the edits merged onto the upstream, the local value winning.
+        let new_head = upstream;
         let new_tree = repo::tree_of(repo, Some(new_head))?;
-        let mut edits_conflicted = false;
-        let worktree_tree = if wip.is_clean() {
-            new_tree
+        let (worktree_tree, files, sides) = if wip.is_clean() {
+            (new_tree, Vec::new(), Vec::new())
         } else {
-            let files_before = merged.files.len();
-            let sides = (wip.commit, new_head);
-            let labels = ("your uncommitted edits", upstream_label);
-            let tree = match merged.merge(repo, sides, labels, rules)? {
-                Ok(tree) => tree,
-                Err(postponed) => return Ok(Brought::Postponed(postponed)),
+            let mut local_wins = AssetRules {
+                dialect_of: rules.dialect_of,
+                options: rules.options.clone(),
             };
-            edits_conflicted = merged.files[files_before..]
-                .iter()
-                .any(|f| !f.conflicts.is_empty());
-            tree
+            local_wins.options.policy = Policy::Ours;
+            let labels = ("your uncommitted edits", upstream_label);
+            let merged = merge_commits(repo, wip.commit, new_head, labels, &local_wins)?;
+            if !merged.unresolved.is_empty() {
+                return Ok(Brought::Postponed(Postponed::Unresolved(merged.unresolved)));
+            }
+            let sides = vec![(wip.commit, new_head); merged.files.len()];
+            (merged.tree, merged.files, sides)
         };
-        // 3. Worktree, index and HEAD.
-        let how = if fast_forward {
-            "fast-forward to"
-        } else {
-            "merge"
-        };
-        let reflog = format!("assetvc sync: {how} {upstream_label}");
+        let (before, after) = (
+            repo.index_from_tree(&wip.tree)?,
+            repo.index_from_tree(&worktree_tree)?,
+        );
+        let changed: Vec<String> = diff_indexes(&before, &after)
+            .iter()
+            .map(|c| c.path.to_str_lossy().into_owned())
+            .collect();
+        let reflog = format!("assetvc sync: fast-forward to {upstream_label}");
         let trees = (new_tree, worktree_tree);
-        write_worktree_and_head(repo, lock, wip, (&index, &staged), trees, new_head, &reflog)?;
-        let saved = if edits_conflicted {
+        let left_alone =
+            write_worktree_and_head(repo, lock, wip, (&index, &staged), trees, new_head, &reflog)?;
+        if !left_alone.is_empty() {
+            return Ok(Brought::Postponed(Postponed::ChangedWhileWriting(
+                left_alone,
+            )));
+        }
+        let saved = if files.iter().any(|f| !f.conflicts.is_empty()) {
             let name = format!("{SAVED_PREFIX}{branch}");
             save_edits(repo, &name, wip.commit)?;
             Some(name)
@@ -150,20 +171,30 @@ impl Repo {
         Ok(Brought::Merged {
             from: head,
             new_head,
-            fast_forward,
-            files: merged.files,
-            sides: merged.sides,
+            files,
+            sides,
+            changed,
             saved,
         })
     }
 }
 
-/// Refuses (nothing changed) when HEAD is no longer `head`, the commit the WIP was
-/// recorded on.
-fn refuse_if_head_moved(repo: &gix::Repository, head: ObjectId) -> Result<()> {
+/// Refuses (nothing changed) when the checked-out branch is no longer `branch` or HEAD is
+/// no longer `head`, the commit the WIP was recorded on.
+fn refuse_if_moved(repo: &gix::Repository, branch: &str, head: ObjectId) -> Result<()> {
+    if repo::current_branch(repo)?.as_deref() != Some(branch) {
+        return Err(Error::Refused {
+            message: format!(
+                "the branch was switched from {branch} while syncing; nothing was changed, \
+                 the next cycle syncs the branch checked out"
+            ),
+            paths: Vec::new(),
+        });
+    }
     if repo::head_commit(repo)? != Some(head) {
         return Err(Error::Refused {
-            message: "HEAD moved while syncing; the next cycle will catch up".into(),
+            message: "HEAD moved while syncing; nothing was changed, the next cycle will catch up"
+                .into(),
             paths: Vec::new(),
         });
     }
@@ -204,37 +235,11 @@ fn carried_staged_changes(
     Ok(staged)
 }
 
-/// The assets merged by the steps of a sync so far, with the commits each was merged
-/// from.
-#[derive(Default)]
-struct MergedSoFar {
-    files: Vec<MergedFile>,
-    sides: Vec<(ObjectId, ObjectId)>,
-}
-
-impl MergedSoFar {
-    /// Merges commits `sides` (ours, theirs) in memory: the merged tree, or why not when
-    /// some path cannot be merged automatically.
-    fn merge(
-        &mut self,
-        repo: &gix::Repository,
-        sides: (ObjectId, ObjectId),
-        labels: (&str, &str),
-        rules: &AssetRules<'_>,
-    ) -> Result<std::result::Result<ObjectId, Postponed>> {
-        let merged = merge_commits(repo, sides.0, sides.1, labels, rules)?;
-        if !merged.unresolved.is_empty() {
-            return Ok(Err(Postponed::Unresolved(merged.unresolved)));
-        }
-        self.sides.extend(merged.files.iter().map(|_| sides));
-        self.files.extend(merged.files);
-        Ok(Ok(merged.tree))
-    }
-}
-
 /// Writes the worktree (`trees.1`; the writer checks each path against what the WIP
-/// recorded), the index (the new tip's tree `trees.0`, with the staged assets kept) and
-/// moves HEAD from the WIP's head to `new_head`, all under `lock`.
+/// recorded, compare-and-swap), the index (the new tip's tree `trees.0`, with the staged
+/// assets kept) and moves HEAD from the WIP's head to `new_head`, all under `lock`. When
+/// some file changed while it was being written, it is left alone and neither the index
+/// nor HEAD moves (the lock is dropped): the paths left alone.
 fn write_worktree_and_head(
     repo: &gix::Repository,
     mut lock: worktree::IndexLock,
@@ -243,19 +248,64 @@ fn write_worktree_and_head(
     (new_tree, worktree_tree): (ObjectId, ObjectId),
     new_head: ObjectId,
     reflog: &str,
-) -> Result<()> {
+) -> Result<Vec<String>> {
     let recorded = recorded_index(index, wip);
     let recorded_state = repo.index_from_tree(&wip.tree)?;
     let worktree_target = repo.index_from_tree(&worktree_tree)?;
     let mut target = repo.index_from_tree(&new_tree)?;
     keep_staged(&mut target, staged)?;
-    let mut written =
-        worktree::checkout_against(repo, &recorded, &recorded_state, &worktree_target, target)?;
+    let done = match worktree::checkout_against(
+        repo,
+        &recorded,
+        &recorded_state,
+        &worktree_target,
+        target,
+    ) {
+        Ok(done) => done,
+        // Files saved since the WIP read them: nothing was written, nothing moves.
+        Err(Error::Refused { paths, .. }) if !paths.is_empty() => return Ok(paths),
+        Err(e) => return Err(e),
+    };
+    if !done.left_alone.is_empty() {
+        return Ok(done.left_alone);
+    }
+    // The edits the merge started from must still be on disk: one saved since (or read
+    // half-written by an editor that writes in place) was merged from stale content.
+    let stale = stale_edits(repo, wip, &worktree_target, &recorded)?;
+    if !stale.is_empty() {
+        return Ok(stale);
+    }
+    let mut written = done.index;
     // Paths whose file is not the index's content must not look clean to git.
     fix_stat(&mut written, &worktree_target);
     lock.stage(&mut written)?;
     update_head(repo, Some(wip.head), new_head, reflog)?;
-    lock.commit()
+    lock.commit()?;
+    Ok(Vec::new())
+}
+
+/// The paths the WIP recorded as edited whose file no longer holds what the worktree was
+/// given (`worktree`): the WIP's content where sync wrote nothing, the merge where it did.
+fn stale_edits(
+    repo: &gix::Repository,
+    wip: &Wip,
+    worktree: &gix::index::State,
+    index: &gix::index::State,
+) -> Result<Vec<String>> {
+    let mut wt = worktree::Worktree::new(repo)?;
+    let exec_bit = repo.filesystem_options()?.executable_bit;
+    let mut stale = Vec::new();
+    for (path, _) in &wip.edits {
+        let on_disk = wt.probe(path.as_bstr(), index)?;
+        let holds = match worktree.entry_by_path(path.as_bstr()) {
+            Some(e) => on_disk.is(&e.id, e.mode, exec_bit),
+            None => on_disk == worktree::OnDisk::Missing,
+        };
+        if !holds {
+            stale.push(path.to_str_lossy().into_owned());
+        }
+    }
+    Ok(stale)
 }
 
 /// `index` as the WIP recorded the worktree: each edited path's entry holds what the WIP

@@ -7,16 +7,19 @@
 //!    files as they are on disk), without touching HEAD, the index or the worktree;
 //! 2. [`Repo::push_wip`] force-pushes that one ref, [`Repo::fetch_wip`] fetches the upstream
 //!    branch and every `refs/assetvc/wip/*` into `refs/assetvc/remote-wip/<remote>/*`;
-//! 3. [`Repo::bring_upstream`] merges the upstream into the branch and the worktree by structure,
-//!    the uncommitted edits being "ours", or changes nothing and says why.
+//! 3. [`Repo::bring_upstream`] fast-forwards the branch to the upstream and merges it into
+//!    the worktree by structure, the uncommitted edits being "ours" and winning every true
+//!    conflict (left pending), or changes nothing and says why (diverged branch, a file
+//!    saved while sync wrote it, the branch switched…).
 //!
 //! [`Repo::who`] reads the fetched WIP refs of the other users and lists the objects they change.
 //! The submodules: `wip` (recording), `remote` (push and fetch through `git`), `bring`
-//! (the merge), `who` (the object-level report).
+//! (the merge), `pending` (who made an upstream value), `who` (the object-level report).
 
 use crate::Repo;
 
 mod bring;
+mod pending;
 mod remote;
 mod who;
 mod wip;
@@ -25,7 +28,7 @@ mod wip;
 mod tests;
 
 pub use bring::{Brought, Postponed, SAVED_PREFIX};
-pub use remote::Limits;
+pub use remote::{push_refusal, Limits};
 pub use who::{short_id, ObjectChange, OtherWip, WhoReport, WhoRequest};
 pub use wip::Wip;
 

@@ -66,7 +66,12 @@ impl Repo {
 /// Runs git with `args` in `dir`; its standard error is kept for the error message.
 fn run_git(dir: &Path, args: &[&str], limits: Limits<'_>) -> Result<()> {
     let what = format!("git {}", args[0]);
-    let mut child = git_command(dir)
+    let mut command = git_command(dir);
+    // Its own process group: stopping it stops its transport helpers too, and a Ctrl-C
+    // meant for assetvc reaches git only through assetvc.
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(&mut command, 0);
+    let mut child = command
         .args(args)
         .env("GIT_TERMINAL_PROMPT", "0")
         .stdin(Stdio::null())
@@ -78,17 +83,24 @@ fn run_git(dir: &Path, args: &[&str], limits: Limits<'_>) -> Result<()> {
             source,
         })?;
     // Read standard error on a thread so that a chatty git never blocks on a full pipe.
+    // A transport helper (ssh, git-remote-https) may hold the pipe open after git was
+    // killed: its text is waited for briefly, never for as long as the helper lives.
     let stderr = child.stderr.take();
-    let reader = std::thread::spawn(move || {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
         let mut text = String::new();
         if let Some(mut s) = stderr {
             use std::io::Read;
             let _ = s.read_to_string(&mut text);
         }
-        text
+        let _ = tx.send(text);
     });
     let status = wait_bounded(&mut child, limits);
-    let stderr = reader.join().unwrap_or_default();
+    let linger = match status {
+        Ok(_) => Duration::from_secs(5),
+        Err(_) => Duration::from_millis(200),
+    };
+    let stderr = rx.recv_timeout(linger).unwrap_or_default();
     let stderr = stderr.trim();
     match status {
         Ok(s) if s.success() => Ok(()),
@@ -129,6 +141,7 @@ fn wait_bounded(
             None
         };
         if let Some(why) = why {
+            kill_group(child);
             let _ = child.kill();
             let _ = child.wait();
             return Err(why);
@@ -136,4 +149,38 @@ fn wait_bounded(
         std::thread::sleep(pause);
         pause = (pause * 2).min(Duration::from_millis(25));
     }
+}
+
+/// Kills the process group `child` leads (git and the transport helpers it started).
+fn kill_group(child: &Child) {
+    #[cfg(unix)]
+    {
+        let group = format!("-{}", child.id());
+        let _ = std::process::Command::new("kill")
+            .args(["-KILL", "--", &group])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status();
+    }
+    #[cfg(not(unix))]
+    let _ = child;
+}
+
+/// Why the remote refused a push that reached it (a `[rejected]` or `[remote rejected]`
+/// ref, a hook that declined), if that is how `error` failed: the remote was reached.
+pub fn push_refusal(error: &Error) -> Option<String> {
+    let Error::CommandFailed {
+        status: Some(_),
+        reason,
+        ..
+    } = error
+    else {
+        return None;
+    };
+    let refused = ["[rejected]", "[remote rejected]", "declined", "denied"];
+    refused
+        .iter()
+        .any(|r| reason.contains(r))
+        .then(|| reason.clone())
 }

@@ -161,12 +161,15 @@ proptest! {
         let up = repo.resolve_commit("up").unwrap();
         let rules = AssetRules { dialect_of: &sjson_only, options: Default::default() };
         let brought = repo.bring_upstream("main", &wip, up, "up", &rules).unwrap();
+        // The person at the keyboard wins: a value changed locally stays, the upstream's
+        // changes come in everywhere else; every true conflict is pending.
         let expected: Vec<u32> = (0..6)
-            .map(|i| if upstream[i].is_some() { theirs[i] } else { ours[i] })
+            .map(|i| if local[i].is_some() { ours[i] } else { theirs[i] })
             .collect();
+        let conflicts = (0..6).filter(|&i| local[i].is_some() && upstream[i].is_some()).count();
         // The upstream is always one commit ahead (possibly an empty one): a fast-forward.
-        let fast_forward = matches!(brought, Brought::Merged { fast_forward: true, .. });
-        prop_assert!(fast_forward, "{:?}", brought);
+        prop_assert!(matches!(brought, Brought::Merged { .. }), "{:?}", brought);
+        prop_assert_eq!(brought.pending(), conflicts);
         prop_assert_eq!(git(dir, &["rev-parse", "HEAD"]), git(dir, &["rev-parse", "up"]));
         prop_assert_eq!(git(dir, &["diff", "--cached", "--name-only"]), "");
         prop_assert_eq!(std::fs::read_to_string(dir.join("l.sjson")).unwrap(), level(&expected));

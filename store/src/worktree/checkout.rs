@@ -25,6 +25,11 @@ use gix::index::entry::{Mode, Stage, Stat};
 /// data: fresh for written files, kept from the current index for untouched ones; it is
 /// written into `lock`, whose caller moves the ref and then commits the lock.
 ///
+/// Compare-and-swap: every file is hashed again right before it is replaced or removed,
+/// and left alone when it no longer holds what was checked (an editor saved it in the
+/// meantime); the answer lists those paths, whose index entries get no stat data so that
+/// git sees them modified.
+///
 /// Trees that git would refuse to check out (see [`validate_index`]) are refused before
 /// anything is written, and no file is written through a symbolic link.
 pub fn checkout(
@@ -33,22 +38,34 @@ pub fn checkout(
     head: &gix::index::State,
     worktree_target: &gix::index::State,
     target: gix::index::File,
-) -> Result<()> {
+) -> Result<Vec<String>> {
     let current = lock.index().clone();
-    let mut index = checkout_against(repo, &current, head, worktree_target, target)?;
-    lock.stage(&mut index)
+    let mut done = checkout_against(repo, &current, head, worktree_target, target)?;
+    lock.stage(&mut done.index)?;
+    Ok(done.left_alone)
+}
+
+/// What [`checkout_against`] did.
+pub struct CheckedOut {
+    /// The new index with stat data (the entries of the paths left alone have none, so
+    /// that git compares their files by content and sees them modified).
+    pub index: gix::index::File,
+    /// The paths whose file changed between the check and the write (someone saved it
+    /// meanwhile): left as they were, not written.
+    pub left_alone: Vec<String>,
 }
 
 /// [`checkout`]'s work with `current` standing for the index (a caller that knows the
 /// worktree holds other content than the index, like sync's recorded edits): returns the
-/// new index with stat data, for the caller to stage into the lock it holds.
+/// new index with stat data, for the caller to stage into the lock it holds, and the
+/// paths left alone.
 pub fn checkout_against(
     repo: &gix::Repository,
     current: &gix::index::File,
     head: &gix::index::State,
     worktree_target: &gix::index::State,
     mut target: gix::index::File,
-) -> Result<gix::index::File> {
+) -> Result<CheckedOut> {
     validate_index(worktree_target)?;
     validate_index(&target)?;
     let mut wt = Worktree::new(repo)?;
@@ -57,11 +74,26 @@ pub fn checkout_against(
     // 2. Every changed path must be safe to overwrite.
     let changes = diff_indexes(head, worktree_target);
     let already_there = refuse_unless_safe_to_write(&mut wt, current, &changes)?;
-    // 3. Write: deletions first (a file may give way to a directory), then the rest.
-    let written = write_changes(&mut wt, &changes, &already_there)?;
+    // 3. Write: deletions first (a file may give way to a directory), then the rest, each
+    //    file compared again right before it is replaced.
+    let written = write_changes(&mut wt, current, &changes, &already_there)?;
     // 4. The index: stat data for what was written, kept for what was not.
-    carry_stat(&mut target, &written, current);
-    Ok(target)
+    carry_stat(&mut target, &written.stat, current);
+    let left_alone: HashSet<&BString> = written.left_alone.iter().collect();
+    let (entries, backing) = target.entries_mut_and_pathbacking();
+    for e in entries.iter_mut() {
+        if left_alone.contains(&BString::from(e.path_in(backing).to_vec())) {
+            e.stat = Stat::default();
+        }
+    }
+    Ok(CheckedOut {
+        index: target,
+        left_alone: written
+            .left_alone
+            .iter()
+            .map(|p| p.to_str_lossy().into_owned())
+            .collect(),
+    })
 }
 
 /// Refuses when the `current` index is not `head`: unmerged paths, or staged changes.
@@ -158,33 +190,91 @@ fn refuse_unless_safe_to_write(
     Ok(already_there)
 }
 
+/// What writing the changes did: the stat data of every path written (or already
+/// holding its new content), and the paths left alone because their file changed since
+/// it was checked.
+struct Written {
+    stat: HashMap<BString, Stat>,
+    left_alone: Vec<BString>,
+}
+
+/// Whether `on_disk` is what [`refuse_unless_safe_to_write`] accepted for `change`: the
+/// content `current` records for the path (HEAD's when it has no entry), nothing when the
+/// change deletes it or the path was untracked, or the very content about to be written.
+fn as_checked(
+    on_disk: &OnDisk,
+    change: &PathChange,
+    current: &gix::index::File,
+    exec_bit: bool,
+) -> bool {
+    let is_new = change
+        .new
+        .is_some_and(|(id, mode)| on_disk.is(&id, mode, exec_bit));
+    let is_recorded = match change.old {
+        Some((id, mode)) => match current.entry_by_path(change.path.as_bstr()) {
+            Some(e) => on_disk.is(&e.id, e.mode, exec_bit),
+            None => on_disk.is(&id, mode, exec_bit),
+        },
+        None => false,
+    };
+    let may_be_missing = change.new.is_none() || change.old.is_none();
+    is_new || is_recorded || (may_be_missing && *on_disk == OnDisk::Missing)
+}
+
 /// Writes `changes` to the worktree, deletions first; the paths in `already_there` are
-/// not written again. The stat data of every new path.
+/// not written again. Compare-and-swap: each file is hashed again right before it is
+/// replaced or removed, and left alone when it no longer holds what was checked (someone
+/// saved it meanwhile); a file that already holds its new content is not rewritten.
 fn write_changes(
     wt: &mut Worktree,
+    current: &gix::index::File,
     changes: &[PathChange],
     already_there: &HashSet<BString>,
-) -> Result<HashMap<BString, Stat>> {
+) -> Result<Written> {
+    let exec_bit = wt.exec_bit;
+    let mut left_alone = Vec::new();
     for change in changes.iter().filter(|c| c.new.is_none()) {
-        wt.remove(change.path.as_bstr())?;
+        let expected = |d: &OnDisk| as_checked(d, change, current, exec_bit);
+        if !wt.remove_if(change.path.as_bstr(), current, &expected)? {
+            left_alone.push(change.path.clone());
+        }
     }
     let mut written = HashMap::new();
     for change in changes {
-        if let Some((id, mode)) = change.new {
-            if already_there.contains(&change.path) {
-                written.insert(change.path.clone(), wt.stat_of(change.path.as_bstr())?);
-                continue;
-            }
-            if let Some((_, old_mode)) = change.old {
-                if (old_mode == Mode::SYMLINK) != (mode == Mode::SYMLINK) {
-                    wt.remove(change.path.as_bstr())?;
+        let Some((id, mode)) = change.new else {
+            continue;
+        };
+        let rela = change.path.as_bstr();
+        if already_there.contains(&change.path) || wt.probe(rela, current)?.is(&id, mode, exec_bit)
+        {
+            written.insert(change.path.clone(), wt.stat_of(rela)?);
+            continue;
+        }
+        let mut removed = false;
+        if let Some((_, old_mode)) = change.old {
+            if (old_mode == Mode::SYMLINK) != (mode == Mode::SYMLINK) {
+                let expected = |d: &OnDisk| as_checked(d, change, current, exec_bit);
+                if !wt.remove_if(rela, current, &expected)? {
+                    left_alone.push(change.path.clone());
+                    continue;
                 }
+                removed = true;
             }
-            let stat = wt.write(change.path.as_bstr(), &id, mode)?;
-            written.insert(change.path.clone(), stat);
+        }
+        let expected = |d: &OnDisk| {
+            (removed && *d == OnDisk::Missing) || as_checked(d, change, current, exec_bit)
+        };
+        match wt.write_if(rela, &id, mode, current, &expected)? {
+            Some(stat) => {
+                written.insert(change.path.clone(), stat);
+            }
+            None => left_alone.push(change.path.clone()),
         }
     }
-    Ok(written)
+    Ok(Written {
+        stat: written,
+        left_alone,
+    })
 }
 
 /// Gives `target`'s entries stat data: fresh for the paths `written`, kept from the

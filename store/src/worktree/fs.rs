@@ -52,3 +52,35 @@ pub(super) fn set_executable(file: &std::fs::File, executable: bool) -> std::io:
 pub(super) fn set_executable(_file: &std::fs::File, _executable: bool) -> std::io::Result<()> {
     Ok(())
 }
+
+/// Device, inode, size, mtime (s, ns), ctime (s, ns).
+pub(super) type Fence = (u64, u64, u64, i64, i64, i64, i64);
+
+/// What identifies one version of the file at `path` without reading it: device, inode,
+/// size, modification and change times (`None`: nothing there). A save by rename changes
+/// the inode, one in place the size or the times.
+pub(super) fn fence(path: &std::path::Path) -> Option<Fence> {
+    let m = std::fs::symlink_metadata(path).ok()?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        Some((
+            m.dev(),
+            m.ino(),
+            m.size(),
+            m.mtime(),
+            m.mtime_nsec(),
+            m.ctime(),
+            m.ctime_nsec(),
+        ))
+    }
+    #[cfg(not(unix))]
+    {
+        let nanos = m
+            .modified()
+            .ok()
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map_or(0, |d| d.as_nanos() as i64);
+        Some((0, 0, m.len(), nanos, 0, 0, 0))
+    }
+}

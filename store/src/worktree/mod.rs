@@ -4,7 +4,8 @@
 //! gix 0.90 can check out into an empty directory only, so moving an existing worktree
 //! after a merge or a fast-forward is done here: every path that changes is first checked
 //! (an unmodified tracked file, or nothing, or the very content about to be written), and
-//! only when all are safe are files written, through the same filters as git (`core.autocrlf`,
+//! only when all are safe are files written, each one compared again (by hash) right
+//! before its rename and left alone if it changed meanwhile, through the same filters as git (`core.autocrlf`,
 //! `eol`, `text`, filter drivers), and the index rewritten with fresh stat data.
 //!
 //! This module reads and writes single files ([`Worktree`]); `checkout` moves the whole
@@ -16,6 +17,8 @@ mod fs;
 mod index;
 mod lock;
 mod safety;
+#[cfg(test)]
+mod tests;
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -71,6 +74,10 @@ impl OnDisk {
         }
     }
 }
+
+/// A compare-and-swap check: the index giving the attributes for hashing, and what the
+/// file on disk must be for the write to go ahead.
+type Check<'a> = (&'a gix::index::State, &'a dyn Fn(&OnDisk) -> bool);
 
 /// The worktree of a repository, with the filters and file system settings git would use.
 pub struct Worktree<'r> {
@@ -249,9 +256,46 @@ impl<'r> Worktree<'r> {
         Ok(Stat::from_fs(&meta).unwrap_or_default())
     }
 
-    /// Writes blob `id` to `rela` with `mode` through the to-worktree filters, replacing what
-    /// is there, and returns the new stat data.
-    pub fn write(&mut self, rela: &BStr, id: &ObjectId, mode: Mode) -> Result<Stat> {
+    /// Compare-and-swap: writes blob `id` to `rela` with `mode` through the to-worktree
+    /// filters, replacing what is there (the answer: its new stat data), but only if what is on disk, hashed immediately before the rename (after the new
+    /// content was prepared), still satisfies `expected`; otherwise nothing is written and
+    /// the answer is `None` (someone saved the file since it was read). `index` gives the
+    /// attributes for hashing.
+    pub fn write_if(
+        &mut self,
+        rela: &BStr,
+        id: &ObjectId,
+        mode: Mode,
+        index: &gix::index::State,
+        expected: &dyn Fn(&OnDisk) -> bool,
+    ) -> Result<Option<Stat>> {
+        self.write_checked(rela, id, mode, Some((index, expected)))
+    }
+
+    /// Whether what is on disk at `rela` satisfies `check` (always, without one).
+    /// The content is compared by hash; a stat fence taken before reading it and again
+    /// after the compare narrows the window in which a save could slip in between the
+    /// compare and the caller's rename to those two system calls.
+    fn still(&mut self, rela: &BStr, check: Option<Check<'_>>) -> Result<bool> {
+        let Some((index, expected)) = check else {
+            return Ok(true);
+        };
+        let path = self.path(rela);
+        let before = fs::fence(&path);
+        if !expected(&self.probe(rela, index)?) {
+            return Ok(false);
+        }
+        Ok(fs::fence(&path) == before)
+    }
+
+    /// [`Worktree::write_if`], the check optional.
+    fn write_checked(
+        &mut self,
+        rela: &BStr,
+        id: &ObjectId,
+        mode: Mode,
+        check: Option<Check<'_>>,
+    ) -> Result<Option<Stat>> {
         if let Some(reason) = path_problem(rela, mode) {
             return Err(Error::UnsafePath {
                 path: rela.to_str_lossy().into_owned(),
@@ -263,41 +307,19 @@ impl<'r> Worktree<'r> {
         if mode == Mode::COMMIT {
             // A submodule: like git, leave an empty directory for it.
             std::fs::create_dir_all(&path).map_err(|e| Error::io(path.display().to_string(), e))?;
-            return Ok(Stat::default());
+            return Ok(Some(Stat::default()));
         }
         let blob = self.repo.find_blob(*id)?;
         if mode == Mode::SYMLINK && self.symlinks {
             let target = crate::repo::to_path(blob.data.as_bstr());
+            if !self.still(rela, check)? {
+                return Ok(None);
+            }
             remove_existing(&path)?;
             make_symlink(&target, &path).map_err(|e| Error::io(path.display().to_string(), e))?;
-            return self.stat_of(rela);
+            return self.stat_of(rela).map(Some);
         }
-        let mut data = Vec::new();
-        {
-            use gix::filter::plumbing::driver::apply::{Delay, MaybeDelayed};
-            use gix::filter::plumbing::pipeline::convert::{to_worktree, ToWorktreeOutcome};
-            let options = to_worktree::Options {
-                can_delay: Delay::Forbid,
-                ..Default::default()
-            };
-            match self
-                .pipeline
-                .convert_to_worktree(&blob.data, rela, options)?
-            {
-                ToWorktreeOutcome::Unchanged(b) => data.extend_from_slice(b),
-                ToWorktreeOutcome::Buffer(b) => data.extend_from_slice(b),
-                ToWorktreeOutcome::Process(MaybeDelayed::Immediate(mut r)) => {
-                    r.read_to_end(&mut data)
-                        .map_err(|e| Error::io(path.display().to_string(), e))?;
-                }
-                ToWorktreeOutcome::Process(MaybeDelayed::Delayed(_)) => {
-                    return Err(Error::git_in(
-                        rela.to_string(),
-                        "a filter driver delayed its output, which assetvc does not support",
-                    ))
-                }
-            }
-        }
+        let data = self.worktree_bytes(rela, &blob.data, &path)?;
         let dir = path.parent().unwrap_or(&self.root);
         let mut tmp = tempfile::Builder::new()
             .prefix(".assetvc-")
@@ -308,13 +330,58 @@ impl<'r> Worktree<'r> {
             .map_err(|e| Error::io(path.display().to_string(), e))?;
         set_executable(tmp.as_file(), mode == Mode::FILE_EXECUTABLE)
             .map_err(|e| Error::io(path.display().to_string(), e))?;
+        // The compare of compare-and-swap, as late as it can be: right before the rename.
+        if !self.still(rela, check)? {
+            return Ok(None);
+        }
         if std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir() || m.file_type().is_symlink())
         {
             remove_existing(&path)?;
         }
         tmp.persist(&path)
             .map_err(|e| Error::io(path.display().to_string(), e.error))?;
-        self.stat_of(rela)
+        self.stat_of(rela).map(Some)
+    }
+
+    /// `blob` as the to-worktree filters make it for `rela` (at `path`).
+    fn worktree_bytes(&mut self, rela: &BStr, blob: &[u8], path: &Path) -> Result<Vec<u8>> {
+        use gix::filter::plumbing::driver::apply::{Delay, MaybeDelayed};
+        use gix::filter::plumbing::pipeline::convert::{to_worktree, ToWorktreeOutcome};
+        let mut data = Vec::new();
+        let options = to_worktree::Options {
+            can_delay: Delay::Forbid,
+            ..Default::default()
+        };
+        match self.pipeline.convert_to_worktree(blob, rela, options)? {
+            ToWorktreeOutcome::Unchanged(b) => data.extend_from_slice(b),
+            ToWorktreeOutcome::Buffer(b) => data.extend_from_slice(b),
+            ToWorktreeOutcome::Process(MaybeDelayed::Immediate(mut r)) => {
+                r.read_to_end(&mut data)
+                    .map_err(|e| Error::io(path.display().to_string(), e))?;
+            }
+            ToWorktreeOutcome::Process(MaybeDelayed::Delayed(_)) => {
+                return Err(Error::git_in(
+                    rela.to_string(),
+                    "a filter driver delayed its output, which assetvc does not support",
+                ))
+            }
+        }
+        Ok(data)
+    }
+
+    /// Compare-and-swap for a removal: removes the file at `rela` only if what is on disk
+    /// still satisfies `expected`; `false` when it was left alone.
+    pub fn remove_if(
+        &mut self,
+        rela: &BStr,
+        index: &gix::index::State,
+        expected: &dyn Fn(&OnDisk) -> bool,
+    ) -> Result<bool> {
+        if !self.still(rela, Some((index, expected)))? {
+            return Ok(false);
+        }
+        self.remove(rela)?;
+        Ok(true)
     }
 
     /// Removes the file at `rela` (if any) and the directories it leaves empty.

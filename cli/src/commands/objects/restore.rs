@@ -14,7 +14,6 @@ use store::{restore_object, Restored};
 
 use super::show::blob;
 use super::{object_name, open, print_json, resolve};
-use crate::files::write_atomic;
 use crate::report;
 
 /// Arguments of `assetvc restore`.
@@ -110,7 +109,9 @@ fn restore(args: &RestoreArgs) -> anyhow::Result<()> {
         Restored::Recreated(t) => ("re-created", Some(t)),
     };
     if let Some(t) = new_text {
-        write_atomic(&file, t.as_bytes()).with_context(|| target.clone())?;
+        // Compare-and-swap: a file saved since it was read is left alone.
+        store::write_atomic_if_unchanged(&file, &text, t.as_bytes())
+            .with_context(|| target.clone())?;
     }
     let name = object_name(found.name.as_deref(), &found.id);
     if args.json {

@@ -17,7 +17,7 @@ use sjson::{Dialect, Document, Out, ParseOptions, Segment};
 use store::{Journal, Recorded};
 
 use super::{merging, porcelain};
-use crate::{files, report};
+use crate::report;
 use pointer::{edit, find, objects, parse_pointer, pick, Object};
 
 /// The version to take.
@@ -176,6 +176,7 @@ fn resolve_in(
             .map_err(|e| report::parse_error(what, &text, &e))
     };
     let current = std::fs::read(absolute).map_err(|e| format!("{shown}: {e}"))?;
+    let read = current.clone();
     let mut doc = parse(current, shown)
         .map_err(|e| format!("{e}\nassetvc: {shown} does not parse; nothing changed"))?;
     let mut loaded = Vec::new();
@@ -224,7 +225,8 @@ fn resolve_in(
         }));
     }
     if !changed.is_empty() {
-        files::write_atomic(absolute, doc.text().as_bytes())
+        // Compare-and-swap: a file saved since it was read is left alone.
+        store::write_atomic_if_unchanged(absolute, &read, doc.text().as_bytes())
             .map_err(|e| format!("{shown}: {e}"))?;
     }
     took.dedup();

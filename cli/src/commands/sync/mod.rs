@@ -3,7 +3,7 @@
 //! `refs/assetvc/wip/<user>/<branch>` (HEAD, the index and the worktree untouched), pushes
 //! that ref, fetches the upstream branch and everyone's WIP refs, and merges the upstream
 //! into the branch and the worktree by structure, the uncommitted edits being "ours".
-//! `--watch` repeats until Ctrl-C or SIGTERM, retrying with backoff when the remote is
+//! `--watch` repeats until Ctrl-C, SIGTERM or SIGHUP, retrying with backoff when the remote is
 //! down; an interrupted cycle is abandoned before the merge, never half-written.
 
 use std::path::PathBuf;
@@ -22,6 +22,9 @@ use store::{Brought, Limits, Postponed, Wip};
 
 use super::merge_file::parse_policy;
 use super::porcelain;
+use crate::report;
+
+pub mod pending;
 
 /// Arguments of `assetvc sync`.
 #[derive(Debug, Args)]
@@ -29,14 +32,16 @@ pub struct SyncArgs {
     /// The remote (a configured remote's name); default: the branch's upstream remote,
     /// or `origin`.
     pub remote: Option<String>,
-    /// Repeat every SECONDS (default 5) until interrupted (Ctrl-C, SIGTERM).
+    /// Repeat every SECONDS (default 5) until interrupted (Ctrl-C, SIGTERM, SIGHUP).
     #[arg(long, value_name = "SECONDS", num_args = 0..=1, default_missing_value = "5")]
     pub watch: Option<f64>,
     /// Print one JSON object per cycle on stdout (with the time of each step).
     #[arg(long)]
     pub json: bool,
-    /// How true conflicts in assets are resolved (default from assetvc.toml).
-    #[arg(long, value_parser = parse_policy)]
+    /// Accepted for compatibility and ignored: on a true conflict sync always keeps your
+    /// uncommitted value in the worktree (pending; `resolve --take upstream` takes the
+    /// upstream's), and it never merges diverged branches.
+    #[arg(long, value_parser = parse_policy, hide = true)]
     pub policy: Option<Policy>,
     /// Give up on a push or fetch after this many seconds (the remote is down or slow).
     #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
@@ -113,11 +118,17 @@ struct Cycle {
     json: serde_json::Value,
 }
 
-/// Runs `assetvc sync`: 0 synced, 1 the upstream could not be merged automatically
-/// (reported), 2 bad usage or the remote failed (one-shot).
+/// Runs `assetvc sync`: 0 synced, 1 the upstream was not brought in (reported: a file
+/// that does not parse yet, a diverged branch, a file saved while sync wrote it), 2 bad
+/// usage or the remote failed (one-shot).
 pub fn run(args: &SyncArgs) -> anyhow::Result<ExitCode> {
     let stop = Arc::new(AtomicBool::new(false));
-    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+    // Ctrl-C, SIGTERM and a closed terminal (SIGHUP) all end sync cleanly, between steps.
+    for signal in [
+        signal_hook::consts::SIGINT,
+        signal_hook::consts::SIGTERM,
+        signal_hook::consts::SIGHUP,
+    ] {
         signal_hook::flag::register(signal, Arc::clone(&stop))
             .context("cannot watch for Ctrl-C")?;
     }
@@ -173,6 +184,10 @@ pub fn run(args: &SyncArgs) -> anyhow::Result<ExitCode> {
     eprintln!("assetvc: sync stopped");
     Ok(ExitCode::SUCCESS)
 }
+
+/// How many times a cycle records and merges again when a file was saved while sync
+/// wrote it.
+const RETRIES: usize = 4;
 
 /// One JSON line on stdout.
 fn print_line(value: &serde_json::Value) -> std::io::Result<()> {
@@ -252,7 +267,6 @@ fn cycle_steps(
     // Resolved every cycle: the user may switch branches while watching.
     let target = target(&repo, args.remote.as_deref()).map_err(Ended::Failed)?;
     out.json = json!({"user": target.user, "branch": target.branch, "remote": target.remote});
-    let policy = options.policy;
     let rules = AssetRules {
         dialect_of: &dialect_of,
         options,
@@ -272,12 +286,7 @@ fn cycle_steps(
         stop,
     };
     let start = Instant::now();
-    let pushed_copy = format!("{}{}/{}", target.wip_prefix(), target.user, target.branch);
-    if repo.resolve_commit(&pushed_copy).ok() != Some(wip.commit) {
-        repo.push_wip(&target.remote, &wip_ref, limits)
-            .map_err(|e| Ended::Unreachable("push", e))?;
-        out.json["pushed"] = json!(true);
-    }
+    push_step(&repo, &target, &wip, limits, out)?;
     lap(timings, "push", start);
     // 3. Fetch the upstream and everyone's WIP.
     let interrupted = || {
@@ -303,14 +312,30 @@ fn cycle_steps(
     let start = Instant::now();
     let upstream = repo.resolve_commit(&target.tracking).map_err(failed)?;
     let label = format!("{}/{}", target.remote, target.upstream_branch);
-    let brought = repo.bring_upstream(&target.branch, &wip, upstream, &label, &rules);
+    let mut wip = wip;
+    let mut brought = repo.bring_upstream(&target.branch, &wip, upstream, &label, &rules);
+    // A file saved while sync wrote it (an editor saving often): the files already written
+    // hold the merge, so recording the edits again and merging once more is quick; a few
+    // tries, then the next cycle.
+    for _ in 0..RETRIES {
+        if !matches!(
+            brought,
+            Ok(Brought::Postponed(Postponed::ChangedWhileWriting(_)))
+        ) || stop.load(Ordering::Relaxed)
+        {
+            break;
+        }
+        wip = repo
+            .record_wip(&dialect_of, Some(&wip_ref), &target.user)
+            .map_err(failed)?;
+        brought = repo.bring_upstream(&target.branch, &wip, upstream, &label, &rules);
+    }
     lap(timings, "merge", start);
     let context = Merging {
         repo: &repo,
         wip: &wip,
         label: &label,
         upstream,
-        policy,
     };
     let status = report_brought(brought, &context, out);
     if std::env::var_os("ASSETVC_SYNC_TIMINGS").is_some() {
@@ -322,13 +347,46 @@ fn cycle_steps(
     Ok(status)
 }
 
+/// Pushes the WIP ref unless the remote already has it (as of the last fetch). A push the
+/// remote refused is reported with its reason (exit 2 for a one-shot sync) and the cycle
+/// goes on to bring the upstream in; an unreachable remote ends the cycle.
+fn push_step(
+    repo: &store::Repo,
+    target: &Target,
+    wip: &Wip,
+    limits: Limits<'_>,
+    out: &mut Cycle,
+) -> Result<(), Ended> {
+    let pushed_copy = format!("{}{}/{}", target.wip_prefix(), target.user, target.branch);
+    if repo.resolve_commit(&pushed_copy).ok() == Some(wip.commit) {
+        return Ok(());
+    }
+    let wip_ref = target.wip_ref();
+    match repo.push_wip(&target.remote, &wip_ref, limits) {
+        Ok(()) => out.json["pushed"] = json!(true),
+        Err(e) => {
+            let Some(reason) = store::push_refusal(&e) else {
+                return Err(Ended::Unreachable("push", e));
+            };
+            eprintln!(
+                "assetvc: the remote refused your work in progress ({}): {}",
+                report::safe(&wip_ref),
+                report::safe(&reason)
+            );
+            out.status = crate::exit::FAILED;
+            out.json["pushed"] = json!(false);
+            out.json["push_refused"] = json!(reason);
+        }
+    }
+    Ok(())
+}
+
 /// What the report of the merge step needs.
 struct Merging<'a> {
     repo: &'a store::Repo,
     wip: &'a Wip,
     label: &'a str,
     upstream: store::ObjectId,
-    policy: Policy,
 }
 
 /// Reports the merge step on stderr and into the cycle's JSON; returns its status name.
@@ -342,17 +400,49 @@ fn report_brought(
         Ok(Brought::Merged {
             from,
             new_head,
-            fast_forward,
             files,
             sides,
+            changed,
             saved,
         }) => {
-            let heads = (from, new_head, fast_forward);
-            report_merged(heads, (&files, &sides), saved.as_deref(), context, out)
+            out.json["changed"] = json!(changed);
+            report_merged(
+                (from, new_head),
+                (&files, &sides),
+                saved.as_deref(),
+                context,
+                out,
+            )
         }
         Ok(Brought::Postponed(Postponed::Unresolved(unresolved))) => {
             report_postponed(&unresolved, context.label, out);
             "postponed"
+        }
+        Ok(Brought::Postponed(Postponed::Diverged { head, upstream })) => {
+            let short = |id: &store::ObjectId| id.to_hex_with_len(7).to_string();
+            out.status = 1;
+            eprintln!(
+                "assetvc: your branch has diverged from {} ({} here, {} there): sync merges \
+                 and commits nothing on its own; your work in progress is shared. Push, or \
+                 `assetvc pull` to merge",
+                context.label,
+                short(&head),
+                short(&upstream)
+            );
+            "diverged"
+        }
+        Ok(Brought::Postponed(Postponed::ChangedWhileWriting(paths))) => {
+            out.status = 1;
+            for path in &paths {
+                eprintln!(
+                    "assetvc: {}: saved while sync was writing it; left as you saved it, \
+                     merged again next cycle",
+                    report::safe(path)
+                );
+            }
+            out.json["changed"] = json!(paths);
+            out.json["left_alone"] = json!(paths);
+            "retry"
         }
         Err(e) => {
             out.json["error"] = json!(e.to_string());
@@ -362,11 +452,11 @@ fn report_brought(
     }
 }
 
-/// Reports a merged upstream: the heads (`from`, `new_head`, whether it fast-forwarded),
-/// the conflicts resolved by policy in `files` (merged from `sides`), where the edits were
-/// `saved`; records the merge in the journal.
+/// Reports an upstream brought in: the heads (`from`, `new_head`), the pending conflicts
+/// in `files` (merged from `sides`: the local value kept), where the edits were `saved`;
+/// records the merge in the journal.
 fn report_merged(
-    (from, new_head, fast_forward): (store::ObjectId, store::ObjectId, bool),
+    (from, new_head): (store::ObjectId, store::ObjectId),
     (files, sides): (&[store::MergedFile], &[(store::ObjectId, store::ObjectId)]),
     saved: Option<&str>,
     context: &Merging<'_>,
@@ -377,7 +467,6 @@ fn report_merged(
         wip,
         label,
         upstream,
-        policy,
     } = *context;
     let short = |id: &store::ObjectId| id.to_hex_with_len(7).to_string();
     let kept = match wip.edit_count() {
@@ -385,44 +474,33 @@ fn report_merged(
         1 => " (your 1 uncommitted asset edit kept)".to_string(),
         n => format!(" (your {n} uncommitted asset edits kept)"),
     };
-    let how = if fast_forward {
-        "fast-forward"
-    } else {
-        "merged"
-    };
     eprintln!(
-        "assetvc: {how} {}..{} from {label}{kept}",
+        "assetvc: fast-forward {}..{} from {label}{kept}",
         short(&from),
         short(&new_head)
     );
-    for f in files {
-        for (c, place) in f.conflicts.iter().zip(f.places_or_none()) {
-            eprintln!("assetvc:   {} {}", f.path, c.line_at(place));
-        }
-    }
+    let pending = pending::report(repo, (from, upstream), files);
     if let Some(saved) = saved {
-        eprintln!(
-            "assetvc: your edits as they were before this merge are kept in {saved} \
-             (git show {saved}:PATH)"
-        );
         out.json["saved"] = json!(saved);
     }
+    // The journal records the local value as kept, by meaning: `resolve --take upstream`.
     let sync = super::record::SyncMerge {
         from,
         upstream,
         label,
-        policy,
+        policy: Policy::Local,
         sides,
     };
-    if let Err(e) = super::record::sync_merge(repo, &sync, files) {
+    if let Err(e) = super::record::sync_merge(repo, &sync, files, &pending) {
         eprintln!("assetvc: warning: could not record the merge in the journal: {e}");
     }
     out.json["head"] = json!(new_head.to_string());
     out.json["files"] = json!(files
         .iter()
-        .map(|f| super::merging::file_report(&f.path, policy, &f.conflicts))
+        .map(|f| super::merging::file_report(&f.path, Policy::Local, &f.conflicts))
         .collect::<Vec<_>>());
-    how
+    out.json["pending"] = json!(pending);
+    "fast-forward"
 }
 
 /// Reports the paths that kept the upstream (`label`) from being merged.

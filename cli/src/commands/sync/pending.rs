@@ -1,0 +1,105 @@
+//! The pending conflicts of a sync: a true conflict between an uncommitted local value and
+//! the upstream's leaves the local value in the worktree (uncommitted, on top of the
+//! upstream) and is reported with both values and who made the upstream one, for people on
+//! stderr and for editors in the cycle's JSON.
+
+use serde_json::{json, Value};
+
+use crate::report;
+
+/// Reports the pending conflicts of `files` (merged between the uncommitted edits and the
+/// upstream; `heads` = (HEAD before, the upstream), to find who changed each file): one
+/// line each on stderr; the JSON entries, one per conflict: `file`, `object` (the place as
+/// people name it), `property` (the JSON Pointer), `local`, `upstream`, `base`, `by`.
+pub fn report(
+    repo: &store::Repo,
+    heads: (store::ObjectId, store::ObjectId),
+    files: &[store::MergedFile],
+) -> Vec<Value> {
+    let mut out = Vec::new();
+    for f in files.iter().filter(|f| !f.conflicts.is_empty()) {
+        let by = repo
+            .upstream_author(heads.0, heads.1, &f.path)
+            .ok()
+            .flatten();
+        for (c, place) in f.conflicts.iter().zip(f.places_or_none()) {
+            let at = place.unwrap_or(&c.path);
+            let value = |v: &Option<String>| v.clone().unwrap_or_else(|| "(deleted)".into());
+            let who = by.as_deref().map_or(String::new(), |b| format!(" by {b}"));
+            eprintln!(
+                "assetvc:   {} {}: {}, kept your {} in the worktree; upstream's {}{} is \
+                 pending (assetvc resolve {} --all --take upstream)",
+                report::safe(&f.path),
+                report::safe(at),
+                c.kind.describe(),
+                report::safe(&value(&c.ours)),
+                report::safe(&value(&c.theirs)),
+                report::safe(&who),
+                report::safe(&f.path),
+            );
+            out.push(json!({
+                "file": f.path,
+                "object": place,
+                "property": c.path,
+                "kind": c.kind.name(),
+                "local": as_json(&c.ours),
+                "upstream": as_json(&c.theirs),
+                "base": as_json(&c.base),
+                "by": by,
+            }));
+        }
+    }
+    out
+}
+
+/// A conflict's value (compact JSON; `None`: absent) as a JSON value (`null` when absent).
+fn as_json(value: &Option<String>) -> Value {
+    value
+        .as_deref()
+        .map(|v| serde_json::from_str(v).unwrap_or_else(|_| Value::String(v.to_string())))
+        .unwrap_or(Value::Null)
+}
+
+/// The pending conflicts the newest sync recorded in the merge journal (as
+/// [`report`]'s JSON entries) whose file is still among the uncommitted `edited` files:
+/// what `who --json` gives an editor to show. Empty when the journal cannot be read.
+pub fn recorded(repo: &store::Repo, edited: &[String]) -> Vec<Value> {
+    let Ok(operations) = store::Journal::at(repo.git_dir()).operations() else {
+        return Vec::new();
+    };
+    for op in operations.iter().rev() {
+        if !op.operation.key.starts_with("assetvc sync ") {
+            continue;
+        }
+        let mut out = Vec::new();
+        for step in &op.steps {
+            let file = step["path"].as_str().unwrap_or_default();
+            for c in step["conflicts"].as_array().into_iter().flatten() {
+                if c["pending"] != true {
+                    continue;
+                }
+                if !edited.iter().any(|e| e == file) {
+                    continue;
+                }
+                out.push(json!({
+                    "file": file,
+                    "object": c["name"],
+                    "property": c["path"],
+                    "kind": c["kind"],
+                    "local": c["ours"],
+                    "upstream": c["theirs"],
+                    "base": c["base"],
+                    "by": c["by"],
+                }));
+            }
+        }
+        if op
+            .steps
+            .iter()
+            .any(|s| s["conflicts"].as_array().is_some_and(|c| !c.is_empty()))
+        {
+            return out;
+        }
+    }
+    Vec::new()
+}
