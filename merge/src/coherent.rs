@@ -5,7 +5,7 @@
 use sjson::{Dialect, Document, ParseOptions};
 
 use crate::PARALLEL_FROM;
-use crate::{both, coherence, merger, Conflict, MergeError, MergeOptions, MergeOutcome};
+use crate::{both, cocos, coherence, merger, Conflict, MergeError, MergeOptions, MergeOutcome};
 
 /// [`crate::merge_coherent_document`], running `beside` on the result (with the conflicts
 /// found so far) while the coherence pass checks it: work that only reads the result,
@@ -19,6 +19,9 @@ pub fn merge_coherent_beside<R: Send>(
     options: &MergeOptions,
     beside: impl Fn(&Document, &[Conflict]) -> R + Sync,
 ) -> Result<Coherent<R>, MergeError> {
+    if let Some(graph) = cocos_graph([base, ours, theirs], options, &beside) {
+        return graph;
+    }
     let parallel = ours.text().len() >= PARALLEL_FROM;
     // The coherence pass walks the sides on the second core while the merge itself, which
     // runs on one, goes on (after move detection, which uses both).
@@ -57,6 +60,9 @@ pub fn merge_coherent_owned<R: Send>(
     options: &MergeOptions,
     beside: impl Fn(&Document, &[Conflict]) -> R + Sync,
 ) -> Result<Coherent<R>, MergeError> {
+    if let Some(graph) = cocos_graph([&base, &ours, &theirs], options, &beside) {
+        return graph;
+    }
     let parallel = ours.text().len() >= PARALLEL_FROM;
     let dialects = [base.dialect(), ours.dialect(), theirs.dialect()];
     let (walked, printed, base) = print_owned(base, &ours, &theirs, base_again, options, parallel);
@@ -77,6 +83,31 @@ pub fn merge_coherent_owned<R: Send>(
         options,
         beside,
     )
+}
+
+/// The merge of three Cocos Creator object graphs ([`cocos::merge_cocos`]), in place of
+/// the element-by-element merge and the coherence pass; `None` unless all three are.
+fn cocos_graph<R>(
+    [base, ours, theirs]: [&Document; 3],
+    options: &MergeOptions,
+    beside: &impl Fn(&Document, &[Conflict]) -> R,
+) -> Option<Result<Coherent<R>, MergeError>> {
+    if ![ours, theirs, base].into_iter().all(cocos::is_cocos) {
+        return None;
+    }
+    let merged = cocos::merge_cocos(base, ours, theirs, options).and_then(|mut outcome| {
+        let text = std::mem::take(&mut outcome.text);
+        let document = Document::parse_with(text, ParseOptions::new(ours.dialect()))
+            .map_err(MergeError::Invalid)?;
+        let beside = beside(&document, &outcome.conflicts);
+        Ok(Coherent {
+            outcome,
+            document,
+            beside,
+            unique_ids: false,
+        })
+    });
+    Some(merged)
 }
 
 /// The size of base's text from which freeing it during the merge, and reading it again
