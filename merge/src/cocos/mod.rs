@@ -11,6 +11,7 @@
 //! `_parent`/`_children` and `node`/`_components` made true both ways, objects nothing
 //! reaches dropped) and laid out as an array with every reference renumbered.
 
+pub mod diff;
 mod keys;
 pub mod names;
 mod rebuild;
@@ -30,7 +31,11 @@ use tree::J;
 /// `cc.Prefab`), or any of them holding an `{"__id__": n}` reference. Reads only the
 /// top-level elements' members unless the first element is not an asset.
 pub fn is_cocos(doc: &Document) -> bool {
-    let root = doc.root();
+    is_graph(doc.root())
+}
+
+/// [`is_cocos`] of a document's root.
+pub fn is_graph(root: sjson::Value<'_>) -> bool {
     if root.kind() != Kind::Array || root.is_empty() {
         return false;
     }

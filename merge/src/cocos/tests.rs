@@ -379,3 +379,62 @@ proptest! {
         prop_assert_eq!(issues(&out), Vec::<String>::new());
     }
 }
+
+#[test]
+fn conflicts_are_named_by_node_path_and_component_type() {
+    let base = base_tree();
+    let (mut ours, mut theirs) = (base.clone(), base.clone());
+    ours[0].children[0].children[0].comps[0].2 = 5;
+    theirs[0].children[0].children[0].comps[0].2 = 6;
+    // Theirs also inserts before it, so that positions differ between the versions.
+    theirs[0].children.insert(0, node("x", "Backdrop", vec![]));
+    let (_, outcome) = merged(
+        &scene(&base),
+        &scene(&ours),
+        &scene(&theirs),
+        Policy::Theirs,
+    );
+    assert_eq!(outcome.conflicts.len(), 1, "{:?}", outcome.conflicts);
+    let result = Document::parse(&outcome.text, Dialect::Json).unwrap();
+    let names = crate::naming::Names::new(vec![result.root()], &[], &[]);
+    assert_eq!(
+        names.pointer(&outcome.conflicts[0].path),
+        "Canvas/Menu/Start<cc.Label>._string"
+    );
+}
+
+#[test]
+fn a_diff_names_objects_by_node_path_and_ignores_renumbering() {
+    let base = base_tree();
+    let mut new = base.clone();
+    new[0].children[0]
+        .children
+        .insert(0, node("o", "Options", vec![]));
+    new[1].active = false;
+    let doc = |t: &str| Document::parse(t, Dialect::Json).unwrap();
+    let (old, new) = (doc(&scene(&base)), doc(&scene(&new)));
+    let lines = diff::diff_lines(&old, &new, &Default::default()).unwrap();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("+ Canvas/Menu/Options: ")),
+        "{lines:?}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("+ Canvas/Menu/Options<cc.Label>: ")),
+        "{lines:?}"
+    );
+    assert!(
+        lines.contains(&"Camera._active: true → false".to_string()),
+        "{lines:?}"
+    );
+    let raw = ["__key__", "__ref__", "__id__"];
+    assert!(
+        lines.iter().all(|l| raw.iter().all(|r| !l.contains(r))),
+        "{lines:?}"
+    );
+    let plain = doc(r#"{"a": 1}"#);
+    assert!(diff::diff_lines(&plain, &plain, &Default::default()).is_none());
+}
