@@ -106,7 +106,11 @@ pub fn merge_cocos(
         crate::Side::Theirs => [&keyed[2], &keyed[1], &keyed[0]],
         crate::Side::Ours => [&keyed[1], &keyed[2], &keyed[0]],
     };
-    let rebuilt = rebuild::rebuild(merged_elements, sources.map(|s| s.as_slice()), side);
+    // The editor's layout when both sides keep it (a side laid out otherwise, by hand or
+    // by another tool, is followed instead, as the merge's order follows it).
+    let editor_order = in_editor_order(&versions[1]) && in_editor_order(&versions[2]);
+    let sources = sources.map(|s| s.as_slice());
+    let rebuilt = rebuild::rebuild(merged_elements, sources, side, editor_order);
     let mut conflicts: Vec<Conflict> = merged
         .conflicts
         .into_iter()
@@ -119,6 +123,24 @@ pub fn merge_cocos(
         in_style_of(ours.text(), &J::Arr(rebuilt.elements))
     };
     Ok(MergeOutcome { text, conflicts })
+}
+
+/// Whether `elements` are laid out the way the editor writes them ([`rebuild::preorder`]),
+/// as nearly every scene and prefab is.
+fn in_editor_order(elements: &[J]) -> bool {
+    let adjacency: Vec<Vec<usize>> = elements
+        .iter()
+        .map(|el| {
+            let mut refs = Vec::new();
+            tree::references(el, "__id__", &mut refs);
+            refs.iter()
+                .filter_map(|(_, t)| keys::index_of(t, elements.len()))
+                .collect()
+        })
+        .collect();
+    rebuild::preorder(&adjacency)
+        .into_iter()
+        .eq(0..elements.len())
 }
 
 /// The member naming an object's identity in the keyed form.

@@ -20,14 +20,24 @@ pub(crate) struct Rebuilt {
 }
 
 /// Lays out `merged` (keyed elements) as a Cocos array; `sources` are the keyed versions
-/// to restore referenced objects from, the side taken first; `side` is that side.
-pub(crate) fn rebuild(merged: Vec<J>, sources: [&[J]; 3], side: Side) -> Rebuilt {
+/// to restore referenced objects from, the side taken first; `side` is that side. With
+/// `editor_order`, the objects are laid out as the editor writes them ([`preorder`]);
+/// otherwise in the merge's order.
+pub(crate) fn rebuild(
+    merged: Vec<J>,
+    sources: [&[J]; 3],
+    side: Side,
+    editor_order: bool,
+) -> Rebuilt {
     let mut graph = Graph::new(merged);
     let repairs = graph.restore(sources, side);
     graph.drop_dangling();
     graph.link_both_ways("_parent", "_children", Some("cc.SceneAsset"));
     graph.link_both_ways("node", "_components", None);
     graph.keep_reachable();
+    if editor_order {
+        graph.in_preorder();
+    }
     graph.renumbered(repairs)
 }
 
@@ -227,6 +237,40 @@ impl Graph {
         self.drop_dangling();
     }
 
+    /// The elements' references as positions (those in range).
+    fn adjacency(&self) -> Vec<Vec<usize>> {
+        self.elements
+            .iter()
+            .map(|el| {
+                refs_of(el)
+                    .into_iter()
+                    .filter_map(|(_, t)| self.at.get(&t).copied())
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// Lays the elements out in [`preorder`] from the root (all of them are reached).
+    fn in_preorder(&mut self) {
+        let order = preorder(&self.adjacency());
+        if order.len() != self.elements.len() {
+            return;
+        }
+        let mut slots: Vec<Option<(J, String)>> = std::mem::take(&mut self.elements)
+            .into_iter()
+            .zip(std::mem::take(&mut self.tokens))
+            .map(Some)
+            .collect();
+        self.at.clear();
+        for i in order {
+            if let Some((el, token)) = slots[i].take() {
+                self.at.insert(token.clone(), self.elements.len());
+                self.tokens.push(token);
+                self.elements.push(el);
+            }
+        }
+    }
+
     /// The elements with every reference as `{"__id__": position}`.
     fn renumbered(mut self, mut repairs: Vec<Conflict>) -> Rebuilt {
         let at = &self.at;
@@ -253,4 +297,33 @@ impl Graph {
             repairs,
         }
     }
+}
+
+/// The order the editor writes a graph in: each object when it is first met in a walk
+/// from the root (element 0) that follows each object's references in member order,
+/// depth first. Objects the walk does not reach are left out.
+pub(crate) fn preorder(adjacency: &[Vec<usize>]) -> Vec<usize> {
+    let mut order = Vec::with_capacity(adjacency.len());
+    if adjacency.is_empty() {
+        return order;
+    }
+    let mut seen = vec![false; adjacency.len()];
+    seen[0] = true;
+    order.push(0);
+    // (object, how many of its references are followed)
+    let mut stack = vec![(0usize, 0usize)];
+    while let Some(top) = stack.last_mut() {
+        let (i, next) = *top;
+        let Some(&t) = adjacency[i].get(next) else {
+            stack.pop();
+            continue;
+        };
+        top.1 += 1;
+        if t < adjacency.len() && !seen[t] {
+            seen[t] = true;
+            order.push(t);
+            stack.push((t, 0));
+        }
+    }
+    order
 }

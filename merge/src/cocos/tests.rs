@@ -375,8 +375,11 @@ proptest! {
         apply(&mut ours, &ours_edits, "o");
         apply(&mut theirs, &theirs_edits, "t");
         let policy = if theirs_wins { Policy::Theirs } else { Policy::Ours };
-        let (out, _) = merged(&scene(&base), &scene(&ours), &scene(&theirs), policy);
+        let (out, outcome) = merged(&scene(&base), &scene(&ours), &scene(&theirs), policy);
         prop_assert_eq!(issues(&out), Vec::<String>::new());
+        // Laid out as the editor writes it, as the sides are.
+        let result = Document::parse(&outcome.text, Dialect::Json).unwrap();
+        prop_assert!(in_editor_order(&elements(&result)));
     }
 }
 
