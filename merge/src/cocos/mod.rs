@@ -4,10 +4,10 @@
 //! A merge element by element never renumbers those positions, so when the sides insert or
 //! delete objects the references run past the end or name the wrong object. Here each
 //! version is turned into a keyed form first: every object gets an identity that is the
-//! same in every version ([`keys`]), and every `{"__id__": n}` becomes a reference to that
+//! same in every version (module `keys`), and every `{"__id__": n}` becomes a reference to that
 //! identity. The keyed forms are merged by the ordinary merger (objects by identity, their
 //! members property by property, `_children`/`_components` as keyed lists), then the result
-//! is made whole again ([`rebuild`]: dangling references restored or dropped, back-links
+//! is made whole again (module `rebuild`: dangling references restored or dropped, back-links
 //! `_parent`/`_children` and `node`/`_components` made true both ways, objects nothing
 //! reaches dropped) and laid out as an array with every reference renumbered.
 

@@ -7,6 +7,9 @@ use sjson::{Kind, Value};
 
 /// The deepest a node path is followed (a cycle of `_parent`s ends there).
 const MAX_DEPTH: usize = 256;
+/// The most referrers followed to name an object that is neither node nor component (each
+/// step scans the document; a cycle of references ends there).
+const MAX_REFERRERS: usize = 8;
 
 /// The name of the element at `index` of the Cocos array `root`, when it has one.
 pub fn object_name(root: Value<'_>, index: usize) -> Option<String> {
@@ -16,7 +19,7 @@ pub fn object_name(root: Value<'_>, index: usize) -> Option<String> {
 
 fn name_at(elements: &[Value<'_>], index: usize, depth: usize) -> Option<String> {
     let el = *elements.get(index)?;
-    if depth > MAX_DEPTH {
+    if depth > MAX_REFERRERS {
         return None;
     }
     if el.get("_children").is_some() || el.get("_parent").is_some() {

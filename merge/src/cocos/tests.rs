@@ -441,3 +441,56 @@ fn a_diff_names_objects_by_node_path_and_ignores_renumbering() {
     let plain = doc(r#"{"a": 1}"#);
     assert!(diff::diff_lines(&plain, &plain, &Default::default()).is_none());
 }
+
+/// An arbitrary Cocos-like array: each element a typed object whose `_parent`, `node`,
+/// `_children`, `_components` and `_prefab` name any position (in range or not, itself,
+/// cycles), with or without an `_id` (shared ids too).
+fn arbitrary_graph() -> impl Strategy<Value = String> {
+    let element = (
+        any::<u8>(),
+        any::<u8>(),
+        prop::collection::vec(any::<u8>(), 0..4),
+        any::<u8>(),
+    );
+    prop::collection::vec(element, 1..12).prop_map(|els| {
+        let len = els.len() as u8 + 2;
+        let items: Vec<Jv> = els
+            .iter()
+            .enumerate()
+            .map(|(i, (a, b, list, id))| {
+                let first = if i == 0 { "cc.SceneAsset" } else { "cc.Node" };
+                let mut el = json!({"__type__": first, "_name": format!("n{}", a % 3),
+                    "_parent": {"__id__": a % len}, "_children": list.iter().map(|x| json!({"__id__": x % len})).collect::<Vec<_>>(),
+                    "_components": [{"__id__": b % len}], "node": {"__id__": b % len}, "_prefab": {"__id__": id % len}});
+                if id % 3 > 0 {
+                    el["_id"] = json!(format!("id{}", id % 5));
+                }
+                el
+            })
+            .collect();
+        serde_json::to_string_pretty(&Jv::Array(items)).unwrap()
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+    #[test]
+    fn any_graph_merges_without_panic_into_references_in_range(
+        base in arbitrary_graph(), ours in arbitrary_graph(), theirs in arbitrary_graph()
+    ) {
+        let doc = |t: &str| Document::parse(t, Dialect::Json).unwrap();
+        let (b, o, t) = (doc(&base), doc(&ours), doc(&theirs));
+        let out = merge_cocos(&b, &o, &t, &MergeOptions::default()).unwrap();
+        let arr: Jv = serde_json::from_str(&out.text).unwrap();
+        let len = arr.as_array().unwrap().len();
+        let mut refs = Vec::new();
+        all_refs(&arr, &mut refs);
+        prop_assert!(refs.iter().all(|&r| r < len), "{}", out.text);
+        let result = Document::parse(&out.text, Dialect::Json).unwrap();
+        let names = crate::naming::Names::new(vec![result.root()], &[], &[]);
+        for c in &out.conflicts {
+            names.pointer(&c.path);
+        }
+        diff::diff_lines(&b, &result, &Default::default());
+    }
+}
