@@ -10,6 +10,7 @@ mod apply_changes;
 mod apply_patch;
 mod bad_input;
 mod cli_broken_pipe;
+mod cocos_graph;
 mod coherence_merge;
 mod coherence_resources;
 mod config_validation;

@@ -6,7 +6,7 @@ use sjson::{Dialect, Document, ParseOptions};
 
 use crate::game::{self, Game};
 use crate::PARALLEL_FROM;
-use crate::{both, coherence, merger, Conflict, MergeError, MergeOptions, MergeOutcome};
+use crate::{both, cocos, coherence, merger, Conflict, MergeError, MergeOptions, MergeOutcome};
 
 /// [`crate::merge_coherent_document`], running `beside` on the result (with the conflicts
 /// found so far) while the coherence pass checks it: work that only reads the result,
@@ -20,6 +20,9 @@ pub fn merge_coherent_beside<R: Send>(
     options: &MergeOptions,
     beside: impl Fn(&Document, &[Conflict]) -> R + Sync,
 ) -> Result<Coherent<R>, MergeError> {
+    if let Some(graph) = cocos_graph([base, ours, theirs], options, &beside) {
+        return graph;
+    }
     if let Some(game) = Game::of_sides(ours, theirs) {
         return game::merge(game, (base, ours, theirs), options, beside);
     }
@@ -72,6 +75,9 @@ pub fn merge_coherent_owned<R: Send>(
     options: &MergeOptions,
     beside: impl Fn(&Document, &[Conflict]) -> R + Sync,
 ) -> Result<Coherent<R>, MergeError> {
+    if let Some(graph) = cocos_graph([&base, &ours, &theirs], options, &beside) {
+        return graph;
+    }
     if let Some(game) = Game::of_sides(&ours, &theirs) {
         // A map editor's file is merged with its rules; it is small enough to keep whole.
         return game::merge(game, (&base, &ours, &theirs), options, beside);
@@ -96,6 +102,31 @@ pub fn merge_coherent_owned<R: Send>(
         options,
         beside,
     )
+}
+
+/// The merge of three Cocos Creator object graphs ([`cocos::merge_cocos`]), in place of
+/// the element-by-element merge and the coherence pass; `None` unless all three are.
+fn cocos_graph<R>(
+    [base, ours, theirs]: [&Document; 3],
+    options: &MergeOptions,
+    beside: &impl Fn(&Document, &[Conflict]) -> R,
+) -> Option<Result<Coherent<R>, MergeError>> {
+    if ![ours, theirs, base].into_iter().all(cocos::is_cocos) {
+        return None;
+    }
+    let merged = cocos::merge_cocos(base, ours, theirs, options).and_then(|mut outcome| {
+        let text = std::mem::take(&mut outcome.text);
+        let document = Document::parse_with(text, ParseOptions::new(ours.dialect()))
+            .map_err(MergeError::Invalid)?;
+        let beside = beside(&document, &outcome.conflicts);
+        Ok(Coherent {
+            outcome,
+            document,
+            beside,
+            unique_ids: false,
+        })
+    });
+    Some(merged)
 }
 
 /// The size of base's text from which freeing it during the merge, and reading it again

@@ -11,6 +11,7 @@
 
 mod align;
 pub mod changeset;
+pub mod cocos;
 pub mod coherence;
 mod coherent;
 mod counters;

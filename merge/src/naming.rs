@@ -41,6 +41,9 @@ pub struct Names<'a> {
     /// a short id longer), for each of [`SHORT_ID_ENDS`]; counted on first use (the longer
     /// ends only when a shorter abbreviation is shared).
     abbreviations: [std::cell::OnceCell<FxHashMap<u64, usize>>; SHORT_ID_ENDS.len()],
+    /// Whether the first root is a Cocos object graph (its objects then named by node
+    /// path, [`crate::cocos::names`]); looked at on first use.
+    cocos: std::cell::OnceCell<bool>,
 }
 
 /// A container of one of the documents: the document's address and the container's node.
@@ -58,6 +61,7 @@ impl<'a> Names<'a> {
             index: Default::default(),
             asked: Default::default(),
             abbreviations: Default::default(),
+            cocos: Default::default(),
         }
     }
 
@@ -158,6 +162,9 @@ impl<'a> Names<'a> {
     /// `path` for people: keyed elements by name and short id (`[lamp_01 #6f1c…4b03]`,
     /// `[#e1]` when the element has no name); `(root)` for the root.
     pub fn path(&self, path: &Path) -> String {
+        if let Some(named) = self.cocos_path(path) {
+            return named;
+        }
         let mut plain = Vec::with_capacity(path.0.len());
         let mut out = String::new();
         for seg in &path.0 {
@@ -190,6 +197,28 @@ impl<'a> Names<'a> {
             out = "(root)".into();
         }
         out
+    }
+
+    /// In a Cocos object graph, a path into one of its objects with the object named by
+    /// node path and component type (`Canvas/Menu/Start<cc.Label>._string`).
+    fn cocos_path(&self, path: &Path) -> Option<String> {
+        let (Segment::Index(i), rest) = path.0.split_first()? else {
+            return None;
+        };
+        let root = *self.roots.first()?;
+        if !*self.cocos.get_or_init(|| crate::cocos::is_graph(root)) {
+            return None;
+        }
+        let name = crate::cocos::names::object_name(root, *i)?;
+        let mut out = sjson::string::terminal_safe(&name).into_owned();
+        for seg in rest {
+            let one = path_text(&Path(vec![seg.clone()]));
+            if !one.starts_with('[') {
+                out.push('.');
+            }
+            out.push_str(&one);
+        }
+        Some(out)
     }
 
     /// A JSON Pointer as the merge reports it (`/entities/[id=f341]/position`, `~0`, `~1`

@@ -374,6 +374,14 @@ fn run_files(
         }
         Err(e) => return Err(Exit::new(FAILED, e).into()),
     };
+    // A Cocos scene or prefab: objects by identity and node path, not array position.
+    let cocos = (format == Format::Text)
+        .then(|| merge::cocos::diff::diff_lines(&od, &nd, &settings.options))
+        .flatten();
+    if let Some(lines) = cocos {
+        print_out(&lines.iter().map(|l| format!("{l}\n")).collect::<String>())?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let d = diff(od.root(), nd.root(), &settings.options);
     let names = settings.names(vec![nd.root(), od.root()]);
     let text = match format {
