@@ -9,6 +9,7 @@
 #![warn(missing_docs)]
 
 mod doc;
+mod dups;
 mod error;
 mod lexeme;
 mod number;
