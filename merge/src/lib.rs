@@ -20,6 +20,7 @@ pub mod id_table;
 mod keyed;
 mod keyed_index;
 mod lcs;
+mod members;
 mod merger;
 pub mod migrate;
 mod moves;
