@@ -80,6 +80,8 @@ impl<'a> KeyIndex<'a> {
             .map(|(_, v)| *v)
     }
 
+    /// Whether a member has `key`.
+    #[cfg(test)]
     pub(crate) fn contains(&self, key: &str) -> bool {
         self.position(key).is_some()
     }

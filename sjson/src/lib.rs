@@ -8,6 +8,7 @@
 
 #![warn(missing_docs)]
 
+mod detect;
 mod doc;
 mod dups;
 mod error;
