@@ -41,6 +41,7 @@ mod safety_outputs;
 mod safety_porcelain;
 mod safety_symlinks;
 mod safety_terminal;
+mod stingray_level;
 mod sync_daemon;
 mod sync_file;
 mod usability;
