@@ -15,6 +15,7 @@ pub mod coherence;
 mod coherent;
 pub mod diff;
 pub mod explain;
+mod id;
 mod id_list;
 pub mod id_table;
 mod keyed;
@@ -36,6 +37,7 @@ use std::fmt;
 use sjson::{Dialect, Document, ParseError, ParseOptions};
 
 pub use coherent::{merge_coherent_beside, merge_coherent_owned, Coherent, FREE_BASE_FROM};
+pub use id::Id;
 pub use merger::{compact_json, id_member, id_text};
 
 /// From this many bytes of text, work on the two sides runs on two threads (move

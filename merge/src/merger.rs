@@ -457,39 +457,15 @@ pub fn id_member<'a>(
     id_text(value).map(|id| (key, id, value))
 }
 
-/// An id's identity text: strings as they are, numbers by exact value (marked by a
-/// leading NUL, so that the number `5` and the string `"5"` differ; `7.0` is `7`).
+/// An id's identity text ([`crate::Id::into_key`]): strings as they are, numbers by
+/// exact value, never one text for a number and a string (`7.0` is `7`).
 pub fn id_text(v: Value<'_>) -> Option<Cow<'_, str>> {
-    match v.kind() {
-        Kind::String => v.as_str(),
-        Kind::Number => v.as_number().map(|n| {
-            Cow::Owned(match n {
-                sjson::NumberValue::Int(i) => format!("\u{0}{i}"),
-                sjson::NumberValue::Big(s) => format!("\u{0}{s}"),
-                // `7.0` is the id `7` (numbers are equal by value).
-                sjson::NumberValue::Float(f) if f.fract() == 0.0 && f.abs() < 1e38 => {
-                    format!("\u{0}{}", f as i128)
-                }
-                sjson::NumberValue::Float(f) => format!("\u{0}{f:?}"),
-            })
-        }),
-        _ => None,
-    }
+    crate::Id::of(v).map(crate::Id::into_key)
 }
 
-/// An id as people read it in paths: numbers as written (`[id=5]`), strings as they are
-/// unless they would read as a number, then quoted (`[id="5"]`), so that the two never
-/// share a path.
+/// An id as people read it in paths ([`crate::Id::display`]).
 pub(crate) fn id_display(id: &str) -> String {
-    match id.strip_prefix('\u{0}') {
-        Some(number) => number.to_string(),
-        None if id.parse::<f64>().is_ok() || id.is_empty() => {
-            let mut quoted = String::new();
-            sjson::string::write_quoted(&mut quoted, id);
-            quoted
-        }
-        None => id.to_string(),
-    }
+    crate::Id::from_key(id).display()
 }
 
 #[cfg(test)]

@@ -83,3 +83,31 @@ fn jsonc_edits_keep_comments_and_trailing_commas() {
         "{\n  // head\n  \"a\": 5, // one\n  \"b\": 2, /* two, */\n  \"c\": 3,\n}\n"
     );
 }
+
+/// The number id `5` and the string id `"\u00005"` are two identities (#33): theirs
+/// replacing the one by the other is a deletion and an addition, not an edit of one
+/// object that ours' change would land on.
+#[test]
+fn a_number_id_and_a_string_id_are_different_objects() {
+    let base = r#"{"l": [{"id": 5, "x": 1}, {"id": 6, "x": 1}]}"#;
+    let ours = r#"{"l": [{"id": 5, "x": 2}, {"id": 6, "x": 1}]}"#;
+    let theirs = r#"{"l": [{"id": "\u00005", "x": 1}, {"id": 6, "x": 1}]}"#;
+    let out = js(base, ours, theirs);
+    let doc = parse(Dialect::Json, &out.text);
+    let l = doc.root().get("l").unwrap();
+    let edited_string_object = l.children().any(|el| {
+        el.get("id")
+            .is_some_and(|id| id.kind() == sjson::Kind::String)
+            && el.get("x").is_some_and(|x| x.text() == "2")
+    });
+    assert!(
+        !edited_string_object,
+        "ours' edit landed on theirs' object:\n{}",
+        out.text
+    );
+    assert!(
+        !out.conflicts.is_empty(),
+        "ours edited what theirs deleted:\n{}",
+        out.text
+    );
+}
