@@ -222,14 +222,16 @@ impl<'t> Scanner<'t> {
         )
     }
 
-    /// Skips white space and comments; in SJSON also commas and byte-order marks.
+    /// Skips white space and comments; in SJSON also commas, semicolons and byte-order
+    /// marks.
     #[inline]
     fn skip_trivia(&mut self) -> PResult<()> {
         let b = self.b;
         loop {
             match b.get(self.pos) {
                 Some(b' ' | b'\t' | b'\r' | b'\n') => self.pos += 1,
-                Some(b',') if self.sjson => self.pos += 1,
+                // Vermintide's `.cfg` ends members with `;`: a separator, like a comma.
+                Some(b',' | b';') if self.sjson => self.pos += 1,
                 Some(b'/') if b.get(self.pos + 1) == Some(&b'/') => {
                     self.pos += 2;
                     while self.pos < b.len() && b[self.pos] != b'\n' {
