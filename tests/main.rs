@@ -9,6 +9,7 @@ mod sync_support;
 mod apply_changes;
 mod apply_patch;
 mod bad_input;
+mod check_merge_agree;
 mod cli_broken_pipe;
 mod coherence_merge;
 mod coherence_resources;
