@@ -65,3 +65,21 @@ fn every_file_check_accepts_merges_with_itself_unchanged() {
     }
     assert!(checked >= 50, "only {checked} files pass check");
 }
+
+#[test]
+fn check_warns_of_repeated_keys_and_accepts_the_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    std::fs::write(
+        dir.join("en_us.json"),
+        "{\n  \"_comment\": \"a\",\n  \"x\": 1,\n  \"_comment\": \"b\"\n}\n",
+    )
+    .unwrap();
+    let out = run(assetvc().args(["check", "en_us.json"]).current_dir(dir));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("en_us.json:4:3: warning: duplicate key \"_comment\""),
+        "{stderr}"
+    );
+}
