@@ -90,6 +90,35 @@ mod tests {
         assert_eq!(doc.duplicate_keys().len(), 1);
     }
 
+    proptest::proptest! {
+        /// JSON with comments, trailing commas and repeated keys parses, prints back byte
+        /// for byte, and keeps every member.
+        #[test]
+        fn jsonc_with_repeats_round_trips(
+            members in proptest::collection::vec((0..3usize, 0..4usize, 0..100u32), 0..12),
+            trailing in proptest::bool::ANY,
+        ) {
+            let trivia = ["", " // c, d\n", " /* , */ ", "\n"];
+            let mut text = String::from("{");
+            for (i, (key, t, value)) in members.iter().enumerate() {
+                if i > 0 {
+                    text.push(',');
+                }
+                text.push_str(trivia[*t]);
+                text.push_str(&format!("\"k{key}\": {value}"));
+            }
+            if trailing && !members.is_empty() {
+                text.push(',');
+            }
+            text.push_str(" // end\n}");
+            let doc = Document::parse(text.as_str(), Dialect::Json).unwrap();
+            proptest::prop_assert_eq!(doc.text(), text.as_str());
+            proptest::prop_assert_eq!(doc.root().len(), members.len());
+            let distinct: std::collections::HashSet<_> = members.iter().map(|m| m.0).collect();
+            proptest::prop_assert_eq!(doc.duplicate_keys().len(), members.len() - distinct.len());
+        }
+    }
+
     #[test]
     fn escaped_keys_repeat_by_their_decoded_text() {
         let doc = Document::parse(r#"{"é": 1, "\u00e9": 2}"#, Dialect::Json).unwrap();
