@@ -47,11 +47,6 @@ fn cases() -> Vec<(&'static str, Input, &'static str)> {
             "invalid UTF-8",
         ),
         (
-            "duplicate keys",
-            Input::Bytes(b"a = 1\nb = 2\na = 3\n".to_vec()),
-            "duplicate key \"a\"",
-        ),
-        (
             "binary",
             Input::Bytes(vec![0, 159, 146, 150, 0, 1, 2, 255]),
             "invalid UTF-8",

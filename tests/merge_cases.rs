@@ -79,8 +79,8 @@ fn mergiraf_json_cases_merge_as_expected() {
 }
 
 #[test]
-fn duplicate_keys_fail_cleanly_and_touch_nothing() {
-    let Some(peers) = peer_cases("duplicate_keys_fail_cleanly_and_touch_nothing") else {
+fn duplicate_keys_are_kept_and_merged() {
+    let Some(peers) = peer_cases("duplicate_keys_are_kept_and_merged") else {
         return;
     };
     let src = peers.join("mergiraf-json/duplicate_keys_in_base");
@@ -92,14 +92,18 @@ fn duplicate_keys_fail_cleanly_and_touch_nothing() {
         )
         .unwrap();
     }
-    let before = std::fs::read(tmp.path().join("ours.json")).unwrap();
     let out = run(assetvc()
         .arg("merge-file")
         .args(["ours", "base", "theirs"].map(|s| tmp.path().join(format!("{s}.json")))));
-    assert_eq!(out.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains(":4:5: duplicate key \"bar\""), "{stderr}");
-    assert_eq!(std::fs::read(tmp.path().join("ours.json")).unwrap(), before);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let merged = std::fs::read_to_string(tmp.path().join("ours.json")).unwrap();
+    let expected = std::fs::read_to_string(src.join("expected.json")).unwrap();
+    assert_eq!(merged, expected);
 }
 
 #[test]

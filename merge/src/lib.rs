@@ -20,11 +20,13 @@ pub mod explain;
 mod game;
 mod grid;
 mod grid_diff;
+mod id;
 mod id_list;
 pub mod id_table;
 mod keyed;
 mod keyed_index;
 mod lcs;
+mod members;
 mod merger;
 pub mod migrate;
 mod moves;
@@ -42,6 +44,7 @@ use sjson::{Dialect, Document, ParseError, ParseOptions};
 pub use coherent::{merge_coherent_beside, merge_coherent_owned, Coherent, FREE_BASE_FROM};
 pub use counters::ids_coherent;
 pub use grid_diff::{grid_changes, GridChange};
+pub use id::Id;
 pub use merger::{compact_json, id_member, id_text};
 
 /// From this many bytes of text, work on the two sides runs on two threads (move

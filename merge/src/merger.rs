@@ -6,6 +6,8 @@ use std::borrow::Cow;
 use rustc_hash::FxHashMap;
 use sjson::{Dialect, Document, Kind, Out, OutItem, Path, Segment, Style, Value};
 
+pub(crate) use crate::members::KeyIndex;
+use crate::members::MemberId;
 use crate::moves::Moves;
 use crate::{Conflict, ConflictKind, MergeOptions, MergeOutcome, Side};
 
@@ -58,44 +60,6 @@ pub(crate) type KeyedCache<'a> = std::cell::RefCell<KeyedIndexes<'a>>;
 /// (`Arc`) because move detection builds them on two threads for large documents.
 pub(crate) type KeyedIndexes<'a> =
     FxHashMap<(usize, sjson::NodeId), Option<std::sync::Arc<crate::keyed_index::KeyedIndex<'a>>>>;
-
-/// Members of an object by key: a linear scan for small objects, a hash map for large.
-pub(crate) struct KeyIndex<'a> {
-    members: Vec<(Cow<'a, str>, Value<'a>)>,
-    map: Option<FxHashMap<Cow<'a, str>, usize>>,
-}
-
-impl<'a> KeyIndex<'a> {
-    pub(crate) fn new(v: Option<Value<'a>>) -> Self {
-        let members: Vec<_> = v.map(|v| v.members().collect()).unwrap_or_default();
-        let map = (members.len() > 12).then(|| {
-            members
-                .iter()
-                .enumerate()
-                .map(|(i, (k, _))| (k.clone(), i))
-                .collect()
-        });
-        KeyIndex { members, map }
-    }
-
-    pub(crate) fn get(&self, key: &str) -> Option<Value<'a>> {
-        match &self.map {
-            Some(m) => m.get(key).map(|&i| self.members[i].1),
-            None => self.members.iter().find(|(k, _)| k == key).map(|(_, v)| *v),
-        }
-    }
-
-    pub(crate) fn contains(&self, key: &str) -> bool {
-        self.get(key).is_some()
-    }
-
-    fn position(&self, key: &str) -> Option<usize> {
-        match &self.map {
-            Some(m) => m.get(key).copied(),
-            None => self.members.iter().position(|(k, _)| k == key),
-        }
-    }
-}
 
 /// Whether the keys two objects share come in the same order in both.
 fn same_key_order(o: Value<'_>, t: Value<'_>) -> bool {
@@ -343,15 +307,16 @@ impl<'a> Merger<'a> {
         }
     }
 
-    /// Key-by-key merge of two objects (and their base, if any).
+    /// Key-by-key merge of two objects (and their base, if any). A member is matched by
+    /// its key and its occurrence among equal keys ([`crate::members`]).
     fn merge_objects(&mut self, b: Option<Value<'a>>, o: Value<'a>, t: Value<'a>) -> Out<'a> {
         let bi = KeyIndex::new(b);
         let oi = KeyIndex::new(Some(o));
         let ti = KeyIndex::new(Some(t));
-        let mut items: Vec<OutItem<'a>> = Vec::with_capacity(o.len() + 1);
-        for (key, ov) in o.members() {
-            let bv = bi.get(&key);
-            let tv = ti.get(&key);
+        let mut items: Vec<(MemberId<'a>, OutItem<'a>)> = Vec::with_capacity(o.len() + 1);
+        for ((key, nth), ov) in oi.entries() {
+            let bv = bi.get_nth(&key, nth);
+            let tv = ti.get_nth(&key, nth);
             self.path.push(Segment::Key(key.to_string()));
             let value = match (bv, tv) {
                 (_, Some(tv)) => Some(self.merge_value(bv, ov, tv)),
@@ -360,25 +325,26 @@ impl<'a> Merger<'a> {
             };
             self.path.pop();
             if let Some(value) = value {
-                items.push(OutItem {
-                    key: Some(key),
+                let item = OutItem {
+                    key: Some(key.clone()),
                     ours: Some(ov),
                     origin: None,
                     value,
-                });
+                };
+                items.push(((key, nth), item));
             }
         }
         // Keys new in theirs go after their predecessor in theirs.
-        let mut buckets: FxHashMap<Cow<'a, str>, Vec<OutItem<'a>>> = FxHashMap::default();
+        let mut buckets: FxHashMap<MemberId<'a>, Vec<OutItem<'a>>> = FxHashMap::default();
         let mut at_start: Vec<OutItem<'a>> = Vec::new();
-        let mut anchor: Option<Cow<'a, str>> = None;
-        for (key, tv) in t.members() {
-            if oi.contains(&key) {
-                anchor = Some(key);
+        let mut anchor: Option<MemberId<'a>> = None;
+        for ((key, nth), tv) in ti.entries() {
+            if oi.contains_nth(&key, nth) {
+                anchor = Some((key, nth));
                 continue;
             }
             self.path.push(Segment::Key(key.to_string()));
-            let value = match bi.get(&key) {
+            let value = match bi.get_nth(&key, nth) {
                 Some(bv) => self.one_side_deleted(Side::Ours, bv, tv),
                 None => self.added(Side::Theirs, tv),
             };
@@ -396,22 +362,21 @@ impl<'a> Merger<'a> {
                 }
             }
         }
-        if !buckets.is_empty() || !at_start.is_empty() {
+        let items = if buckets.is_empty() && at_start.is_empty() {
+            items.into_iter().map(|(_, item)| item).collect()
+        } else {
             // Where both inserted after one key, ours' insertions come first.
-            let ours_new = |item: &OutItem<'a>| {
-                item.key
-                    .as_deref()
-                    .is_some_and(|k| !bi.contains(k) && !ti.contains(k))
+            let ours_new = |(key, nth): &MemberId<'a>| {
+                !bi.contains_nth(key, *nth) && !ti.contains_nth(key, *nth)
             };
             let mut merged = Vec::with_capacity(items.len() + at_start.len());
             let mut pending = at_start;
-            for item in items {
-                if !pending.is_empty() && !ours_new(&item) {
+            for (id, item) in items {
+                if !pending.is_empty() && !ours_new(&id) {
                     merged.append(&mut pending);
                 }
-                let key = item.key.clone();
                 merged.push(item);
-                if let Some(extra) = key.and_then(|k| buckets.remove(&k)) {
+                if let Some(extra) = buckets.remove(&id) {
                     pending.extend(extra);
                 }
             }
@@ -419,8 +384,8 @@ impl<'a> Merger<'a> {
             // Anchors that ours deleted: keep their followers at the end, in order.
             let mut rest: Vec<_> = buckets.into_values().flatten().collect();
             merged.append(&mut rest);
-            items = merged;
-        }
+            merged
+        };
         Out::Container {
             kind: Kind::Object,
             ours: Some(o),
@@ -492,39 +457,15 @@ pub fn id_member<'a>(
     id_text(value).map(|id| (key, id, value))
 }
 
-/// An id's identity text: strings as they are, numbers by exact value (marked by a
-/// leading NUL, so that the number `5` and the string `"5"` differ; `7.0` is `7`).
+/// An id's identity text ([`crate::Id::into_key`]): strings as they are, numbers by
+/// exact value, never one text for a number and a string (`7.0` is `7`).
 pub fn id_text(v: Value<'_>) -> Option<Cow<'_, str>> {
-    match v.kind() {
-        Kind::String => v.as_str(),
-        Kind::Number => v.as_number().map(|n| {
-            Cow::Owned(match n {
-                sjson::NumberValue::Int(i) => format!("\u{0}{i}"),
-                sjson::NumberValue::Big(s) => format!("\u{0}{s}"),
-                // `7.0` is the id `7` (numbers are equal by value).
-                sjson::NumberValue::Float(f) if f.fract() == 0.0 && f.abs() < 1e38 => {
-                    format!("\u{0}{}", f as i128)
-                }
-                sjson::NumberValue::Float(f) => format!("\u{0}{f:?}"),
-            })
-        }),
-        _ => None,
-    }
+    crate::Id::of(v).map(crate::Id::into_key)
 }
 
-/// An id as people read it in paths: numbers as written (`[id=5]`), strings as they are
-/// unless they would read as a number, then quoted (`[id="5"]`), so that the two never
-/// share a path.
+/// An id as people read it in paths ([`crate::Id::display`]).
 pub(crate) fn id_display(id: &str) -> String {
-    match id.strip_prefix('\u{0}') {
-        Some(number) => number.to_string(),
-        None if id.parse::<f64>().is_ok() || id.is_empty() => {
-            let mut quoted = String::new();
-            sjson::string::write_quoted(&mut quoted, id);
-            quoted
-        }
-        None => id.to_string(),
-    }
+    crate::Id::from_key(id).display()
 }
 
 #[cfg(test)]

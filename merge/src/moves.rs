@@ -460,8 +460,8 @@ fn walk<'a>(m: &mut Scan<'_, 'a>, b: Value<'a>, s: Value<'a>, w: &mut Walk) {
         (Kind::Object, Kind::Object) => {
             let si = KeyIndex::new(Some(s));
             let bi = KeyIndex::new(Some(b));
-            for (k, bv) in b.members() {
-                match si.get(&k) {
+            for ((k, nth), bv) in bi.entries() {
+                match si.get_nth(&k, nth) {
                     Some(sv) => {
                         w.path.push(Step::Key(k.into_owned()));
                         walk(m, bv, sv, w);
@@ -475,8 +475,8 @@ fn walk<'a>(m: &mut Scan<'_, 'a>, b: Value<'a>, s: Value<'a>, w: &mut Walk) {
                     None => {}
                 }
             }
-            for (k, sv) in s.members() {
-                if sv.is_container() && !bi.contains(&k) {
+            for ((k, nth), sv) in si.entries() {
+                if sv.is_container() && !bi.contains_nth(&k, nth) {
                     w.added.push(sv.id());
                     w.added_members.push((sv.id(), w.path.clone()));
                 }

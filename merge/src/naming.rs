@@ -365,7 +365,11 @@ fn last_bytes(text: &str) -> (u64, u64) {
 /// An id as shown in paths ([`id_display`]), borrowed where it is shown as it is.
 fn shown(id: Cow<'_, str>) -> Cow<'_, str> {
     // `id_display` changes numbers (marked) and strings that read as numbers (quoted).
-    if id.starts_with('\u{0}') || id.is_empty() || id.parse::<f64>().is_ok() {
+    if id.starts_with(['\u{0}', '\u{1}'])
+        || id.contains('\u{0}')
+        || id.is_empty()
+        || id.parse::<f64>().is_ok()
+    {
         Cow::Owned(id_display(&id))
     } else {
         id

@@ -15,4 +15,5 @@ mod moves;
 mod numbers;
 mod objects;
 mod printing;
+mod real_cases;
 mod sequences;

@@ -12,7 +12,7 @@ use crate::value::Value;
 pub enum Dialect {
     /// Bitsquid/Stingray simplified JSON (accepts JSON too).
     Sjson,
-    /// Strict RFC 8259 JSON.
+    /// RFC 8259 JSON, with comments and trailing commas tolerated (JSONC).
     Json,
 }
 

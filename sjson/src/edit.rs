@@ -165,9 +165,11 @@ impl<'d> Printer<'d> {
         }
     }
 
+    /// Copies trivia; in JSON without its commas (the printer writes them where they
+    /// belong now), comments kept as written.
     fn push_trivia(&mut self, trivia: &str) {
         if self.json() {
-            self.out.extend(trivia.chars().filter(|&c| c != ','));
+            push_without_commas(trivia, &mut self.out);
         } else {
             self.out.push_str(trivia);
         }
@@ -264,11 +266,13 @@ impl<'d> Printer<'d> {
                     format!("{indent}{}", self.style.indent)
                 }
             });
-        let commas = !self.json()
-            && layout
-                .items
-                .first()
-                .is_some_and(|l| text[l.trailer.clone()].contains(','));
+        // SJSON: whether items are followed by commas; JSON: whether the last one is
+        // too (a trailing comma, as JSONC editors write).
+        let commas = match self.json() {
+            false => layout.items.first(),
+            true => layout.items.last(),
+        }
+        .is_some_and(|l| has_comma(&text[l.trailer.clone()]));
         // The white space after the opening bracket, and between two items on one line.
         let first_space = layout.items.first().map_or("", |l| {
             let lead = &text[l.lead.clone()];
@@ -343,7 +347,7 @@ impl<'d> Printer<'d> {
         self.note_split(&at);
         self.print_out(&item.value, &line_indent, true);
         let trailer = &text[l.trailer.clone()];
-        if self.json() && !at.is_last() {
+        if self.json() && (!at.is_last() || shape.commas && shape.multiline) {
             self.out.push(',');
         }
         // A new value must not run into the comment after the old one
@@ -360,8 +364,8 @@ impl<'d> Printer<'d> {
     /// comments of the node it comes from) or after a separator.
     fn print_new_item(&mut self, at: Place<'_>, item: &OutItem<'_>, shape: &Shape<'_>) {
         let multiline = shape.multiline;
-        let lead_comments = match (item.origin, self.json()) {
-            (Some(v), false) if multiline => origin_comments(v, true),
+        let lead_comments = match item.origin {
+            Some(v) if multiline => origin_comments(v, true),
             _ => Vec::new(),
         };
         // The first line of a braceless root has no line break before it.
@@ -396,10 +400,10 @@ impl<'d> Printer<'d> {
             value => self.print_out(value, &shape.child_indent, false),
         }
         // On one line, commas go between items only.
-        if self.json() && !at.is_last() || shape.commas && (multiline || !at.is_last()) {
+        if !at.is_last() && (self.json() || shape.commas) || shape.commas && multiline {
             self.out.push(',');
         }
-        if let (Some(v), false, true) = (item.origin, self.json(), multiline) {
+        if let (Some(v), true) = (item.origin, multiline) {
             for c in origin_comments(v, false) {
                 self.out.push(' ');
                 self.out.push_str(&c);
@@ -461,7 +465,7 @@ struct Shape<'t> {
     multiline: bool,
     /// The indentation of an item on its own line.
     child_indent: String,
-    /// SJSON items followed by commas.
+    /// SJSON items followed by commas; in JSON, a comma after the last item too.
     commas: bool,
     /// The white space after the opening bracket.
     first_space: &'t str,
@@ -486,6 +490,43 @@ impl Place<'_> {
     }
 }
 
+/// Appends `trivia` (white space, commas, comments) without its commas.
+fn push_without_commas(trivia: &str, out: &mut String) {
+    let mut rest = trivia;
+    while let Some(i) = rest.find([',', '/']) {
+        out.push_str(&rest[..i]);
+        let comment = comment_len(&rest[i..]);
+        out.push_str(&rest[i..i + comment]);
+        rest = &rest[i + comment.max(1)..];
+    }
+    out.push_str(rest);
+}
+
+/// Whether `trivia` holds a comma outside its comments.
+fn has_comma(trivia: &str) -> bool {
+    let mut rest = trivia;
+    while let Some(i) = rest.find([',', '/']) {
+        let comment = comment_len(&rest[i..]);
+        if comment == 0 && rest[i..].starts_with(',') {
+            return true;
+        }
+        rest = &rest[i + comment.max(1)..];
+    }
+    false
+}
+
+/// The length of the comment at the start of `s` (0 if none): `//` to the line break,
+/// `/*` through `*/`.
+fn comment_len(s: &str) -> usize {
+    if s.starts_with("//") {
+        s.find('\n').unwrap_or(s.len())
+    } else if let Some(body) = s.strip_prefix("/*") {
+        body.find("*/").map_or(s.len(), |e| e + 4)
+    } else {
+        0
+    }
+}
+
 fn find_item(items: &[ItemLayout], id: NodeId) -> Option<(usize, &ItemLayout)> {
     items
         .binary_search_by_key(&id, |l| l.node)
@@ -496,9 +537,6 @@ fn find_item(items: &[ItemLayout], id: NodeId) -> Option<(usize, &ItemLayout)> {
 /// The comments before (`lead`) or after an item in its own document.
 fn origin_comments(v: Value<'_>, lead: bool) -> Vec<String> {
     let doc = v.doc();
-    if doc.dialect() == Dialect::Json {
-        return Vec::new();
-    }
     if !may_have_comments(v, lead) {
         return Vec::new();
     }

@@ -8,7 +8,8 @@ pub enum ErrorKind {
     /// The text does not follow the grammar; the payload says what was expected.
     #[error("{0}")]
     Syntax(String),
-    /// A key appears twice in one object.
+    /// A key appears twice in one object: a warning ([`crate::Document::duplicate_keys`]),
+    /// as parsers keep both members.
     #[error("duplicate key \"{0}\"")]
     DuplicateKey(String),
     /// Containers nest deeper than the configured limit.

@@ -1,10 +1,7 @@
 //! The lexical rules both parsers share (`parse.rs`, the production scanner, and
-//! `reference.rs`): where bare tokens, keys and numbers end, which escapes decode, which
-//! keys repeat.
+//! `reference.rs`): where bare tokens, keys and numbers end, which escapes decode.
 
-use std::borrow::Cow;
-
-use crate::doc::{Extra, Node, Tag};
+use crate::doc::Tag;
 use crate::error::{ErrorKind, ParseError};
 use crate::string::{self, Quoting};
 
@@ -71,95 +68,6 @@ pub(crate) fn check_escapes(text: &str, lexeme: &str, offset: usize) -> Result<(
         return Err(ParseError::at(ErrorKind::InvalidEscape, text, offset));
     }
     Ok(())
-}
-
-/// Checks that the `count` members starting at node `first` have distinct keys (for a
-/// parser that checks them from its node table, as the reference parser does).
-pub(crate) fn check_duplicates(
-    text: &str,
-    nodes: &[Node],
-    extras: &[Extra],
-    first: usize,
-    count: u32,
-) -> Result<(), ParseError> {
-    let mut keys = Vec::with_capacity(count as usize);
-    let mut i = first;
-    for _ in 0..count {
-        let quoting = nodes[i].key_quoting().unwrap_or(Quoting::Bare);
-        let start = nodes[i].key_start(extras);
-        let end = key_end(text.as_bytes(), start as usize, quoting) as u32;
-        keys.push(KeySpan {
-            start,
-            end,
-            quoting,
-        });
-        i = nodes[i].next(i, extras);
-    }
-    distinct_keys(text, &keys)
-}
-
-/// A key lexeme as scanned: its span and how it is quoted.
-#[derive(Clone, Copy)]
-pub(crate) struct KeySpan {
-    pub(crate) start: u32,
-    pub(crate) end: u32,
-    pub(crate) quoting: Quoting,
-}
-
-impl KeySpan {
-    /// The key's characters as written, quotes left out: the key itself unless it holds
-    /// an escape (`None`).
-    fn plain<'t>(&self, text: &'t str) -> Option<&'t str> {
-        let (s, e) = (self.start as usize, self.end as usize);
-        let inner = match self.quoting {
-            Quoting::Bare => &text[s..e],
-            Quoting::Raw => &text[s + 3..e - 3],
-            Quoting::Quoted => &text[s + 1..e - 1],
-        };
-        (self.quoting != Quoting::Quoted || !inner.contains('\\')).then_some(inner)
-    }
-
-    /// The key, decoded.
-    fn decoded<'t>(&self, text: &'t str) -> Cow<'t, str> {
-        match self.plain(text) {
-            Some(plain) => Cow::Borrowed(plain),
-            None => {
-                let lexeme = &text[self.start as usize..self.end as usize];
-                string::decode(lexeme, self.quoting).unwrap_or_default()
-            }
-        }
-    }
-}
-
-/// An error at the first key of `keys` (one object's) that an earlier one repeats.
-pub(crate) fn distinct_keys(text: &str, keys: &[KeySpan]) -> Result<(), ParseError> {
-    match repeated_key(text, keys) {
-        Some(j) => {
-            let key = keys[j].decoded(text).into_owned();
-            let at = keys[j].start as usize;
-            Err(ParseError::at(ErrorKind::DuplicateKey(key), text, at))
-        }
-        None => Ok(()),
-    }
-}
-
-/// The first key of `keys` that an earlier one repeats.
-fn repeated_key(text: &str, keys: &[KeySpan]) -> Option<usize> {
-    const FEW: usize = 12;
-    if keys.len() <= FEW {
-        // Each key's plain form once, then pairs compared (keys with escapes decoded).
-        let mut plain = [None; FEW];
-        for (p, k) in plain.iter_mut().zip(keys) {
-            *p = k.plain(text);
-        }
-        let same = |a: usize, b: usize| match (plain[a], plain[b]) {
-            (Some(x), Some(y)) => x == y,
-            _ => keys[a].decoded(text) == keys[b].decoded(text),
-        };
-        return (1..keys.len()).find(|&j| (0..j).any(|i| same(i, j)));
-    }
-    let mut seen = std::collections::HashSet::with_capacity(keys.len());
-    (0..keys.len()).find(|&j| !seen.insert(keys[j].decoded(text)))
 }
 
 /// Classifies an SJSON bare token: a keyword, a number, or a bare string.

@@ -8,7 +8,9 @@
 
 #![warn(missing_docs)]
 
+mod detect;
 mod doc;
+mod dups;
 mod error;
 mod lexeme;
 mod number;

@@ -5,9 +5,7 @@
 
 use crate::doc::{self, Dialect, Document, Extra, Node, Tag};
 use crate::error::{ErrorKind, ParseError};
-use crate::lexeme::{
-    bare_len, check_escapes, classify_bare, distinct_keys, find, number_len, KeySpan,
-};
+use crate::lexeme::{bare_len, check_escapes, classify_bare, find, number_len};
 use crate::split::{Pending, Piece, Split};
 use crate::string::Quoting;
 
@@ -166,8 +164,6 @@ struct Open {
     object: bool,
     /// A braceless SJSON root, closed by the end of the text.
     braceless: bool,
-    /// Where this object's keys start in [`Scanner::keys`].
-    keys_from: usize,
 }
 
 struct Scanner<'t> {
@@ -179,8 +175,6 @@ struct Scanner<'t> {
     nodes: Vec<Node>,
     extras: Vec<Extra>,
     stack: Vec<Open>,
-    /// The keys of the open objects, innermost last (checked for repeats on close).
-    keys: Vec<KeySpan>,
     /// Containers open around the stack's first entry (a piece's array, see
     /// [`Scanner::piece`]): they count for the depth limit.
     depth_base: usize,
@@ -203,7 +197,6 @@ impl<'t> Scanner<'t> {
             nodes: Vec::with_capacity(text.len() / NODE_BYTES_GUESS + 1),
             extras: Vec::with_capacity(text.len() / EXTRA_BYTES_GUESS + 1),
             stack: Vec::new(),
-            keys: Vec::new(),
             depth_base: 0,
             in_piece: false,
             pending: None,
@@ -229,21 +222,23 @@ impl<'t> Scanner<'t> {
         )
     }
 
-    /// Skips white space; in SJSON also commas, comments and byte-order marks.
+    /// Skips white space and comments; in SJSON also commas, semicolons and byte-order
+    /// marks.
     #[inline]
     fn skip_trivia(&mut self) -> PResult<()> {
         let b = self.b;
         loop {
             match b.get(self.pos) {
                 Some(b' ' | b'\t' | b'\r' | b'\n') => self.pos += 1,
-                Some(b',') if self.sjson => self.pos += 1,
-                Some(b'/') if self.sjson && b.get(self.pos + 1) == Some(&b'/') => {
+                // Vermintide's `.cfg` ends members with `;`: a separator, like a comma.
+                Some(b',' | b';') if self.sjson => self.pos += 1,
+                Some(b'/') if b.get(self.pos + 1) == Some(&b'/') => {
                     self.pos += 2;
                     while self.pos < b.len() && b[self.pos] != b'\n' {
                         self.pos += 1;
                     }
                 }
-                Some(b'/') if self.sjson && b.get(self.pos + 1) == Some(&b'*') => {
+                Some(b'/') if b.get(self.pos + 1) == Some(&b'*') => {
                     match find(&b[self.pos + 2..], b"*/") {
                         Some(end) => self.pos += 2 + end + 2,
                         None => return Err(self.error(self.pos, "unterminated comment")),
@@ -275,7 +270,6 @@ impl<'t> Scanner<'t> {
                     count: 0,
                     object: true,
                     braceless: true,
-                    keys_from: 0,
                 });
             }
         } else {
@@ -321,14 +315,14 @@ impl<'t> Scanner<'t> {
                 }
                 self.pos += 1;
                 self.skip_trivia()?;
+                if self.b.get(self.pos) == Some(&close) {
+                    // A trailing comma (JSON with comments, as editors write it).
+                    need_comma = false;
+                    continue;
+                }
             }
             let key = if object {
                 let key = self.key()?;
-                self.keys.push(KeySpan {
-                    start: key.0,
-                    end: self.pos as u32,
-                    quoting: key.1,
-                });
                 self.skip_trivia()?;
                 match self.b.get(self.pos) {
                     Some(b'=') if self.sjson => self.pos += 1,
@@ -370,7 +364,6 @@ impl<'t> Scanner<'t> {
             count: 0,
             object: false,
             braceless: false,
-            keys_from: 0,
         });
         self.run()?;
         let count = self.stack.last().map_or(0, |open| open.count);
@@ -426,12 +419,6 @@ impl<'t> Scanner<'t> {
             end,
             open.count,
         );
-        if open.object && open.count > 1 {
-            distinct_keys(self.text, &self.keys[open.keys_from..])?;
-        }
-        if open.object {
-            self.keys.truncate(open.keys_from);
-        }
         if let Some(parent) = self.stack.last_mut() {
             parent.count += 1;
         }
@@ -535,7 +522,6 @@ impl<'t> Scanner<'t> {
                     count: 0,
                     object,
                     braceless: false,
-                    keys_from: self.keys.len(),
                 });
                 return Ok(true);
             }

@@ -196,12 +196,12 @@ impl<'t> Builder<'t> {
             .map_err(|_| ParseError::at(ErrorKind::TooLarge, self.text, start))
     }
 
-    /// Pushes the members among `pairs` and checks their keys are unique.
+    /// Pushes the members among `pairs` (repeated keys are kept: see
+    /// [`Document::duplicate_keys`]).
     fn push_members<R: GrammarRule>(
         &mut self,
         pairs: impl Iterator<Item = Pair<'t, R>>,
     ) -> Result<u32, ParseError> {
-        let first = self.nodes.len();
         let mut n = 0;
         for member in pairs.filter(|p| p.as_rule().is_member()) {
             let mut inner = member.into_inner();
@@ -225,18 +225,11 @@ impl<'t> Builder<'t> {
             self.push_value(value, Some((ks.start() as u32, q)))?;
             n += 1;
         }
-        if n > 1 {
-            self.check_duplicates(first, n)?;
-        }
         Ok(n)
     }
 
     fn check_escapes(&self, lexeme: &str, offset: usize) -> Result<(), ParseError> {
         crate::lexeme::check_escapes(self.text, lexeme, offset)
-    }
-
-    fn check_duplicates(&self, first: usize, count: u32) -> Result<(), ParseError> {
-        crate::lexeme::check_duplicates(self.text, &self.nodes, &self.extras, first, count)
     }
 }
 

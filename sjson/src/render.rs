@@ -184,7 +184,8 @@ fn render_items(value: Value<'_>, style: &Style, child_indent: &str, out: &mut S
     let doc = value.doc();
     let text = doc.text();
     let object = value.kind() == Kind::Object;
-    let keep_comments = style.dialect == Dialect::Sjson;
+    // Comments are kept unless SJSON is converted to JSON.
+    let keep_comments = style.dialect == Dialect::Sjson || doc.dialect() == Dialect::Json;
     let layout = doc.layout(value.id());
     let close_comments = if keep_comments {
         comments(&text[layout.close.clone()])

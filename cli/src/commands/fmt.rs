@@ -100,9 +100,6 @@ pub fn run(args: &FmtArgs) -> anyhow::Result<ExitCode> {
         if let Some(bar) = &bar {
             bar.inc(1);
         }
-        let dialect = matcher
-            .dialect(&path)
-            .unwrap_or_else(|| Dialect::for_path(&path.to_string_lossy()));
         let name = path.display().to_string();
         let bytes = match std::fs::read(&path) {
             Ok(b) => b,
@@ -111,6 +108,11 @@ pub fn run(args: &FmtArgs) -> anyhow::Result<ExitCode> {
                 status = 2;
                 continue;
             }
+        };
+        // JSON if the asset patterns say so, else by content (a `.fire` is JSON).
+        let dialect = match matcher.dialect(&path) {
+            Some(Dialect::Json) => Dialect::Json,
+            _ => Dialect::detect(&name, &String::from_utf8_lossy(&bytes)),
         };
         let formatted = match format_bytes(&name, bytes.clone(), dialect, args) {
             Ok(f) => f,

@@ -60,7 +60,7 @@ pub fn run(args: &MergeFileArgs) -> anyhow::Result<ExitCode> {
         .unwrap_or(Path::new("."));
     let (options, config) =
         merging::options(&repo_config::root_for(dir), args.policy).map_err(anyhow::Error::msg)?;
-    let dialect = merging::dialect_of(&config, &args.current);
+    let dialect = merging::dialect_of_file(&config, &args.current, &args.current);
     fn shown(p: &Path) -> (&Path, String) {
         (p, p.display().to_string())
     }

@@ -232,6 +232,28 @@ pub fn dialect_of(config: &Config, path: &Path) -> Dialect {
         .unwrap_or_else(|| Dialect::for_path(&path.to_string_lossy()))
 }
 
+/// The dialect of the file at `path` holding `text`: what `assetvc.toml`'s own asset
+/// patterns say (JSON patterns, or SJSON patterns the file sets), else by its content
+/// ([`Dialect::detect`]: a Cocos `.fire` starting with `[` is JSON).
+pub fn dialect_of_text(config: &Config, path: &Path, text: &str) -> Dialect {
+    let configured = config.matcher().ok().and_then(|m| m.dialect(path));
+    let explicit =
+        |d: &Dialect| *d == Dialect::Json || config.assets.sjson != config::Assets::default().sjson;
+    match configured.filter(explicit) {
+        Some(d) => d,
+        None => Dialect::detect(&path.to_string_lossy(), text),
+    }
+}
+
+/// [`dialect_of_text`] for the file at `file` (its text read; by name alone if it
+/// cannot be read, which loading then reports).
+pub fn dialect_of_file(config: &Config, path: &Path, file: &Path) -> Dialect {
+    match std::fs::read(file) {
+        Ok(bytes) => dialect_of_text(config, path, &String::from_utf8_lossy(&bytes)),
+        Err(_) => dialect_of(config, path),
+    }
+}
+
 /// What git's two sides mean in the operation that runs a merge: in a merge, a pull or a
 /// cherry-pick "ours" is the local branch and "theirs" the upstream; a rebase swaps them.
 #[derive(Debug, Clone, PartialEq, Eq)]

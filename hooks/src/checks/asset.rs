@@ -90,10 +90,11 @@ impl<'p> Ids<'p> {
     }
 }
 
+/// An id for a message: a number as written, a string quoted.
 fn id_display(id: &str) -> String {
-    match id.strip_prefix('\u{0}') {
-        Some(number) => number.to_string(),
-        None => format!("{id:?}"),
+    match merge::Id::from_key(id) {
+        merge::Id::Number(number) => number,
+        merge::Id::Str(s) => format!("{s:?}"),
     }
 }
 

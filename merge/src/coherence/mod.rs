@@ -16,7 +16,7 @@ mod versions;
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use sjson::{Document, ParseError, ParseOptions};
 
-use crate::{Conflict, MergeOptions, Side};
+use crate::{Conflict, MergeOptions};
 use index::Matchers;
 pub use versions::{BaseAgain, Versions};
 
@@ -43,23 +43,6 @@ impl Default for ReferenceOptions {
 /// Why the coherence pass cannot run.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CoherenceError {
-    /// A reference names an id that more than one object holds: which one is meant is a
-    /// guess, so nothing is merged.
-    #[error("{side}:{line}:{col}: {key} = \"{id}\" names an id that {count} objects hold")]
-    AmbiguousReference {
-        /// `base`, `ours` or `theirs`.
-        side: &'static str,
-        /// 1-based line of the reference.
-        line: usize,
-        /// 1-based column.
-        col: usize,
-        /// The property holding it.
-        key: String,
-        /// The id.
-        id: String,
-        /// How many objects hold it.
-        count: usize,
-    },
     /// A `[references]` glob does not compile.
     #[error("[references] {setting}: pattern {pattern:?}: {message}")]
     Pattern {
@@ -199,11 +182,11 @@ fn repaired_from(
         drop(survey);
         return Ok(unchanged(Vec::new()));
     }
-    for (s, side) in [(&sides[0], Side::Ours), (&sides[1], Side::Theirs)] {
-        if !s.dups.is_empty() {
-            state.check_ambiguous(side)?;
-        }
-    }
+    // An id a side holds twice is not a refusal: Stingray writes each flow node twice
+    // with one id (the runtime `flow` and `editor_metadata.Flow`), one entity in two
+    // places. A reference to it names the entity; the holders stay as the side has them
+    // (`dedupe` leaves a side's own repeats alone), and `check` reports repeats within
+    // one keyed array.
     let dialect = merged.dialect();
     let mut reports = Vec::new();
     // The first round uses the index built above; later rounds index the repaired text.

@@ -7,7 +7,7 @@ use super::apply::Edit;
 use super::index::{resolve, DocIndex, Matchers, Named, Reference};
 use super::sides::{present, Detached, SideIds};
 use super::versions::{Versions, Which};
-use super::{CoherenceError, SideWalk};
+use super::SideWalk;
 
 mod cycle;
 mod restore;
@@ -92,41 +92,6 @@ impl<'s, 'o> State<'s, 'o> {
     pub(crate) fn side(&self, side: Side) -> &DocIndex<'s> {
         self.index_cell(side)
             .get_or_init(|| self.index_of(side.into()))
-    }
-
-    /// Fails when a reference of `side`'s version names an id that more than one of its
-    /// objects holds. The side's full index is built here, with its strings in the same
-    /// walk, and kept for the repairs.
-    pub(crate) fn check_ambiguous(&self, side: Side) -> Result<(), CoherenceError> {
-        let Some(doc) = self.doc(side.into()) else {
-            return Ok(());
-        };
-        let (index, strings) = DocIndex::build_with_strings(doc.root(), self.m);
-        let dup = |s: &str| match index.dups.contains(s) {
-            true => Named::Object(index.by_id[s]),
-            false => Named::Nothing,
-        };
-        let refs = match index.dups.is_empty() {
-            true => Vec::new(),
-            false => resolve(doc, &strings, &index, index.lengths, &dup, self.m),
-        };
-        let found = refs.first().map(|r| {
-            let (line, col) = sjson::line_col(doc.text(), r.node.span().start);
-            CoherenceError::AmbiguousReference {
-                side: match side {
-                    Side::Ours => "ours",
-                    Side::Theirs => "theirs",
-                },
-                line,
-                col,
-                key: r.key.to_string(),
-                id: r.target.to_string(),
-                count: index.objs.iter().filter(|o| o.id == r.target).count(),
-            }
-        });
-        drop(refs);
-        let _ = self.index_cell(side).set(index);
-        found.map_or(Ok(()), Err)
     }
 
     /// Everything a round reads of result `doc`: its index, both sides' ids against it,

@@ -1,6 +1,6 @@
 use sjson::{Dialect, Document};
 
-use crate::{merge_texts, ConflictKind, MergeError, MergeOptions, MergeOutcome, Policy, Side};
+use crate::{merge_texts, ConflictKind, MergeOptions, MergeOutcome, Policy, Side};
 
 fn run(dialect: Dialect, base: &str, ours: &str, theirs: &str, policy: Policy) -> MergeOutcome {
     let opts = MergeOptions {
@@ -215,15 +215,26 @@ fn short_ids_count_only_under_reference_keys_and_ids_inside_text_never() {
 }
 
 #[test]
-fn a_reference_naming_an_id_held_twice_is_an_error() {
-    let base = "u = [{ id = k1 } { id = k1 }] n = [{ id = n1 unit = k1 }]\n";
-    let err = merge_texts(base, base, base, Dialect::Sjson, &MergeOptions::default()).unwrap_err();
-    let MergeError::Coherence(e) = err else {
-        panic!("{err}")
-    };
+fn a_reference_naming_an_id_held_twice_merges() {
+    // One entity written in two places (Stingray's flow nodes): references to it resolve.
+    let base = "u = [{ id = k1 x = 1 } { id = k1 x = 1 }] n = [{ id = n1 unit = k1 }]\n";
+    let ours = base.replace(
+        "n = [{ id = n1 unit = k1 }]",
+        "n = [{ id = n1 unit = k1 y = 2 }]",
+    );
+    let theirs = base.replace("{ id = k1 x = 1 } {", "{ id = k1 x = 3 } {");
+    let out = merge_texts(
+        base,
+        &ours,
+        &theirs,
+        Dialect::Sjson,
+        &MergeOptions::default(),
+    )
+    .unwrap();
+    assert!(out.conflicts.is_empty(), "{:?}", out.conflicts);
     assert_eq!(
-        e.to_string(),
-        "ours:1:53: unit = \"k1\" names an id that 2 objects hold"
+        out.text,
+        "u = [{ id = k1 x = 3 } { id = k1 x = 1 }] n = [{ id = n1 unit = k1 y = 2 }]\n"
     );
 }
 

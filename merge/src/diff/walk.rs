@@ -93,10 +93,10 @@ impl<'o, 'a> Walker<'o, 'a> {
     fn object(&mut self, old: Value<'a>, new: Value<'a>) {
         let oi = KeyIndex::new(Some(old));
         let ni = KeyIndex::new(Some(new));
-        for (key, ov) in old.members() {
+        for ((key, nth), ov) in oi.entries() {
             let seg = Segment::Key(key.to_string());
             self.enter(seg.clone(), seg);
-            match ni.get(&key) {
+            match ni.get_nth(&key, nth) {
                 Some(nv) => self.value(ov, nv),
                 None => {
                     self.changes.push(Change::Removed {
@@ -110,8 +110,8 @@ impl<'o, 'a> Walker<'o, 'a> {
             }
             self.leave();
         }
-        for (key, nv) in new.members() {
-            if oi.contains(&key) {
+        for ((key, nth), nv) in ni.entries() {
+            if oi.contains_nth(&key, nth) {
                 continue;
             }
             let seg = Segment::Key(key.to_string());

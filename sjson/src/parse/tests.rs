@@ -396,15 +396,37 @@ fn sjson_root_must_be_an_object() {
 }
 
 #[test]
+fn vermintide_cfg_semicolons_and_suffixed_numbers() {
+    let text = "title = \"P\";\ndescription = \"a\n\nb\";\npublished_id = 1374248490L;\n";
+    let doc = sjson(text);
+    let root = doc.root();
+    assert_eq!(root.len(), 3);
+    assert_eq!(root.get("description").unwrap().as_str().unwrap(), "a\n\nb");
+    // The suffixed number is a bare lexeme, kept as written.
+    assert_eq!(root.get("published_id").unwrap().text(), "1374248490L;");
+}
+
+#[test]
+fn json_takes_comments_and_trailing_commas() {
+    let text = "// c\n{\n  \"a\": [1, 2,], /* b */\n  \"b\": {\"c\": 1,},\n} /* end */\n";
+    let doc = json(text);
+    assert_eq!(show(doc.root()), show(sjson(text).root()));
+    assert_eq!(doc.root().get("a").unwrap().len(), 2);
+    assert_eq!(json("[1,]").root().len(), 1);
+    assert_eq!(json("{\"a\"/**/:/**/1//x\n}").root().len(), 1);
+}
+
+#[test]
 fn sjson_syntax_is_an_error_in_json() {
     for text in [
-        "// c\n{}",
-        "{} /* c */",
         "{a: 1}",
         r#"{"a" = 1}"#,
-        "[1, 2,]",
-        r#"{"a": 1,}"#,
         "[1 2]",
+        "[1, 2,,]",
+        "{,}",
+        "[,]",
+        r#"{"a": 1 /* c */ "b": 2}"#,
+        "[1 /* unterminated ]",
         r#"{"a": 1 "b": 2}"#,
         "[,1]",
         "[1,,2]",

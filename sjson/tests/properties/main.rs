@@ -77,7 +77,9 @@ fn check_format(doc: &Document) -> Result<(), TestCaseError> {
         prop_assert_eq!(hash(again.root()), hash(doc.root()));
         let twice = format(&again, &style);
         prop_assert_eq!(&twice, &once, "format is not idempotent as {:?}", dialect);
-        if dialect == Dialect::Json && !has_infinite_number(doc) {
+        // JSON formatted as JSON keeps its comments (JSONC), which serde_json rejects.
+        let comments_kept = doc.dialect() == Dialect::Json && doc.text().contains('/');
+        if dialect == Dialect::Json && !has_infinite_number(doc) && !comments_kept {
             let body = once.strip_prefix('\u{FEFF}').unwrap_or(&once);
             let v: Result<serde_json::Value, _> = serde_json::from_str(body);
             prop_assert!(v.is_ok(), "serde_json rejects\n{}", once);

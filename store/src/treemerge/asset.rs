@@ -27,6 +27,13 @@ pub(super) fn merge_asset(
     dialect: Dialect,
     options: &MergeOptions,
 ) -> Result<AssetMerge> {
+    // A file the patterns call SJSON is JSON if ours' content is (`Dialect::detect`).
+    let dialect = match dialect {
+        Dialect::Sjson => {
+            Dialect::detect("", &String::from_utf8_lossy(&repo.find_blob(ours)?.data))
+        }
+        json => json,
+    };
     // Parses a version; `Ok(Err(_))` is a parse failure, with the text for diagnostics
     // (read again: failures are rare, and the first read's buffer went to the parser).
     let parse =

@@ -62,7 +62,7 @@ pub fn run_driver(args: &DiffDriverArgs) -> anyhow::Result<ExitCode> {
         new.as_deref(),
         path,
         new_path,
-        dialect(&matcher, new_path),
+        dialect(&matcher, new_path, new.as_deref().or(old.as_deref())),
         &settings,
         Format::Text,
         paint,

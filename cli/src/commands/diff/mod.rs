@@ -113,10 +113,16 @@ fn settings(dir: &Path) -> anyhow::Result<(DiffSettings, AssetMatcher)> {
     Ok((settings, matcher))
 }
 
-fn dialect(matcher: &AssetMatcher, path: &str) -> Dialect {
-    matcher
-        .dialect(Path::new(path))
-        .unwrap_or_else(|| Dialect::for_path(path))
+/// The dialect of `path` holding `bytes` (if known): JSON if the asset patterns say so,
+/// else by content ([`Dialect::detect`]).
+fn dialect(matcher: &AssetMatcher, path: &str, bytes: Option<&[u8]>) -> Dialect {
+    match matcher.dialect(Path::new(path)) {
+        Some(Dialect::Json) => Dialect::Json,
+        configured => match bytes {
+            Some(b) => Dialect::detect(path, &String::from_utf8_lossy(b)),
+            None => configured.unwrap_or_else(|| Dialect::for_path(path)),
+        },
+    }
 }
 
 /// Parses one side; the error is a ready-to-print diagnostic naming `shown`.
@@ -352,7 +358,10 @@ fn run_files(
     let (sa, sb) = (a.display().to_string(), b.display().to_string());
     // Both files in the dialect of A (by the asset patterns, else by extension), unless
     // B's name says otherwise.
-    let (da, db) = (dialect(&matcher, &sa), dialect(&matcher, &sb));
+    let (da, db) = (
+        dialect(&matcher, &sa, Some(&ba)),
+        dialect(&matcher, &sb, Some(&bb)),
+    );
     if let Some(out) = html_out {
         return html_files(
             dir,
