@@ -35,6 +35,7 @@ mod porcelain_install;
 mod porcelain_merge;
 mod porcelain_rebase;
 mod porcelain_workflow;
+mod profiles_explain;
 mod report_names;
 mod review_page;
 mod safety_outputs;

@@ -27,6 +27,7 @@ pub mod naming;
 pub mod objects;
 mod pairing;
 pub mod patch;
+pub mod profile;
 mod sequence;
 pub mod trace;
 
@@ -310,6 +311,9 @@ pub struct MergeOptions {
     pub atomic_max: usize,
     /// What counts as a reference between objects (level coherence).
     pub references: coherence::ReferenceOptions,
+    /// The engine format of the documents (chosen by the caller from configuration and
+    /// file name); `None`: chosen by ours' content when the merge starts.
+    pub profile: Option<profile::Format>,
 }
 
 impl Default for MergeOptions {
@@ -322,6 +326,7 @@ impl Default for MergeOptions {
             natural_keys: vec!["name".into()],
             atomic_max: 16,
             references: coherence::ReferenceOptions::default(),
+            profile: None,
         }
     }
 }

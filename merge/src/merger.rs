@@ -37,8 +37,10 @@ pub(crate) struct Merger<'a> {
     pub(crate) path: Path,
     pub(crate) conflicts: Vec<Conflict>,
     pub(crate) moves: Moves,
-    /// The configured id keys, lower-cased.
+    /// The profile's id keys then the configured ones, lower-cased.
     pub(crate) id_keys_lower: Vec<String>,
+    /// The engine format, chosen once ([`crate::profile::resolve`]).
+    pub(crate) format: crate::profile::Format,
     /// [`Merger::keyed`] of each array seen, by (document address, node).
     pub(crate) keyed_cache: KeyedCache<'a>,
     /// How deep `merge_value` calls are nested (a guard against runaway recursion).
@@ -139,6 +141,15 @@ impl<'a> Merger<'a> {
         opts: &'a MergeOptions,
         trace: bool,
     ) -> Self {
+        let format = crate::profile::resolve(opts.profile, ours);
+        let own = format
+            .knowledge()
+            .id_keys
+            .iter()
+            .map(|k| k.to_ascii_lowercase());
+        let id_keys_lower = own
+            .chain(opts.id_keys.iter().map(|k| k.to_ascii_lowercase()))
+            .collect();
         let mut m = Merger {
             opts,
             base,
@@ -147,11 +158,8 @@ impl<'a> Merger<'a> {
             path: Path::root(),
             conflicts: Vec::new(),
             moves: Moves::default(),
-            id_keys_lower: opts
-                .id_keys
-                .iter()
-                .map(|k| k.to_ascii_lowercase())
-                .collect(),
+            id_keys_lower,
+            format,
             keyed_cache: Default::default(),
             depth: 0,
             trace: trace.then(Box::default),

@@ -92,6 +92,7 @@ pub fn run(args: &MergeDriverArgs) -> anyhow::Result<ExitCode> {
     let configured = options.policy;
     options.policy = configured.for_operation(operation.swapped);
     let dialect = merging::dialect_of(&config, Path::new(&args.path));
+    options.profile = merging::profile_of(&config, Path::new(&args.path));
     let shown = |side: &str| format!("{} ({side})", args.path);
     let docs = merging::load_three(
         [

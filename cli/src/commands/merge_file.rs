@@ -58,9 +58,10 @@ pub fn run(args: &MergeFileArgs) -> anyhow::Result<ExitCode> {
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let (options, config) =
+    let (mut options, config) =
         merging::options(&repo_config::root_for(dir), args.policy).map_err(anyhow::Error::msg)?;
     let dialect = merging::dialect_of(&config, &args.current);
+    options.profile = merging::profile_of(&config, &args.current);
     fn shown(p: &Path) -> (&Path, String) {
         (p, p.display().to_string())
     }

@@ -21,6 +21,7 @@ mod merging;
 pub mod migrate;
 pub mod objects;
 mod porcelain;
+mod profile_explain;
 pub mod pull;
 pub mod push;
 mod record;
