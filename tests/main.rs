@@ -18,6 +18,7 @@ mod debug_aid;
 mod demo;
 mod diff_files;
 mod diff_git;
+mod gate_merge;
 mod git_merge_driver;
 mod guards_check;
 mod guards_pre_commit;

@@ -15,6 +15,7 @@ pub mod coherence;
 mod coherent;
 pub mod diff;
 pub mod explain;
+pub mod gate;
 mod id_list;
 pub mod id_table;
 mod keyed;
@@ -36,6 +37,7 @@ use std::fmt;
 use sjson::{Dialect, Document, ParseError, ParseOptions};
 
 pub use coherent::{merge_coherent_beside, merge_coherent_owned, Coherent, FREE_BASE_FROM};
+pub use gate::GateViolation;
 pub use merger::{compact_json, id_member, id_text};
 
 /// From this many bytes of text, work on the two sides runs on two threads (move
@@ -338,13 +340,16 @@ pub struct MergeOutcome {
     pub text: String,
     /// Every true conflict, with the side taken.
     pub conflicts: Vec<Conflict>,
+    /// Invariants the result breaks that base, ours and theirs kept (the result gate,
+    /// [`gate`]): the merge then ends like a conflict whatever the policy.
+    pub violations: Vec<GateViolation>,
 }
 
 impl MergeOutcome {
     /// Whether policy `fail` met a conflict or made a repair (the text still holds theirs'
-    /// values, repaired).
+    /// values, repaired), or the result breaks an invariant its inputs kept (any policy).
     pub fn failed(&self, policy: Policy) -> bool {
-        policy == Policy::Fail && !self.conflicts.is_empty()
+        (policy == Policy::Fail && !self.conflicts.is_empty()) || !self.violations.is_empty()
     }
 }
 

@@ -186,7 +186,11 @@ impl<'a> Merger<'a> {
         let doc = self.ours;
         let (out, conflicts) = self.merge();
         let (text, split) = sjson::print_with_split(doc, &out);
-        let outcome = MergeOutcome { text, conflicts };
+        let outcome = MergeOutcome {
+            text,
+            conflicts,
+            violations: Vec::new(),
+        };
         (outcome, split)
     }
 

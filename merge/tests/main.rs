@@ -8,6 +8,7 @@ mod cases;
 mod changeset_laws;
 mod coherence;
 mod fuzz_loop;
+mod gate_law;
 mod laws;
 mod long_arrays;
 mod lost_edits;

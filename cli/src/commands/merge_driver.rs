@@ -143,6 +143,9 @@ pub fn run(args: &MergeDriverArgs) -> anyhow::Result<ExitCode> {
             merging::conflict_line(c, configured, &sides, place)
         );
     }
+    for v in &outcome.violations {
+        eprintln!("assetvc:   not merged cleanly, the result breaks what its inputs kept: {v}");
+    }
     let step = merging::step_report(&args.path, configured, &sides, &outcome.conflicts, &places);
     match versions {
         Some(Ok((log, name))) => {

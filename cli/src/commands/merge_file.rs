@@ -139,6 +139,9 @@ pub fn run(args: &MergeFileArgs) -> anyhow::Result<ExitCode> {
         for p in &duplicates {
             eprintln!("  {p}");
         }
+        for v in &outcome.violations {
+            eprintln!("  not merged cleanly, the result breaks what its inputs kept: {v}");
+        }
     }
     Ok(ExitCode::from(u8::from(outcome.failed(options.policy))))
 }

@@ -415,6 +415,17 @@ impl crate::MergeOptions {
     }
 }
 
+/// The id keys a merge of `format` uses, lower-cased: the profile's, then the options'.
+pub(crate) fn id_keys_lower(format: Format, options: &crate::MergeOptions) -> Vec<String> {
+    let own = format
+        .knowledge()
+        .id_keys
+        .iter()
+        .map(|k| k.to_ascii_lowercase());
+    own.chain(options.id_keys.iter().map(|k| k.to_ascii_lowercase()))
+        .collect()
+}
+
 /// The format a merge of `ours` works with: the options' if set, else by content.
 pub(crate) fn resolve(profile: Option<Format>, ours: &Document) -> Format {
     profile.unwrap_or_else(|| Profile::by_content(ours).format)
