@@ -94,6 +94,9 @@ impl<'a> Merger<'a> {
             }
             _ => {}
         }
+        if let Some(set) = self.merge_set(b, o, t) {
+            return set;
+        }
         if self.is_atomic(b, o, t) {
             let kind = if b.is_some() {
                 ConflictKind::BothModified

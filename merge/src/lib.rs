@@ -30,6 +30,7 @@ mod pairing;
 pub mod patch;
 pub mod profile;
 mod sequence;
+mod sets;
 pub mod trace;
 
 use std::fmt;

@@ -280,7 +280,7 @@ struct Chunk<'c, 'a> {
     t_start: usize,
 }
 
-fn ours_item<'a>(v: Value<'a>, value: Out<'a>) -> OutItem<'a> {
+pub(crate) fn ours_item<'a>(v: Value<'a>, value: Out<'a>) -> OutItem<'a> {
     OutItem {
         key: None,
         ours: Some(v),
@@ -289,7 +289,7 @@ fn ours_item<'a>(v: Value<'a>, value: Out<'a>) -> OutItem<'a> {
     }
 }
 
-fn theirs_item<'a>(v: Value<'a>, value: Out<'a>) -> OutItem<'a> {
+pub(crate) fn theirs_item<'a>(v: Value<'a>, value: Out<'a>) -> OutItem<'a> {
     OutItem {
         key: None,
         ours: None,

@@ -144,3 +144,32 @@ proptest! {
             "{:?} unreported:\n{}", new, out.text);
     }
 }
+
+fn sorted_set() -> impl Strategy<Value = std::collections::BTreeSet<u8>> {
+    proptest::collection::btree_set(0u8..12, 0..8)
+}
+
+proptest! {
+    /// Sorted lists of unique strings on both sides merge as sets: what both kept or
+    /// either added, sorted, each once, without conflict.
+    #[test]
+    fn sorted_registries_merge_as_sets(b in sorted_set(), o in sorted_set(), t in sorted_set()) {
+        let list = |s: &std::collections::BTreeSet<u8>| {
+            let names: Vec<String> = s.iter().map(|n| format!("\"n{n:02}\"")).collect();
+            format!("names = [{}]\n", names.join(" "))
+        };
+        let out = merge_texts(&list(&b), &list(&o), &list(&t), Dialect::Sjson, &MergeOptions::default()).unwrap();
+        let want: std::collections::BTreeSet<u8> = o.union(&t)
+            .filter(|n| (o.contains(n) && t.contains(n)) || !b.contains(n))
+            .copied()
+            .collect();
+        if b != o && b != t {
+            let doc = sjson::Document::parse(out.text.as_str(), Dialect::Sjson).unwrap();
+            let got: Vec<String> = doc.root().get("names").unwrap().children()
+                .map(|c| c.as_str().unwrap().into_owned()).collect();
+            let want: Vec<String> = want.iter().map(|n| format!("n{n:02}")).collect();
+            prop_assert_eq!(got, want, "{}", out.text);
+            prop_assert!(out.conflicts.is_empty() && out.violations.is_empty());
+        }
+    }
+}
