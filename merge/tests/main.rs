@@ -17,3 +17,4 @@ mod numbers;
 mod objects;
 mod printing;
 mod sequences;
+mod unkeyed_pairs;
