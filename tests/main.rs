@@ -23,6 +23,7 @@ mod git_merge_driver;
 mod guards_check;
 mod guards_pre_commit;
 mod guards_pre_receive;
+mod install_engines;
 mod merge_cases;
 mod merge_journal;
 mod migrate;

@@ -12,6 +12,7 @@ pub mod expr;
 pub mod fmt;
 pub mod hook;
 pub mod install;
+mod install_engines;
 pub mod install_server;
 pub mod merge;
 pub mod merge_driver;
