@@ -10,6 +10,7 @@
 #![warn(missing_docs)]
 
 mod align;
+mod bump;
 pub mod changeset;
 pub mod coherence;
 mod coherent;

@@ -277,6 +277,9 @@ impl<'a> Merger<'a> {
                 self.merge_arrays(b.filter(|b| b.kind() == Kind::Array), o, t)
             }
             _ => {
+                if let Some(out) = self.greater_version(b, o, t) {
+                    return out;
+                }
                 let kind = if b.is_some() {
                     ConflictKind::BothModified
                 } else {
