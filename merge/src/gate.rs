@@ -1,7 +1,7 @@
 //! The result gate: after a merge, the result is checked against the invariants base and
 //! both sides hold: ids unique in each keyed array, no element twice in a set (an array
 //! of strings, or one the profile declares a set), and the format's own invariants
-//! ([`format_invariants`], filled by the format passes). An invariant the result breaks
+//! (`format_invariants`, filled by the format passes). An invariant the result breaks
 //! while every input kept it ends the merge like a conflict ([`crate::MergeOutcome::failed`]),
 //! with the reason: a "merged cleanly" whose result breaks what its inputs kept cannot be.
 //!
