@@ -34,6 +34,8 @@ pub struct Config {
     pub references: References,
     /// Review page settings.
     pub review: ReviewSettings,
+    /// Engine profiles by file pattern.
+    pub profiles: crate::Profiles,
 }
 
 impl Config {
@@ -84,6 +86,7 @@ impl Config {
                 keys: self.references.keys.clone(),
                 parent: self.references.parent.clone(),
             },
+            profile: None,
         }
     }
 }

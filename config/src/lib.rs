@@ -18,12 +18,14 @@
 mod error;
 mod file;
 mod matcher;
+mod profiles;
 mod sections;
 mod values;
 
 pub use error::ConfigError;
 pub use file::{Config, FILE_NAME};
 pub use matcher::{globs, AssetMatcher};
+pub use profiles::Profiles;
 pub use sections::{
     Assets, CheckSettings, Expressions, MergeSettings, References, ReviewSettings, SyncSettings,
 };

@@ -4,6 +4,7 @@
 
 use sjson::{Dialect, Document, ParseOptions};
 
+use crate::coherence::Which;
 use crate::game::{self, Game};
 use crate::PARALLEL_FROM;
 use crate::{both, cocos, coherence, merger, Conflict, MergeError, MergeOptions, MergeOutcome};
@@ -48,11 +49,12 @@ pub(crate) fn merge_plain<R: Send>(
     );
     let versions = coherence::Versions::parsed(base, ours, theirs);
     let ours_dialect = ours.dialect();
+    let format = crate::profile::resolve(options.profile, ours);
     checked(
         &versions,
         printed,
         walked,
-        (ours_dialect, parallel),
+        (ours_dialect, parallel, format),
         options,
         beside,
     )
@@ -84,6 +86,7 @@ pub fn merge_coherent_owned<R: Send>(
     }
     let parallel = ours.text().len() >= PARALLEL_FROM;
     let dialects = [base.dialect(), ours.dialect(), theirs.dialect()];
+    let format = crate::profile::resolve(options.profile, &ours);
     let (walked, printed, base) = print_owned(base, &ours, &theirs, base_again, options, parallel);
     // The sides' node tables go before the result is parsed; their texts stay.
     let sides = [ours.into_text(), theirs.into_text()];
@@ -98,7 +101,7 @@ pub fn merge_coherent_owned<R: Send>(
         &versions,
         printed,
         Some(walked),
-        (dialects[1], parallel),
+        (dialects[1], parallel, format),
         options,
         beside,
     )
@@ -181,7 +184,17 @@ fn print_owned<'a>(
             || coherence::walk_sides(ours, theirs, options),
             || sjson::print_with_split(ours, out),
         );
-        (walked, (MergeOutcome { text, conflicts }, split))
+        (
+            walked,
+            (
+                MergeOutcome {
+                    text,
+                    conflicts,
+                    violations: Vec::new(),
+                },
+                split,
+            ),
+        )
     };
     let again = match base_again {
         Some(again) if out.only_from(&[ours, theirs]) => again,
@@ -204,7 +217,7 @@ fn checked<R: Send>(
     versions: &coherence::Versions<'_>,
     printed: Printed,
     walked: Option<coherence::SideWalk>,
-    (ours_dialect, parallel): (Dialect, bool),
+    (ours_dialect, parallel, format): (Dialect, bool, crate::profile::Format),
     options: &MergeOptions,
     beside: impl Fn(&Document, &[Conflict]) -> R + Sync,
 ) -> Result<Coherent<R>, MergeError> {
@@ -217,7 +230,18 @@ fn checked<R: Send>(
     );
     let pass = checked?;
     let unique_ids = pass.unique_ids;
+    let gate = |document: &Document| {
+        let id_keys_lower = crate::profile::id_keys_lower(format, options);
+        let rules = crate::gate::Rules {
+            id_keys_lower: &id_keys_lower,
+            format,
+            ids_known_unique: unique_ids,
+        };
+        let which = [Which::Base, Which::Ours, Which::Theirs];
+        crate::gate::check(document, |i| versions.doc(which[i]), &rules)
+    };
     if pass.document.is_none() && pass.reports.is_empty() {
+        outcome.violations = gate(&merged);
         return Ok(Coherent {
             outcome,
             document: merged,
@@ -227,6 +251,7 @@ fn checked<R: Send>(
     }
     outcome.conflicts.extend(pass.reports);
     let document = pass.document.unwrap_or(merged);
+    outcome.violations = gate(&document);
     let beside = beside(&document, &outcome.conflicts);
     Ok(Coherent {
         outcome,

@@ -29,6 +29,23 @@ impl<'a> Merger<'a> {
         keyed
     }
 
+    /// Whether an id key of the array at the current path is no identity, by the
+    /// profile (LDtk's `realEditorValues[].id`, a variant tag).
+    fn ids_are_not_identities(&self) -> impl Fn(Option<&str>) -> bool + 'static {
+        let here = match self.path.0.last() {
+            Some(sjson::Segment::Key(k)) => k.clone(),
+            _ => String::new(),
+        };
+        let not_ids = self.format.knowledge().not_ids;
+        move |key| {
+            key.is_some_and(|key| {
+                not_ids
+                    .iter()
+                    .any(|(array, id)| *array == here && key.eq_ignore_ascii_case(id))
+            })
+        }
+    }
+
     /// Merges two arrays (and their base, if any).
     pub(crate) fn merge_arrays(
         &mut self,
@@ -36,8 +53,10 @@ impl<'a> Merger<'a> {
         o: Value<'a>,
         t: Value<'a>,
     ) -> Out<'a> {
-        let (ok, tk) = (self.keyed(o), self.keyed(t));
-        let bk = b.map(|b| self.keyed(b));
+        let not_ids = self.ids_are_not_identities();
+        let keyed = |v| self.keyed(v).filter(|k| !not_ids(k.key.as_deref()));
+        let (ok, tk) = (keyed(o), keyed(t));
+        let bk = b.map(keyed);
         let compatible = |x: &KeyedIndex<'_>, y: &KeyedIndex<'_>| match (&x.key, &y.key) {
             (Some(a), Some(b)) => a.eq_ignore_ascii_case(b),
             _ => true,
@@ -74,6 +93,9 @@ impl<'a> Merger<'a> {
                 return self.merge_keyed(b, o, t, bk.map(Arc::new), Arc::new(ok), tk, true);
             }
             _ => {}
+        }
+        if let Some(set) = self.merge_set(b, o, t) {
+            return set;
         }
         if self.is_atomic(b, o, t) {
             let kind = if b.is_some() {

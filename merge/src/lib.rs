@@ -10,6 +10,7 @@
 #![warn(missing_docs)]
 
 mod align;
+mod bump;
 pub mod changeset;
 pub mod cocos;
 pub mod coherence;
@@ -21,6 +22,7 @@ mod game;
 mod grid;
 mod grid_diff;
 mod id;
+pub mod gate;
 mod id_list;
 pub mod id_table;
 mod keyed;
@@ -34,7 +36,9 @@ pub mod naming;
 pub mod objects;
 mod pairing;
 pub mod patch;
+pub mod profile;
 mod sequence;
+mod sets;
 pub mod trace;
 
 use std::fmt;
@@ -45,6 +49,7 @@ pub use coherent::{merge_coherent_beside, merge_coherent_owned, Coherent, FREE_B
 pub use counters::ids_coherent;
 pub use grid_diff::{grid_changes, GridChange};
 pub use id::Id;
+pub use gate::GateViolation;
 pub use merger::{compact_json, id_member, id_text};
 
 /// From this many bytes of text, work on the two sides runs on two threads (move
@@ -371,6 +376,9 @@ pub struct MergeOptions {
     pub atomic_max: usize,
     /// What counts as a reference between objects (level coherence).
     pub references: coherence::ReferenceOptions,
+    /// The engine format of the documents (chosen by the caller from configuration and
+    /// file name); `None`: chosen by ours' content when the merge starts.
+    pub profile: Option<profile::Format>,
 }
 
 impl Default for MergeOptions {
@@ -383,6 +391,7 @@ impl Default for MergeOptions {
             natural_keys: vec!["name".into()],
             atomic_max: 16,
             references: coherence::ReferenceOptions::default(),
+            profile: None,
         }
     }
 }
@@ -394,13 +403,16 @@ pub struct MergeOutcome {
     pub text: String,
     /// Every true conflict, with the side taken.
     pub conflicts: Vec<Conflict>,
+    /// Invariants the result breaks that base, ours and theirs kept (the result gate,
+    /// [`gate`]): the merge then ends like a conflict whatever the policy.
+    pub violations: Vec<GateViolation>,
 }
 
 impl MergeOutcome {
     /// Whether policy `fail` met a conflict or made a repair (the text still holds theirs'
-    /// values, repaired).
+    /// values, repaired), or the result breaks an invariant its inputs kept (any policy).
     pub fn failed(&self, policy: Policy) -> bool {
-        policy == Policy::Fail && !self.conflicts.is_empty()
+        (policy == Policy::Fail && !self.conflicts.is_empty()) || !self.violations.is_empty()
     }
 }
 

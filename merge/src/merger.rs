@@ -39,8 +39,10 @@ pub(crate) struct Merger<'a> {
     pub(crate) path: Path,
     pub(crate) conflicts: Vec<Conflict>,
     pub(crate) moves: Moves,
-    /// The configured id keys, lower-cased.
+    /// The profile's id keys then the configured ones, lower-cased.
     pub(crate) id_keys_lower: Vec<String>,
+    /// The engine format, chosen once ([`crate::profile::resolve`]).
+    pub(crate) format: crate::profile::Format,
     /// [`Merger::keyed`] of each array seen, by (document address, node).
     pub(crate) keyed_cache: KeyedCache<'a>,
     /// How deep `merge_value` calls are nested (a guard against runaway recursion).
@@ -103,6 +105,15 @@ impl<'a> Merger<'a> {
         opts: &'a MergeOptions,
         trace: bool,
     ) -> Self {
+        let format = crate::profile::resolve(opts.profile, ours);
+        let own = format
+            .knowledge()
+            .id_keys
+            .iter()
+            .map(|k| k.to_ascii_lowercase());
+        let id_keys_lower = own
+            .chain(opts.id_keys.iter().map(|k| k.to_ascii_lowercase()))
+            .collect();
         let mut m = Merger {
             opts,
             base,
@@ -111,11 +122,8 @@ impl<'a> Merger<'a> {
             path: Path::root(),
             conflicts: Vec::new(),
             moves: Moves::default(),
-            id_keys_lower: opts
-                .id_keys
-                .iter()
-                .map(|k| k.to_ascii_lowercase())
-                .collect(),
+            id_keys_lower,
+            format,
             keyed_cache: Default::default(),
             depth: 0,
             trace: trace.then(Box::default),
@@ -142,7 +150,11 @@ impl<'a> Merger<'a> {
         let doc = self.ours;
         let (out, conflicts) = self.merge();
         let (text, split) = sjson::print_with_split(doc, &out);
-        let outcome = MergeOutcome { text, conflicts };
+        let outcome = MergeOutcome {
+            text,
+            conflicts,
+            violations: Vec::new(),
+        };
         (outcome, split)
     }
 
@@ -229,6 +241,9 @@ impl<'a> Merger<'a> {
                 self.merge_arrays(b.filter(|b| b.kind() == Kind::Array), o, t)
             }
             _ => {
+                if let Some(out) = self.greater_version(b, o, t) {
+                    return out;
+                }
                 let kind = if b.is_some() {
                     ConflictKind::BothModified
                 } else {

@@ -37,8 +37,10 @@ pub fn add_ids(
     options: &MigrateOptions,
     new_id: &mut dyn FnMut() -> String,
 ) -> Option<Migration> {
+    let format = crate::profile::Profile::by_content(doc).format;
     let mut m = Migrator {
         options,
+        untouched: format.knowledge().no_migrated_ids,
         new_id,
         arrays: 0,
         elements: 0,
@@ -53,6 +55,9 @@ pub fn add_ids(
 
 struct Migrator<'o> {
     options: &'o MigrateOptions,
+    /// Members whose subtree gets no ids, by the document's profile (Stingray's
+    /// `editor_metadata` and material `connections`).
+    untouched: &'static [&'static str],
     new_id: &'o mut dyn FnMut() -> String,
     arrays: usize,
     elements: usize,
@@ -107,7 +112,7 @@ impl Migrator<'_> {
 
     /// The rewritten value, or `None` if nothing inside it changes.
     fn rewrite<'a>(&mut self, v: Value<'a>) -> Option<Out<'a>> {
-        if !v.is_container() {
+        if !v.is_container() || v.key().is_some_and(|k| self.untouched.contains(&&*k)) {
             return None;
         }
         let needs = self.needs_ids(v);
@@ -240,6 +245,24 @@ mod tests {
             "a = [\n\t{ x = 1\n\t\ty = 2\n\t\tguid = \"id-1\"\n\t}\n\t{ guid = \"g\"\n\t\tx = 3\n\t}\n]\n"
         );
         assert_eq!((m.arrays, m.elements), (1, 1));
+    }
+
+    /// Stingray's `editor_metadata` and a material's shader `connections` are the
+    /// editor's: `migrate` gives them no ids (they have none in any engine file).
+    #[test]
+    fn leaves_stingray_editor_metadata_and_connections_alone() {
+        let text = "editor_metadata = { Groups = [ { n = 1 } ] }
+shader = { connections = [ { a = 1 } { a = 2 } ] }
+units = [ { n = 1 } ]
+";
+        let doc = Document::parse(text, Dialect::Sjson).unwrap();
+        let m = add_ids(&doc, &options(), &mut counter()).unwrap();
+        assert_eq!((m.arrays, m.elements), (1, 1));
+        assert!(m.text.starts_with("editor_metadata = { Groups = [ { n = 1 } ] }\nshader = { connections = [ { a = 1 } { a = 2 } ] }\n"), "{}", m.text);
+        // Plain JSON knows no such thing.
+        let json = r#"{"connections": [{"a": 1}]}"#;
+        let doc = Document::parse(json, Dialect::Json).unwrap();
+        assert!(add_ids(&doc, &options(), &mut counter()).is_some());
     }
 
     #[test]

@@ -138,18 +138,8 @@ impl<'a> Merger<'a> {
         let ot_pairs = pair(c.o, c.t, &natural, Skip::Nothing);
         let ob_pairs = pair(c.o, c.b, &natural, Skip::Nothing);
         let tb_pairs = pair(c.t, c.b, &natural, Skip::Nothing);
-        let (mut ot, mut ob, tb) = (indices(&ot_pairs), indices(&ob_pairs), indices(&tb_pairs));
-        // Two versions of one base element pair through it, however unlike each other
-        // their edits made them (ours edited `a`, theirs `b`: both edits are kept).
-        for i in 0..c.o.len() {
-            if ot[i].is_some() {
-                continue;
-            }
-            let Some(k) = ob[i] else { continue };
-            if let Some(j) = (0..c.t.len()).find(|&j| tb[j] == Some(k) && !ot.contains(&Some(j))) {
-                ot[i] = Some(j);
-            }
-        }
+        let (direct, mut ob, tb) = (indices(&ot_pairs), indices(&ob_pairs), indices(&tb_pairs));
+        let mut ot = through_base(&direct, &ob, &tb);
         // Objects with the same keys at one position of a chunk as long in all three
         // versions are versions of one element when nothing else paired them.
         if c.o.len() == c.b.len() && c.t.len() == c.b.len() {
@@ -216,6 +206,36 @@ impl<'a> Merger<'a> {
     }
 }
 
+/// Ours' element `i` paired with theirs' `ot[i]`: first two versions of one base element
+/// pair through it, however unlike each other their edits made them (ours edited `a`,
+/// theirs `b`: both edits are kept; one side deleted an element, the other edited its
+/// neighbour: the edit goes to the neighbour, not to the deleted element it resembles).
+/// Then `direct` pairs, unless they join versions of two different base elements.
+fn through_base(
+    direct: &[Option<usize>],
+    ob: &[Option<usize>],
+    tb: &[Option<usize>],
+) -> Vec<Option<usize>> {
+    let mut ot = vec![None; ob.len()];
+    let mut taken = vec![false; tb.len()];
+    for (i, k) in ob.iter().enumerate() {
+        let Some(k) = k else { continue };
+        if let Some(j) = (0..tb.len()).find(|&j| tb[j] == Some(*k) && !taken[j]) {
+            ot[i] = Some(j);
+            taken[j] = true;
+        }
+    }
+    for (i, d) in direct.iter().enumerate() {
+        let Some(j) = *d else { continue };
+        let other_bases = matches!((ob[i], tb[j]), (Some(x), Some(y)) if x != y);
+        if ot[i].is_none() && !taken[j] && !other_bases {
+            ot[i] = Some(j);
+            taken[j] = true;
+        }
+    }
+    ot
+}
+
 /// The pairings of a chunk for the trace, indices in the whole arrays: each of ours'
 /// elements with theirs' and the base's, then theirs' left with the base's.
 fn pairings(
@@ -280,7 +300,7 @@ struct Chunk<'c, 'a> {
     t_start: usize,
 }
 
-fn ours_item<'a>(v: Value<'a>, value: Out<'a>) -> OutItem<'a> {
+pub(crate) fn ours_item<'a>(v: Value<'a>, value: Out<'a>) -> OutItem<'a> {
     OutItem {
         key: None,
         ours: Some(v),
@@ -289,7 +309,7 @@ fn ours_item<'a>(v: Value<'a>, value: Out<'a>) -> OutItem<'a> {
     }
 }
 
-fn theirs_item<'a>(v: Value<'a>, value: Out<'a>) -> OutItem<'a> {
+pub(crate) fn theirs_item<'a>(v: Value<'a>, value: Out<'a>) -> OutItem<'a> {
     OutItem {
         key: None,
         ours: None,

@@ -148,6 +148,7 @@ fn apply_patch(
     let outcome = MergeOutcome {
         text: result,
         conflicts: Vec::new(),
+        violations: Vec::new(),
     };
     let shown = file.display().to_string();
     Ok((

@@ -21,6 +21,10 @@ pub struct CheckArgs {
     /// Print a JSON report on stdout.
     #[arg(long)]
     pub json: bool,
+    /// Instead of checking, print each file's engine profile: its format, why it was
+    /// chosen, and where its identities, counters, grids, sets and references are.
+    #[arg(long, conflicts_with = "json")]
+    pub explain: bool,
     /// Files or directories (default: the current directory, inside a repository only).
     pub paths: Vec<PathBuf>,
 }
@@ -35,6 +39,9 @@ struct JsonReport<'a> {
 /// reported at its `line:col`, and then nothing else is checked), 2 bad usage, a missing
 /// path or a configuration that cannot be read.
 pub fn run(args: &CheckArgs) -> anyhow::Result<ExitCode> {
+    if args.explain {
+        return crate::commands::profile_explain::run(&args.paths);
+    }
     if args.paths.is_empty() && store::Repo::discover_worktree(Path::new(".")).is_err() {
         // Outside a repository the current folder may be a home folder or a disk.
         anyhow::bail!(

@@ -1,7 +1,8 @@
 //! `assetvc install` sets a clone up so that plain git merges assets by structure:
 //!
 //! * `.gitattributes`: `<pattern> merge=assetvc diff=assetvc` for every asset pattern of
-//!   `assetvc.toml` (or the defaults), added once;
+//!   `assetvc.toml` (or the defaults), and `*.<ext>` for the JSON engine files found in
+//!   the worktree (`install_engines`, with the profile offered), added once;
 //! * the clone's git config: `merge.assetvc.name`, `merge.assetvc.driver` (the lean
 //!   `<dir>/assetvc-merge-driver -- %O %A %B %P` when it is installed beside this binary
 //!   and built from the same source, else `<abs path> merge-driver -- %O %A %B %P`:
@@ -100,7 +101,15 @@ pub fn run(args: &InstallArgs) -> anyhow::Result<ExitCode> {
         eprintln!("assetvc: warning: {}", install_path::absolute_note(&real));
     }
     // 1. .gitattributes
-    let patterns = patterns(&config);
+    let mut patterns = patterns(&config);
+    let mut offers = Vec::new();
+    for (ext, format) in super::install_engines::found(&root) {
+        let pattern = format!("*.{ext}");
+        if !patterns.contains(&pattern) {
+            offers.push((pattern.clone(), super::install_engines::offer(ext, format)));
+            patterns.push(pattern);
+        }
+    }
     let attributes_path = root.join(".gitattributes");
     if crate::files::goes_through_symlink(&attributes_path) {
         bail!(
@@ -113,6 +122,9 @@ pub fn run(args: &InstallArgs) -> anyhow::Result<ExitCode> {
         .iter()
         .filter(|p| !has_attributes(&existing, p))
         .collect();
+    for (_, offer) in offers.iter().filter(|(p, _)| missing.contains(&p)) {
+        eprintln!("{offer}");
+    }
     if !missing.is_empty() {
         let newline = if existing.contains("\r\n") {
             "\r\n"

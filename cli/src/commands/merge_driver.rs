@@ -92,6 +92,7 @@ pub fn run(args: &MergeDriverArgs) -> anyhow::Result<ExitCode> {
     let configured = options.policy;
     options.policy = configured.for_operation(operation.swapped);
     let dialect = merging::dialect_of_file(&config, Path::new(&args.path), &args.current);
+    options.profile = merging::profile_of(&config, Path::new(&args.path));
     let shown = |side: &str| format!("{} ({side})", args.path);
     let docs = merging::load_three(
         [
@@ -141,6 +142,9 @@ pub fn run(args: &MergeDriverArgs) -> anyhow::Result<ExitCode> {
             "assetvc:   {}",
             merging::conflict_line(c, configured, &sides, place)
         );
+    }
+    for v in &outcome.violations {
+        eprintln!("assetvc:   not merged cleanly, the result breaks what its inputs kept: {v}");
     }
     let step = merging::step_report(&args.path, configured, &sides, &outcome.conflicts, &places);
     match versions {

@@ -58,9 +58,10 @@ pub fn run(args: &MergeFileArgs) -> anyhow::Result<ExitCode> {
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let (options, config) =
+    let (mut options, config) =
         merging::options(&repo_config::root_for(dir), args.policy).map_err(anyhow::Error::msg)?;
     let dialect = merging::dialect_of_file(&config, &args.current, &args.current);
+    options.profile = merging::profile_of(&config, &args.current);
     fn shown(p: &Path) -> (&Path, String) {
         (p, p.display().to_string())
     }
@@ -137,6 +138,9 @@ pub fn run(args: &MergeFileArgs) -> anyhow::Result<ExitCode> {
         }
         for p in &duplicates {
             eprintln!("  {p}");
+        }
+        for v in &outcome.violations {
+            eprintln!("  not merged cleanly, the result breaks what its inputs kept: {v}");
         }
     }
     Ok(ExitCode::from(u8::from(outcome.failed(options.policy))))

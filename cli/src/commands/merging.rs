@@ -254,6 +254,19 @@ pub fn dialect_of_file(config: &Config, path: &Path, file: &Path) -> Dialect {
     }
 }
 
+/// The engine profile of `path`: `assetvc.toml`'s `[profiles]`, else by extension;
+/// `None` leaves it to the content of ours at the merge.
+pub fn profile_of(config: &Config, path: &Path) -> Option<merge::profile::Format> {
+    match config.profiles.for_path(path) {
+        Some((format, _)) => Some(format),
+        None => {
+            merge::MergeOptions::default()
+                .for_path(&path.to_string_lossy())
+                .profile
+        }
+    }
+}
+
 /// What git's two sides mean in the operation that runs a merge: in a merge, a pull or a
 /// cherry-pick "ours" is the local branch and "theirs" the upstream; a rebase swaps them.
 #[derive(Debug, Clone, PartialEq, Eq)]

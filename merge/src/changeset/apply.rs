@@ -33,6 +33,7 @@ pub fn apply_change_set(
         return Ok(MergeOutcome {
             text: target.text().to_string(),
             conflicts: Vec::new(),
+            violations: Vec::new(),
         });
     }
     let mut base = Node::default();
@@ -103,6 +104,7 @@ pub fn apply_change_set(
     Ok(MergeOutcome {
         text: checked.into_text(),
         conflicts: lost,
+        violations: outcome.violations,
     })
 }
 

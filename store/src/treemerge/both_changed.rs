@@ -91,7 +91,7 @@ impl BothChanged {
             ours_entry.0,
             theirs_entry.0,
             dialect,
-            &rules.options,
+            &rules.options.for_path(&path_str),
         )?;
         let kind = entry_mode.kind();
         match merged {

@@ -1,0 +1,240 @@
+//! The result gate: after a merge, the result is checked against the invariants base and
+//! both sides hold: ids unique in each keyed array, no element twice in a set (an array
+//! of strings, or one the profile declares a set), and the format's own invariants
+//! (`format_invariants`, filled by the format passes). An invariant the result breaks
+//! while every input kept it ends the merge like a conflict ([`crate::MergeOutcome::failed`]),
+//! with the reason: a "merged cleanly" whose result breaks what its inputs kept cannot be.
+//!
+//! The result is walked once; the inputs only when the result breaks something (rare).
+
+use std::fmt;
+
+use rustc_hash::{FxHashMap, FxHashSet};
+use sjson::{Document, Kind, Value};
+
+use crate::merger::{id_display, id_of};
+use crate::profile::Format;
+
+/// An invariant the merged result breaks that base, ours and theirs all kept.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum GateViolation {
+    /// Two elements of a keyed array hold one id.
+    DuplicateId {
+        /// The array, keyed elements named by id (`/units/[id=a]/parts`), `*` for an
+        /// element without one.
+        array: String,
+        /// The id, as people read it.
+        id: String,
+    },
+    /// A set (array of strings, or declared by the profile) holds an element twice.
+    DuplicateElement {
+        /// The array.
+        array: String,
+        /// The element as compact JSON.
+        element: String,
+    },
+    /// A format's own invariant (counter above its ids, grid length, back-link).
+    Format {
+        /// The place.
+        at: String,
+        /// What is broken, for people.
+        reason: String,
+    },
+}
+
+impl fmt::Display for GateViolation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let safe = sjson::string::terminal_safe;
+        match self {
+            GateViolation::DuplicateId { array, id } => write!(
+                f,
+                "{}: id {} twice in the result (unique in base, ours and theirs)",
+                safe(shown(array)),
+                safe(id)
+            ),
+            GateViolation::DuplicateElement { array, element } => write!(
+                f,
+                "{}: {} twice in the result (once in base, ours and theirs)",
+                safe(shown(array)),
+                safe(element)
+            ),
+            GateViolation::Format { at, reason } => {
+                write!(f, "{}: {}", safe(shown(at)), safe(reason))
+            }
+        }
+    }
+}
+
+fn shown(path: &str) -> &str {
+    if path.is_empty() {
+        "/"
+    } else {
+        path
+    }
+}
+
+/// What the gate needs of the merge's settings.
+pub(crate) struct Rules<'r> {
+    /// Id keys, lower-cased, the profile's first.
+    pub(crate) id_keys_lower: &'r [String],
+    /// The format.
+    pub(crate) format: Format,
+    /// Whether ids are already known unique in the whole result (the coherence pass
+    /// indexed them): the id check is then skipped.
+    pub(crate) ids_known_unique: bool,
+}
+
+/// The violations of `result` that no input shares; `input(i)` gives base, ours, theirs
+/// (`None`: not to be had, and then nothing is reported: the gate cannot tell).
+pub(crate) fn check<'d>(
+    result: &Document,
+    input: impl Fn(usize) -> Option<&'d Document>,
+    rules: &Rules<'_>,
+) -> Vec<GateViolation> {
+    let mut found = scan(result.root(), rules, !rules.ids_known_unique);
+    found.extend(format_invariants(rules.format, result));
+    if found.is_empty() {
+        return found;
+    }
+    let mut held_by_inputs: FxHashSet<GateViolation> = FxHashSet::default();
+    let mut sets_in_inputs: FxHashSet<String> = FxHashSet::default();
+    for i in 0..3 {
+        let Some(doc) = input(i) else {
+            return Vec::new();
+        };
+        let mut walk = Walk::new(rules, true);
+        walk.value(doc.root(), &mut String::new());
+        held_by_inputs.extend(walk.found);
+        sets_in_inputs.extend(walk.sets);
+        held_by_inputs.extend(format_invariants(rules.format, doc));
+    }
+    found.retain(|v| match v {
+        GateViolation::DuplicateElement { array, .. } => {
+            sets_in_inputs.contains(array) && !held_by_inputs.contains(v)
+        }
+        _ => !held_by_inputs.contains(v),
+    });
+    found.sort_by_key(|v| v.to_string());
+    found.dedup();
+    found
+}
+
+/// The violations in `root`.
+fn scan(root: Value<'_>, rules: &Rules<'_>, ids: bool) -> Vec<GateViolation> {
+    let mut walk = Walk::new(rules, ids);
+    walk.value(root, &mut String::new());
+    walk.found
+}
+
+/// The format's own invariants broken in `doc` (counters above ids, grid lengths, Cocos
+/// back-links): one arm per format, filled by the format passes; none known yet.
+pub(crate) fn format_invariants(format: Format, doc: &Document) -> Vec<GateViolation> {
+    let _ = doc;
+    match format {
+        Format::Stingray
+        | Format::Tiled
+        | Format::Ldtk
+        | Format::Cocos2
+        | Format::Cocos3
+        | Format::GDevelop
+        | Format::Json
+        | Format::Generic => Vec::new(),
+    }
+}
+
+struct Walk<'r> {
+    rules: &'r Rules<'r>,
+    ids: bool,
+    found: Vec<GateViolation>,
+    /// Arrays of strings (and declared sets) with no element twice.
+    sets: Vec<String>,
+}
+
+impl<'r> Walk<'r> {
+    fn new(rules: &'r Rules<'r>, ids: bool) -> Self {
+        Walk {
+            rules,
+            ids,
+            found: Vec::new(),
+            sets: Vec::new(),
+        }
+    }
+
+    fn value(&mut self, v: Value<'_>, path: &mut String) {
+        match v.kind() {
+            Kind::Object => {
+                for (k, c) in v.members() {
+                    if c.is_container() {
+                        let len = path.len();
+                        path.push('/');
+                        path.push_str(&k);
+                        self.value(c, path);
+                        path.truncate(len);
+                    }
+                }
+            }
+            Kind::Array => self.array(v, path),
+            _ => {}
+        }
+    }
+
+    fn array(&mut self, v: Value<'_>, path: &mut String) {
+        let declared = v
+            .key()
+            .is_some_and(|k| self.rules.format.knowledge().sets.contains(&&*k));
+        if v.len() >= 2
+            && (declared || v.children().all(|c| c.kind() == Kind::String))
+            && v.children().all(|c| !c.is_container())
+        {
+            self.set(v, path);
+            return;
+        }
+        let mut seen: FxHashMap<std::borrow::Cow<'_, str>, ()> = FxHashMap::default();
+        for c in v.children() {
+            let id = id_of(self.rules.id_keys_lower, c).map(|(_, id)| id);
+            if let (true, Some(id)) = (self.ids, &id) {
+                if seen.insert(id.clone(), ()).is_some() {
+                    self.found.push(GateViolation::DuplicateId {
+                        array: path.clone(),
+                        id: id_display(id),
+                    });
+                }
+            }
+            if c.is_container() {
+                let len = path.len();
+                match &id {
+                    Some(id) => path.push_str(&format!("/[id={}]", id_display(id))),
+                    None => path.push_str("/*"),
+                }
+                self.value(c, path);
+                path.truncate(len);
+            }
+        }
+    }
+
+    fn set(&mut self, v: Value<'_>, path: &str) {
+        let mut seen = FxHashSet::default();
+        let mut unique = true;
+        for c in v.children() {
+            if !seen.insert(crate::pairing::value_hash(c)) {
+                // A hash collision only costs a look at the elements before.
+                if v.children()
+                    .take_while(|e| e.id() != c.id())
+                    .any(|e| e.same_value(&c))
+                {
+                    unique = false;
+                    self.found.push(GateViolation::DuplicateElement {
+                        array: path.to_string(),
+                        element: crate::compact_json(c),
+                    });
+                }
+            }
+        }
+        if unique {
+            self.sets.push(path.to_string());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
