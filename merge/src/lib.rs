@@ -19,10 +19,10 @@ mod counters;
 pub mod diff;
 pub mod explain;
 mod game;
+pub mod gate;
 mod grid;
 mod grid_diff;
 mod id;
-pub mod gate;
 mod id_list;
 pub mod id_table;
 mod keyed;
@@ -47,9 +47,9 @@ use sjson::{Dialect, Document, ParseError, ParseOptions};
 
 pub use coherent::{merge_coherent_beside, merge_coherent_owned, Coherent, FREE_BASE_FROM};
 pub use counters::ids_coherent;
+pub use gate::GateViolation;
 pub use grid_diff::{grid_changes, GridChange};
 pub use id::Id;
-pub use gate::GateViolation;
 pub use merger::{compact_json, id_member, id_text};
 
 /// From this many bytes of text, work on the two sides runs on two threads (move

@@ -79,6 +79,7 @@ pub fn merge_cocos(
         natural_keys: Vec::new(),
         atomic_max: options.atomic_max,
         references: options.references.clone(),
+        profile: Some(crate::profile::Format::Json),
     };
     let parse = |els: &[J]| {
         let text = J::Arr(els.to_vec()).compact();
@@ -122,7 +123,11 @@ pub fn merge_cocos(
     } else {
         in_style_of(ours.text(), &J::Arr(rebuilt.elements))
     };
-    Ok(MergeOutcome { text, conflicts })
+    Ok(MergeOutcome {
+        text,
+        conflicts,
+        violations: Vec::new(),
+    })
 }
 
 /// Whether `elements` are laid out the way the editor writes them ([`rebuild::preorder`]),
