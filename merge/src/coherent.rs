@@ -121,6 +121,8 @@ fn cocos_graph<R>(
         let text = std::mem::take(&mut outcome.text);
         let document = Document::parse_with(text, ParseOptions::new(ours.dialect()))
             .map_err(MergeError::Invalid)?;
+        let format = crate::profile::resolve(options.profile, ours);
+        outcome.violations = crate::gate::recheck(&document, [base, ours, theirs], format, options);
         let beside = beside(&document, &outcome.conflicts);
         Ok(Coherent {
             outcome,

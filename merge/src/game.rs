@@ -107,6 +107,10 @@ pub(crate) fn merge<R: Send>(
     if changed {
         merged.document = spliced(&merged.document, edits).map_err(MergeError::Invalid)?;
         merged.unique_ids = false;
+        // The gate again, on the result with its grids and counters.
+        let format = crate::profile::resolve(options.profile, ours);
+        merged.outcome.violations =
+            crate::gate::recheck(&merged.document, [base, ours, theirs], format, &options);
     }
     if changed || reports_changed {
         merged.beside = beside(&merged.document, &merged.outcome.conflicts);

@@ -15,6 +15,8 @@ use sjson::{Document, Kind, Value};
 use crate::merger::{id_display, id_of};
 use crate::profile::Format;
 
+mod formats;
+
 /// An invariant the merged result breaks that base, ours and theirs all kept.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum GateViolation {
@@ -126,20 +128,27 @@ fn scan(root: Value<'_>, rules: &Rules<'_>, ids: bool) -> Vec<GateViolation> {
     walk.found
 }
 
-/// The format's own invariants broken in `doc` (counters above ids, grid lengths, Cocos
-/// back-links): one arm per format, filled by the format passes; none known yet.
+/// The format's own invariants broken in `doc` (Cocos back-links and references, Tiled and
+/// LDtk counters and grid lengths): see [`formats`].
 pub(crate) fn format_invariants(format: Format, doc: &Document) -> Vec<GateViolation> {
-    let _ = doc;
-    match format {
-        Format::Stingray
-        | Format::Tiled
-        | Format::Ldtk
-        | Format::Cocos2
-        | Format::Cocos3
-        | Format::GDevelop
-        | Format::Json
-        | Format::Generic => Vec::new(),
-    }
+    formats::invariants(format, doc)
+}
+
+/// The gate on a result a format pass changed or built itself (a Cocos graph laid out
+/// again, a map's grids and counters): [`check`] with nothing known of the result.
+pub(crate) fn recheck(
+    result: &Document,
+    inputs: [&Document; 3],
+    format: Format,
+    options: &crate::MergeOptions,
+) -> Vec<GateViolation> {
+    let id_keys_lower = crate::profile::id_keys_lower(format, options);
+    let rules = Rules {
+        id_keys_lower: &id_keys_lower,
+        format,
+        ids_known_unique: false,
+    };
+    check(result, |i| Some(inputs[i]), &rules)
 }
 
 struct Walk<'r> {

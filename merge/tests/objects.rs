@@ -400,7 +400,18 @@ fn parse_errors_name_the_side() {
 
 #[test]
 fn deeply_nested_documents_merge() {
-    // Near the parser's default depth limit, on a test thread's stack.
+    // Near the parser's default depth limit, on a stack of the size the binaries' main
+    // thread has (8 MiB; the merge runs there). A test thread's 2 MiB is no longer enough
+    // for a debug build since the profiles, sets and repeated keys added to the recursion.
+    std::thread::Builder::new()
+        .stack_size(8 << 20)
+        .spawn(deeply_nested_documents_merge_on_this_thread)
+        .expect("a thread")
+        .join()
+        .expect("no panic");
+}
+
+fn deeply_nested_documents_merge_on_this_thread() {
     let n = 500;
     let nest = |v: &str| format!("a = {}{v}{}\n", "{ a = ".repeat(n), " }".repeat(n));
     let out = sj(
