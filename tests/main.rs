@@ -13,6 +13,7 @@ mod cli_broken_pipe;
 mod coherence_merge;
 mod coherence_resources;
 mod config_validation;
+mod crash_points;
 mod crash_safety;
 mod debug_aid;
 mod demo;

@@ -13,12 +13,10 @@ use gix::ObjectId;
 
 use super::Wip;
 use crate::error::{Error, Result};
-use crate::repo;
-use crate::treemerge::{
-    conflict_lines, merge_commits, update_head, AssetRules, MergedFile, Unresolved,
-};
+use crate::treemerge::{conflict_lines, merge_commits, AssetRules, MergedFile, Unresolved};
 use crate::worktree::{self, diff_indexes};
 use crate::Repo;
+use crate::{head_journal, repo};
 
 /// Why the upstream was not brought in; nothing was changed.
 #[derive(Debug, Clone)]
@@ -249,13 +247,19 @@ fn write_worktree_and_head(
     let worktree_target = repo.index_from_tree(&worktree_tree)?;
     let mut target = repo.index_from_tree(&new_tree)?;
     keep_staged(&mut target, staged)?;
+    let head_move = head_journal::HeadMove {
+        old: wip.head,
+        new: new_head,
+        conflicted: false,
+    };
+    head_journal::begin(repo, head_move)?;
     let mut written =
         worktree::checkout_against(repo, &recorded, &recorded_state, &worktree_target, target)?;
     // Paths whose file is not the index's content must not look clean to git.
     fix_stat(&mut written, &worktree_target);
     lock.stage(&mut written)?;
-    update_head(repo, Some(wip.head), new_head, reflog)?;
-    lock.commit()
+    // The index first, HEAD last (issue #30 item 1).
+    head_journal::commit_then_move_head(repo, lock, head_move, reflog)
 }
 
 /// `index` as the WIP recorded the worktree: each edited path's entry holds what the WIP

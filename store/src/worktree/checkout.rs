@@ -166,6 +166,7 @@ fn write_changes(
     already_there: &HashSet<BString>,
 ) -> Result<HashMap<BString, Stat>> {
     for change in changes.iter().filter(|c| c.new.is_none()) {
+        crate::failpoint::hit("checkout-write");
         wt.remove(change.path.as_bstr())?;
     }
     let mut written = HashMap::new();
@@ -180,6 +181,7 @@ fn write_changes(
                     wt.remove(change.path.as_bstr())?;
                 }
             }
+            crate::failpoint::hit("checkout-write");
             let stat = wt.write(change.path.as_bstr(), &id, mode)?;
             written.insert(change.path.clone(), stat);
         }
