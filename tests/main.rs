@@ -38,6 +38,7 @@ mod porcelain_rebase;
 mod porcelain_workflow;
 mod report_names;
 mod review_page;
+mod safety_changesets;
 mod safety_outputs;
 mod safety_porcelain;
 mod safety_symlinks;

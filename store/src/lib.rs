@@ -93,4 +93,4 @@ pub use treemerge::{
     conflict_lines, AssetRules, MergeReport, MergeResult, MergedFile, Unresolved, UnresolvedKind,
 };
 pub use trusted_config::{trusted_config, ConfigEntry};
-pub use worktree::PathChange;
+pub use worktree::{worktree_file, PathChange};

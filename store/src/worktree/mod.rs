@@ -31,7 +31,7 @@ pub use checkout::{checkout, checkout_against};
 use fs::{is_executable, make_symlink, remove_existing, set_executable};
 pub use index::{diff_indexes, set_conflict_stages, unmerged_paths, PathChange, Stages};
 pub use lock::IndexLock;
-pub use safety::{path_problem, validate_index};
+pub use safety::{path_problem, validate_index, worktree_file};
 
 /// What is on disk at a path, hashed as git would store it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
