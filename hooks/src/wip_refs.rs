@@ -43,13 +43,17 @@ pub fn wip_rule(refname: &str, pusher: Option<&str>) -> WipRule {
     let Some(pusher) = pusher else {
         return WipRule::Pass;
     };
-    if ref_component(pusher).as_deref() == Some(owner) {
+    let Some(component) = ref_component(pusher) else {
+        return WipRule::Refuse(format!(
+            "{refname}: the pusher's name {pusher:?} cannot name a ref; work in progress refused"
+        ));
+    };
+    if component == owner {
         WipRule::Pass
     } else {
         WipRule::Refuse(format!(
             "{refname}: work in progress of {owner:?}; {pusher:?} may only push \
-             {WIP_PREFIX}{}/… (set `git config assetvc.user {pusher}`)",
-            ref_component(pusher).unwrap_or_default()
+             {WIP_PREFIX}{component}/… (set `git config assetvc.user {pusher}`)"
         ))
     }
 }
@@ -83,6 +87,30 @@ mod tests {
         assert_eq!(wip_rule("refs/heads/main", Some("bob")), WipRule::NotWip);
         assert!(matches!(
             wip_rule("refs/assetvc/wip/alice", None),
+            WipRule::Refuse(_)
+        ));
+    }
+
+    #[test]
+    fn names_that_fold_onto_an_owner_are_refused() {
+        let wip = "refs/assetvc/wip/alice/main";
+        for pusher in [
+            "alice.lock",
+            ".alice",
+            "alice.",
+            " alice",
+            "alice..lock",
+            "",
+        ] {
+            assert!(
+                matches!(wip_rule(wip, Some(pusher)), WipRule::Refuse(_)),
+                "{pusher:?} may not push alice's work in progress"
+            );
+        }
+        let bob = "refs/assetvc/wip/bob%20smith/main";
+        assert_eq!(wip_rule(bob, Some("bob smith")), WipRule::Pass);
+        assert!(matches!(
+            wip_rule(bob, Some("bob/smith")),
             WipRule::Refuse(_)
         ));
     }

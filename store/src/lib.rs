@@ -85,9 +85,9 @@ pub use repo::{rela_path, ObjectDirs, Repo};
 pub use server::{Change, CommitInfo, Target, UnsafeEntry};
 pub use setup::Setting;
 pub use sync::{
-    parse_duration, ref_component, remote_wip_prefix, short_id, wip_owner, wip_ref, Brought,
-    Limits, ObjectChange, OtherWip, Postponed, WhoReport, WhoRequest, Wip, REMOTE_WIP_PREFIX,
-    SAVED_PREFIX, WIP_PREFIX,
+    parse_duration, ref_component, remote_wip_prefix, short_id, user_of_component, wip_owner,
+    wip_ref, Brought, Limits, ObjectChange, OtherWip, Postponed, WhoReport, WhoRequest, Wip,
+    REMOTE_WIP_PREFIX, SAVED_PREFIX, WIP_PREFIX,
 };
 pub use treemerge::{
     conflict_lines, AssetRules, MergeReport, MergeResult, MergedFile, Unresolved, UnresolvedKind,
