@@ -43,6 +43,7 @@ mod safety_outputs;
 mod safety_porcelain;
 mod safety_symlinks;
 mod safety_terminal;
+mod safety_wip;
 mod sync_daemon;
 mod sync_file;
 mod usability;

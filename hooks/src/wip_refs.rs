@@ -58,19 +58,41 @@ pub fn wip_rule(refname: &str, pusher: Option<&str>) -> WipRule {
     }
 }
 
-/// Splits `updates` into those to check and the reasons WIP refs are refused; the WIP
-/// refs that pass are dropped.
-pub fn split(updates: Vec<RefUpdate>, pusher: Option<&str>) -> (Vec<RefUpdate>, Vec<String>) {
+/// Splits `updates` into those to check, the WIP refs that pass the owner rule (their
+/// object is still to be checked: [`not_commits`]) and the reasons WIP refs are refused.
+pub fn split(
+    updates: Vec<RefUpdate>,
+    pusher: Option<&str>,
+) -> (Vec<RefUpdate>, Vec<RefUpdate>, Vec<String>) {
     let mut checked = Vec::new();
+    let mut passed = Vec::new();
     let mut refused = Vec::new();
     for update in updates {
         match wip_rule(&update.name, pusher) {
             WipRule::NotWip => checked.push(update),
-            WipRule::Pass => {}
+            WipRule::Pass => passed.push(update),
             WipRule::Refuse(why) => refused.push(why),
         }
     }
-    (checked, refused)
+    (checked, passed, refused)
+}
+
+/// Why each WIP ref of `wips` is refused for pointing at something other than a commit
+/// (a blob or a tree would break `assetvc who` for the whole team, issue #30 item 6).
+pub fn not_commits(repo: &store::Repo, wips: &[RefUpdate]) -> Vec<String> {
+    wips.iter()
+        .filter_map(|w| {
+            let id = w.new?;
+            let commit = repo.resolve_commit(&id.to_string()).is_ok();
+            (!commit).then(|| {
+                format!(
+                    "{}: work in progress must be a commit; {} is not one",
+                    w.name,
+                    store::short_id(&id.to_string())
+                )
+            })
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -73,6 +73,8 @@ pub struct WhoReport {
     pub mine: Vec<ObjectChange>,
     /// (other user, object) for each object that both the local user and another change.
     pub overlaps: Vec<(String, ObjectChange)>,
+    /// WIP refs skipped because they do not point at a commit: (ref name, why).
+    pub skipped: Vec<(String, String)>,
 }
 
 /// What [`Repo::who`](crate::Repo::who) looks at.
@@ -121,11 +123,22 @@ impl Repo {
             if user == request.me {
                 continue;
             }
-            let id = r.peel_to_id().map_err(Error::git)?.detach();
-            found.push((user.to_string(), branch.to_string(), id));
+            let id = match r.peel_to_id() {
+                Ok(id) => id.detach(),
+                Err(e) => {
+                    report.skipped.push((name.clone(), e.to_string()));
+                    continue;
+                }
+            };
+            found.push((user.to_string(), branch.to_string(), id, name));
         }
-        for (user, branch, id) in found {
-            let commit = repo.find_commit(id)?;
+        for (user, branch, id, name) in found {
+            // One bad ref (a blob, a tree) must not hide everyone else's work (#30 item 6).
+            let Ok(commit) = repo.find_commit(id) else {
+                let why = format!("{} is not a commit", short_id(&id.to_string()));
+                report.skipped.push((name, why));
+                continue;
+            };
             let time = commit.time().map_err(Error::git)?.seconds;
             let age = (request.now - time).max(0);
             if age as u64 > request.stale.as_secs() {
