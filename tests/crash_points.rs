@@ -210,3 +210,25 @@ fn a_sync_killed_at_any_crash_point_is_finished_by_a_rerun() {
     eprintln!("sync: {tried} crash points tried");
     assert!(tried >= 6, "only {tried} crash points");
 }
+
+/// Issue #30 item 3: the temporary files a killed run left beside the files it was writing
+/// are removed by the next run that writes in that folder (once they are a minute old).
+#[test]
+fn temporaries_left_by_a_killed_run_are_removed() {
+    let (r, _) = diverged();
+    let stale = r.path("levels/a/.two.sjson.assetvc-tmp-AbC123");
+    let fresh = r.path("levels/a/.one.sjson.assetvc-tmp-XyZ789");
+    for p in [&stale, &fresh] {
+        std::fs::write(p, "half written").unwrap();
+    }
+    let old = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    std::fs::File::options()
+        .write(true)
+        .open(&stale)
+        .unwrap()
+        .set_modified(old)
+        .unwrap();
+    r.assetvc_expect(&["merge", "theirs"], 0);
+    assert!(!stale.exists(), "a stale temporary was left");
+    assert!(fresh.exists(), "a fresh one may be another run's");
+}

@@ -299,9 +299,14 @@ impl<'r> Worktree<'r> {
             }
         }
         let dir = path.parent().unwrap_or(&self.root);
+        // Named like `write_atomic`'s, so that the leftovers of a killed run are recognised
+        // and removed by the next write in this folder (#30 item 3).
+        crate::atomic::remove_stale_temporaries(dir);
+        let mut prefix = std::ffi::OsString::from(".");
+        prefix.push(path.file_name().unwrap_or_default());
+        prefix.push(crate::atomic::TEMP_MARK);
         let mut tmp = tempfile::Builder::new()
-            .prefix(".assetvc-")
-            .suffix(".tmp")
+            .prefix(&prefix)
             .tempfile_in(dir)
             .map_err(|e| Error::io(dir.display().to_string(), e))?;
         tmp.write_all(&data)
