@@ -205,3 +205,22 @@ proptest! {
         prop_assert_eq!(dirty.is_empty(), expected == theirs, "{}", dirty);
     }
 }
+
+#[test]
+fn objects_of_a_large_wip_are_named_by_their_index() {
+    // 20,000 objects changed (the array is indexed once: #30 item 8), each named.
+    let n = 20_000;
+    let level = |x: u32| {
+        let mut s = String::from("entities = [\n");
+        for i in 0..n {
+            s.push_str(&format!("\t{{ id = \"e{i}\" name = \"n{i}\" x = {x} }}\n"));
+        }
+        s.push_str("]\n");
+        Document::parse(&s, Dialect::Sjson).unwrap()
+    };
+    let objects = objects_of("l.sjson", &level(0), &level(1), &Default::default());
+    assert_eq!(objects.len(), n);
+    assert!(objects
+        .iter()
+        .all(|o| o.name.as_deref() == Some(&format!("n{}", &o.id.as_deref().unwrap()[1..]))));
+}
