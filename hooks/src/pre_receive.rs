@@ -179,6 +179,21 @@ pub fn server_policy(git_dir: &Path, settings: &GitSettings) -> Result<Policy, C
     Ok(Policy::new(&config)?.with_checkers(settings.checkers.clone()))
 }
 
+/// The WIP refs of `wips` refused for not pointing at a commit.
+fn wip_objects_refused(
+    git_dir: &Path,
+    quarantine: Option<&ObjectDirs>,
+    wips: &[RefUpdate],
+) -> Result<Vec<String>, String> {
+    let scratch = tempfile::Builder::new()
+        .prefix("assetvc-pre-receive-")
+        .tempdir()
+        .map_err(|e| format!("cannot create a scratch directory: {e}"))?;
+    let repo =
+        Repo::open_quarantine(git_dir, quarantine, scratch.path()).map_err(|e| e.to_string())?;
+    Ok(crate::wip_refs::not_commits(&repo, wips))
+}
+
 /// Runs the hook: `input` is its standard input, `git_dir` the repository, `quarantine`
 /// where git put the pushed objects (see [`ObjectDirs::from_env`]).
 pub fn run(input: &str, git_dir: &Path, quarantine: Option<&ObjectDirs>) -> Report {
@@ -189,7 +204,13 @@ pub fn run(input: &str, git_dir: &Path, quarantine: Option<&ObjectDirs>) -> Repo
     };
     // Work in progress passes unchecked, but only to its owner (crate::wip_refs).
     let pusher = crate::wip_refs::pusher_from_env();
-    let (updates, refused) = crate::wip_refs::split(updates, pusher.as_deref());
+    let (updates, wips, mut refused) = crate::wip_refs::split(updates, pusher.as_deref());
+    if refused.is_empty() && wips.iter().any(|w| w.new.is_some()) {
+        match wip_objects_refused(git_dir, quarantine, &wips) {
+            Ok(why) => refused.extend(why),
+            Err(e) => return Report::fatal(e, start),
+        }
+    }
     if !refused.is_empty() || updates.is_empty() {
         // Refused, or only work in progress: nothing to open or check.
         return Report {

@@ -43,30 +43,56 @@ pub fn wip_rule(refname: &str, pusher: Option<&str>) -> WipRule {
     let Some(pusher) = pusher else {
         return WipRule::Pass;
     };
-    if ref_component(pusher).as_deref() == Some(owner) {
+    let Some(component) = ref_component(pusher) else {
+        return WipRule::Refuse(format!(
+            "{refname}: the pusher's name {pusher:?} cannot name a ref; work in progress refused"
+        ));
+    };
+    if component == owner {
         WipRule::Pass
     } else {
         WipRule::Refuse(format!(
             "{refname}: work in progress of {owner:?}; {pusher:?} may only push \
-             {WIP_PREFIX}{}/… (set `git config assetvc.user {pusher}`)",
-            ref_component(pusher).unwrap_or_default()
+             {WIP_PREFIX}{component}/… (set `git config assetvc.user {pusher}`)"
         ))
     }
 }
 
-/// Splits `updates` into those to check and the reasons WIP refs are refused; the WIP
-/// refs that pass are dropped.
-pub fn split(updates: Vec<RefUpdate>, pusher: Option<&str>) -> (Vec<RefUpdate>, Vec<String>) {
+/// Splits `updates` into those to check, the WIP refs that pass the owner rule (their
+/// object is still to be checked: [`not_commits`]) and the reasons WIP refs are refused.
+pub fn split(
+    updates: Vec<RefUpdate>,
+    pusher: Option<&str>,
+) -> (Vec<RefUpdate>, Vec<RefUpdate>, Vec<String>) {
     let mut checked = Vec::new();
+    let mut passed = Vec::new();
     let mut refused = Vec::new();
     for update in updates {
         match wip_rule(&update.name, pusher) {
             WipRule::NotWip => checked.push(update),
-            WipRule::Pass => {}
+            WipRule::Pass => passed.push(update),
             WipRule::Refuse(why) => refused.push(why),
         }
     }
-    (checked, refused)
+    (checked, passed, refused)
+}
+
+/// Why each WIP ref of `wips` is refused for pointing at something other than a commit
+/// (a blob or a tree would break `assetvc who` for the whole team, issue #30 item 6).
+pub fn not_commits(repo: &store::Repo, wips: &[RefUpdate]) -> Vec<String> {
+    wips.iter()
+        .filter_map(|w| {
+            let id = w.new?;
+            let commit = repo.resolve_commit(&id.to_string()).is_ok();
+            (!commit).then(|| {
+                format!(
+                    "{}: work in progress must be a commit; {} is not one",
+                    w.name,
+                    store::short_id(&id.to_string())
+                )
+            })
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -83,6 +109,30 @@ mod tests {
         assert_eq!(wip_rule("refs/heads/main", Some("bob")), WipRule::NotWip);
         assert!(matches!(
             wip_rule("refs/assetvc/wip/alice", None),
+            WipRule::Refuse(_)
+        ));
+    }
+
+    #[test]
+    fn names_that_fold_onto_an_owner_are_refused() {
+        let wip = "refs/assetvc/wip/alice/main";
+        for pusher in [
+            "alice.lock",
+            ".alice",
+            "alice.",
+            " alice",
+            "alice..lock",
+            "",
+        ] {
+            assert!(
+                matches!(wip_rule(wip, Some(pusher)), WipRule::Refuse(_)),
+                "{pusher:?} may not push alice's work in progress"
+            );
+        }
+        let bob = "refs/assetvc/wip/bob%20smith/main";
+        assert_eq!(wip_rule(bob, Some("bob smith")), WipRule::Pass);
+        assert!(matches!(
+            wip_rule(bob, Some("bob/smith")),
             WipRule::Refuse(_)
         ));
     }

@@ -12,7 +12,7 @@ use crate::error::{Error, Result};
 
 /// What every temporary file of [`write_atomic`] is named: `.NAME` + this + random letters,
 /// next to its target, so that an interrupted run's leftovers are recognisably ours.
-const TEMP_MARK: &str = ".assetvc-tmp-";
+pub(crate) const TEMP_MARK: &str = ".assetvc-tmp-";
 
 /// Leftover temporary files older than this are an interrupted run's, and removed.
 const STALE_AFTER: Duration = Duration::from_secs(60);
@@ -114,7 +114,7 @@ fn write_atomic_checked(path: &Path, data: &[u8], read: Option<&[u8]>) -> Result
 
 /// Removes this tool's temporary files older than a minute in `dir`, once per directory
 /// per process (a directory of thousands of assets is listed once, not per file).
-fn remove_stale_temporaries(dir: &Path) {
+pub(crate) fn remove_stale_temporaries(dir: &Path) {
     static CLEANED: Mutex<Option<HashSet<PathBuf>>> = Mutex::new(None);
     {
         let Ok(mut cleaned) = CLEANED.lock() else {

@@ -46,6 +46,8 @@ impl<'r> Staging<'r> {
     pub fn open(repo: &'r Repo) -> Result<Self> {
         let repo = repo.gix();
         let wt = Worktree::new(repo)?;
+        // A merge or sync killed midway is finished first: never committed over.
+        crate::head_journal::resume(repo)?;
         let lock = IndexLock::acquire(repo)?;
         let index = lock.index().clone();
         let head = repo::head_commit(repo)?;

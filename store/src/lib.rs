@@ -40,7 +40,9 @@ mod atomic;
 mod blobs;
 mod commit;
 mod error;
+mod failpoint;
 mod fetch;
+mod head_journal;
 mod journal;
 mod migrate;
 mod migrate_journal;
@@ -83,13 +85,13 @@ pub use repo::{rela_path, ObjectDirs, Repo};
 pub use server::{Change, CommitInfo, Target, UnsafeEntry};
 pub use setup::Setting;
 pub use sync::{
-    parse_duration, push_refusal, ref_component, remote_wip_prefix, short_id, wip_owner, wip_ref,
-    Brought, Limits, ObjectChange, OtherWip, Postponed, WhoReport, WhoRequest, Wip,
-    REMOTE_WIP_PREFIX, SAVED_PREFIX, WIP_PREFIX,
+    parse_duration, push_refusal, ref_component, remote_wip_prefix, short_id, user_of_component,
+    wip_owner, wip_ref, Brought, Limits, ObjectChange, OtherWip, Postponed, WhoReport, WhoRequest,
+    Wip, REMOTE_WIP_PREFIX, SAVED_PREFIX, WIP_PREFIX,
 };
 pub use treemerge::{
     conflict_lines, AssetRules, MergeReport, MergeResult, MergeTrees, MergedFile, StrategyMerge,
     Unresolved, UnresolvedKind,
 };
 pub use trusted_config::{trusted_config, ConfigEntry};
-pub use worktree::PathChange;
+pub use worktree::{worktree_file, PathChange};

@@ -296,7 +296,7 @@ impl Repo {
                 let head_index = repo.index_from_tree(&plan.tree)?;
                 let target = repo.index_from_tree(&new_tree)?;
                 migrate_journal::begin(repo, commit, new_commit)?;
-                migrate_journal::failpoint("migrate-after-journal");
+                crate::failpoint::hit("migrate-after-journal");
                 let moved =
                     worktree::checkout(repo, &mut lock, &head_index, &target.clone(), target);
                 if let Err(e @ Error::Refused { .. }) = moved {
@@ -305,9 +305,10 @@ impl Repo {
                     return Err(e);
                 }
                 moved?;
-                migrate_journal::failpoint("migrate-after-checkout");
-                move_ref(repo, "HEAD", commit, new_commit, &reflog)?;
+                crate::failpoint::hit("migrate-after-checkout");
                 lock.commit()?;
+                crate::failpoint::hit("migrate-after-index");
+                move_ref(repo, "HEAD", commit, new_commit, &reflog)?;
                 migrate_journal::finish(repo)?;
             }
             Destination::Ref(name) => move_ref(repo, name, commit, new_commit, &reflog)?,

@@ -70,7 +70,10 @@ pub fn read(repo: &gix::Repository) -> Option<Journal> {
 /// Takes `index.lock` for finishing `journal`. A lock left by the interrupted migration
 /// itself (its process is gone) is its own half-done work: it is removed first. A lock of a
 /// live process is refused as usual.
-fn lock_for_resume(repo: &gix::Repository, journal: &Journal) -> Result<worktree::IndexLock> {
+pub(crate) fn lock_for_resume(
+    repo: &gix::Repository,
+    journal: &Journal,
+) -> Result<worktree::IndexLock> {
     match worktree::IndexLock::acquire(repo) {
         Err(Error::Locked { lock }) if journal.pid.is_some_and(|pid| !process_alive(pid)) => {
             std::fs::remove_file(&lock).map_err(|e| Error::io(lock.display().to_string(), e))?;
@@ -82,7 +85,7 @@ fn lock_for_resume(repo: &gix::Repository, journal: &Journal) -> Result<worktree
 
 /// Whether process `pid` still runs (Linux: `/proc/PID`); elsewhere assumed alive, so that
 /// a lock is never taken from a running process.
-fn process_alive(pid: u32) -> bool {
+pub(crate) fn process_alive(pid: u32) -> bool {
     if cfg!(target_os = "linux") {
         std::path::Path::new(&format!("/proc/{pid}")).exists()
     } else {
@@ -108,6 +111,9 @@ pub(crate) fn resume(repo: &gix::Repository, head: ObjectId) -> Result<Option<Ob
     if !worktree::diff_indexes(&target, lock.index()).is_empty() {
         worktree::checkout(repo, &mut lock, &old_index, &target.clone(), target)?;
     }
+    // The index first, HEAD last (issue #30 item 1): a kill in between leaves HEAD at the
+    // old commit with the migration staged, never the migration with its revert staged.
+    lock.commit()?;
     crate::migrate::move_ref(
         repo,
         "HEAD",
@@ -115,15 +121,6 @@ pub(crate) fn resume(repo: &gix::Repository, head: ObjectId) -> Result<Option<Ob
         journal.new,
         "assetvc migrate: finished an interrupted migration",
     )?;
-    lock.commit()?;
     finish(repo)?;
     Ok(Some(journal.new))
-}
-
-/// Stops the process here when `ASSETVC_FAILPOINT` names `point`: how the end-to-end tests
-/// kill a migration at an exact step (as `SIGKILL` would: no cleanup runs).
-pub(crate) fn failpoint(point: &str) {
-    if std::env::var_os("ASSETVC_FAILPOINT").is_some_and(|v| v == point) {
-        std::process::abort();
-    }
 }

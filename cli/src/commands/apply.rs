@@ -9,7 +9,7 @@
 //! patch operation, an unreadable file): nothing written.
 
 use std::io::{Read, Write};
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{bail, Context};
@@ -193,10 +193,12 @@ fn apply_change_set(
                         line.number
                     ));
                 };
-                let path = inside(&root, file).ok_or_else(|| {
+                let path = inside(&root, file).map_err(|reason| {
                     format!(
-                        "{name}:{}:1: \"{file}\" is not a path inside the repository",
-                        line.number
+                        "{name}:{}:1: \"{}\" is not a path inside the repository ({})",
+                        line.number,
+                        report::safe(file),
+                        report::safe(&reason)
                     )
                 })?;
                 match groups.iter_mut().find(|(p, _)| *p == path) {
@@ -242,15 +244,12 @@ fn worktree_root() -> Result<PathBuf, String> {
 }
 
 /// `file` (relative, `/`-separated) under `root`, refusing anything that could leave it
-/// or touch `.git`.
-fn inside(root: &Path, file: &str) -> Option<PathBuf> {
-    let rel = Path::new(file);
-    let normal = rel.components().all(|c| matches!(c, Component::Normal(_)));
-    let git = rel
-        .components()
-        .next()
-        .is_some_and(|c| c.as_os_str() == ".git");
-    (normal && !git && !file.is_empty()).then(|| root.join(rel))
+/// or touch `.git`: change sets are untrusted (see [`store::worktree_file`]).
+fn inside(root: &Path, file: &str) -> Result<PathBuf, String> {
+    store::worktree_file(root, file).map_err(|e| match e {
+        store::Error::UnsafePath { reason, .. } => reason,
+        other => other.to_string(),
+    })
 }
 
 /// Writes every result (all were computed first: a bad change leaves every file as it
@@ -286,7 +285,7 @@ fn finish(args: &ApplyArgs, targets: &[Target], policy: Policy) -> anyhow::Resul
         }
     } else {
         for t in targets {
-            eprintln!("assetvc: {}", summary(t, policy));
+            eprintln!("assetvc: {}", report::safe(&summary(t, policy)));
             for c in &t.outcome.conflicts {
                 if is_unapplied(c) {
                     eprintln!(
@@ -295,7 +294,7 @@ fn finish(args: &ApplyArgs, targets: &[Target], policy: Policy) -> anyhow::Resul
                         report::safe(&t.shown)
                     );
                 } else {
-                    eprintln!("  {c}");
+                    eprintln!("  {}", report::safe(&c.to_string()));
                 }
             }
         }

@@ -69,24 +69,26 @@ pub fn print_merge(report: &MergeReport, policy: Policy) {
                 }
             ),
         };
-        eprintln!("assetvc: {summary}");
+        eprintln!("assetvc: {}", report::safe(&summary));
         for (c, place) in f.conflicts.iter().zip(f.places_or_none()) {
-            eprintln!("assetvc:   {}", c.line_at(place));
+            eprintln!("assetvc:   {}", report::safe(&c.line_at(place)));
         }
     }
     for u in &report.unresolved {
         match &u.kind {
             UnresolvedKind::Unparsable { side, error, text } => {
-                eprintln!(
-                    "{}",
-                    report::parse_error(&format!("{} ({side})", u.path), text, error)
-                );
+                let shown = format!("{} ({side})", u.path);
+                let message = report::parse_error(&shown, text, error);
+                eprintln!("{}", report::safe(&message));
                 eprintln!(
                     "assetvc: {}: not merged, left for you to resolve (ours kept)",
-                    u.path
+                    report::safe(&u.path)
                 );
             }
-            other => eprintln!("assetvc: {}: conflict: {other}", u.path),
+            other => {
+                let line = format!("{}: conflict: {other}", u.path);
+                eprintln!("assetvc: {}", report::safe(&line));
+            }
         }
     }
 }

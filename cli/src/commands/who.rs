@@ -16,6 +16,7 @@ use store::{ObjectChange, WhoReport, WhoRequest};
 
 use super::porcelain;
 use super::sync::target;
+use crate::report;
 
 /// Arguments of `assetvc who`.
 #[derive(Debug, Args)]
@@ -78,11 +79,19 @@ pub fn run(args: &WhoArgs) -> anyhow::Result<ExitCode> {
         super::who_page::write(&root, &config, &who, age_text, out)?;
         return Ok(ExitCode::SUCCESS);
     }
+    for (name, why) in &who.skipped {
+        eprintln!(
+            "assetvc: warning: {}: skipped, {}",
+            report::safe(name),
+            report::safe(why)
+        );
+    }
     let text = if args.json {
         let pending = super::sync::pending::recorded(&repo, &edited);
         format!("{}\n", json_report(&who, stale, pending))
     } else {
-        text_report(&who)
+        // Names, keys and ids come from other people's work: escaped (#30 item 7).
+        report::safe(&text_report(&who)).into_owned()
     };
     std::io::Write::write_all(&mut crate::output::stdout(), text.as_bytes())?;
     Ok(ExitCode::SUCCESS)
@@ -191,6 +200,7 @@ fn json_report(who: &WhoReport, stale: Duration, pending: Vec<serde_json::Value>
         "mine": who.mine.iter().map(object_json).collect::<Vec<_>>(),
         "overlaps": overlaps,
         "pending": pending,
+        "skipped": who.skipped.iter().map(|(r, why)| json!({"ref": r, "why": why})).collect::<Vec<_>>(),
     });
     serde_json::to_string_pretty(&value).unwrap_or_default()
 }

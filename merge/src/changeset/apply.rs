@@ -16,6 +16,18 @@ pub enum ApplyError {
     /// target's dialect (e.g. an SJSON root that is not an object).
     #[error("the change set makes an invalid document: {0}")]
     Invalid(ParseError),
+    /// An operation reaches inside a value that is not an object or an array in the
+    /// target (a `set` of `/a/b` where `a` is a number): it cannot apply, and applying
+    /// nothing while saying "applied" would hide it.
+    #[error("{path}: {parent} is {kind} here, not an object or an array; the change cannot apply")]
+    NotAContainer {
+        /// The operation's path.
+        path: String,
+        /// Its parent's path.
+        parent: String,
+        /// What the parent is (`a number`, `a string`…).
+        kind: &'static str,
+    },
 }
 
 /// Applies `ops` to `target`: the base is `target` with every place the change set
@@ -45,7 +57,21 @@ pub fn apply_change_set(
         // other values are unknown, so it stays deleted, reported as a conflict.
         if let Some(parent) = op.path.0.len().checked_sub(1) {
             let up = &op.path.0[..parent];
-            if !theirs.covers(up) && ids.resolve(target.root(), up).is_none() {
+            let resolved = if theirs.covers(up) {
+                None
+            } else {
+                Some(ids.resolve(target.root(), up))
+            };
+            if let Some(Some(parent)) = resolved {
+                if let Some(kind) = scalar_kind(parent.kind()) {
+                    return Err(ApplyError::NotAContainer {
+                        path: op.path.to_string(),
+                        parent: sjson::Path(up.to_vec()).to_string(),
+                        kind,
+                    });
+                }
+            }
+            if resolved.is_some_and(|p| p.is_none()) {
                 if op.kind != OpKind::Destroy {
                     lost.push(Conflict {
                         path: op.path.to_string(),
@@ -106,6 +132,17 @@ pub fn apply_change_set(
         conflicts: lost,
         violations: outcome.violations,
     })
+}
+
+/// How a scalar kind is named in messages; `None` for containers.
+fn scalar_kind(kind: sjson::Kind) -> Option<&'static str> {
+    match kind {
+        sjson::Kind::Null => Some("null"),
+        sjson::Kind::Bool => Some("a boolean"),
+        sjson::Kind::Number => Some("a number"),
+        sjson::Kind::String => Some("a string"),
+        sjson::Kind::Array | sjson::Kind::Object => None,
+    }
 }
 
 /// What a document is when its root is destroyed: an empty container of its kind.

@@ -240,3 +240,46 @@ fn a_key_that_looks_like_an_id_is_not_one() {
     let patched = crate::patch::apply_patch(&ad, &patch, &MergeOptions::default()).unwrap();
     assert!(crate::patch::json_equal(doc(&patched).root(), bd.root()));
 }
+
+/// Issue #30 item 13: a `set` inside a scalar is refused, never reported as applied.
+#[test]
+fn a_set_inside_a_scalar_is_refused() {
+    for (target, kind) in [
+        ("a = 1\n", "a number"),
+        ("a = \"s\"\n", "a string"),
+        ("a = true\n", "a boolean"),
+        ("a = null\n", "null"),
+    ] {
+        let lines = parse_change_set("{\"op\":\"set\",\"path\":\"/a/b\",\"value\":2}\n").unwrap();
+        let ops = read_ops(&lines).unwrap();
+        let err = apply_change_set(&doc(target), &ops, &MergeOptions::default()).unwrap_err();
+        assert!(
+            matches!(&err, ApplyError::NotAContainer { kind: k, .. } if *k == kind),
+            "{target}: {err}"
+        );
+        assert!(err.to_string().contains("/a/b"), "{err}");
+    }
+    // Inside an object it applies.
+    let out = apply(
+        "{\"op\":\"set\",\"path\":\"/a/b\",\"value\":2}\n",
+        "a = { b = 1 }\n",
+        Policy::Theirs,
+    );
+    assert!(out.text.contains("b = 2"), "{}", out.text);
+}
+
+proptest::proptest! {
+    /// Whatever scalar or container is at `/a`, applying a set of `/a/b` either changes
+    /// the file to hold the new value or fails; it never reports success with no change.
+    #[test]
+    fn a_set_applies_or_fails(target in proptest::sample::select(vec![
+        "a = 1\n", "a = \"x\"\n", "a = {}\n", "a = { b = 1 }\n", "a = [1]\n", "a = null\n",
+    ])) {
+        let lines = parse_change_set("{\"op\":\"set\",\"path\":\"/a/b\",\"value\":7}\n").unwrap();
+        let ops = read_ops(&lines).unwrap();
+        if let Ok(out) = apply_change_set(&doc(target), &ops, &MergeOptions::default()) {
+            let ok = out.text.contains('7') || !out.conflicts.is_empty();
+            proptest::prop_assert!(ok, "{target} -> {}", out.text);
+        }
+    }
+}

@@ -6,7 +6,9 @@
 //! - `c/<commit[..2]>/<commit[2..]>`: a mark that the commit and all its ancestors are
 //!   indexed (a build from it has finished: later builds stop there).
 //!
-//! Each file is a magic line then postcard (serde, variable-length integers): compact —
+//! Each file is a magic line, an 8-byte checksum of the rest (FNV-1a, little-endian: any
+//! changed byte changes it, so a flipped bit never yields a wrong `log` or `blame`, issue
+//! #30 item 12), then postcard (serde, variable-length integers): compact —
 //! a delta of a commit that changed three objects of a 10,000-entity level is a few
 //! hundred bytes — and fast to decode. Files are written to a temporary file in their
 //! directory and renamed into place, so a reader sees a whole file or none; a file that
@@ -25,7 +27,22 @@ use super::{Delta, TreeIndex};
 /// A full index is stored when a delta chain reaches this length.
 pub const SNAPSHOT_EVERY: u32 = 512;
 
-const MAGIC: &[u8] = b"assetvc-object-index 1\n";
+const MAGIC: &[u8] = b"assetvc-object-index 2\n";
+
+/// FNV-1a over `bytes`: every step is a bijection of the running value, so changing any
+/// one byte always changes the result.
+fn checksum(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+/// The body of a cache file's bytes when its magic line and checksum hold.
+fn verified(bytes: &[u8]) -> Option<&[u8]> {
+    let rest = bytes.strip_prefix(MAGIC)?;
+    let (sum, body) = rest.split_at_checked(8)?;
+    (u64::from_le_bytes(sum.try_into().ok()?) == checksum(body)).then_some(body)
+}
 
 /// The files of one index directory.
 #[derive(Debug, Clone)]
@@ -112,12 +129,11 @@ impl Cache {
     }
 }
 
-/// Reads and decodes a file; a missing file is `None`, an undecodable one is removed.
+/// Reads and decodes a file; a missing file is `None`, one whose checksum does not hold or
+/// that does not decode is removed (and rebuilt by the caller).
 fn read<T: DeserializeOwned>(path: &Path) -> Option<T> {
     let bytes = std::fs::read(path).ok()?;
-    let decoded = bytes
-        .strip_prefix(MAGIC)
-        .and_then(|body| postcard::from_bytes(body).ok());
+    let decoded = verified(&bytes).and_then(|body| postcard::from_bytes(body).ok());
     if decoded.is_none() {
         let _ = std::fs::remove_file(path);
     }
@@ -131,6 +147,7 @@ fn write<T: Serialize>(path: &Path, value: &T) -> std::io::Result<()> {
     let body = postcard::to_stdvec(value).map_err(std::io::Error::other)?;
     let mut tmp = tempfile::Builder::new().prefix(".tmp-").tempfile_in(dir)?;
     tmp.write_all(MAGIC)?;
+    tmp.write_all(&checksum(&body).to_le_bytes())?;
     tmp.write_all(&body)?;
     tmp.persist(path).map_err(|e| e.error)?;
     Ok(())
@@ -183,5 +200,39 @@ mod tests {
         cache.put_complete(&tree).unwrap();
         assert!(cache.is_complete(&tree));
         assert_eq!(cache.snapshot(&tree), Some(TreeIndex::default()));
+    }
+
+    /// Issue #30 item 12: a file that still decodes but was changed (a flipped bit that
+    /// moved a property's author) is not believed: it is removed.
+    #[test]
+    fn every_flipped_bit_is_caught() {
+        let tmp = tempfile::tempdir().unwrap();
+        let cache = Cache::new(tmp.path().to_path_buf());
+        let (tree, base) = ("a".repeat(40), "b".repeat(40));
+        cache.put_delta(&tree, &delta(3)).unwrap();
+        let path = cache.delta_path(&tree, &base);
+        let good = std::fs::read(&path).unwrap();
+        for bit in 0..good.len() * 8 {
+            let mut bad = good.clone();
+            bad[bit / 8] ^= 1 << (bit % 8);
+            std::fs::write(&path, &bad).unwrap();
+            assert_eq!(cache.delta(&tree, &base), None, "bit {bit}");
+            assert!(!path.exists(), "bit {bit}");
+        }
+    }
+
+    proptest::proptest! {
+        /// Whatever bytes a cache file holds, reading it never panics and never returns
+        /// anything but what was written.
+        #[test]
+        fn any_bytes_read_safely(bytes in proptest::collection::vec(proptest::num::u8::ANY, 0..200)) {
+            let tmp = tempfile::tempdir().unwrap();
+            let cache = Cache::new(tmp.path().to_path_buf());
+            let (tree, base) = ("a".repeat(40), "b".repeat(40));
+            cache.put_delta(&tree, &delta(3)).unwrap();
+            std::fs::write(cache.delta_path(&tree, &base), &bytes).unwrap();
+            let read = cache.delta(&tree, &base);
+            proptest::prop_assert!(read.is_none() || read == Some(delta(3)));
+        }
     }
 }

@@ -18,10 +18,10 @@ use merge::Policy;
 
 use super::Wip;
 use crate::error::{Error, Result};
-use crate::repo;
-use crate::treemerge::{merge_commits, update_head, AssetRules, MergedFile, Unresolved};
+use crate::treemerge::{merge_commits, AssetRules, MergedFile, Unresolved};
 use crate::worktree::{self, diff_indexes};
 use crate::Repo;
+use crate::{head_journal, repo};
 
 /// Why the upstream was not brought in: the branch, HEAD and the index did not move.
 #[derive(Debug, Clone)]
@@ -254,6 +254,14 @@ fn write_worktree_and_head(
     let worktree_target = repo.index_from_tree(&worktree_tree)?;
     let mut target = repo.index_from_tree(&new_tree)?;
     keep_staged(&mut target, staged)?;
+    let head_move = head_journal::HeadMove {
+        old: wip.head,
+        new: new_head,
+        conflicted: false,
+    };
+    head_journal::begin(repo, head_move)?;
+    // Nothing moves when a file was saved meanwhile: the journal goes with it.
+    let nothing_moved = |paths: Vec<String>| head_journal::finish(repo).map(|()| paths);
     let done = match worktree::checkout_against(
         repo,
         &recorded,
@@ -263,24 +271,24 @@ fn write_worktree_and_head(
     ) {
         Ok(done) => done,
         // Files saved since the WIP read them: nothing was written, nothing moves.
-        Err(Error::Refused { paths, .. }) if !paths.is_empty() => return Ok(paths),
+        Err(Error::Refused { paths, .. }) if !paths.is_empty() => return nothing_moved(paths),
         Err(e) => return Err(e),
     };
     if !done.left_alone.is_empty() {
-        return Ok(done.left_alone);
+        return nothing_moved(done.left_alone);
     }
     // The edits the merge started from must still be on disk: one saved since (or read
     // half-written by an editor that writes in place) was merged from stale content.
     let stale = stale_edits(repo, wip, &worktree_target, &recorded)?;
     if !stale.is_empty() {
-        return Ok(stale);
+        return nothing_moved(stale);
     }
     let mut written = done.index;
     // Paths whose file is not the index's content must not look clean to git.
     fix_stat(&mut written, &worktree_target);
     lock.stage(&mut written)?;
-    update_head(repo, Some(wip.head), new_head, reflog)?;
-    lock.commit()?;
+    // The index first, HEAD last (issue #30 item 1).
+    head_journal::commit_then_move_head(repo, lock, head_move, reflog)?;
     Ok(Vec::new())
 }
 

@@ -38,33 +38,55 @@ pub const WIP_PREFIX: &str = "refs/assetvc/wip/";
 /// The local namespace of the fetched WIP refs: `refs/assetvc/remote-wip/<remote>/…`.
 pub const REMOTE_WIP_PREFIX: &str = "refs/assetvc/remote-wip/";
 
-/// Turns a user name or e-mail address into one valid ref name component: characters
-/// outside `A-Z a-z 0-9 . _ - + @` become `-`, `..` and `@{` cannot appear, and it neither
-/// starts with `.` nor ends with `.` or `.lock`. `None` when nothing is left.
+/// Longest ref component [`ref_component`] makes (a file name on every file system).
+const MAX_COMPONENT: usize = 200;
+
+/// Turns a user name or e-mail address into one valid ref name component, **injectively**
+/// (issue #30 item 5: `alice.lock`, `.alice`, ` alice` and `alice` are four users, and so
+/// are `bob smith` and `bob/smith`, `böb` and `bøb`): `A-Z a-z 0-9 _ - + @` stay, a `.`
+/// stays between two other characters, and every other byte of the UTF-8 name (and a `.`
+/// at either end, beside another `.`, or before a final `lock`) is written `%XX`. Nothing
+/// is trimmed or folded, so two names never share a component. `None` for an empty name or
+/// one too long to be a ref component.
 pub fn ref_component(user: &str) -> Option<String> {
+    let bytes = user.as_bytes();
     let mut out = String::with_capacity(user.len());
-    for c in user.trim().chars() {
-        let keep = c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | '+' | '@');
-        let c = if keep { c } else { '-' };
-        if c == '.' && out.ends_with('.') {
-            continue;
-        }
-        out.push(c);
-    }
-    let mut out = out.trim_start_matches('.').to_string();
-    loop {
-        if let Some(s) = out.strip_suffix(".lock") {
-            out = s.to_string();
-        } else if let Some(s) = out.strip_suffix('.') {
-            out = s.to_string();
+    for (i, &b) in bytes.iter().enumerate() {
+        let keep = b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'+' | b'@');
+        let plain_dot = b == b'.'
+            && i > 0
+            && i + 1 < bytes.len()
+            && bytes[i - 1] != b'.'
+            && bytes[i + 1] != b'.'
+            && &bytes[i..] != b".lock";
+        if keep || plain_dot {
+            out.push(char::from(b));
         } else {
-            break;
+            out.push_str(&format!("%{b:02X}"));
         }
     }
-    if out.is_empty() || out == "@" {
-        return None;
+    if out == "@" {
+        out = "%40".into();
     }
-    Some(out)
+    (!out.is_empty() && out.len() <= MAX_COMPONENT).then_some(out)
+}
+
+/// The name [`ref_component`] made `component` from, when it is one of its results.
+pub fn user_of_component(component: &str) -> Option<String> {
+    let mut bytes = Vec::with_capacity(component.len());
+    let mut rest = component.as_bytes();
+    while let Some((&b, tail)) = rest.split_first() {
+        if b == b'%' {
+            let hex = std::str::from_utf8(tail.get(..2)?).ok()?;
+            bytes.push(u8::from_str_radix(hex, 16).ok()?);
+            rest = &tail[2..];
+        } else {
+            bytes.push(b);
+            rest = tail;
+        }
+    }
+    let user = String::from_utf8(bytes).ok()?;
+    (ref_component(&user).as_deref() == Some(component)).then_some(user)
 }
 
 impl Repo {

@@ -13,11 +13,34 @@ fn emails_become_ref_components() {
         ref_component("alice@example.com").as_deref(),
         Some("alice@example.com")
     );
-    assert_eq!(ref_component("Bob Smith").as_deref(), Some("Bob-Smith"));
-    assert_eq!(ref_component("..x..y.lock").as_deref(), Some("x.y"));
-    assert_eq!(ref_component("a@{b}").as_deref(), Some("a@-b-"));
-    assert_eq!(ref_component("  ").as_deref(), None);
-    assert_eq!(ref_component("@").as_deref(), None);
+    assert_eq!(ref_component("Bob Smith").as_deref(), Some("Bob%20Smith"));
+    assert_eq!(ref_component("bob/smith").as_deref(), Some("bob%2Fsmith"));
+    assert_eq!(ref_component("a@{b}").as_deref(), Some("a@%7Bb%7D"));
+    assert_eq!(ref_component("  ").as_deref(), Some("%20%20"));
+    assert_eq!(ref_component("").as_deref(), None);
+    assert_eq!(ref_component("@").as_deref(), Some("%40"));
+    assert_eq!(ref_component(&"x".repeat(300)), None);
+}
+
+#[test]
+fn names_that_git_would_fold_stay_distinct_users() {
+    let alice = ref_component("alice").unwrap();
+    for other in [
+        "alice.lock",
+        ".alice",
+        "alice.",
+        " alice",
+        "alice ",
+        "alice..lock",
+        "Alice",
+        "alice%",
+    ] {
+        let c = ref_component(other).unwrap();
+        assert_ne!(c, alice, "{other}");
+        assert_eq!(user_of_component(&c).as_deref(), Some(other));
+    }
+    assert_ne!(ref_component("bob smith"), ref_component("bob/smith"));
+    assert_ne!(ref_component("böb"), ref_component("bøb"));
 }
 
 #[test]
@@ -98,7 +121,15 @@ proptest! {
             let name = wip_ref(&c, "main");
             prop_assert!(gix::refs::FullName::try_from(name.as_str()).is_ok(), "{name}");
             prop_assert_eq!(wip_owner(&name), Some(c.as_str()));
-            prop_assert_eq!(ref_component(&c), Some(c.clone()));
+            prop_assert_eq!(user_of_component(&c), Some(user.clone()));
+        }
+    }
+
+    /// Two different names never map to one ref component.
+    #[test]
+    fn the_mapping_is_injective(a in "[a-c. /%@{}lockö]{0,8}", b in "[a-c. /%@{}lock]{0,8}") {
+        if a != b {
+            prop_assert!(ref_component(&a).is_none() || ref_component(&a) != ref_component(&b));
         }
     }
 }
@@ -176,4 +207,23 @@ proptest! {
         let dirty = git(dir, &["status", "--porcelain"]);
         prop_assert_eq!(dirty.is_empty(), expected == theirs, "{}", dirty);
     }
+}
+
+#[test]
+fn objects_of_a_large_wip_are_named_by_their_index() {
+    // 20,000 objects changed (the array is indexed once: #30 item 8), each named.
+    let n = 20_000;
+    let level = |x: u32| {
+        let mut s = String::from("entities = [\n");
+        for i in 0..n {
+            s.push_str(&format!("\t{{ id = \"e{i}\" name = \"n{i}\" x = {x} }}\n"));
+        }
+        s.push_str("]\n");
+        Document::parse(&s, Dialect::Sjson).unwrap()
+    };
+    let objects = objects_of("l.sjson", &level(0), &level(1), &Default::default());
+    assert_eq!(objects.len(), n);
+    assert!(objects
+        .iter()
+        .all(|o| o.name.as_deref() == Some(&format!("n{}", &o.id.as_deref().unwrap()[1..]))));
 }

@@ -73,6 +73,8 @@ pub struct WhoReport {
     pub mine: Vec<ObjectChange>,
     /// (other user, object) for each object that both the local user and another change.
     pub overlaps: Vec<(String, ObjectChange)>,
+    /// WIP refs skipped because they do not point at a commit: (ref name, why).
+    pub skipped: Vec<(String, String)>,
 }
 
 /// What [`Repo::who`](crate::Repo::who) looks at.
@@ -121,11 +123,22 @@ impl Repo {
             if user == request.me {
                 continue;
             }
-            let id = r.peel_to_id().map_err(Error::git)?.detach();
-            found.push((user.to_string(), branch.to_string(), id));
+            let id = match r.peel_to_id() {
+                Ok(id) => id.detach(),
+                Err(e) => {
+                    report.skipped.push((name.clone(), e.to_string()));
+                    continue;
+                }
+            };
+            found.push((user.to_string(), branch.to_string(), id, name));
         }
-        for (user, branch, id) in found {
-            let commit = repo.find_commit(id)?;
+        for (user, branch, id, name) in found {
+            // One bad ref (a blob, a tree) must not hide everyone else's work (#30 item 6).
+            let Ok(commit) = repo.find_commit(id) else {
+                let why = format!("{} is not a commit", short_id(&id.to_string()));
+                report.skipped.push((name, why));
+                continue;
+            };
             let time = commit.time().map_err(Error::git)?.seconds;
             let age = (request.now - time).max(0);
             if age as u64 > request.stale.as_secs() {
@@ -235,6 +248,8 @@ pub(super) fn objects_of(
 ) -> Vec<ObjectChange> {
     let d = diff(old.root(), new.root(), options);
     let mut by_pointer: BTreeMap<String, ObjectChange> = BTreeMap::new();
+    // Each array's elements indexed by id once, not scanned per object (#30 item 8).
+    let (mut in_new, mut in_old) = (IdIndex::new(new.root()), IdIndex::new(old.root()));
     for change in &d.changes {
         // A whole array of id'd objects added or removed (a new file, a new layer): each
         // of its objects is added or removed.
@@ -282,7 +297,9 @@ pub(super) fn objects_of(
             _ => "changed",
         };
         let entry = by_pointer.entry(pointer.clone()).or_insert_with(|| {
-            let value = resolve(new.root(), &object.0).or_else(|| resolve(old.root(), &object.0));
+            let value = in_new
+                .resolve(&object.0)
+                .or_else(|| in_old.resolve(&object.0));
             ObjectChange {
                 file: file.to_string(),
                 pointer: pointer.clone(),
@@ -339,21 +356,55 @@ fn keyed_elements<'d>(v: Value<'d>, id_keys: &[String]) -> Vec<(String, String, 
     out
 }
 
-/// The value at `path` in `root`, keyed elements found by their id member.
-fn resolve<'d>(root: Value<'d>, path: &[Segment]) -> Option<Value<'d>> {
-    let mut v = root;
-    for seg in path {
-        v = match seg {
-            Segment::Key(k) => v.get(k)?,
-            Segment::Index(i) => v.children().nth(*i)?,
-            Segment::Id { key, value } => v.children().find(|c| {
-                c.members().any(|(k, m)| {
-                    k.eq_ignore_ascii_case(key)
-                        && (m.as_str().is_some_and(|s| s == value.as_str())
-                            || m.as_number_lexeme() == Some(value.as_str()))
-                })
-            })?,
-        };
+/// The values of a document at paths, keyed elements found by their id member through an
+/// index of each array built the first time it is searched: linear in the document, not
+/// in the number of objects times the array's length.
+struct IdIndex<'d> {
+    root: Value<'d>,
+    /// Per array (its path): (lowercased member name, id) → the first element holding it.
+    arrays: rustc_hash::FxHashMap<String, rustc_hash::FxHashMap<(String, String), Value<'d>>>,
+}
+
+impl<'d> IdIndex<'d> {
+    fn new(root: Value<'d>) -> Self {
+        IdIndex {
+            root,
+            arrays: Default::default(),
+        }
     }
-    Some(v)
+
+    /// The value at `path`, if there is one.
+    fn resolve(&mut self, path: &[Segment]) -> Option<Value<'d>> {
+        let mut v = self.root;
+        for (i, seg) in path.iter().enumerate() {
+            v = match seg {
+                Segment::Key(k) => v.get(k)?,
+                Segment::Index(n) => v.children().nth(*n)?,
+                Segment::Id { key, value } => {
+                    let array = Path(path[..i].to_vec()).to_string();
+                    let index = self.arrays.entry(array).or_insert_with(|| index_of(v));
+                    *index.get(&(key.to_ascii_lowercase(), value.clone()))?
+                }
+            };
+        }
+        Some(v)
+    }
+}
+
+/// Every element of `array` by each (lowercased member name, string or number value) it
+/// holds; the first element wins, as a scan would find it.
+fn index_of(array: Value<'_>) -> rustc_hash::FxHashMap<(String, String), Value<'_>> {
+    let mut index = rustc_hash::FxHashMap::default();
+    for element in array.children() {
+        for (k, m) in element.members() {
+            let id = m
+                .as_str()
+                .map(|s| s.into_owned())
+                .or_else(|| m.as_number_lexeme().map(str::to_string));
+            if let Some(id) = id {
+                index.entry((k.to_ascii_lowercase(), id)).or_insert(element);
+            }
+        }
+    }
+    index
 }

@@ -68,6 +68,8 @@ impl Repo {
         user: &str,
     ) -> Result<Wip> {
         let repo = &self.git;
+        // A sync or merge killed midway is finished first (issue #30 item 1).
+        crate::head_journal::resume(repo)?;
         let head = repo::head_commit(repo)?.ok_or_else(|| {
             Error::Usage("nothing is committed yet: commit once, then sync".into())
         })?;

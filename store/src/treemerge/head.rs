@@ -6,9 +6,9 @@ use gix::ObjectId;
 
 use super::{merge_commits, AssetRules, MergedFile, Unresolved};
 use crate::error::{Error, Result};
-use crate::repo;
 use crate::worktree;
 use crate::Repo;
+use crate::{failpoint, head_journal, repo};
 
 /// How a merge into HEAD ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -104,6 +104,11 @@ impl Repo {
         rules: &AssetRules<'_>,
     ) -> Result<MergeReport> {
         let repo = &self.git;
+        if let Some(head_journal::Resumed::Conflicted(merging)) = head_journal::resume(repo)? {
+            if merging == theirs {
+                return resumed_conflicted(repo, theirs);
+            }
+        }
         refuse_if_in_progress(repo)?;
         // git's discipline: the index lock first, then the index and HEAD read under it.
         let mut lock = worktree::IndexLock::acquire(repo)?;
@@ -151,31 +156,82 @@ impl Repo {
         let merged = merge_commits(repo, ours_id, theirs, ("HEAD", theirs_label), rules)?;
         let message = merge_message(title, &merged.files, &merged.unresolved, policy);
         let worktree_target = repo.index_from_tree(&merged.worktree_tree)?;
+        let conflicted = !merged.unresolved.is_empty();
+        // The commit is written before anything moves, and the move is journaled, so that a
+        // kill anywhere leaves a state a rerun finishes (see `head_journal`).
+        let new = if conflicted {
+            theirs
+        } else {
+            repo.new_commit(message.as_str(), merged.tree, [ours_id, theirs])?
+                .id
+        };
+        let head_move = head_journal::HeadMove {
+            old: ours_id,
+            new,
+            conflicted,
+        };
+        head_journal::begin(repo, head_move)?;
         worktree::checkout(repo, &mut lock, &head_index, &worktree_target, merged.index)?;
         report.files = merged.files;
         report.unresolved = merged.unresolved;
         write_orig_head(repo, ours_id)?;
-        if report.unresolved.is_empty() {
-            let commit = repo.commit("HEAD", &message, merged.tree, [ours_id, theirs])?;
-            lock.commit()?;
-            report.result = MergeResult::Merged {
-                commit: commit.detach(),
-            };
-        } else {
-            let git_dir = repo.git_dir();
-            let write = |name: &str, text: &str| {
-                std::fs::write(git_dir.join(name), text)
-                    .map_err(|e| Error::io(git_dir.join(name).display().to_string(), e))
-            };
-            write("MERGE_HEAD", &format!("{theirs}\n"))?;
-            write("MERGE_MSG", &message)?;
-            write("MERGE_MODE", "")?;
-            lock.commit()?;
+        if conflicted {
+            write_conflicted_merge(repo, lock, theirs, &message)?;
             report.result = MergeResult::Conflicted;
+        } else {
+            let reflog = format!("merge {theirs_label}: Merge made by assetvc");
+            head_journal::commit_then_move_head(repo, lock, head_move, &reflog)?;
+            report.result = MergeResult::Merged { commit: new };
         }
         report.message = message;
         Ok(report)
     }
+}
+
+/// Leaves the merge of `theirs` in progress for the user: `MERGE_MSG` and `MERGE_MODE`,
+/// then the index with its conflict stages (from `lock`), and `MERGE_HEAD` last, so that
+/// git never sees a merge in progress over the old index.
+fn write_conflicted_merge(
+    repo: &gix::Repository,
+    lock: worktree::IndexLock,
+    theirs: ObjectId,
+    message: &str,
+) -> Result<()> {
+    let git_dir = repo.git_dir();
+    let write =
+        |name: &str, text: &str| crate::atomic::write_atomic(&git_dir.join(name), text.as_bytes());
+    write("MERGE_MSG", message)?;
+    write("MERGE_MODE", "")?;
+    let head_move = head_journal::HeadMove {
+        old: repo::head_commit(repo)?.ok_or_else(|| Error::Usage("HEAD is unborn".into()))?,
+        new: theirs,
+        conflicted: true,
+    };
+    head_journal::commit_index(repo, lock, head_move)?;
+    failpoint::hit("merge-before-merge-head");
+    write("MERGE_HEAD", &format!("{theirs}\n"))?;
+    head_journal::finish(repo)
+}
+
+/// The report of an interrupted merge of `theirs` that a rerun found left for the user.
+fn resumed_conflicted(repo: &gix::Repository, theirs: ObjectId) -> Result<MergeReport> {
+    let index = current_index(repo)?;
+    let unresolved = worktree::unmerged_paths(&index)
+        .into_iter()
+        .map(|path| super::Unresolved {
+            path,
+            kind: super::UnresolvedKind::Tree("left for you by the interrupted merge".into()),
+        })
+        .collect();
+    let message = std::fs::read_to_string(repo.git_dir().join("MERGE_MSG")).unwrap_or_default();
+    Ok(MergeReport {
+        result: MergeResult::Conflicted,
+        ours: repo::head_commit(repo)?,
+        theirs,
+        files: Vec::new(),
+        unresolved,
+        message,
+    })
 }
 
 /// Refuses when a merge, rebase or similar is in progress.
@@ -208,9 +264,21 @@ fn fast_forward(
     label: &str,
 ) -> Result<()> {
     let target = repo.index_from_tree(&repo::tree_of(repo, Some(to))?)?;
+    let reflog = format!("merge {label}: Fast-forward");
+    let Some(old) = from else {
+        // An unborn branch: nothing to lose, nothing to resume.
+        worktree::checkout(repo, &mut lock, head_index, &target.clone(), target)?;
+        lock.commit()?;
+        return update_head(repo, from, to, &reflog);
+    };
+    let head_move = head_journal::HeadMove {
+        old,
+        new: to,
+        conflicted: false,
+    };
+    head_journal::begin(repo, head_move)?;
     worktree::checkout(repo, &mut lock, head_index, &target.clone(), target)?;
-    update_head(repo, from, to, &format!("merge {label}: Fast-forward"))?;
-    lock.commit()
+    head_journal::commit_then_move_head(repo, lock, head_move, &reflog)
 }
 
 /// The index of the worktree, or an empty one if there is none yet.

@@ -157,29 +157,38 @@ fn merge_repo(repo: &gix::Repository) -> gix::Repository {
     repo
 }
 
-/// Writes the objects of `memory` that `roots` reach into `target`'s object database.
+/// Writes the objects of `memory` that `roots` reach into `target`'s object database,
+/// children before parents (as git does): an object found in the database after a kill
+/// is then always complete, and every object of `memory` is written whether or not the
+/// database already has it (its presence proves nothing about its children).
 fn persist(
     target: &gix::Repository,
     memory: &gix::odb::memory::Storage,
     roots: &[ObjectId],
 ) -> Result<()> {
     use gix::objs::Write as _;
-    let mut stack: Vec<ObjectId> = roots.to_vec();
+    // (object, whether its children are already on the stack above it)
+    let mut stack: Vec<(ObjectId, bool)> = roots.iter().map(|&id| (id, false)).collect();
     let mut seen = HashSet::new();
-    while let Some(id) = stack.pop() {
+    while let Some((id, expanded)) = stack.pop() {
+        let Some((kind, data)) = memory.get(&id) else {
+            continue; // not made by this merge: it came from the database with its closure
+        };
+        if expanded {
+            crate::failpoint::hit("merge-write-object");
+            target.objects.write_buf(*kind, data)?;
+            continue;
+        }
         if !seen.insert(id) {
             continue;
         }
-        let Some((kind, data)) = memory.get(&id) else {
-            continue; // already in the object database, and so is everything it reaches
-        };
+        stack.push((id, true));
         if *kind == gix::objs::Kind::Tree {
             for entry in gix::objs::TreeRefIter::from_bytes(data, id.kind()) {
                 let entry = entry.map_err(Error::git)?;
-                stack.push(entry.oid.to_owned());
+                stack.push((entry.oid.to_owned(), false));
             }
         }
-        target.objects.write_buf(*kind, data)?;
     }
     Ok(())
 }

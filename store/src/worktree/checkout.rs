@@ -234,6 +234,7 @@ fn write_changes(
     let exec_bit = wt.exec_bit;
     let mut left_alone = Vec::new();
     for change in changes.iter().filter(|c| c.new.is_none()) {
+        crate::failpoint::hit("checkout-write");
         let expected = |d: &OnDisk| as_checked(d, change, current, exec_bit);
         if !wt.remove_if(change.path.as_bstr(), current, &expected)? {
             left_alone.push(change.path.clone());
@@ -261,6 +262,7 @@ fn write_changes(
                 removed = true;
             }
         }
+        crate::failpoint::hit("checkout-write");
         let expected = |d: &OnDisk| {
             (removed && *d == OnDisk::Missing) || as_checked(d, change, current, exec_bit)
         };

@@ -34,7 +34,7 @@ pub use checkout::{checkout, checkout_against};
 use fs::{is_executable, make_symlink, remove_existing, set_executable};
 pub use index::{diff_indexes, set_conflict_stages, unmerged_paths, PathChange, Stages};
 pub use lock::IndexLock;
-pub use safety::{path_problem, validate_index};
+pub use safety::{path_problem, validate_index, worktree_file};
 
 /// What is on disk at a path, hashed as git would store it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -321,9 +321,14 @@ impl<'r> Worktree<'r> {
         }
         let data = self.worktree_bytes(rela, &blob.data, &path)?;
         let dir = path.parent().unwrap_or(&self.root);
+        // Named like `write_atomic`'s, so that the leftovers of a killed run are recognised
+        // and removed by the next write in this folder (#30 item 3).
+        crate::atomic::remove_stale_temporaries(dir);
+        let mut prefix = std::ffi::OsString::from(".");
+        prefix.push(path.file_name().unwrap_or_default());
+        prefix.push(crate::atomic::TEMP_MARK);
         let mut tmp = tempfile::Builder::new()
-            .prefix(".assetvc-")
-            .suffix(".tmp")
+            .prefix(&prefix)
             .tempfile_in(dir)
             .map_err(|e| Error::io(dir.display().to_string(), e))?;
         tmp.write_all(&data)

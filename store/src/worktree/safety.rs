@@ -113,6 +113,29 @@ pub fn prepare_leading_dirs(root: &Path, rela: &BStr, create: bool) -> Result<()
     Ok(())
 }
 
+/// The file `rela` (repository-relative, `/`-separated, from untrusted input such as a
+/// change set) under the worktree `root`, refused unless writing it stays inside the
+/// worktree: no `.git` component in any spelling (nor `..`, empty or absolute parts), no
+/// symbolic link among its folders, and the file itself no symbolic link.
+pub fn worktree_file(root: &Path, rela: &str) -> Result<std::path::PathBuf> {
+    let bytes: &BStr = rela.as_bytes().as_bstr();
+    if rela.is_empty() || rela.starts_with('/') || rela.contains('\\') {
+        return Err(unsafe_path(bytes, "not a relative /-separated path".into()));
+    }
+    if let Some(reason) = path_problem(bytes, Mode::FILE) {
+        return Err(unsafe_path(bytes, reason));
+    }
+    prepare_leading_dirs(root, bytes, false)?;
+    let path = root.join(crate::repo::to_path(bytes));
+    if std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink()) {
+        return Err(unsafe_path(
+            bytes,
+            "a symbolic link; assetvc never writes through one".into(),
+        ));
+    }
+    Ok(path)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -153,5 +176,54 @@ mod tests {
         assert!(matches!(err, Error::UnsafePath { .. }), "{err}");
         prepare_leading_dirs(dir.path(), "a/b/c.level".into(), true).unwrap();
         assert!(dir.path().join("a/b").is_dir());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn worktree_files_never_lead_outside_or_into_git() {
+        let dir = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("sub")).unwrap();
+        std::os::unix::fs::symlink(outside.path(), dir.path().join("linkdir")).unwrap();
+        std::os::unix::fs::symlink(outside.path().join("f"), dir.path().join("leaf.level"))
+            .unwrap();
+        for bad in [
+            "linkdir/target.level",
+            "linkdir/created.level",
+            "sub/.git/hooks/post-checkout",
+            "sub/.GIT/config",
+            "git~1/hooks/x",
+            ".git./config",
+            "../x.level",
+            "/etc/passwd",
+            "a//b",
+            "leaf.level",
+            "",
+        ] {
+            assert!(
+                worktree_file(dir.path(), bad).is_err(),
+                "{bad} should be refused"
+            );
+        }
+        let ok = worktree_file(dir.path(), "sub/new/a.level").unwrap();
+        assert_eq!(ok, dir.path().join("sub/new/a.level"));
+    }
+
+    proptest::proptest! {
+        /// Whatever the name, an accepted path stays under the root and never passes a
+        /// `.git` folder.
+        #[test]
+        fn accepted_paths_stay_inside(rela in "[a-zA-Z.~/\\\\ 1]{0,24}") {
+            let dir = tempfile::tempdir().unwrap();
+            if let Ok(path) = worktree_file(dir.path(), &rela) {
+                proptest::prop_assert!(path.starts_with(dir.path()));
+                let inner = path.strip_prefix(dir.path()).unwrap();
+                for c in inner.components() {
+                    proptest::prop_assert!(matches!(c, std::path::Component::Normal(_)), "{rela}");
+                    let lower = c.as_os_str().to_string_lossy().to_lowercase();
+                    proptest::prop_assert!(!lower.trim_end_matches(['.', ' ']).eq(".git"), "{rela}");
+                }
+            }
+        }
     }
 }

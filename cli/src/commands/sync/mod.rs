@@ -511,7 +511,7 @@ fn report_postponed(unresolved: &[store::Unresolved], label: &str, out: &mut Cyc
             UnresolvedKind::Unparsable { side, error, .. } => eprintln!(
                 "assetvc: {}: {} does not parse yet ({}:{}: {}); {label} is not merged \
                  until it does (your bytes are kept)",
-                u.path,
+                report::safe(&u.path),
                 if *side == "ours" {
                     "your version"
                 } else {
@@ -522,8 +522,9 @@ fn report_postponed(unresolved: &[store::Unresolved], label: &str, out: &mut Cyc
                 error.kind
             ),
             other => eprintln!(
-                "assetvc: {}: {other}; {label} is not merged: commit, then `assetvc pull`",
-                u.path
+                "assetvc: {}: {}; {label} is not merged: commit, then `assetvc pull`",
+                report::safe(&u.path),
+                report::safe(&other.to_string())
             ),
         }
     }
@@ -544,8 +545,11 @@ fn lap(timings: &mut serde_json::Map<String, serde_json::Value>, name: &str, sta
 fn report_wip(wip: &Wip, out: &mut Cycle) {
     for (path, e) in &wip.unparsable {
         eprintln!(
-            "assetvc: {path}:{}:{}: does not parse yet ({}); carried in your WIP as it is",
-            e.line, e.col, e.kind
+            "assetvc: {}:{}:{}: does not parse yet ({}); carried in your WIP as it is",
+            report::safe(path),
+            e.line,
+            e.col,
+            report::safe(&e.kind.to_string())
         );
     }
     out.json["wip"] = json!(wip.commit.to_string());
