@@ -16,6 +16,7 @@ pub mod cocos;
 pub mod coherence;
 mod coherent;
 mod counters;
+mod derived;
 pub mod diff;
 pub mod explain;
 mod game;

@@ -244,6 +244,9 @@ impl<'a> Merger<'a> {
                 if let Some(out) = self.greater_version(b, o, t) {
                     return out;
                 }
+                if let Some(out) = self.editor_derived(b, o, t) {
+                    return out;
+                }
                 let kind = if b.is_some() {
                     ConflictKind::BothModified
                 } else {

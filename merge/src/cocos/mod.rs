@@ -79,7 +79,8 @@ pub fn merge_cocos(
         natural_keys: Vec::new(),
         atomic_max: options.atomic_max,
         references: options.references.clone(),
-        profile: Some(crate::profile::Format::Json),
+        // The format's knowledge (editor-derived members) holds in the keyed form too.
+        profile: Some(crate::profile::resolve(options.profile, ours)),
     };
     let parse = |els: &[J]| {
         let text = J::Arr(els.to_vec()).compact();

@@ -115,7 +115,8 @@ pub struct Knowledge {
     pub sets: &'static [&'static str],
     /// Members that refer to other objects.
     pub references: &'static [ReferenceKind],
-    /// Members the editor derives from others (re-derived rather than merged by hand).
+    /// Members the editor derives on every save (a name, or a prefix ending in `*`): when
+    /// both sides changed one, ours is kept (`derived.rs`).
     pub editor_derived: &'static [&'static str],
 }
 
@@ -198,7 +199,7 @@ impl Format {
                     ReferenceKind::ById("entityIid"),
                     ReferenceKind::ById("levelIid"),
                 ],
-                editor_derived: &["__identifier", "__type", "__grid", "__pivot", "__worldX"],
+                editor_derived: &["__*"],
                 ..NOTHING
             },
             Format::Cocos2 | Format::Cocos3 => Knowledge {
@@ -206,7 +207,7 @@ impl Format {
                     ReferenceKind::ByIndex("__id__"),
                     ReferenceKind::ById("__uuid__"),
                 ],
-                editor_derived: &["_prefab", "_lpos"],
+                editor_derived: &["_orthoHeight"],
                 ..NOTHING
             },
             Format::GDevelop => Knowledge {
