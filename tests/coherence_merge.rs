@@ -1,5 +1,5 @@
 //! End to end: merges that would break a level's references are repaired and reported
-//! (DESIGN.md "Level coherence"), under `git merge` with the driver and `merge-file`.
+//! (docs/design.md "Level coherence"), under `git merge` with the driver and `merge-file`.
 
 use crate::common;
 

@@ -1,4 +1,4 @@
-//! The sections of `assetvc.toml`; every field is optional (the defaults are DESIGN.md's).
+//! The sections of `assetvc.toml`; every field is optional (the defaults are docs/design.md's).
 
 use serde::Deserialize;
 
@@ -104,7 +104,7 @@ impl Default for SyncSettings {
     }
 }
 
-/// What counts as a reference (DESIGN.md "Level coherence"); the defaults are
+/// What counts as a reference (docs/design.md "Level coherence"); the defaults are
 /// [`merge::coherence::ReferenceOptions`]'s.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, default)]

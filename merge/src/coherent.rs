@@ -1,5 +1,5 @@
 //! The coherent merge: the structural merge, its text parsed back (the check that the
-//! printer's output parses), then the coherence pass (DESIGN.md "Level coherence"), with
+//! printer's output parses), then the coherence pass (docs/design.md "Level coherence"), with
 //! work that only reads the result beside the pass.
 
 use sjson::{Dialect, Document, ParseOptions};

@@ -8,6 +8,7 @@
 //! an edit of ours: ours' text wherever ours' value was kept. No I/O happens here.
 
 #![warn(missing_docs)]
+#![forbid(unsafe_code)]
 
 mod align;
 mod bump;
@@ -363,7 +364,7 @@ impl fmt::Display for Conflict {
     }
 }
 
-/// Merge settings (see DESIGN.md "Merge semantics").
+/// Merge settings (see docs/design.md "Merge semantics").
 #[derive(Debug, Clone)]
 pub struct MergeOptions {
     /// How true conflicts are resolved.

@@ -1,4 +1,4 @@
-//! DESIGN.md "Merge semantics": keyed arrays (tuples and sequences: `sequences.rs`).
+//! docs/design.md "Merge semantics": keyed arrays (tuples and sequences: `sequences.rs`).
 
 use crate::common;
 

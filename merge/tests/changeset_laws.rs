@@ -1,4 +1,4 @@
-//! Property tests of the change-set laws (DESIGN.md "Change sets and apply") on
+//! Property tests of the change-set laws (docs/design.md "Change sets and apply") on
 //! generated levels:
 //!
 //! - `apply(diff(A, B), A) == B` as data, and A's bytes wherever a value did not change;

@@ -1,4 +1,4 @@
-//! DESIGN.md "Merge semantics": moves (reparenting, wrapping) and unmigrated branches.
+//! docs/design.md "Merge semantics": moves (reparenting, wrapping) and unmigrated branches.
 
 use crate::common;
 

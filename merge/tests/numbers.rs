@@ -1,4 +1,4 @@
-//! Numbers compare by value (DESIGN "Exact values", issue 12): `1e400` → `2e400` and
+//! Numbers compare by value (docs/design.md "Exact values", issue 12): `1e400` → `2e400` and
 //! `0.0` → `-0.0` are changes for the diff and the merge, though `f64` sees no difference.
 
 use crate::common;

@@ -1,4 +1,4 @@
-//! DESIGN.md "Merge semantics": values and object keys, conflicts and policies.
+//! docs/design.md "Merge semantics": values and object keys, conflicts and policies.
 
 use crate::common;
 

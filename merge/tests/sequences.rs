@@ -1,4 +1,4 @@
-//! DESIGN.md "Merge semantics": atomic number tuples, sequences, unkeyed objects.
+//! docs/design.md "Merge semantics": atomic number tuples, sequences, unkeyed objects.
 
 use crate::common;
 

@@ -8,6 +8,7 @@
 //! the page of `assetvc who`; [`render`] writes any [`Page`].
 
 #![warn(missing_docs)]
+#![forbid(unsafe_code)]
 
 mod cards;
 mod escape;

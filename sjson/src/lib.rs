@@ -7,6 +7,7 @@
 //! parses with them and the fast production parser must agree with it.
 
 #![warn(missing_docs)]
+#![forbid(unsafe_code)]
 
 mod detect;
 mod doc;

@@ -8,7 +8,7 @@
 //! containing a directory, honouring `GIT_DIR` and the variables git sets for hooks and
 //! drivers), [`Repo::discover_worktree`] (the same, refusing a bare repository),
 //! [`Repo::open_bare`] (exactly this git directory) or [`Repo::open_quarantine`] (a
-//! pre-receive hook inside git's quarantine, DESIGN "Hooks"). Every operation is a method
+//! pre-receive hook inside git's quarantine, docs/design.md "Hooks"). Every operation is a method
 //! of `Repo`, or takes a `&Repo`, or is a type built from one ([`Staging`],
 //! [`ObjectIndex`]). gix stays inside this crate: the one gix type in the API is
 //! [`ObjectId`], re-exported because callers keep commit and blob ids.
@@ -35,6 +35,7 @@
 //! - `atomic`: the one way a named file is written; `error`: [`Error`].
 
 #![warn(missing_docs)]
+#![forbid(unsafe_code)]
 
 mod atomic;
 mod blobs;

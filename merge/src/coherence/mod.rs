@@ -1,4 +1,4 @@
-//! Level coherence (DESIGN.md "Level coherence"): after the structural merge, a merged
+//! Level coherence (docs/design.md "Level coherence"): after the structural merge, a merged
 //! level must not reference a missing object, hold a parent cycle, lose an object that no
 //! side deleted, or hold an id twice. [`repair`] finds what breaks those invariants and
 //! repairs it — restores referenced or orphaned objects from the side that kept them,

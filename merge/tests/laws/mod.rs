@@ -1,4 +1,4 @@
-//! Property tests of the merge laws (DESIGN.md "Merge semantics", "Laws"): random
+//! Property tests of the merge laws (docs/design.md "Merge semantics", "Laws"): random
 //! documents, random edit scripts for each side, printed in random SJSON/JSON styles.
 //!
 //! - merge(b, x, b) = x byte for byte; merge(b, b, x) = x; merge(b, x, x) = x;

@@ -1,6 +1,6 @@
 //! Live collaboration over a plain git remote: `assetvc sync` and `assetvc who`.
 //!
-//! One sync cycle (see DESIGN.md, "Live collaboration"):
+//! One sync cycle (see docs/design.md, "Live collaboration"):
 //!
 //! 1. [`Repo::record_wip`] records the worktree's uncommitted asset edits as a commit on
 //!    `refs/assetvc/wip/<user>/<branch>` (parent HEAD, tree HEAD's tree plus the asset
