@@ -1,5 +1,5 @@
 //! Both sides bumped a version (`"version": "1.2.0"` in a manifest, each side its own
-//! release): the greater version is taken, reported as a conflict resolved that way.
+//! release; or raised a requirement such as `"MinimumVersion"`): the greater version is taken, reported as a conflict resolved that way.
 
 use std::cmp::Ordering;
 
@@ -40,7 +40,7 @@ fn compare(a: &str, b: &str) -> Option<Ordering> {
 }
 
 impl<'a> Merger<'a> {
-    /// Both sides changed a `version` member's semver-like string from base's, each
+    /// Both sides changed a `…version` member's semver-like string from base's, each
     /// upwards: the greater is taken, and the conflict reported as resolved to its side.
     pub(crate) fn greater_version(
         &mut self,
@@ -51,7 +51,8 @@ impl<'a> Merger<'a> {
         let Some(Segment::Key(key)) = self.path.0.last() else {
             return None;
         };
-        if !key.eq_ignore_ascii_case("version") {
+        // `version`, `Version`, and requirements such as `MinimumVersion`: both raised.
+        if !key.to_ascii_lowercase().ends_with("version") {
             return None;
         }
         let b = b?;
@@ -114,5 +115,18 @@ mod tests {
         )
         .unwrap();
         assert_eq!(out.text, doc("1.1.0"));
+    }
+
+    #[test]
+    fn a_raised_requirement_takes_the_greater_and_other_keys_do_not() {
+        let doc = |k: &str, v: &str| format!("{{\"{k}\": \"{v}\"}}");
+        let opts = MergeOptions::default();
+        let run = |k: &str| {
+            let (b, o, t) = (doc(k, "0.1.0"), doc(k, "0.1.2"), doc(k, "0.1.1"));
+            merge_texts(&b, &o, &t, Dialect::Json, &opts).unwrap().text
+        };
+        assert_eq!(run("MinimumVersion"), doc("MinimumVersion", "0.1.2"));
+        // Not a version: the policy (theirs) decides.
+        assert_eq!(run("name"), doc("name", "0.1.1"));
     }
 }
