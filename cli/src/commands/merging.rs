@@ -245,12 +245,29 @@ pub fn dialect_of_text(config: &Config, path: &Path, text: &str) -> Dialect {
     }
 }
 
-/// [`dialect_of_text`] for the file at `file` (its text read; by name alone if it
-/// cannot be read, which loading then reports).
+/// How much of a file [`dialect_of_file`] reads first: enough for the first significant
+/// character and for a small file whole.
+const HEAD: u64 = 64 << 10;
+
+/// [`dialect_of_text`] for the file at `file` (by name alone if it cannot be read, which
+/// loading then reports). Only its head is read, unless a large file opens with `{` or a
+/// comment and is not named `.json`: whether it is JSON then takes its whole text.
 pub fn dialect_of_file(config: &Config, path: &Path, file: &Path) -> Dialect {
-    match std::fs::read(file) {
-        Ok(bytes) => dialect_of_text(config, path, &String::from_utf8_lossy(&bytes)),
-        Err(_) => dialect_of(config, path),
+    use std::io::Read;
+    let mut head = Vec::new();
+    let read = std::fs::File::open(file).and_then(|f| f.take(HEAD).read_to_end(&mut head));
+    if read.is_err() {
+        return dialect_of(config, path);
+    }
+    let text = String::from_utf8_lossy(&head);
+    let dialect = dialect_of_text(config, path, &text);
+    let opens = text.trim_start_matches('\u{FEFF}').trim_start();
+    let whole_needed = head.len() as u64 == HEAD
+        && dialect == Dialect::Sjson
+        && (opens.starts_with('{') || opens.starts_with('/'));
+    match whole_needed.then(|| std::fs::read(file)) {
+        Some(Ok(bytes)) => dialect_of_text(config, path, &String::from_utf8_lossy(&bytes)),
+        _ => dialect,
     }
 }
 
