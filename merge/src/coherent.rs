@@ -6,6 +6,7 @@ use sjson::{Dialect, Document, ParseOptions};
 
 use crate::coherence::Which;
 use crate::game::{self, Game};
+use crate::profile::Format;
 use crate::PARALLEL_FROM;
 use crate::{both, cocos, coherence, merger, Conflict, MergeError, MergeOptions, MergeOutcome};
 
@@ -21,11 +22,10 @@ pub fn merge_coherent_beside<R: Send>(
     options: &MergeOptions,
     beside: impl Fn(&Document, &[Conflict]) -> R + Sync,
 ) -> Result<Coherent<R>, MergeError> {
-    if let Some(graph) = cocos_graph([base, ours, theirs], options, &beside) {
-        return graph;
-    }
-    if let Some(game) = Game::of_sides(ours, theirs) {
-        return game::merge(game, (base, ours, theirs), options, beside);
+    match format_pass([base, ours, theirs], options) {
+        Some(Pass::Graph) => return cocos_graph([base, ours, theirs], options, &beside),
+        Some(Pass::Map(game)) => return game::merge(game, (base, ours, theirs), options, beside),
+        None => {}
     }
     merge_plain(base, ours, theirs, options, beside)
 }
@@ -77,12 +77,13 @@ pub fn merge_coherent_owned<R: Send>(
     options: &MergeOptions,
     beside: impl Fn(&Document, &[Conflict]) -> R + Sync,
 ) -> Result<Coherent<R>, MergeError> {
-    if let Some(graph) = cocos_graph([&base, &ours, &theirs], options, &beside) {
-        return graph;
-    }
-    if let Some(game) = Game::of_sides(&ours, &theirs) {
+    match format_pass([&base, &ours, &theirs], options) {
+        Some(Pass::Graph) => return cocos_graph([&base, &ours, &theirs], options, &beside),
         // A map editor's file is merged with its rules; it is small enough to keep whole.
-        return game::merge(game, (&base, &ours, &theirs), options, beside);
+        Some(Pass::Map(game)) => {
+            return game::merge(game, (&base, &ours, &theirs), options, beside)
+        }
+        None => {}
     }
     let parallel = ours.text().len() >= PARALLEL_FROM;
     let dialects = [base.dialect(), ours.dialect(), theirs.dialect()];
@@ -109,15 +110,42 @@ pub fn merge_coherent_owned<R: Send>(
 
 /// The merge of three Cocos Creator object graphs ([`cocos::merge_cocos`]), in place of
 /// the element-by-element merge and the coherence pass; `None` unless all three are.
+/// A format's own merge pass, in place of the plain merge.
+enum Pass {
+    /// A Cocos Creator object graph ([`cocos::merge_cocos`]).
+    Graph,
+    /// A map editor's file ([`game::merge`]).
+    Map(Game),
+}
+
+/// The pass the merge's format takes ([`crate::profile::resolve`]: the configured profile,
+/// else ours' content): a Cocos graph when all three versions are graphs; a map editor's
+/// rules for Tiled and LDtk (theirs' content decides when ours' says nothing and no profile
+/// was configured: ours may be a file the map editor has not written yet).
+fn format_pass([base, ours, theirs]: [&Document; 3], options: &MergeOptions) -> Option<Pass> {
+    match crate::profile::resolve(options.profile, ours) {
+        Format::Cocos2 | Format::Cocos3 => [ours, theirs, base]
+            .into_iter()
+            .all(cocos::is_cocos)
+            .then_some(Pass::Graph),
+        format => Game::of_format(format)
+            .or_else(|| {
+                options
+                    .profile
+                    .is_none()
+                    .then(|| Game::of(theirs))
+                    .flatten()
+            })
+            .map(Pass::Map),
+    }
+}
+
 fn cocos_graph<R>(
     [base, ours, theirs]: [&Document; 3],
     options: &MergeOptions,
     beside: &impl Fn(&Document, &[Conflict]) -> R,
-) -> Option<Result<Coherent<R>, MergeError>> {
-    if ![ours, theirs, base].into_iter().all(cocos::is_cocos) {
-        return None;
-    }
-    let merged = cocos::merge_cocos(base, ours, theirs, options).and_then(|mut outcome| {
+) -> Result<Coherent<R>, MergeError> {
+    cocos::merge_cocos(base, ours, theirs, options).and_then(|mut outcome| {
         let text = std::mem::take(&mut outcome.text);
         let document = Document::parse_with(text, ParseOptions::new(ours.dialect()))
             .map_err(MergeError::Invalid)?;
@@ -130,8 +158,7 @@ fn cocos_graph<R>(
             beside,
             unique_ids: false,
         })
-    });
-    Some(merged)
+    })
 }
 
 /// The size of base's text from which freeing it during the merge, and reading it again

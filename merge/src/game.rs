@@ -11,6 +11,7 @@ use std::ops::Range;
 use sjson::{Document, Kind, ParseOptions, Path, Segment, Value};
 
 use crate::coherent::{merge_plain, Coherent};
+use crate::profile::Format;
 use crate::{counters, grid, Conflict, MergeError, MergeOptions};
 
 /// The map editor a document was saved by.
@@ -24,30 +25,18 @@ pub(crate) enum Game {
 }
 
 impl Game {
-    /// The editor that saved `doc`, from its root's members; `None` for anything else.
+    /// The editor that saved `doc`, by the profiles' content rules
+    /// ([`crate::profile::Profile::by_content`]); `None` for anything else.
     pub(crate) fn of(doc: &Document) -> Option<Game> {
-        let root = doc.root();
-        if root.kind() != Kind::Object {
-            return None;
-        }
-        let (mut tiled, mut json_version, mut ids, mut header) = (false, false, false, false);
-        for (key, value) in root.members() {
-            match &*key {
-                "tiledversion" => tiled = true,
-                "jsonVersion" => json_version = true,
-                "iid" | "nextUid" => ids = true,
-                "__header__" => {
-                    header = value.get("app").and_then(|a| a.as_str()).as_deref() == Some("LDtk")
-                }
-                _ => {}
-            }
-        }
-        if tiled {
-            Some(Game::Tiled)
-        } else if (json_version && ids) || header {
-            Some(Game::Ldtk)
-        } else {
-            None
+        Game::of_format(crate::profile::Profile::by_content(doc).format)
+    }
+
+    /// The map editor a format names, if it names one.
+    pub(crate) fn of_format(format: Format) -> Option<Game> {
+        match format {
+            Format::Tiled => Some(Game::Tiled),
+            Format::Ldtk => Some(Game::Ldtk),
+            _ => None,
         }
     }
 

@@ -247,27 +247,49 @@ impl Format {
         let root = doc.root();
         match root.kind() {
             Kind::Array => cocos(root),
-            Kind::Object => {
-                let has = |k: &str| root.get(k).is_some();
-                if has("jsonVersion") && has("iid") {
-                    Some((Format::Ldtk, "\"jsonVersion\" and \"iid\""))
-                } else if has("tiledversion") {
-                    Some((Format::Tiled, "\"tiledversion\""))
-                } else if has("gdVersion") {
-                    Some((Format::GDevelop, "\"gdVersion\""))
-                } else {
-                    None
-                }
-            }
+            Kind::Object => map_editor(root),
             _ => None,
         }
     }
 }
 
 /// Cocos by a top-level array of `__type__` objects; 3.x by the members only it writes.
+/// A Tiled map, an LDtk project or level, or a GDevelop project, by its root's members
+/// (read once).
+fn map_editor(root: Value<'_>) -> Option<(Format, &'static str)> {
+    let (mut tiled, mut json_version, mut ids, mut header, mut gdevelop) =
+        (false, false, false, false, false);
+    for (key, value) in root.members() {
+        match &*key {
+            "tiledversion" => tiled = true,
+            "jsonVersion" => json_version = true,
+            "iid" | "nextUid" => ids = true,
+            "__header__" => {
+                header = value.get("app").and_then(|a| a.as_str()).as_deref() == Some("LDtk")
+            }
+            "gdVersion" => gdevelop = true,
+            _ => {}
+        }
+    }
+    if tiled {
+        Some((Format::Tiled, "\"tiledversion\""))
+    } else if json_version && ids {
+        Some((Format::Ldtk, "\"jsonVersion\" with \"iid\" or \"nextUid\""))
+    } else if header {
+        Some((Format::Ldtk, "an LDtk \"__header__\""))
+    } else if gdevelop {
+        Some((Format::GDevelop, "\"gdVersion\""))
+    } else {
+        None
+    }
+}
+
+/// A Cocos Creator object graph ([`crate::cocos::is_graph`]), 3.x when an element holds
+/// `"_lpos"` or `"fileId"`.
 fn cocos(root: Value<'_>) -> Option<(Format, &'static str)> {
-    let first = root.children().next()?;
-    first.get("__type__")?;
+    if !crate::cocos::is_graph(root) {
+        return None;
+    }
     let v3 = root
         .children()
         .take(64)
