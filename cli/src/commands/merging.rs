@@ -276,11 +276,7 @@ pub fn dialect_of_file(config: &Config, path: &Path, file: &Path) -> Dialect {
 pub fn profile_of(config: &Config, path: &Path) -> Option<merge::profile::Format> {
     match config.profiles.for_path(path) {
         Some((format, _)) => Some(format),
-        None => {
-            merge::MergeOptions::default()
-                .for_path(&path.to_string_lossy())
-                .profile
-        }
+        None => merge::profile::Format::by_file_name(&path.to_string_lossy()),
     }
 }
 

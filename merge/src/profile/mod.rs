@@ -417,6 +417,13 @@ impl Profile {
 }
 
 /// The file extension of `path` (`/` or `\\`-separated), without the dot.
+impl Format {
+    /// The format the extension of the file at `path` names, if any ([`Format::by_extension`]).
+    pub fn by_file_name(path: &str) -> Option<Format> {
+        extension(path).and_then(Format::by_extension)
+    }
+}
+
 fn extension(path: &str) -> Option<&str> {
     let name = path.rsplit(['/', '\\']).next()?;
     name.rsplit_once('.').map(|(_, e)| e)
@@ -426,7 +433,7 @@ impl crate::MergeOptions {
     /// These options for the file at `path`: its profile by extension when none is set
     /// (the content decides at the merge when the extension names none).
     pub fn for_path(&self, path: &str) -> std::borrow::Cow<'_, crate::MergeOptions> {
-        match extension(path).and_then(Format::by_extension) {
+        match Format::by_file_name(path) {
             Some(format) if self.profile.is_none() => {
                 std::borrow::Cow::Owned(crate::MergeOptions {
                     profile: Some(format),
