@@ -37,11 +37,48 @@ pub enum GateViolation {
     },
     /// A format's own invariant (counter above its ids, grid length, back-link).
     Format {
-        /// The place.
+        /// The place (`/` for the whole document: array positions differ between
+        /// versions, so a graph's invariants are held or broken by the document as a whole).
         at: String,
-        /// What is broken, for people.
-        reason: String,
+        /// Which invariant is broken.
+        broken: FormatInvariant,
     },
+}
+
+/// A format's own invariant ([`GateViolation::Format`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FormatInvariant {
+    /// Cocos: every `{"__id__": n}` names an element of the array.
+    ReferenceInRange,
+    /// Cocos: a node's `_children` and each child's `_parent` agree.
+    ChildrenAndParent,
+    /// Cocos: a node's `_components` and each component's `node` agree.
+    ComponentsAndNode,
+    /// Cocos: every element but the first is referenced.
+    Referenced,
+    /// Tiled, LDtk: each id unique in its family and below its counter.
+    IdsBelowCounters,
+    /// Tiled, LDtk: a grid holds exactly width x height cells.
+    GridLength,
+}
+
+impl fmt::Display for FormatInvariant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            FormatInvariant::ReferenceInRange => {
+                "an {\"__id__\": n} reference past the end of the array"
+            }
+            FormatInvariant::ChildrenAndParent => {
+                "a node's _children and a child's _parent disagree"
+            }
+            FormatInvariant::ComponentsAndNode => {
+                "a node's _components and a component's node disagree"
+            }
+            FormatInvariant::Referenced => "an object nothing references",
+            FormatInvariant::IdsBelowCounters => "an id held twice, or not below its counter",
+            FormatInvariant::GridLength => "a grid whose length is not width x height",
+        })
+    }
 }
 
 impl fmt::Display for GateViolation {
@@ -60,8 +97,8 @@ impl fmt::Display for GateViolation {
                 safe(shown(array)),
                 safe(element)
             ),
-            GateViolation::Format { at, reason } => {
-                write!(f, "{}: {}", safe(shown(at)), safe(reason))
+            GateViolation::Format { at, broken } => {
+                write!(f, "{}: {broken}", safe(shown(at)))
             }
         }
     }

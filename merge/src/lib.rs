@@ -49,7 +49,7 @@ use sjson::{Dialect, Document, ParseError, ParseOptions};
 
 pub use coherent::{merge_coherent_beside, merge_coherent_owned, Coherent, FREE_BASE_FROM};
 pub use counters::ids_coherent;
-pub use gate::GateViolation;
+pub use gate::{FormatInvariant, GateViolation};
 pub use grid_diff::{grid_changes, GridChange};
 pub use id::Id;
 pub use merger::{compact_json, id_member, id_text};

@@ -5,7 +5,7 @@
 
 use sjson::{Document, Kind, Value};
 
-use super::GateViolation;
+use super::{FormatInvariant, GateViolation};
 use crate::game::Game;
 use crate::profile::Format;
 
@@ -18,10 +18,10 @@ pub(crate) fn invariants(format: Format, doc: &Document) -> Vec<GateViolation> {
     }
 }
 
-fn violation(at: &str, reason: &str) -> GateViolation {
+fn violation(at: &str, broken: FormatInvariant) -> GateViolation {
     GateViolation::Format {
         at: at.to_string(),
-        reason: reason.to_string(),
+        broken,
     }
 }
 
@@ -82,25 +82,16 @@ fn cocos(doc: &Document) -> Vec<GateViolation> {
     }
     let mut found = Vec::new();
     if out_of_range {
-        found.push(violation(
-            "/",
-            "an {\"__id__\": n} reference past the end of the array",
-        ));
+        found.push(violation("/", FormatInvariant::ReferenceInRange));
     }
     if parents {
-        found.push(violation(
-            "/",
-            "a node's _children and a child's _parent disagree",
-        ));
+        found.push(violation("/", FormatInvariant::ChildrenAndParent));
     }
     if components {
-        found.push(violation(
-            "/",
-            "a node's _components and a component's node disagree",
-        ));
+        found.push(violation("/", FormatInvariant::ComponentsAndNode));
     }
     if referenced.iter().skip(1).any(|seen| !seen) {
-        found.push(violation("/", "an object nothing references"));
+        found.push(violation("/", FormatInvariant::Referenced));
     }
     found
 }
@@ -113,14 +104,11 @@ fn maps(doc: &Document) -> Vec<GateViolation> {
     };
     let mut found = Vec::new();
     if !crate::counters::ids_coherent(doc) {
-        found.push(violation("/", "an id held twice, or not below its counter"));
+        found.push(violation("/", FormatInvariant::IdsBelowCounters));
     }
     for grid in crate::grid::grids(game, doc) {
         if !grid.is_whole() {
-            found.push(violation(
-                &grid.pointer,
-                "a grid whose length is not width x height",
-            ));
+            found.push(violation(&grid.pointer, FormatInvariant::GridLength));
         }
     }
     found
