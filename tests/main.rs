@@ -61,6 +61,7 @@ mod sync_file;
 mod sync_races;
 mod sync_remote;
 mod sync_soak;
+mod sync_swap;
 mod usability;
 
 /// Every file of `tests/` and `merge/tests/` (the two test binaries with

@@ -6,6 +6,11 @@
 //! `ASSETVC_FAILPOINT=NAME:N` at the `N`th (1-based). Only debug builds (the ones tests
 //! run) read the variable: in release builds [`hit`] is empty and the variable is ignored,
 //! so that a shipped binary can never be stopped by its environment.
+//!
+//! `ASSETVC_PAUSE=NAME:DIR` instead holds the process at the first pass through point
+//! `NAME` ([`pause`]): it creates `DIR/NAME.reached` and waits until `DIR/NAME.go` exists,
+//! so that a test can act at exactly that place (save a file between a compare and its
+//! swap) without depending on timing.
 
 /// Stops the process here when `ASSETVC_FAILPOINT` names `point` (and this is the pass it
 /// counts to). Does nothing in release builds.
@@ -13,6 +18,16 @@
 pub(crate) fn hit(point: &str) {
     #[cfg(debug_assertions)]
     armed::hit(point);
+    #[cfg(not(debug_assertions))]
+    let _ = point;
+}
+
+/// Holds the process here when `ASSETVC_PAUSE` names `point`, until the test lets it go
+/// (at most a minute). Does nothing in release builds.
+#[inline]
+pub(crate) fn pause(point: &str) {
+    #[cfg(debug_assertions)]
+    armed::pause(point);
     #[cfg(not(debug_assertions))]
     let _ = point;
 }
@@ -40,6 +55,28 @@ mod armed {
         }
         if PASSES.fetch_add(1, Ordering::SeqCst) + 1 == at {
             std::process::abort();
+        }
+    }
+
+    /// Whether this process has paused already (only the first pass pauses).
+    static PAUSED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+    pub(super) fn pause(point: &str) {
+        let Ok(value) = std::env::var("ASSETVC_PAUSE") else {
+            return;
+        };
+        let Some((name, dir)) = value.split_once(':') else {
+            return;
+        };
+        if name != point || PAUSED.swap(true, Ordering::SeqCst) {
+            return;
+        }
+        let dir = std::path::Path::new(dir);
+        let _ = std::fs::write(dir.join(format!("{name}.reached")), b"");
+        let go = dir.join(format!("{name}.go"));
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        while !go.exists() && std::time::Instant::now() < deadline {
+            std::thread::sleep(std::time::Duration::from_millis(5));
         }
     }
 }

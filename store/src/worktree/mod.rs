@@ -5,8 +5,10 @@
 //! after a merge or a fast-forward is done here: every path that changes is first checked
 //! (an unmodified tracked file, or nothing, or the very content about to be written), and
 //! only when all are safe are files written, each one compared again (by hash) right
-//! before its rename and left alone if it changed meanwhile, through the same filters as git (`core.autocrlf`,
-//! `eol`, `text`, filter drivers), and the index rewritten with fresh stat data.
+//! before it is swapped in and left alone if it changed meanwhile, through the same filters
+//! as git (`core.autocrlf`, `eol`, `text`, filter drivers), and the index rewritten with
+//! fresh stat data. On Linux the swap leaves no window at all (`swap`: the new file is
+//! exchanged into place and what came out is compared afterwards).
 //!
 //! This module reads and writes single files ([`Worktree`]); `checkout` moves the whole
 //! worktree ([`checkout`]), `index` compares and edits indexes, `fs` holds the platform
@@ -17,6 +19,7 @@ mod fs;
 mod index;
 mod lock;
 mod safety;
+mod swap;
 #[cfg(test)]
 mod tests;
 
@@ -127,6 +130,19 @@ impl<'r> Worktree<'r> {
         write: bool,
     ) -> Result<(OnDisk, Option<std::fs::Metadata>)> {
         let path = self.path(rela);
+        self.read_as_blob_at(rela, &path, index, write)
+    }
+
+    /// [`Worktree::read_as_blob`] of the file at `path`, hashed as if it were at `rela`
+    /// (whose attributes choose the filters).
+    fn read_as_blob_at(
+        &mut self,
+        rela: &BStr,
+        path: &Path,
+        index: &gix::index::State,
+        write: bool,
+    ) -> Result<(OnDisk, Option<std::fs::Metadata>)> {
+        let path = path.to_path_buf();
         let meta = match std::fs::symlink_metadata(&path) {
             Ok(m) => m,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
@@ -257,10 +273,12 @@ impl<'r> Worktree<'r> {
     }
 
     /// Compare-and-swap: writes blob `id` to `rela` with `mode` through the to-worktree
-    /// filters, replacing what is there (the answer: its new stat data), but only if what is on disk, hashed immediately before the rename (after the new
-    /// content was prepared), still satisfies `expected`; otherwise nothing is written and
-    /// the answer is `None` (someone saved the file since it was read). `index` gives the
-    /// attributes for hashing.
+    /// filters, replacing what is there (the answer: its new stat data), but only if what is
+    /// on disk still satisfies `expected`; otherwise nothing is written and the answer is
+    /// `None` (someone saved the file since it was read). `index` gives the attributes for
+    /// hashing. On Linux what is replaced is checked after an atomic exchange and put back
+    /// when it is not what was expected, so no save can slip in between compare and swap;
+    /// elsewhere it is hashed immediately before the rename.
     pub fn write_if(
         &mut self,
         rela: &BStr,
@@ -335,10 +353,19 @@ impl<'r> Worktree<'r> {
             .map_err(|e| Error::io(path.display().to_string(), e))?;
         set_executable(tmp.as_file(), mode == Mode::FILE_EXECUTABLE)
             .map_err(|e| Error::io(path.display().to_string(), e))?;
-        // The compare of compare-and-swap, as late as it can be: right before the rename.
+        // The compare of compare-and-swap, as late as it can be: right before the swap.
         if !self.still(rela, check)? {
             return Ok(None);
         }
+        crate::failpoint::pause("worktree-swap");
+        let tmp = match check {
+            Some(check) => match self.swap_checked(rela, &path, tmp, &data, check)? {
+                Ok(swap::Swap::Done) => return self.stat_of(rela).map(Some),
+                Ok(_) => return Ok(None),
+                Err(tmp) => tmp,
+            },
+            None => tmp,
+        };
         if std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir() || m.file_type().is_symlink())
         {
             remove_existing(&path)?;
@@ -346,6 +373,52 @@ impl<'r> Worktree<'r> {
         tmp.persist(&path)
             .map_err(|e| Error::io(path.display().to_string(), e.error))?;
         self.stat_of(rela).map(Some)
+    }
+
+    /// The swap without a window ([`swap`]) of the new file `tmp` (holding `data`) into
+    /// `path` (at `rela`), what came out checked against `check`. `Err(tmp)` gives the
+    /// temporary file back when the swap cannot be done that way (no exchange on this
+    /// system or file system, or a directory or link at `path`): compare then rename.
+    fn swap_checked(
+        &mut self,
+        rela: &BStr,
+        path: &Path,
+        tmp: tempfile::NamedTempFile,
+        data: &[u8],
+        (index, expected): Check<'_>,
+    ) -> Result<std::result::Result<swap::Swap, tempfile::NamedTempFile>> {
+        let regular = match std::fs::symlink_metadata(path) {
+            Ok(m) => m.is_file(),
+            Err(_) => true,
+        };
+        if !regular {
+            return Ok(Err(tmp));
+        }
+        let tmp_path = tmp.path().to_path_buf();
+        let mut was_expected = |at: Option<&Path>| -> Result<bool> {
+            Ok(match at {
+                None => expected(&OnDisk::Missing),
+                Some(at) => expected(&self.read_as_blob_at(rela, at, index, false)?.0),
+            })
+        };
+        let is_ours = |at: &Path| std::fs::read(at).is_ok_and(|d| d == data);
+        let swapped = if std::fs::symlink_metadata(path).is_err() {
+            // Nothing there at the compare: create the file only if nothing is there yet.
+            let io = |e| Error::io(path.display().to_string(), e);
+            match swap::rename_no_replace(&tmp_path, path).map_err(io)? {
+                true => swap::Swap::Done,
+                false => swap::Swap::LeftAlone,
+            }
+        } else {
+            swap::swap_in(&tmp_path, path, &mut was_expected, &is_ours)?
+        };
+        if swapped == swap::Swap::Unsupported {
+            return Ok(Err(tmp));
+        }
+        // What is left at the temporary path (what was replaced, or our content given
+        // back) is removed when `tmp` drops; after a rename there is nothing left.
+        drop(tmp);
+        Ok(Ok(swapped))
     }
 
     /// `blob` as the to-worktree filters make it for `rela` (at `path`).
@@ -375,7 +448,8 @@ impl<'r> Worktree<'r> {
     }
 
     /// Compare-and-swap for a removal: removes the file at `rela` only if what is on disk
-    /// still satisfies `expected`; `false` when it was left alone.
+    /// still satisfies `expected`; `false` when it was left alone. A regular file is
+    /// renamed aside first and checked there, then deleted or put back.
     pub fn remove_if(
         &mut self,
         rela: &BStr,
@@ -385,8 +459,32 @@ impl<'r> Worktree<'r> {
         if !self.still(rela, Some((index, expected)))? {
             return Ok(false);
         }
-        self.remove(rela)?;
-        Ok(true)
+        crate::failpoint::pause("worktree-swap");
+        let path = self.path(rela);
+        if !std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file()) {
+            self.remove(rela)?;
+            return Ok(true);
+        }
+        safety::prepare_leading_dirs(&self.root, rela, false)?;
+        let dir = path.parent().unwrap_or(&self.root).to_path_buf();
+        let mut prefix = std::ffi::OsString::from(".");
+        prefix.push(path.file_name().unwrap_or_default());
+        prefix.push(crate::atomic::TEMP_MARK);
+        let aside = tempfile::Builder::new()
+            .prefix(&prefix)
+            .tempfile_in(&dir)
+            .map_err(|e| Error::io(dir.display().to_string(), e))?
+            .into_temp_path();
+        let mut was_expected = |at: &Path| -> Result<bool> {
+            Ok(expected(&self.read_as_blob_at(rela, at, index, false)?.0))
+        };
+        let removed = swap::remove_aside(&path, &aside, &mut was_expected)?;
+        drop(aside);
+        if removed {
+            // The folders it leaves empty go too.
+            self.remove(rela)?;
+        }
+        Ok(removed)
     }
 
     /// Removes the file at `rela` (if any) and the directories it leaves empty.

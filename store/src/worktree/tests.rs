@@ -47,3 +47,40 @@ proptest! {
         prop_assert_eq!(after, wanted);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+
+    /// The swap without a window: whatever stands at the path when the swap happens (the
+    /// content read, or a save that came after the compare, or nothing), a save is never
+    /// replaced and what was read always is.
+    #[test]
+    fn the_swap_replaces_only_what_was_read(
+        read in "[a-z]{0,8}",
+        at_swap in proptest::option::of("[a-z]{0,8}"),
+        new in "[a-z]{1,8}",
+    ) {
+        let tmp = tempfile::tempdir().unwrap();
+        let (path, temp) = (tmp.path().join("a.txt"), tmp.path().join(".a.txt.new"));
+        if let Some(now) = &at_swap {
+            std::fs::write(&path, now).unwrap();
+        }
+        std::fs::write(&temp, &new).unwrap();
+        let mut was_expected = |at: Option<&std::path::Path>| -> crate::error::Result<bool> {
+            Ok(at.is_some_and(|at| std::fs::read_to_string(at).unwrap() == read))
+        };
+        let is_ours = |at: &std::path::Path| std::fs::read_to_string(at).is_ok_and(|d| d == new);
+        let swapped = super::swap::swap_in(&temp, &path, &mut was_expected, &is_ours).unwrap();
+        if swapped == super::swap::Swap::Unsupported {
+            return Ok(()); // a file system without the exchange: compare then rename
+        }
+        let after = std::fs::read_to_string(&path).ok();
+        if at_swap.as_deref() == Some(read.as_str()) {
+            prop_assert_eq!(swapped, super::swap::Swap::Done);
+            prop_assert_eq!(after, Some(new));
+        } else {
+            prop_assert_eq!(swapped, super::swap::Swap::LeftAlone);
+            prop_assert_eq!(after, at_swap);
+        }
+    }
+}
