@@ -287,3 +287,64 @@ fn a_change_whose_id_matches_nothing_is_reported_as_not_applied() {
     let text = std::fs::read_to_string(dir.join("strings.sjson")).unwrap();
     assert!(text.contains("text = \"Go\""), "{text}");
 }
+
+/// A file saved while apply works on it (between apply's read and its write: held there
+/// by a debug-only pause point) keeps the save; apply names it as left alone, exits 1, and
+/// the other files of the change set are written.
+#[test]
+fn a_save_between_read_and_write_survives_and_is_reported() {
+    use std::time::{Duration, Instant};
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    git(dir, &["init", "-q", "-b", "main"]);
+    std::fs::write(dir.join("a.sjson"), "x = 1\n").unwrap();
+    std::fs::write(dir.join("b.sjson"), "y = 1\n").unwrap();
+    std::fs::write(
+        dir.join("ab.changes"),
+        "{\"file\":\"a.sjson\",\"op\":\"set\",\"path\":\"/x\",\"old\":1,\"value\":2}\n\
+         {\"file\":\"b.sjson\",\"op\":\"set\",\"path\":\"/y\",\"old\":1,\"value\":2}\n",
+    )
+    .unwrap();
+    let pause = dir.join("pause");
+    std::fs::create_dir(&pause).unwrap();
+    let child = assetvc()
+        .args(["apply", "ab.changes"])
+        .current_dir(dir)
+        .env_remove("GIT_DIR")
+        .env_remove("GIT_WORK_TREE")
+        .env(
+            "ASSETVC_PAUSE",
+            format!("atomic-compare:{}", pause.display()),
+        )
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let reached = pause.join("atomic-compare.reached");
+    let limit = Instant::now() + Duration::from_secs(60);
+    while !reached.exists() {
+        assert!(Instant::now() < limit, "apply never reached its write");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    // The editor saves a.sjson (the first file apply writes) by write-and-rename.
+    std::fs::write(dir.join(".a.swp"), "x = 7\n").unwrap();
+    std::fs::rename(dir.join(".a.swp"), dir.join("a.sjson")).unwrap();
+    std::fs::write(pause.join("atomic-compare.go"), "").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("a.sjson")).unwrap(),
+        "x = 7\n"
+    );
+    assert!(
+        said.contains("a.sjson: changed on disk since apply read it"),
+        "{said}"
+    );
+    assert!(said.contains("left alone"), "{said}");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("b.sjson")).unwrap(),
+        "y = 2\n",
+        "{said}"
+    );
+}

@@ -9,6 +9,7 @@ use std::sync::Mutex;
 use std::time::{Duration, SystemTime};
 
 use crate::error::{Error, Result};
+use crate::worktree::swap::{self, Swap};
 
 /// What every temporary file of [`write_atomic`] is named: `.NAME` + this + random letters,
 /// next to its target, so that an interrupted run's leftovers are recognisably ours.
@@ -37,11 +38,19 @@ pub fn write_atomic(path: &Path, data: &[u8]) -> Result<()> {
 /// compared right before the rename; otherwise nothing is written and the answer is
 /// [`Error::Refused`] naming the file (someone saved it meanwhile: run again).
 pub fn write_atomic_if_unchanged(path: &Path, read: &[u8], data: &[u8]) -> Result<()> {
-    write_atomic_checked(path, data, Some(read))
+    write_atomic_checked(path, data, Some(Some(read)))
 }
 
-/// [`write_atomic`], with the compare of [`write_atomic_if_unchanged`] when `read` is set.
-fn write_atomic_checked(path: &Path, data: &[u8], read: Option<&[u8]>) -> Result<()> {
+/// Compare-and-swap for a file the caller found missing: [`write_atomic`], but only if
+/// there is still nothing at `path` (on Linux atomically, `RENAME_NOREPLACE`); otherwise
+/// nothing is written and the answer is [`Error::Refused`] naming the file.
+pub fn write_atomic_if_absent(path: &Path, data: &[u8]) -> Result<()> {
+    write_atomic_checked(path, data, Some(None))
+}
+
+/// [`write_atomic`], with the compare of [`write_atomic_if_unchanged`] when `read` is set
+/// (`Some(None)`: the file must still be missing).
+fn write_atomic_checked(path: &Path, data: &[u8], read: Option<Option<&[u8]>>) -> Result<()> {
     let io = |source| Error::io(path.display().to_string(), source);
     let meta = match std::fs::symlink_metadata(path) {
         Ok(m) => Some(m),
@@ -92,24 +101,58 @@ fn write_atomic_checked(path: &Path, data: &[u8], read: Option<&[u8]>) -> Result
             .set_permissions(meta.permissions())
             .map_err(io)?;
     }
+    crate::failpoint::pause("atomic-compare");
     if let Some(read) = read {
-        // The compare of compare-and-swap, as late as it can be: right before the rename.
-        if std::fs::read(path).ok().as_deref() != Some(read) {
-            return Err(Error::Refused {
-                message: "changed on disk since assetvc read it (saved meanwhile?); \
-                          nothing written, run again"
-                    .into(),
-                paths: vec![path.display().to_string()],
-            });
+        let refused = || Error::Refused {
+            message: "changed on disk since assetvc read it (saved meanwhile?); \
+                      nothing written, run again"
+                .into(),
+            paths: vec![path.display().to_string()],
+        };
+        // The compare of compare-and-swap, then a swap that leaves no window after it.
+        if std::fs::read(path).ok().as_deref() != read {
+            return Err(refused());
         }
+        match swap_checked(&tmp, path, data, read).map_err(io)? {
+            Swap::Done => {}
+            Swap::LeftAlone => return Err(refused()),
+            Swap::Unsupported => {
+                tmp.persist(path).map_err(|e| io(e.error))?;
+            }
+        }
+    } else {
+        tmp.persist(path).map_err(|e| io(e.error))?;
     }
-    tmp.persist(path).map_err(|e| io(e.error))?;
     // The rename itself is durable once the directory is synced (best effort: not every
     // file system can sync a directory).
     if let Ok(d) = std::fs::File::open(dir) {
         let _ = d.sync_all();
     }
     Ok(())
+}
+
+/// The swap of [`write_atomic_checked`]'s compare-and-swap: the temporary file `tmp`
+/// (holding `data`) exchanged into `path` and what came out compared with `read`, or, for a
+/// file that must still be missing, renamed there only if nothing is. What is left at the
+/// temporary path is removed when `tmp` drops.
+fn swap_checked(
+    tmp: &tempfile::NamedTempFile,
+    path: &Path,
+    data: &[u8],
+    read: Option<&[u8]>,
+) -> std::io::Result<Swap> {
+    let Some(read) = read else {
+        return Ok(match swap::rename_no_replace(tmp.path(), path)? {
+            true => Swap::Done,
+            false => Swap::LeftAlone,
+        });
+    };
+    let mut was_expected = |at: Option<&Path>| -> Result<bool> {
+        Ok(at.is_some_and(|at| std::fs::read(at).ok().as_deref() == Some(read)))
+    };
+    let is_ours = |at: &Path| std::fs::read(at).is_ok_and(|d| d == data);
+    swap::swap_in(tmp.path(), path, &mut was_expected, &is_ours)
+        .map_err(|e| std::io::Error::other(e.to_string()))
 }
 
 /// Removes this tool's temporary files older than a minute in `dir`, once per directory

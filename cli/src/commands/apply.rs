@@ -5,8 +5,10 @@
 //!
 //! Exit status: 0 applied (conflicts resolved by policy theirs/ours), 1 policy fail met a
 //! conflict (the result is still written; a change whose place is not in the file, such as
-//! an id that matches nothing, is one, and is always reported as not applied), 2 bad input (`patch:line:col: reason`, a failed
-//! patch operation, an unreadable file): nothing written.
+//! an id that matches nothing, is one, and is always reported as not applied; so is a file
+//! saved since apply read it, which is left alone: compare-and-swap, like `merge`, `pull`,
+//! `restore` and `resolve`), 2 bad input (`patch:line:col: reason`, a failed patch
+//! operation, an unreadable file): nothing written.
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -53,6 +55,9 @@ struct Target {
     outcome: MergeOutcome,
     /// How many changes of a change set were for this file (0 for a JSON Patch).
     changes: usize,
+    /// The bytes the result was computed from (`None`: there was no file), which must
+    /// still be there when the result is written in place.
+    read: Option<Vec<u8>>,
 }
 
 /// Runs `assetvc apply`.
@@ -103,12 +108,12 @@ fn read_patch(path: &Path) -> std::io::Result<String> {
 }
 
 /// Settings, dialect and parsed document of `file` (an empty document if it is missing
-/// and `missing_ok`).
+/// and `missing_ok`), and the bytes it was parsed from (`None` when it is missing).
 fn load(
     file: &Path,
     policy: Option<Policy>,
     missing_ok: bool,
-) -> Result<(merge::MergeOptions, Document), String> {
+) -> Result<(merge::MergeOptions, Document, Option<Vec<u8>>), String> {
     let dir = file
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -116,13 +121,17 @@ fn load(
     let (options, config) = merging::options(&repo_config::root_for(dir), policy)?;
     let dialect = merging::dialect_of(&config, file);
     let shown = file.display().to_string();
-    let doc = if missing_ok && !file.exists() {
-        Document::parse_with("{}".to_string(), ParseOptions::new(dialect))
-            .map_err(|e| e.to_string())?
-    } else {
-        merging::load(file, &shown, dialect)?
-    };
-    Ok((options, doc))
+    if missing_ok && !file.exists() {
+        let doc = Document::parse_with("{}".to_string(), ParseOptions::new(dialect))
+            .map_err(|e| e.to_string())?;
+        return Ok((options, doc, None));
+    }
+    if file.is_dir() {
+        return Err(format!("{shown}: is a directory"));
+    }
+    let read = std::fs::read(file).map_err(|e| format!("{shown}: {e}"))?;
+    let doc = merging::load_bytes(file, read.clone(), &shown, dialect)?;
+    Ok((options, doc, Some(read)))
 }
 
 fn apply_patch(
@@ -133,7 +142,7 @@ fn apply_patch(
 ) -> Result<(Target, Policy), String> {
     let patch = Document::parse_with(text.to_string(), ParseOptions::new(Dialect::Json))
         .map_err(|e| report::parse_error(name, text, &e))?;
-    let (options, target) = load(file, args.policy, false)?;
+    let (options, target, read) = load(file, args.policy, false)?;
     let result = merge::patch::apply_patch(&target, &patch, &options).map_err(|e| {
         let (line, col) = sjson::line_col(text, e.offset);
         if e.index.is_some() {
@@ -157,6 +166,7 @@ fn apply_patch(
             shown,
             outcome,
             changes: 0,
+            read,
         },
         options.policy,
     ))
@@ -210,7 +220,7 @@ fn apply_change_set(
     }
     let mut targets = Vec::new();
     for (path, ops) in groups {
-        let (options, doc) = load(&path, args.policy, args.file.is_none())?;
+        let (options, doc, read) = load(&path, args.policy, args.file.is_none())?;
         let changes = ops.len();
         let outcome = changeset::apply_change_set(&doc, &ops, &options)
             .map_err(|e| format!("{}: {e}; left as it was", path.display()))?;
@@ -227,6 +237,7 @@ fn apply_change_set(
                 shown,
                 outcome,
                 changes,
+                read,
             },
             options.policy,
         ));
@@ -253,23 +264,35 @@ fn inside(root: &Path, file: &str) -> Result<PathBuf, String> {
 }
 
 /// Writes every result (all were computed first: a bad change leaves every file as it
-/// was), then reports.
+/// was), then reports. A file written in place is written by compare-and-swap: one saved
+/// since it was read is left alone (reported, exit status 1).
 fn finish(args: &ApplyArgs, targets: &[Target], policy: Policy) -> anyhow::Result<ExitCode> {
-    for t in targets {
+    let mut left_alone = vec![false; targets.len()];
+    for (t, left_alone) in targets.iter().zip(&mut left_alone) {
         let written = if args.stdout {
             let mut out = crate::output::stdout();
             out.write_all(t.outcome.text.as_bytes())
                 .and_then(|_| out.flush())
                 .map_err(anyhow::Error::from)
-        } else {
-            let to = args.output.as_ref().unwrap_or(&t.path);
+        } else if let Some(to) = &args.output {
             files::write_atomic(to, t.outcome.text.as_bytes()).map_err(anyhow::Error::from)
+        } else {
+            *left_alone = !write_in_place(t)?;
+            Ok(())
         };
         written.with_context(|| t.path.display().to_string())?;
     }
     let reports: Vec<_> = targets
         .iter()
-        .map(|t| merging::file_report(&t.shown, policy, &t.outcome.conflicts))
+        .zip(&left_alone)
+        .map(|(t, &left_alone)| {
+            let report = merging::file_report(&t.shown, policy, &t.outcome.conflicts);
+            let mut report = serde_json::to_value(report).unwrap_or_default();
+            if left_alone {
+                report["left_alone"] = serde_json::Value::Bool(true);
+            }
+            report
+        })
         .collect();
     if args.json {
         let json = if args.file.is_some() && reports.len() == 1 {
@@ -284,7 +307,15 @@ fn finish(args: &ApplyArgs, targets: &[Target], policy: Policy) -> anyhow::Resul
             outln!("{json}");
         }
     } else {
-        for t in targets {
+        for (t, &left_alone) in targets.iter().zip(&left_alone) {
+            if left_alone {
+                eprintln!(
+                    "assetvc: {}: changed on disk since apply read it (saved meanwhile?); \
+                     left alone, apply again",
+                    report::safe(&t.shown)
+                );
+                continue;
+            }
             eprintln!("assetvc: {}", report::safe(&summary(t, policy)));
             for c in &t.outcome.conflicts {
                 if is_unapplied(c) {
@@ -300,7 +331,24 @@ fn finish(args: &ApplyArgs, targets: &[Target], policy: Policy) -> anyhow::Resul
         }
     }
     let failed = targets.iter().any(|t| t.outcome.failed(policy));
-    Ok(ExitCode::from(u8::from(failed)))
+    Ok(ExitCode::from(u8::from(
+        failed || left_alone.contains(&true),
+    )))
+}
+
+/// Compare-and-swap of one result into its file: written only if the file still holds
+/// what apply read (or is still missing); `false` when it was left alone.
+fn write_in_place(t: &Target) -> anyhow::Result<bool> {
+    let data = t.outcome.text.as_bytes();
+    let written = match &t.read {
+        Some(read) => store::write_atomic_if_unchanged(&t.path, read, data),
+        None => store::write_atomic_if_absent(&t.path, data),
+    };
+    match written {
+        Ok(()) => Ok(true),
+        Err(store::Error::Refused { .. }) => Ok(false),
+        Err(e) => Err(e.into()),
+    }
 }
 
 /// Whether a conflict is a change that did not apply: it changes a place the target does

@@ -29,6 +29,16 @@ pub fn load(path: &Path, shown_as: &str, dialect: Dialect) -> Result<Document, S
         return Err(format!("{shown_as}: is a directory"));
     }
     let bytes = std::fs::read(path).map_err(|e| format!("{shown_as}: {e}"))?;
+    load_bytes(path, bytes, shown_as, dialect)
+}
+
+/// [`load`] of `bytes`, already read from `path`.
+pub fn load_bytes(
+    path: &Path,
+    bytes: Vec<u8>,
+    shown_as: &str,
+    dialect: Dialect,
+) -> Result<Document, String> {
     Document::parse_bytes(bytes, ParseOptions::new(dialect)).map_err(|e| {
         // Errors are rare: read the file again for the offending line.
         let text = std::fs::read(path).unwrap_or_default();

@@ -19,7 +19,7 @@ mod fs;
 mod index;
 mod lock;
 mod safety;
-mod swap;
+pub(crate) mod swap;
 #[cfg(test)]
 mod tests;
 

@@ -17,7 +17,7 @@ use crate::error::{Error, Result};
 
 /// What an attempted swap did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Swap {
+pub(crate) enum Swap {
     /// The new content is in place; what it replaced was what the caller checked.
     Done,
     /// What was there is not what the caller checked: it is in place again, untouched.
@@ -29,7 +29,7 @@ pub(super) enum Swap {
 /// Exchanges the files at `a` and `b` atomically (both must exist). `Ok(false)` when the
 /// platform or file system cannot; `Err` with `NotFound` when one of them is missing.
 #[cfg(target_os = "linux")]
-pub(super) fn exchange(a: &Path, b: &Path) -> std::io::Result<bool> {
+pub(crate) fn exchange(a: &Path, b: &Path) -> std::io::Result<bool> {
     use rustix::fs::{renameat_with, RenameFlags, CWD};
     match renameat_with(CWD, a, CWD, b, RenameFlags::EXCHANGE) {
         Ok(()) => Ok(true),
@@ -40,13 +40,13 @@ pub(super) fn exchange(a: &Path, b: &Path) -> std::io::Result<bool> {
 
 /// Exchanges the files at `a` and `b` atomically: never available here.
 #[cfg(not(target_os = "linux"))]
-pub(super) fn exchange(_a: &Path, _b: &Path) -> std::io::Result<bool> {
+pub(crate) fn exchange(_a: &Path, _b: &Path) -> std::io::Result<bool> {
     Ok(false)
 }
 
 /// Renames `from` to `to` only if nothing is at `to` (atomically where the platform can):
 /// `Ok(false)` when something is there.
-pub(super) fn rename_no_replace(from: &Path, to: &Path) -> std::io::Result<bool> {
+pub(crate) fn rename_no_replace(from: &Path, to: &Path) -> std::io::Result<bool> {
     #[cfg(target_os = "linux")]
     {
         use rustix::fs::{renameat_with, RenameFlags, CWD};
@@ -76,7 +76,7 @@ fn unsupported(e: rustix::io::Errno) -> bool {
 /// `is_ours` tells whether the file at a path holds the new content, to tell after
 /// exchanging back whether a second save landed on it meanwhile: that newer save is then
 /// put in place.
-pub(super) fn swap_in(
+pub(crate) fn swap_in(
     tmp: &Path,
     path: &Path,
     was_expected: &mut dyn FnMut(Option<&Path>) -> Result<bool>,
@@ -114,7 +114,7 @@ pub(super) fn swap_in(
 /// there with `was_expected`, and put back when it is not (unless a newer save already
 /// took its place). `Ok(true)` when it was removed (or was gone already); what is left at
 /// `aside` is the caller's to delete.
-pub(super) fn remove_aside(
+pub(crate) fn remove_aside(
     path: &Path,
     aside: &Path,
     was_expected: &mut dyn FnMut(&Path) -> Result<bool>,
