@@ -36,9 +36,23 @@ fn save(path: &Path, content: &str, how: Save) {
 /// Runs `assetvc sync` for `user`, held at the swap of its first worktree write until
 /// `at_pause` (the editor) has run; returns sync's stderr.
 fn sync_saving_at_the_swap(team: &Team, user: &User, at_pause: impl FnOnce()) -> String {
+    let (code, _, err) = saving_at_the_swap(team, user, &["sync"], at_pause);
+    assert!(code.is_some(), "sync was killed: {err}");
+    err
+}
+
+/// Runs `assetvc ARGS` for `user`, held at the swap of its first worktree write until
+/// `at_pause` (the editor) has run; returns its exit status, stdout and stderr.
+fn saving_at_the_swap(
+    team: &Team,
+    user: &User,
+    args: &[&str],
+    at_pause: impl FnOnce(),
+) -> (Option<i32>, String, String) {
     let dir = team.root.join("pause");
+    let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    let mut cmd = user.command(&["sync"]);
+    let mut cmd = user.command(args);
     cmd.env("ASSETVC_PAUSE", format!("worktree-swap:{}", dir.display()))
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -50,9 +64,7 @@ fn sync_saving_at_the_swap(team: &Team, user: &User, at_pause: impl FnOnce()) ->
     at_pause();
     std::fs::write(dir.join("worktree-swap.go"), "").unwrap();
     let out = child.wait_with_output().unwrap();
-    let err = text(&out.stderr);
-    assert!(out.status.code().is_some(), "sync was killed: {err}");
-    err
+    (out.status.code(), text(&out.stdout), text(&out.stderr))
 }
 
 /// An upstream change to the level comes in; bob saves the level between sync's last
@@ -126,4 +138,53 @@ fn a_save_at_the_removal_survives() {
         Some("a = 2\n"),
         "the save is gone: {err}"
     );
+}
+
+/// `assetvc merge` (and `--json`) fast-forwarding over a file saved at the swap: the file
+/// keeps the save, the merge names it as left alone, and exits 1 (paths left for the user).
+#[test]
+fn merge_names_the_files_it_left_alone() {
+    let team = Team::new();
+    let url = team.file_url();
+    let alice = team.clone_for("alice", &url);
+    let bob = team.clone_for("bob", &url);
+    alice.edit("fog = 0.1", "fog = 0.7");
+    alice.commit_and_push("fog");
+    bob.git(&["fetch", "-q"]);
+    let start = bob.rev("HEAD");
+    let path = bob.dir.join("level.sjson");
+    for json in [false, true] {
+        bob.git(&["reset", "-q", "--hard", &start]);
+        let args: &[&str] = if json {
+            &["merge", "--json", "origin/main"]
+        } else {
+            &["merge", "origin/main"]
+        };
+        let (code, out, err) = saving_at_the_swap(&team, &bob, args, || {
+            save(
+                &path,
+                &bob.level().replace("tint = \"white\"", "tint = \"gold\""),
+                Save::Rename,
+            );
+        });
+        assert_eq!(code, Some(1), "{out}\n{err}");
+        assert!(
+            err.contains("level.sjson: saved while the merge was writing it; left as you saved it"),
+            "{err}"
+        );
+        let level = bob.level();
+        assert!(
+            level.contains("tint = \"gold\"") && level.contains("fog = 0.1"),
+            "{level}"
+        );
+        assert_eq!(bob.rev("HEAD"), bob.rev("origin/main"), "the branch moved");
+        if json {
+            let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+            assert_eq!(
+                report["left_alone"],
+                serde_json::json!(["level.sjson"]),
+                "{out}"
+            );
+        }
+    }
 }

@@ -35,7 +35,8 @@ pub struct MergeArgs {
 }
 
 /// Runs `assetvc merge`: 0 merged (or up to date, or fast-forwarded), 1 paths left for the
-/// user, 2 nothing done (unknown revision, local changes in the way, merge in progress…).
+/// user (conflicts, or files saved while the merge wrote them: left as saved, one line
+/// each, `left_alone` in `--json`), 2 nothing done (unknown revision, local changes in the way, merge in progress…).
 pub fn run(args: &MergeArgs) -> anyhow::Result<ExitCode> {
     let (repo, _root) = porcelain::open_worktree()?;
     let theirs = repo.resolve_commit(&args.branch).map_err(porcelain::fail)?;
@@ -96,6 +97,7 @@ pub fn merge_into_head(
     }
     if json {
         outln!("{}", json_report(&report, policy));
+        porcelain::print_left_alone(&report.left_alone);
     } else {
         porcelain::print_merge(&report, policy);
     }
@@ -170,5 +172,6 @@ fn json_report(report: &store::MergeReport, policy: Policy) -> String {
     value["theirs"] = serde_json::Value::String(report.theirs.to_string());
     value["files"] = serde_json::Value::Array(files);
     value["unresolved"] = serde_json::Value::Array(unresolved);
+    value["left_alone"] = serde_json::json!(report.left_alone);
     serde_json::to_string_pretty(&value).unwrap_or_default()
 }

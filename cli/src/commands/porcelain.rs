@@ -91,9 +91,26 @@ pub fn print_merge(report: &MergeReport, policy: Policy) {
             }
         }
     }
+    print_left_alone(&report.left_alone);
 }
 
-/// The exit status of a finished merge: 1 when paths are left for the user.
+/// One line per file saved while a merge wrote the worktree: left as it was saved, so it
+/// does not hold the merge's changes to it.
+pub fn print_left_alone(paths: &[String]) {
+    for path in paths {
+        let line = format!(
+            "{path}: saved while the merge was writing it; left as you saved it, without \
+             the merge's changes to it (`git diff -- {path}` shows them undone: bring them \
+             back before you commit)"
+        );
+        eprintln!("assetvc: {}", report::safe(&line));
+    }
+}
+
+/// The exit status of a finished merge: 1 when paths are left for the user, as conflicts
+/// or as files saved while the merge wrote them (left alone: they do not hold the merge).
 pub fn merge_status(report: &MergeReport) -> ExitCode {
-    ExitCode::from(u8::from(!report.unresolved.is_empty()))
+    ExitCode::from(u8::from(
+        !report.unresolved.is_empty() || !report.left_alone.is_empty(),
+    ))
 }

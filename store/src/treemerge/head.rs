@@ -43,6 +43,10 @@ pub struct MergeReport {
     pub files: Vec<MergedFile>,
     /// Paths left for the user.
     pub unresolved: Vec<Unresolved>,
+    /// Paths saved (by an editor) while the merge wrote the worktree: left as they were
+    /// saved, so they do not hold the merge's content (git shows them modified, the
+    /// merge's changes to them undone); compare-and-swap, see `worktree::checkout`.
+    pub left_alone: Vec<String>,
     /// The merge commit's message (or `MERGE_MSG`'s).
     pub message: String,
 }
@@ -120,12 +124,14 @@ impl Repo {
             theirs,
             files: Vec::new(),
             unresolved: Vec::new(),
+            left_alone: Vec::new(),
             message: String::new(),
         };
         let head_index = repo.index_from_tree(&repo::tree_of(repo, ours)?)?;
         let Some(ours_id) = ours else {
             // An unborn branch: check theirs out.
-            fast_forward(repo, lock, &head_index, (None, theirs), theirs_label)?;
+            report.left_alone =
+                fast_forward(repo, lock, &head_index, (None, theirs), theirs_label)?;
             report.result = MergeResult::FastForward { from: None };
             return Ok(report);
         };
@@ -138,7 +144,7 @@ impl Repo {
             }
             Some(b) if b == theirs => return Ok(report),
             Some(b) if b == ours_id => {
-                fast_forward(
+                report.left_alone = fast_forward(
                     repo,
                     lock,
                     &head_index,
@@ -171,7 +177,8 @@ impl Repo {
             conflicted,
         };
         head_journal::begin(repo, head_move)?;
-        worktree::checkout(repo, &mut lock, &head_index, &worktree_target, merged.index)?;
+        report.left_alone =
+            worktree::checkout(repo, &mut lock, &head_index, &worktree_target, merged.index)?;
         report.files = merged.files;
         report.unresolved = merged.unresolved;
         write_orig_head(repo, ours_id)?;
@@ -230,6 +237,7 @@ fn resumed_conflicted(repo: &gix::Repository, theirs: ObjectId) -> Result<MergeR
         theirs,
         files: Vec::new(),
         unresolved,
+        left_alone: Vec::new(),
         message,
     })
 }
@@ -255,21 +263,22 @@ fn refuse_if_in_progress(repo: &gix::Repository) -> Result<()> {
 }
 
 /// Moves HEAD (`from`; `None`: an unborn branch) to `to`, checking `to` out over
-/// `head_index` under `lock`, which it commits.
+/// `head_index` under `lock`, which it commits. The answer: the paths left alone (saved
+/// while they were being written).
 fn fast_forward(
     repo: &gix::Repository,
     mut lock: worktree::IndexLock,
     head_index: &gix::index::State,
     (from, to): (Option<ObjectId>, ObjectId),
     label: &str,
-) -> Result<()> {
+) -> Result<Vec<String>> {
     let target = repo.index_from_tree(&repo::tree_of(repo, Some(to))?)?;
     let reflog = format!("merge {label}: Fast-forward");
     let Some(old) = from else {
         // An unborn branch: nothing to lose, nothing to resume.
-        worktree::checkout(repo, &mut lock, head_index, &target.clone(), target)?;
+        let left_alone = worktree::checkout(repo, &mut lock, head_index, &target.clone(), target)?;
         lock.commit()?;
-        return update_head(repo, from, to, &reflog);
+        return update_head(repo, from, to, &reflog).map(|()| left_alone);
     };
     let head_move = head_journal::HeadMove {
         old,
@@ -277,8 +286,9 @@ fn fast_forward(
         conflicted: false,
     };
     head_journal::begin(repo, head_move)?;
-    worktree::checkout(repo, &mut lock, head_index, &target.clone(), target)?;
-    head_journal::commit_then_move_head(repo, lock, head_move, &reflog)
+    let left_alone = worktree::checkout(repo, &mut lock, head_index, &target.clone(), target)?;
+    head_journal::commit_then_move_head(repo, lock, head_move, &reflog)?;
+    Ok(left_alone)
 }
 
 /// The index of the worktree, or an empty one if there is none yet.
