@@ -58,6 +58,7 @@ mod safety_wip;
 mod stingray_level;
 mod sync_daemon;
 mod sync_file;
+mod sync_pending;
 mod sync_races;
 mod sync_remote;
 mod sync_soak;

@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 use crate::report;
 
 /// Reports the pending conflicts of `files` (merged between the uncommitted edits and the
-/// upstream; `heads` = (HEAD before, the upstream), to find who changed each file): one
+/// upstream; `heads` = (HEAD before, the upstream), to find who changed each property): one
 /// line each on stderr; the JSON entries, one per conflict: `file`, `object` (the place as
 /// people name it), `property` (the JSON Pointer), `local`, `upstream`, `base`, `by`.
 pub fn report(
@@ -18,11 +18,14 @@ pub fn report(
 ) -> Vec<Value> {
     let mut out = Vec::new();
     for f in files.iter().filter(|f| !f.conflicts.is_empty()) {
-        let by = repo
-            .upstream_author(heads.0, heads.1, &f.path)
-            .ok()
-            .flatten();
-        for (c, place) in f.conflicts.iter().zip(f.places_or_none()) {
+        // Who made each upstream value: the newest upstream commit that changed that
+        // property (the file's newest, where the property cannot be followed).
+        let properties: Vec<&str> = f.conflicts.iter().map(|c| c.path.as_str()).collect();
+        let authors = repo
+            .upstream_authors(heads.0, heads.1, &f.path, &properties)
+            .unwrap_or_default();
+        for (i, (c, place)) in f.conflicts.iter().zip(f.places_or_none()).enumerate() {
+            let by = authors.get(i).cloned().flatten();
             let at = place.unwrap_or(&c.path);
             let value = |v: &Option<String>| v.clone().unwrap_or_else(|| "(deleted)".into());
             let who = by.as_deref().map_or(String::new(), |b| format!(" by {b}"));
