@@ -37,7 +37,7 @@ impl Repo {
     /// not from `from` that changed the value there; for a property no commit looked at
     /// changed (or that cannot be found in the file), the author of the newest commit that
     /// changed the file. The answer has one entry per property, then one for the file.
-    /// Bounded: the newest [`LOOK_BACK`] commits, [`READ_BACK`] of them read closely.
+    /// Bounded: the newest 200 commits, 32 of them (those that changed the file) read closely.
     pub fn upstream_authors(
         &self,
         from: ObjectId,
