@@ -179,7 +179,7 @@ fn record(
     git_dir: Option<&Path>,
     operation: &Operation,
     place: &StepPlace,
-    step: serde_json::Value,
+    step: store::FileStep,
     versions: Option<String>,
 ) {
     // Outside a repository (a driver run by hand) there is nowhere to keep the report.
@@ -193,18 +193,14 @@ fn record(
 /// Appends `step` at `place` (with its saved `versions`) to `log`, a warning when it cannot.
 pub(super) fn append(
     log: &store::OperationLog,
-    mut step: serde_json::Value,
+    mut step: store::FileStep,
     place: &StepPlace,
     versions: Option<String>,
 ) {
-    if let Some(s) = &place.step {
-        step["step"] = s.as_str().into();
-    }
-    if let Some(c) = &place.commit {
-        step["commit"] = c.as_str().into();
-    }
-    if let Some(v) = versions {
-        step["versions"] = v.into();
+    step.step.clone_from(&place.step);
+    step.commit.clone_from(&place.commit);
+    if versions.is_some() {
+        step.versions = versions;
     }
     if let Err(e) = log.append(&step) {
         eprintln!("assetvc: warning: could not record the merge: {e}");

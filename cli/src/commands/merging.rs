@@ -316,6 +316,11 @@ impl Sides {
         }
     }
 
+    /// What git's sides mean here, as the journal records it.
+    pub fn meanings(&self) -> store::SideMeanings {
+        store::SideMeanings::of(self.ours == "upstream")
+    }
+
     /// What `side` means here.
     pub fn meaning(&self, side: Side) -> &'static str {
         match side {
@@ -385,36 +390,26 @@ pub fn summary_in(path: &str, outcome: &MergeOutcome, configured: Policy, sides:
     )
 }
 
-/// The journal's record of one merged file: the JSON report of [`file_report`] (the policy
-/// as configured), plus what git's sides meant and, per conflict, the side kept by meaning.
+/// The journal's record of one merged file: the policy as configured, what git's sides
+/// meant and, per conflict, the side kept by meaning and the place as people name it.
 pub fn step_report(
     path: &str,
     configured: Policy,
     sides: &Sides,
     conflicts: &[Conflict],
     places: &[Option<String>],
-) -> serde_json::Value {
-    let mut value =
-        serde_json::to_value(file_report(path, configured, conflicts)).unwrap_or_default();
-    value["sides"] = serde_json::json!({"ours": sides.ours, "theirs": sides.theirs});
-    value["operation"] = sides.operation.into();
-    if let Some(list) = value["conflicts"].as_array_mut() {
-        for (i, (v, c)) in list.iter_mut().zip(conflicts).enumerate() {
-            v["kept"] = sides.meaning(c.taken).into();
-            if let Some(Some(place)) = places.get(i) {
-                v["name"] = place.as_str().into();
-            }
-        }
-    }
-    value
+) -> store::FileStep {
+    store::FileStep::merged(
+        path,
+        configured,
+        sides.meanings(),
+        sides.operation,
+        conflicts,
+        places,
+    )
 }
 
 /// The journal's record of a file that could not be merged.
-pub fn unresolved_step(path: &str, configured: Policy, reason: &str) -> serde_json::Value {
-    serde_json::json!({
-        "path": path,
-        "policy": configured.name(),
-        "conflicts": [],
-        "unresolved": reason.lines().next().unwrap_or(reason),
-    })
+pub fn unresolved_step(path: &str, configured: Policy, reason: &str) -> store::FileStep {
+    store::FileStep::unresolved(path, configured, reason)
 }
