@@ -29,6 +29,7 @@ mod guards_pre_receive;
 mod install_attributes;
 mod install_engines;
 mod install_survives;
+mod journal_typed;
 mod map_editors;
 mod merge_cases;
 mod merge_journal;

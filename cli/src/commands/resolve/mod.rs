@@ -103,6 +103,8 @@ pub fn run(args: &ResolveArgs) -> anyhow::Result<ExitCode> {
         &config.merge.natural_keys,
     )
     .map_err(anyhow::Error::msg)?;
+    clear_pending(&op, &steps, &done.1);
+    let done = done.0;
     if args.json {
         outln!(
             "{}",
@@ -117,6 +119,28 @@ pub fn run(args: &ResolveArgs) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Clears the pending mark of every conflict resolved (`resolved`: the step's index and
+/// the conflict's pointer): a sync's pending conflict is settled once the user chose a
+/// side, whichever. The step is appended again without the marks (it replaces the earlier
+/// one); a journal that cannot be written only costs a warning.
+fn clear_pending(op: &Recorded, steps: &[&FileStep], resolved: &[(usize, String)]) {
+    for (i, step) in steps.iter().enumerate() {
+        let mut step = (*step).clone();
+        let mut cleared = false;
+        for c in step.conflicts.iter_mut().filter(|c| c.pending) {
+            if resolved.iter().any(|(s, p)| *s == i && *p == c.path) {
+                c.pending = false;
+                cleared = true;
+            }
+        }
+        if cleared {
+            if let Err(e) = op.log().append(&step) {
+                eprintln!("assetvc: warning: could not record the resolution: {e}");
+            }
+        }
+    }
 }
 
 /// The side's version name (`base`, `ours`, `theirs`) for `take` in `step` (a step
@@ -164,7 +188,7 @@ fn resolve_in(
     shown: &str,
     dialect: Dialect,
     names: &[String],
-) -> Result<serde_json::Value, String> {
+) -> Result<(serde_json::Value, Vec<(usize, String)>), String> {
     let parse = |bytes: Vec<u8>, what: &str| {
         let text = String::from_utf8_lossy(&bytes).into_owned();
         Document::parse_bytes(bytes, ParseOptions::new(dialect))
@@ -189,6 +213,8 @@ fn resolve_in(
     let conflicts = file_conflicts(steps);
     let wanted = args.object.as_deref();
     let chosen = select(wanted, &conflicts, &doc, &loaded, names, shown)?;
+    let resolved: Vec<(usize, String)> =
+        chosen.iter().map(|c| (c.step, c.pointer.clone())).collect();
     let mut changed = Vec::new();
     let mut took = Vec::new();
     for conflict in chosen {
@@ -225,12 +251,13 @@ fn resolve_in(
             .map_err(|e| format!("{shown}: {e}"))?;
     }
     took.dedup();
-    Ok(serde_json::json!({
+    let done = serde_json::json!({
         "file": steps.first().map(|s| s.path.clone()),
         "operation": op.operation.label,
         "took": took,
         "changed": changed,
-    }))
+    });
+    Ok((done, resolved))
 }
 
 /// Every conflict the steps recorded for the file, the last step's where steps share a
