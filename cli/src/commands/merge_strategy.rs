@@ -192,7 +192,7 @@ fn report(merged: &StrategyMerge, configured: Policy, sides: &Sides) {
             "assetvc: {}: merged, {n} conflict{} resolved ({})",
             crate::report::safe(&f.path),
             if n == 1 { "" } else { "s" },
-            merging::policy_name(configured)
+            configured.name()
         );
         for (c, place) in f.conflicts.iter().zip(f.places_or_none()) {
             eprintln!(
