@@ -11,6 +11,7 @@ mod apply_patch;
 mod bad_input;
 mod check_merge_agree;
 mod cli_broken_pipe;
+mod cli_snapshots;
 mod cocos_graph;
 mod coherence_merge;
 mod coherence_resources;
