@@ -1,6 +1,7 @@
-//! Crash safety: `assetvc fmt` and `assetvc merge-file` killed with SIGKILL at random
-//! moments while writing a large file leave the target with either the old or the new
-//! complete content, never a mix.
+//! Crash safety: `assetvc fmt` and `assetvc merge-file` killed with SIGKILL at points of
+//! their run (at the start, as the temporary file appears, as it grows) while writing a
+//! large file leave the target with either the old or the new complete content, never a
+//! mix. Kills wait on those events, never on the clock, and are asserted to have landed.
 
 use crate::common;
 
@@ -22,25 +23,95 @@ fn large_level() -> String {
     s
 }
 
-/// Kills `cmd` after a delay that sweeps across its run time; returns the delays used.
-fn kill_at_random_points(make: impl Fn() -> std::process::Command, full: Duration) -> usize {
-    let mut kills = 0;
-    for k in 0..12u32 {
-        let delay = full.mul_f64(f64::from(k) / 12.0);
-        let mut child = make().spawn().unwrap();
-        std::thread::sleep(delay);
-        if child.try_wait().unwrap().is_none() {
-            child.kill().unwrap();
-            kills += 1;
+/// Where a kill lands: at an event of the run, never after a delay (a delay lands
+/// elsewhere on a loaded machine).
+#[derive(Debug, Clone, Copy)]
+enum KillPoint {
+    /// As soon as the process is started.
+    Start,
+    /// Once a file that is not in `known` (the temporary file) appears.
+    TempAppears,
+    /// Once that file holds at least this many bytes.
+    TempHolds(u64),
+}
+
+/// The size of the file of `dir` that is not in `known`, if there is one.
+fn temp_size(dir: &std::path::Path, known: &[&str]) -> Option<u64> {
+    std::fs::read_dir(dir)
+        .ok()?
+        .flatten()
+        .find(|e| {
+            !known
+                .iter()
+                .any(|k| e.file_name() == std::ffi::OsStr::new(k))
+        })
+        .map(|e| e.metadata().map_or(0, |m| m.len()))
+}
+
+/// Runs `make()` and kills it with SIGKILL at `point` (waiting up to a minute for it);
+/// returns whether the kill landed: the process died of the signal rather than exiting
+/// on its own first. What a killed run left in `dir` is removed.
+fn kill_at(
+    make: &impl Fn() -> std::process::Command,
+    dir: &std::path::Path,
+    known: &[&str],
+    point: KillPoint,
+) -> bool {
+    use std::os::unix::process::ExitStatusExt;
+    let mut child = make().spawn().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        if child.try_wait().unwrap().is_some() || Instant::now() > deadline {
+            break;
         }
-        child.wait().unwrap();
+        let reached = match point {
+            KillPoint::Start => true,
+            KillPoint::TempAppears => temp_size(dir, known).is_some(),
+            KillPoint::TempHolds(n) => temp_size(dir, known).is_some_and(|s| s >= n),
+        };
+        if reached {
+            break;
+        }
+        std::thread::yield_now();
     }
-    kills
+    // A process that already exited (a zombie until waited for) takes the signal
+    // without dying of it: its status says so.
+    let _ = child.kill();
+    let status = child.wait().unwrap();
+    remove_leftovers(dir, known);
+    status.signal() == Some(9)
+}
+
+/// Kills `make()` at each point of its run, twice: at its start, as its temporary file
+/// appears, and once that file holds 1 MB and 4 MB. Returns how many kills landed, after
+/// asserting that the kills at the start did (the run takes far longer than a spawn).
+fn kill_at_each_point(
+    make: impl Fn() -> std::process::Command,
+    dir: &std::path::Path,
+    known: &[&str],
+    check: impl Fn(),
+) -> usize {
+    let points = [
+        KillPoint::Start,
+        KillPoint::TempAppears,
+        KillPoint::TempHolds(1 << 20),
+        KillPoint::TempHolds(4 << 20),
+    ];
+    let mut landed = 0;
+    for point in points.into_iter().chain(points) {
+        let killed = kill_at(&make, dir, known, point);
+        if matches!(point, KillPoint::Start) {
+            assert!(killed, "a kill at the start did not land");
+        }
+        landed += usize::from(killed);
+        check();
+    }
+    landed
 }
 
 /// Starts `make()`, watches `dir` until a file appears that is not in `known` (the
 /// temporary file being written), and kills the process at that moment. Returns whether
-/// the kill landed while that file existed, i.e. mid-write.
+/// the kill landed (the process died of it) while that file existed, i.e. mid-write.
 fn kill_while_writing(
     make: impl Fn() -> std::process::Command,
     dir: &std::path::Path,
@@ -57,10 +128,12 @@ fn kill_while_writing(
             !known.iter().any(|k| name == std::ffi::OsStr::new(k))
         });
         if writing {
-            child.kill().unwrap();
-            child.wait().unwrap();
-            return true;
+            use std::os::unix::process::ExitStatusExt;
+            // Landed only if the process died of it (it may have exited just before).
+            let _ = child.kill();
+            return child.wait().unwrap().signal() == Some(9);
         }
+        std::thread::yield_now();
     }
     child.kill().unwrap();
     child.wait().unwrap();
@@ -123,25 +196,25 @@ fn fmt_killed_mid_write_leaves_old_or_new_content() {
     // The new content: what fmt writes when it is not killed.
     let reference = tmp.path().join("reference.sjson");
     std::fs::write(&reference, &old).unwrap();
-    let start = Instant::now();
     let out = run(assetvc().arg("fmt").arg(&reference));
-    let full = start.elapsed();
     assert_eq!(out.status.code(), Some(0));
     let new = std::fs::read_to_string(&reference).unwrap();
     assert_ne!(new, old);
-    let kills = kill_at_random_points(
+    let known = ["level.sjson", "reference.sjson"];
+    let kills = kill_at_each_point(
         || {
             let mut c = assetvc();
             c.arg("fmt").arg(&path);
             c
         },
-        full,
+        tmp.path(),
+        &known,
+        || {
+            let now = std::fs::read_to_string(&path).unwrap();
+            assert!(now == old || now == new, "mixed content after a kill");
+        },
     );
-    let now = std::fs::read_to_string(&path).unwrap();
-    assert!(
-        now == old || now == new,
-        "mixed content after {kills} kills"
-    );
+    assert!(kills >= 2, "only {kills} kills landed");
 }
 
 #[test]
@@ -154,11 +227,9 @@ fn merge_file_killed_mid_write_leaves_old_or_new_content() {
     std::fs::write(p("base"), &base).unwrap();
     std::fs::write(p("theirs"), &theirs).unwrap();
     std::fs::write(p("reference"), &ours).unwrap();
-    let start = Instant::now();
     let out = run(assetvc()
         .arg("merge-file")
         .args([p("reference"), p("base"), p("theirs")]));
-    let full = start.elapsed();
     assert_eq!(
         out.status.code(),
         Some(0),
@@ -168,18 +239,25 @@ fn merge_file_killed_mid_write_leaves_old_or_new_content() {
     let new = std::fs::read_to_string(p("reference")).unwrap();
     assert!(new.contains("renamed") && new.contains("pos = [9.5,"));
     std::fs::write(p("ours"), &ours).unwrap();
-    let kills = kill_at_random_points(
+    let known = [
+        "base.sjson",
+        "theirs.sjson",
+        "reference.sjson",
+        "ours.sjson",
+    ];
+    let kills = kill_at_each_point(
         || {
             let mut c = assetvc();
             c.arg("merge-file")
                 .args([p("ours"), p("base"), p("theirs")]);
             c
         },
-        full,
+        tmp.path(),
+        &known,
+        || {
+            let now = std::fs::read_to_string(p("ours")).unwrap();
+            assert!(now == ours || now == new, "mixed content after a kill");
+        },
     );
-    let now = std::fs::read_to_string(p("ours")).unwrap();
-    assert!(
-        now == ours || now == new,
-        "mixed content after {kills} kills"
-    );
+    assert!(kills >= 2, "only {kills} kills landed");
 }

@@ -498,7 +498,7 @@ fn it_fails_closed() {
         err.contains("checker `slow` timed out after 0.5 s"),
         "{err}"
     );
-    assert!(start.elapsed() < std::time::Duration::from_secs(15));
+    assert!(start.elapsed() < std::time::Duration::from_secs(60));
     // The whole hook outliving its own timeout.
     s.server_config("assetvc.check.slow.timeout", "20");
     s.server_config("assetvc.hook.timeout", "1");

@@ -14,7 +14,7 @@ use common::data;
 use sjson::Dialect;
 use sync_support::{remote_has, terminate, wait_exit, wait_for, Daemon, Team};
 
-const LIMIT: Duration = Duration::from_secs(30);
+const LIMIT: Duration = Duration::from_secs(60);
 
 #[test]
 fn watch_survives_the_remote_going_down_and_stops_cleanly() {
@@ -61,7 +61,13 @@ fn watch_survives_the_remote_going_down_and_stops_cleanly() {
         cycles().contains("\"status\":\"unreachable\"")
     });
     bob.edit("name = \"barrel\"", "name = \"keg\"");
-    std::thread::sleep(Duration::from_millis(500));
+    // Two more unreachable cycles: at least one began after the edit, and its share did
+    // not get through.
+    let unreachable = || cycles().matches("\"status\":\"unreachable\"").count();
+    let seen = unreachable();
+    wait_for("two unreachable cycles after the edit", LIMIT, || {
+        unreachable() >= seen + 2
+    });
     assert!(!remote_has(&team, "refs/assetvc/wip/bob/main", "keg"));
     // It comes back: the edit typed meanwhile gets through.
     daemon.restart();
@@ -107,10 +113,12 @@ fn a_silent_remote_is_given_up_on_and_ctrl_c_stops_a_hung_cycle() {
     // A "remote" that accepts connections and never answers.
     let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let port = silent.local_addr().unwrap().port();
+    let (connected, first_connection) = std::sync::mpsc::channel();
     let held = std::thread::spawn(move || {
         let mut conns = Vec::new();
         for c in silent.incoming().take(3) {
             conns.push(c);
+            let _ = connected.send(());
         }
         std::thread::sleep(Duration::from_secs(30));
     });
@@ -125,13 +133,22 @@ fn a_silent_remote_is_given_up_on_and_ctrl_c_stops_a_hung_cycle() {
     let (_, err) = bob.expect(&["sync", "slow", "--timeout", "1"], 2);
     assert!(err.contains("no answer after 1 s"), "{err}");
     assert!(started.elapsed() < Duration::from_secs(15));
+    // That sync's connection, taken before the watch starts.
+    first_connection
+        .recv_timeout(LIMIT)
+        .expect("the sync connected to the silent remote");
+    while first_connection.try_recv().is_ok() {}
 
     let mut watch = bob
         .command(&["sync", "slow", "--watch", "1", "--timeout", "60"])
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_millis(700));
+    // Ctrl-C once the watch's cycle hangs on the silent remote (it connected): an event,
+    // not a delay.
+    first_connection
+        .recv_timeout(LIMIT)
+        .expect("the watch connects to the silent remote");
     let status = std::process::Command::new("kill")
         .args(["-INT", &watch.id().to_string()])
         .status()

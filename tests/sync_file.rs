@@ -114,8 +114,13 @@ fn three_users_share_work_in_progress_and_who_shows_it() {
         .unwrap()
         .is_empty());
     std::fs::write(alice.dir.join("assetvc.toml"), "[sync]\nstale = \"0s\"\n").unwrap();
-    std::thread::sleep(Duration::from_millis(1100));
-    assert!(who_json(&alice)["users"].as_array().unwrap().is_empty());
+    // Everyone is stale once a second has passed since their last WIP: waited for as an
+    // event (the listing empties), never a fixed sleep.
+    sync_support::wait_for("everyone stale", Duration::from_secs(60), || {
+        who_json(&alice)["users"]
+            .as_array()
+            .is_some_and(|u| u.is_empty())
+    });
     std::fs::write(alice.dir.join("assetvc.toml"), "[sync]\nstale = \"soon\"\n").unwrap();
     let (_, err) = alice.expect(&["who"], 2);
     assert!(err.contains("sync.stale"), "{err}");

@@ -120,7 +120,7 @@ fn at_a_terminal_fmt_asks_for_a_path_and_long_runs_show_progress() {
         write(&dir, &format!("levels/l{i}.level"), "a = 1\n");
     }
     let Some((code, output)) = on_a_terminal(&dir, "fmt") else {
-        eprintln!("skipped: `script` not found, no terminal to test with");
+        common::skipped("`script` not found, no terminal to test with");
         return;
     };
     assert_eq!(code, 2, "{output}");

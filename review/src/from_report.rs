@@ -1,21 +1,13 @@
-//! A file's section from a merge report entry (a step of the merge journal): a card per
-//! object with conflicts or repairs, marks from the merged file.
+//! A file's section from a step of the merge journal (a [`FileStep`], read as fields): a
+//! card per object with conflicts or repairs, marks from the merged file; a sync's pending
+//! conflicts say so, with who made the upstream value.
 
-use serde_json::Value as Json;
+use merge::record::{ConflictRecord, FileStep};
 use sjson::{Path, Value};
 
 use crate::cards::{property_text, target, CardSet};
 use crate::model::{Card, Fate, FileSection, Placed, Row, Shown};
 use crate::objects::{LevelObjects, ObjectKeys};
-
-/// The conflict kinds of the merge (entries of other kinds are shown as repairs).
-const CONFLICT_KINDS: [&str; 5] = [
-    "both-modified",
-    "delete-modify",
-    "modify-delete",
-    "both-added",
-    "order",
-];
 
 /// Parses a report's JSON Pointer, keyed elements written `[key=value]`; a number step is
 /// an array index.
@@ -23,81 +15,112 @@ pub fn parse_pointer(pointer: &str) -> Path {
     merge::changeset::parse_report_pointer(pointer, |_| true)
 }
 
-fn text(v: &Json, field: &str) -> String {
-    v.get(field)
-        .and_then(Json::as_str)
-        .unwrap_or_default()
-        .to_string()
+/// A recorded value (compact JSON; `None`: absent or deleted), its numbers as written.
+fn shown(value: &Option<String>) -> Shown {
+    let Some(text) = value else {
+        return Shown::Absent;
+    };
+    match sjson::Document::parse(text, sjson::Dialect::Json) {
+        Ok(doc) if text != "null" => Shown::of(doc.root()),
+        Ok(_) => Shown::Absent,
+        Err(_) => Shown::Text(text.clone()),
+    }
 }
 
-/// The cards of a report entry's `conflicts` list; `merged` (the merged file's objects)
+/// What a pending conflict of a sync says on the page: whose value the worktree keeps,
+/// who made the upstream's, and how to take it.
+fn pending_note(file: &str, c: &ConflictRecord) -> Option<String> {
+    if !c.pending {
+        return None;
+    }
+    let by =
+        c.by.as_deref()
+            .map_or(String::new(), |b| format!(" by {b}"));
+    Some(format!(
+        "Pending: your local value stays in the worktree; the upstream's value was made{by}. \
+         To take it: assetvc resolve {file} --all --take upstream"
+    ))
+}
+
+/// The details of a repair, field by field.
+fn repair_details(c: &ConflictRecord) -> Vec<(String, Shown)> {
+    let mut details = Vec::new();
+    for (key, v) in [("object", &c.object), ("referrer", &c.referrer)] {
+        if let Some(v) = v {
+            details.push((key.to_string(), Shown::Text(v.clone())));
+        }
+    }
+    details.push(("taken".to_string(), Shown::Text(c.taken.name().to_string())));
+    details
+}
+
+/// The cards of a step's conflicts and repairs; `merged` (the merged file's objects)
 /// names them.
-pub fn cards_from_report(entries: &[Json], merged: &LevelObjects) -> Vec<Card> {
+pub fn cards_from_report(step: &FileStep, merged: &LevelObjects) -> Vec<Card> {
     let known = [merged];
     let mut set = CardSet::default();
-    for e in entries {
-        let path = parse_pointer(&text(e, "path"));
+    for c in &step.conflicts {
+        let path = parse_pointer(&c.path);
         let t = target(&path, &known);
         let property = property_text(&t.property);
-        let kind = text(e, "kind");
-        let is_conflict = CONFLICT_KINDS.contains(&kind.as_str())
-            || ["base", "ours", "theirs"]
-                .iter()
-                .any(|f| e.get(f).is_some());
-        if is_conflict {
-            let row = Row::Conflict {
-                property,
-                kind,
-                base: Shown::of_report_field(e.get("base")),
-                ours: Shown::of_report_field(e.get("ours")),
-                theirs: Shown::of_report_field(e.get("theirs")),
-                taken: text(e, "taken"),
-            };
-            set.add(&t, Fate::Conflict, Some(row));
-        } else {
-            let details = e
-                .as_object()
-                .into_iter()
-                .flatten()
-                .filter(|(k, _)| k.as_str() != "path" && k.as_str() != "kind")
-                .map(|(k, v)| (k.clone(), Shown::of_json(v)))
-                .collect();
+        let kind = c.kind.name().to_string();
+        if c.kind.is_repair() {
             let row = Row::Repair {
                 property,
                 kind,
-                details,
+                details: repair_details(c),
             };
             set.add(&t, Fate::Restored, Some(row));
+        } else {
+            let row = Row::Conflict {
+                property,
+                kind,
+                base: shown(&c.base),
+                ours: shown(&c.ours),
+                theirs: shown(&c.theirs),
+                taken: c.taken.name().to_string(),
+                pending: pending_note(&step.path, c),
+            };
+            set.add(&t, Fate::Conflict, Some(row));
         }
     }
     set.finish(&known)
 }
 
-/// A file's section from its report entry (`{"path", "policy", "conflicts", "unresolved"}`)
-/// and the merged file's root, when it could be read.
-pub fn report_section(entry: &Json, merged: Option<Value<'_>>, keys: &ObjectKeys) -> FileSection {
+/// A file's section from its journal step and the merged file's root, when it could be
+/// read.
+pub fn report_section(
+    step: &FileStep,
+    merged: Option<Value<'_>>,
+    keys: &ObjectKeys,
+) -> FileSection {
     let objects = merged
         .map(|v| LevelObjects::of(v, keys))
         .unwrap_or_default();
-    let entries: &[Json] = entry
-        .get("conflicts")
-        .and_then(Json::as_array)
-        .map_or(&[], Vec::as_slice);
-    let cards = cards_from_report(entries, &objects);
+    let cards = cards_from_report(step, &objects);
     let mut notes = Vec::new();
-    if let Some(reason) = entry.get("unresolved").and_then(Json::as_str) {
+    if let Some(reason) = &step.unresolved {
         notes.push(format!("Not merged, left for you to resolve: {reason}."));
     }
-    if entries.is_empty() && notes.is_empty() {
+    let pending = step.conflicts.iter().filter(|c| c.pending).count();
+    if pending > 0 {
+        notes.push(format!(
+            "{pending} pending conflict{} of a sync: your local value{} stay{} in the worktree \
+             until you resolve {}.",
+            if pending == 1 { "" } else { "s" },
+            if pending == 1 { "" } else { "s" },
+            if pending == 1 { "s" } else { "" },
+            if pending == 1 { "it" } else { "them" },
+        ));
+    }
+    if step.conflicts.is_empty() && notes.is_empty() {
         notes.push("Merged cleanly.".into());
     }
-    let policy = text(entry, "policy");
     FileSection {
-        path: text(entry, "path"),
-        status: if policy.is_empty() {
-            "merged".into()
-        } else {
-            format!("merged · policy {policy}")
+        path: step.path.clone(),
+        status: match step.policy {
+            None => "merged".into(),
+            Some(policy) => format!("merged · policy {}", policy.name()),
         },
         notes,
         cards,
@@ -133,15 +156,17 @@ mod tests {
 
     #[test]
     fn conflicts_and_repairs_become_cards() {
-        let report = serde_json::json!({
-            "path": "levels/a.level", "policy": "theirs",
+        let report: FileStep = serde_json::from_str(
+            r#"{"path": "levels/a.level", "policy": "theirs",
             "conflicts": [
                 {"path": "/entities/[id=e1]/position", "kind": "both-modified",
-                 "base": [0, 0, 0], "ours": [1, 0, 0], "theirs": [2, 0, 0], "taken": "theirs"},
+                 "base": [0, 0, 0], "ours": [1, 0, 0], "theirs": [2.50, 0, 0], "taken": "theirs",
+                 "pending": true, "by": "Carol"},
                 {"path": "/entities/[id=e2]", "kind": "dangling-reference",
-                 "referrer": "/flow/[id=n1]/unit", "repair": "restored from ours"}
-            ]
-        });
+                 "referrer": "/flow/[id=n1]/unit", "taken": "ours"}
+            ]}"#,
+        )
+        .unwrap();
         let doc = sjson::Document::parse(
             "entities = [ { id = \"e1\" name = \"crate\" position = [2 0 0] } { id = \"e2\" name = \"gate\" pos = [4 4] } ]",
             sjson::Dialect::Sjson,
@@ -151,7 +176,23 @@ mod tests {
         assert_eq!(s.cards.len(), 2);
         assert_eq!(s.cards[0].fate, Fate::Conflict);
         assert_eq!(s.cards[0].name.as_deref(), Some("crate"));
-        assert!(matches!(&s.cards[0].rows[0], Row::Conflict { taken, .. } if taken == "theirs"));
+        match &s.cards[0].rows[0] {
+            Row::Conflict {
+                taken,
+                theirs,
+                pending,
+                ..
+            } => {
+                assert_eq!(taken, "theirs");
+                // The number as written, not as f64 prints it.
+                assert_eq!(
+                    theirs,
+                    &Shown::Vector(vec!["2.50".into(), "0".into(), "0".into()])
+                );
+                assert!(pending.as_deref().is_some_and(|p| p.contains("by Carol")));
+            }
+            other => panic!("{other:?}"),
+        }
         assert_eq!(s.cards[1].fate, Fate::Restored);
         match &s.cards[1].rows[0] {
             Row::Repair { kind, details, .. } => {
@@ -162,5 +203,6 @@ mod tests {
         }
         assert_eq!(s.objects.len(), 2);
         assert_eq!(s.status, "merged · policy theirs");
+        assert!(s.notes.iter().any(|n| n.contains("1 pending conflict")));
     }
 }

@@ -142,6 +142,7 @@ fn row(out: &mut String, r: &Row, whole: bool) {
             ours,
             theirs,
             taken,
+            pending,
         } => {
             out.push_str("<tr class=\"conflict-row\"><td colspan=\"4\"><div class=\"head\"><span class=\"prop\">");
             push_html(out, if p.is_empty() { "(object)" } else { p });
@@ -159,7 +160,13 @@ fn row(out: &mut String, r: &Row, whole: bool) {
                 value(out, v, (side != "base").then_some(base));
                 out.push_str("</div>");
             }
-            out.push_str("</div></td></tr>");
+            out.push_str("</div>");
+            if let Some(note) = pending {
+                out.push_str("<div class=\"pending\">");
+                push_html(out, note);
+                out.push_str("</div>");
+            }
+            out.push_str("</td></tr>");
         }
         Row::Repair {
             property: p,

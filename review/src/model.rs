@@ -108,6 +108,8 @@ pub enum Row {
         theirs: Shown,
         /// `ours` or `theirs`.
         taken: String,
+        /// A sync's pending conflict: what it means and how to take the upstream's value.
+        pending: Option<String>,
     },
     /// A coherence repair (or any other report entry), shown field by field.
     Repair {

@@ -69,8 +69,9 @@ pub use commit::{Committed, Staging};
 pub use error::{BoxError, Error, Result};
 pub use fetch::Fetched;
 pub use journal::{
-    detect as detect_operation, git_dir_near, Journal, Operation, OperationKind, OperationLog,
-    Recorded, StepPlace, Versions,
+    detect as detect_operation, git_dir_near, ConflictRecord, FileStep, Journal, Meaning,
+    Operation, OperationKind, OperationLog, Recorded, SideMeanings, StepPlace, Versions,
+    JOURNAL_REF,
 };
 pub use migrate::{
     new_uuid, Destination, FileProblem, MigrateRules, MigratedFile, NoProgress, Outcome, Plan,

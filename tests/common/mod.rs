@@ -53,7 +53,9 @@ pub fn git_output(dir: &Path, args: &[&str]) -> Output {
     git_home_output(dir, dir, args)
 }
 
-/// A document's value as JSON for comparison: objects unordered, numbers as f64.
+/// A document's value as JSON for comparison: objects unordered, numbers by exact
+/// decimal value (`6`, `6.0` and `6e0` are `6.0`; a number `f64` cannot hold exactly is
+/// its exact decimal, never the nearest float: see [`exact_number`]).
 pub fn data(text: &str, dialect: sjson::Dialect) -> serde_json::Value {
     let doc = sjson::Document::parse(text, dialect)
         .unwrap_or_else(|e| panic!("does not parse: {e}\n{text}"));
@@ -66,10 +68,7 @@ pub fn to_json(v: sjson::Value<'_>) -> serde_json::Value {
     match v.kind() {
         sjson::Kind::Null => J::Null,
         sjson::Kind::Bool => J::Bool(v.as_bool().unwrap_or_default()),
-        sjson::Kind::Number => {
-            serde_json::Number::from_f64(v.as_number().map_or(0.0, |n| n.as_f64()))
-                .map_or(J::Null, J::Number)
-        }
+        sjson::Kind::Number => exact_number(v.as_number_lexeme().unwrap_or("0")),
         sjson::Kind::String => J::String(v.as_str().unwrap_or_default().into_owned()),
         sjson::Kind::Array => J::Array(v.children().map(to_json).collect()),
         sjson::Kind::Object => J::Object(
@@ -219,3 +218,95 @@ settings = {
 	fog = 0.1
 }
 ";
+
+/// A number lexeme as JSON, exactly: an `f64` when the `f64` nearest to it denotes the
+/// same decimal value (`0.5`, `6`, `1.25e3`), else the string `#DIGITSeEXP` of its exact
+/// decimal value, so that `0.10000000000000000001` never compares equal to `0.1`.
+pub fn exact_number(lexeme: &str) -> serde_json::Value {
+    let exact = decimal(lexeme);
+    let nearest: f64 = lexeme.parse().unwrap_or(f64::NAN);
+    if nearest.is_finite() && decimal(&format!("{nearest:e}")) == exact {
+        if let Some(n) = serde_json::Number::from_f64(nearest) {
+            return serde_json::Value::Number(n);
+        }
+    }
+    let (negative, digits, exponent) = exact;
+    serde_json::Value::String(format!(
+        "#{}{digits}e{exponent}",
+        if negative { "-" } else { "" }
+    ))
+}
+
+/// The exact decimal value of a number lexeme: sign, significant digits (no leading or
+/// trailing zeros; empty for zero) and the power of ten of the last digit.
+fn decimal(lexeme: &str) -> (bool, String, i64) {
+    let (negative, rest) = match lexeme.strip_prefix('-') {
+        Some(r) => (true, r),
+        None => (false, lexeme.strip_prefix('+').unwrap_or(lexeme)),
+    };
+    let (mantissa, exp) = match rest.find(['e', 'E']) {
+        Some(i) => (&rest[..i], rest[i + 1..].parse::<i64>().unwrap_or(0)),
+        None => (rest, 0),
+    };
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let mut digits: String = format!("{int}{frac}").trim_start_matches('0').to_string();
+    let mut exponent = exp - frac.len() as i64;
+    while digits.ends_with('0') {
+        digits.pop();
+        exponent += 1;
+    }
+    if digits.is_empty() {
+        exponent = 0;
+    }
+    (negative, digits, exponent)
+}
+
+/// How many tests of this run skipped part of their work (see [`skipped`]).
+pub static SKIPPED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// A test that cannot run here (a tool it needs is missing) says so and is counted: the
+/// line `skipped: REASON` on stderr, one more in [`SKIPPED`], and a line in
+/// `skipped.txt` of cargo's test temporary directory (so a run's skips can be listed).
+/// Under CI (`CI=true`, where every tool is installed) a skip is a failure.
+pub fn skipped(reason: &str) {
+    assert!(
+        std::env::var("CI").as_deref() != Ok("true"),
+        "skipped under CI=true: {reason}"
+    );
+    let n = SKIPPED.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
+    eprintln!("skipped: {reason} ({n} skipped in this run so far)");
+    let list = Path::new(env!("CARGO_TARGET_TMPDIR")).join("skipped.txt");
+    if let Ok(mut f) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(list)
+    {
+        use std::io::Write;
+        let _ = writeln!(f, "{reason}");
+    }
+}
+
+#[cfg(test)]
+mod exact_tests {
+    use super::exact_number;
+    use proptest::prelude::*;
+
+    #[test]
+    fn numbers_compare_by_exact_decimal_value() {
+        assert_eq!(exact_number("6"), serde_json::json!(6.0));
+        assert_eq!(exact_number("6.000"), exact_number("6e0"));
+        assert_eq!(exact_number("0.5"), serde_json::json!(0.5));
+        assert_eq!(exact_number("-0.25E1"), serde_json::json!(-2.5));
+        // The nearest f64 of both is 0.1; only one of them is 0.1.
+        assert_ne!(exact_number("0.10000000000000000001"), exact_number("0.1"));
+        assert_ne!(exact_number("1e400"), exact_number("2e400"));
+        assert_eq!(exact_number("1e400"), exact_number("10e399"));
+    }
+
+    proptest! {
+        #[test]
+        fn a_float_as_rust_prints_it_is_that_float(x in proptest::num::f64::NORMAL) {
+            prop_assert_eq!(exact_number(&format!("{x}")), serde_json::json!(x));
+        }
+    }
+}

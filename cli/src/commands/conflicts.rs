@@ -6,8 +6,8 @@
 use std::process::ExitCode;
 
 use clap::Args;
-use merge::ConflictKind;
-use store::{Journal, OperationKind, Recorded};
+use merge::Policy;
+use store::{ConflictRecord, FileStep, Journal, OperationKind, Recorded};
 
 use super::porcelain;
 use crate::report;
@@ -32,57 +32,15 @@ pub struct ConflictsArgs {
     pub html: Option<std::path::PathBuf>,
 }
 
-/// `both-modified` → `both modified`, as `Conflict`'s Display writes it.
-fn describe(kind: &str) -> String {
-    [
-        ConflictKind::BothModified,
-        ConflictKind::DeleteModify,
-        ConflictKind::ModifyDelete,
-        ConflictKind::BothAdded,
-        ConflictKind::Order,
-        ConflictKind::DanglingReference,
-        ConflictKind::Cycle,
-        ConflictKind::Orphan,
-    ]
-    .into_iter()
-    .find(|k| k.name() == kind)
-    .map(|k| k.describe().to_string())
-    .unwrap_or_else(|| kind.replace('-', " "))
-}
-
-/// A coherence repair of the stored report, to print as the merge printed it.
-fn repair(c: &serde_json::Value) -> Option<merge::Conflict> {
-    let kind = [
-        ConflictKind::DanglingReference,
-        ConflictKind::Cycle,
-        ConflictKind::Orphan,
-    ]
-    .into_iter()
-    .find(|k| Some(k.name()) == c["kind"].as_str())?;
-    let text = |k: &str| c[k].as_str().map(str::to_string);
-    Some(merge::Conflict {
-        path: text("path").unwrap_or_default(),
-        kind,
-        base: None,
-        ours: None,
-        theirs: None,
-        taken: match c["taken"].as_str() {
-            Some("ours") => merge::Side::Ours,
-            _ => merge::Side::Theirs,
-        },
-        object: text("object"),
-        referrer: text("referrer"),
-    })
-}
-
 /// How a conflict's side reads: `took theirs`, or for the policies `upstream` and `local`
 /// `kept local (theirs in this rebase)`.
-fn taken(file: &serde_json::Value, c: &serde_json::Value) -> String {
-    let side = c["taken"].as_str().unwrap_or("?");
-    match (file["policy"].as_str(), c["kept"].as_str()) {
-        (Some("upstream" | "local"), Some(kept)) => format!(
-            "kept {kept} ({side} in this {})",
-            file["operation"].as_str().unwrap_or("merge")
+fn taken(file: &FileStep, c: &ConflictRecord) -> String {
+    let side = c.taken.name();
+    match (file.policy, c.kept) {
+        (Some(Policy::Upstream | Policy::Local), Some(kept)) => format!(
+            "kept {} ({side} in this {})",
+            kept.name(),
+            file.operation.as_deref().unwrap_or("merge")
         ),
         _ => format!("took {side}"),
     }
@@ -90,53 +48,52 @@ fn taken(file: &serde_json::Value, c: &serde_json::Value) -> String {
 
 /// What a pending conflict of a sync adds to its line: the upstream's value, who made
 /// it, and how to take it.
-fn pending(path: &str, c: &serde_json::Value) -> String {
-    let by = c["by"]
-        .as_str()
-        .map_or(String::new(), |b| format!(" by {b}"));
-    let upstream = match &c["theirs"] {
-        serde_json::Value::Null => "(deleted)".to_string(),
-        v => v.to_string(),
-    };
+fn pending(path: &str, c: &ConflictRecord) -> String {
+    let by =
+        c.by.as_deref()
+            .map_or(String::new(), |b| format!(" by {b}"));
+    let upstream = c.theirs.as_deref().unwrap_or("(deleted)");
     format!(
         "; pending: the upstream's {upstream}{by} (assetvc resolve {path} --all --take upstream)"
     )
 }
 
+/// `[2/3 1b7122a] `: where a step stands in its operation, empty for a single merge.
+fn prefix(file: &FileStep) -> String {
+    let short = |c: &str| c.get(..7).unwrap_or(c).to_string();
+    match (file.step.as_deref(), file.commit.as_deref()) {
+        (Some(s), Some(c)) => format!("[{s} {}] ", short(c)),
+        (Some(s), None) => format!("[{s}] "),
+        (None, Some(c)) => format!("[{}] ", short(c)),
+        (None, None) => String::new(),
+    }
+}
+
 /// The lines of the steps for people: `level.sjson /settings/fog: both modified, took
 /// theirs`, a rebase's steps prefixed with the commit: `[2/3 1b7122a] level.sjson …`.
-pub fn lines(steps: &[serde_json::Value]) -> Vec<String> {
+pub fn lines(steps: &[FileStep]) -> Vec<String> {
     let mut out = Vec::new();
     for file in steps {
-        let path = file["path"].as_str().unwrap_or("?");
-        let prefix = match (file["step"].as_str(), file["commit"].as_str()) {
-            (Some(s), Some(c)) => format!("[{s} {}] ", c.get(..7).unwrap_or(c)),
-            (Some(s), None) => format!("[{s}] "),
-            (None, Some(c)) => format!("[{}] ", c.get(..7).unwrap_or(c)),
-            (None, None) => String::new(),
-        };
-        for c in file["conflicts"].as_array().into_iter().flatten() {
-            if let Some(repair) = repair(c) {
-                out.push(format!("{prefix}{path} {repair}"));
+        let path = file.path.as_str();
+        let prefix = prefix(file);
+        for c in &file.conflicts {
+            if c.kind.is_repair() {
+                out.push(format!("{prefix}{path} {}", c.conflict()));
                 continue;
             }
             // The name for people when the merge recorded one, else the pointer.
-            let at = c["name"]
-                .as_str()
-                .or(c["path"].as_str())
-                .filter(|p| !p.is_empty())
-                .unwrap_or("/");
             let mut line = format!(
-                "{prefix}{path} {at}: {}, {}",
-                describe(c["kind"].as_str().unwrap_or("?")),
+                "{prefix}{path} {}: {}, {}",
+                c.shown_place(),
+                c.kind.describe(),
                 taken(file, c)
             );
-            if c["pending"] == true {
+            if c.pending {
                 line.push_str(&pending(path, c));
             }
             out.push(line);
         }
-        if let Some(reason) = file["unresolved"].as_str() {
+        if let Some(reason) = &file.unresolved {
             out.push(format!(
                 "{prefix}{path}: not merged, left for you to resolve: {reason}"
             ));
@@ -145,17 +102,9 @@ pub fn lines(steps: &[serde_json::Value]) -> Vec<String> {
     out
 }
 
-/// The number of conflicts resolved by policy in `steps`.
-fn count(steps: &[serde_json::Value]) -> usize {
-    steps
-        .iter()
-        .map(|f| f["conflicts"].as_array().map_or(0, Vec::len))
-        .sum()
-}
-
 /// `rebase of feature onto 1b7122a: 2 steps, 1 conflict resolved by policy`.
 fn heading(r: &Recorded) -> String {
-    let n = count(&r.steps);
+    let n = FileStep::count(&r.steps);
     let steps = r.steps.len();
     format!(
         "{}: {steps} file merge{}, {n} conflict{} resolved by policy",
@@ -266,7 +215,7 @@ fn append_to_message(journal: &Journal, head: Option<&str>, file: &std::path::Pa
         return;
     }
     let lines = lines(&last.steps);
-    let n = count(&last.steps);
+    let n = FileStep::count(&last.steps);
     if lines.is_empty() || n == 0 {
         return;
     }
@@ -279,8 +228,9 @@ fn append_to_message(journal: &Journal, head: Option<&str>, file: &std::path::Pa
     let policy = last
         .steps
         .iter()
-        .find_map(|s| s["policy"].as_str())
-        .unwrap_or("theirs");
+        .find_map(|s| s.policy)
+        .unwrap_or_default()
+        .name();
     let mut block = format!(
         "\nassetvc resolved {n} conflict{} by policy {policy}:\n",
         if n == 1 { "" } else { "s" }

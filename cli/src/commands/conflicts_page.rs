@@ -15,12 +15,9 @@ fn section(
     root: &Path,
     config: &Config,
     keys: &ObjectKeys,
-    entry: &serde_json::Value,
+    entry: &store::FileStep,
 ) -> FileSection {
-    let path = entry
-        .get("path")
-        .and_then(|p| p.as_str())
-        .unwrap_or_default();
+    let path = entry.path.as_str();
     // Only paths inside the worktree: the report is data, never a way out of it.
     let inside = !path.is_empty()
         && Path::new(path)
@@ -43,7 +40,7 @@ fn section(
 
 /// Writes the page of the last merge operation's file reports `last` (its journal steps;
 /// `None`: no merge recorded) to `out`.
-pub fn write(root: &Path, last: Option<&[serde_json::Value]>, out: &Path) -> anyhow::Result<()> {
+pub fn write(root: &Path, last: Option<&[store::FileStep]>, out: &Path) -> anyhow::Result<()> {
     let config = crate::repo_config::at_root(root)?;
     let keys = ObjectKeys {
         id_keys: config.merge.id_keys.clone(),

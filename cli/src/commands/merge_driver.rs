@@ -76,8 +76,41 @@ pub fn main_lean(args: impl Iterator<Item = std::ffi::OsString>) -> anyhow::Resu
 }
 
 /// Runs the driver: 0 merged, 1 policy fail met a conflict (git marks the path
-/// conflicted; %A holds the theirs-resolved result), 2 cannot merge (%A untouched).
+/// conflicted; %A holds the theirs-resolved result), 2 cannot merge (%A untouched). A
+/// driver that fails (settings that do not read, a merge or a write that fails) records
+/// the file as not merged, with why, in the journal before it reports the error.
 pub fn run(args: &MergeDriverArgs) -> anyhow::Result<ExitCode> {
+    let merged = merge_file(args);
+    if let Err(e) = &merged {
+        record_failure(&args.path, e);
+    }
+    merged
+}
+
+/// Records that the driver could not merge `path`, for `assetvc conflicts` (best effort:
+/// outside a repository, or when the journal cannot be written, only the error is shown).
+fn record_failure(path: &str, error: &anyhow::Error) {
+    let Some(git_dir) = store::git_dir_near(Path::new(".")) else {
+        return;
+    };
+    let env: Vec<(String, String)> = std::env::vars()
+        .filter(|(k, _)| k.starts_with("GIT"))
+        .collect();
+    let (operation, place) = store::detect_operation(&git_dir, &env);
+    let reason = format!("{error:#}");
+    let step = store::FileStep {
+        path: path.to_string(),
+        unresolved: Some(format!(
+            "the merge driver failed: {}",
+            reason.lines().next().unwrap_or_default()
+        )),
+        ..store::FileStep::default()
+    };
+    record(Some(&git_dir), &operation, &place, step, None);
+}
+
+/// The driver's merge of one file (see [`run`]).
+fn merge_file(args: &MergeDriverArgs) -> anyhow::Result<ExitCode> {
     // git runs the driver at the worktree's root: no discovery needed.
     let (mut options, config) =
         merging::options(Path::new("."), None).map_err(anyhow::Error::msg)?;
@@ -179,7 +212,7 @@ fn record(
     git_dir: Option<&Path>,
     operation: &Operation,
     place: &StepPlace,
-    step: serde_json::Value,
+    step: store::FileStep,
     versions: Option<String>,
 ) {
     // Outside a repository (a driver run by hand) there is nowhere to keep the report.
@@ -193,18 +226,14 @@ fn record(
 /// Appends `step` at `place` (with its saved `versions`) to `log`, a warning when it cannot.
 pub(super) fn append(
     log: &store::OperationLog,
-    mut step: serde_json::Value,
+    mut step: store::FileStep,
     place: &StepPlace,
     versions: Option<String>,
 ) {
-    if let Some(s) = &place.step {
-        step["step"] = s.as_str().into();
-    }
-    if let Some(c) = &place.commit {
-        step["commit"] = c.as_str().into();
-    }
-    if let Some(v) = versions {
-        step["versions"] = v.into();
+    step.step.clone_from(&place.step);
+    step.commit.clone_from(&place.commit);
+    if versions.is_some() {
+        step.versions = versions;
     }
     if let Err(e) = log.append(&step) {
         eprintln!("assetvc: warning: could not record the merge: {e}");

@@ -192,7 +192,7 @@ fn report(merged: &StrategyMerge, configured: Policy, sides: &Sides) {
             "assetvc: {}: merged, {n} conflict{} resolved ({})",
             crate::report::safe(&f.path),
             if n == 1 { "" } else { "s" },
-            merging::policy_name(configured)
+            configured.name()
         );
         for (c, place) in f.conflicts.iter().zip(f.places_or_none()) {
             eprintln!(
@@ -219,7 +219,7 @@ fn record(
     merged: &StrategyMerge,
     configured: Policy,
     sides: &Sides,
-) -> anyhow::Result<Vec<serde_json::Value>> {
+) -> anyhow::Result<Vec<store::FileStep>> {
     let with_conflicts: Vec<&str> = merged
         .files
         .iter()
@@ -234,11 +234,11 @@ fn record(
         let mut step = merging::step_report(&f.path, configured, sides, &f.conflicts, &f.places);
         if !f.conflicts.is_empty() {
             if let Some(Some(v)) = versions.next() {
-                step["versions"] = log.save_versions(&v)?.into();
+                step.versions = Some(log.save_versions(&v)?);
             }
         }
         if let Some(u) = merged.unresolved.iter().find(|u| u.path == f.path) {
-            step["unresolved"] = u.kind.to_string().into();
+            step.unresolved = Some(u.kind.to_string());
         }
         steps.push(step);
     }

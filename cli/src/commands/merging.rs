@@ -181,16 +181,11 @@ fn raw(json: &Option<String>) -> Option<Box<RawValue>> {
         .and_then(|j| RawValue::from_string(j.clone()).ok())
 }
 
-/// The policy's name.
-pub fn policy_name(p: Policy) -> &'static str {
-    p.name()
-}
-
 /// The JSON report of a merged file.
 pub fn file_report<'a>(path: &str, policy: Policy, conflicts: &'a [Conflict]) -> FileReport<'a> {
     FileReport {
         path: path.to_string(),
-        policy: policy_name(policy),
+        policy: policy.name(),
         conflicts: conflicts
             .iter()
             .map(|c| ConflictReport {
@@ -223,13 +218,12 @@ pub fn summary(path: &str, outcome: &MergeOutcome, policy: Policy) -> String {
     }
 }
 
+/// The side a policy took, for the summary: the policy's name, and for `fail` the side
+/// it took before failing.
 fn taken_name(policy: Policy) -> &'static str {
     match policy {
-        Policy::Ours => "ours",
-        Policy::Theirs => "theirs",
         Policy::Fail => "theirs; policy fail",
-        Policy::Upstream => "upstream",
-        Policy::Local => "local",
+        other => other.name(),
     }
 }
 
@@ -305,25 +299,28 @@ pub struct Sides {
 impl Sides {
     /// The sides of `operation`.
     pub fn of(operation: &store::Operation) -> Sides {
-        let (ours, theirs) = if operation.swapped {
-            ("upstream", "local")
-        } else {
-            ("local", "upstream")
-        };
-        Sides {
-            ours,
-            theirs,
-            operation: operation.kind.name(),
-        }
+        Sides::named(
+            store::SideMeanings::of(operation.swapped),
+            operation.kind.name(),
+        )
     }
 
     /// The sides of a merge (`assetvc merge`, `assetvc pull`).
     pub fn merge() -> Sides {
+        Sides::named(store::SideMeanings::MERGE, "merge")
+    }
+
+    fn named(meanings: store::SideMeanings, operation: &'static str) -> Sides {
         Sides {
-            ours: "local",
-            theirs: "upstream",
-            operation: "merge",
+            ours: meanings.ours.name(),
+            theirs: meanings.theirs.name(),
+            operation,
         }
+    }
+
+    /// What git's sides mean here, as the journal records it.
+    pub fn meanings(&self) -> store::SideMeanings {
+        store::SideMeanings::of(self.ours == store::Meaning::Upstream.name())
     }
 
     /// What `side` means here.
@@ -384,7 +381,9 @@ pub fn summary_in(path: &str, outcome: &MergeOutcome, configured: Policy, sides:
     if !by_meaning(configured) || outcome.conflicts.is_empty() {
         return summary(path, outcome, configured);
     }
-    let side = configured.for_operation(sides.ours == "upstream").side();
+    let side = configured
+        .for_operation(sides.meanings() == store::SideMeanings::SWAPPED)
+        .side();
     let n = outcome.conflicts.len();
     format!(
         "{path}: merged, {n} conflict{} resolved (kept {}: {} in this {})",
@@ -395,36 +394,26 @@ pub fn summary_in(path: &str, outcome: &MergeOutcome, configured: Policy, sides:
     )
 }
 
-/// The journal's record of one merged file: the JSON report of [`file_report`] (the policy
-/// as configured), plus what git's sides meant and, per conflict, the side kept by meaning.
+/// The journal's record of one merged file: the policy as configured, what git's sides
+/// meant and, per conflict, the side kept by meaning and the place as people name it.
 pub fn step_report(
     path: &str,
     configured: Policy,
     sides: &Sides,
     conflicts: &[Conflict],
     places: &[Option<String>],
-) -> serde_json::Value {
-    let mut value =
-        serde_json::to_value(file_report(path, configured, conflicts)).unwrap_or_default();
-    value["sides"] = serde_json::json!({"ours": sides.ours, "theirs": sides.theirs});
-    value["operation"] = sides.operation.into();
-    if let Some(list) = value["conflicts"].as_array_mut() {
-        for (i, (v, c)) in list.iter_mut().zip(conflicts).enumerate() {
-            v["kept"] = sides.meaning(c.taken).into();
-            if let Some(Some(place)) = places.get(i) {
-                v["name"] = place.as_str().into();
-            }
-        }
-    }
-    value
+) -> store::FileStep {
+    store::FileStep::merged(
+        path,
+        configured,
+        sides.meanings(),
+        sides.operation,
+        conflicts,
+        places,
+    )
 }
 
 /// The journal's record of a file that could not be merged.
-pub fn unresolved_step(path: &str, configured: Policy, reason: &str) -> serde_json::Value {
-    serde_json::json!({
-        "path": path,
-        "policy": configured.name(),
-        "conflicts": [],
-        "unresolved": reason.lines().next().unwrap_or(reason),
-    })
+pub fn unresolved_step(path: &str, configured: Policy, reason: &str) -> store::FileStep {
+    store::FileStep::unresolved(path, configured, reason)
 }

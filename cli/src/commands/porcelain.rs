@@ -65,7 +65,7 @@ pub fn print_merge(report: &MergeReport, policy: Policy) {
                 if policy == Policy::Fail {
                     "theirs; policy fail"
                 } else {
-                    merging::policy_name(policy)
+                    policy.name()
                 }
             ),
         };

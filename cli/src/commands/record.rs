@@ -39,7 +39,7 @@ pub fn porcelain_merge(
     )?) {
         let mut step = step;
         if let Some(u) = report.unresolved.iter().find(|u| u.path == f.path) {
-            step["unresolved"] = u.kind.to_string().into();
+            step.unresolved = Some(u.kind.to_string());
         }
         log.append(&step)?;
     }
@@ -81,6 +81,13 @@ pub fn sync_merge(
     files: &[store::MergedFile],
     pending: &[serde_json::Value],
 ) -> anyhow::Result<()> {
+    let by_file = |path: &str| {
+        pending
+            .iter()
+            .find(|p| p["file"] == path)
+            .and_then(|p| p["by"].as_str())
+            .map(str::to_string)
+    };
     let operation = Operation {
         kind: OperationKind::Porcelain,
         key: format!("assetvc sync {} {}", sync.from, sync.upstream),
@@ -91,14 +98,10 @@ pub fn sync_merge(
     let log = Journal::at(repo.git_dir()).begin(&operation)?;
     let sides = Sides::merge();
     for mut step in steps(repo, &log, sync.policy, &sides, files, sync.sides)? {
-        let by = pending
-            .iter()
-            .find(|p| p["file"] == step["path"])
-            .map(|p| p["by"].clone())
-            .unwrap_or_default();
-        for c in step["conflicts"].as_array_mut().into_iter().flatten() {
-            c["pending"] = true.into();
-            c["by"] = by.clone();
+        let by = by_file(&step.path);
+        for c in &mut step.conflicts {
+            c.pending = true;
+            c.by.clone_from(&by);
         }
         log.append(&step)?;
     }
@@ -115,7 +118,7 @@ fn steps(
     sides: &Sides,
     files: &[store::MergedFile],
     merged_from: &[(store::ObjectId, store::ObjectId)],
-) -> anyhow::Result<Vec<serde_json::Value>> {
+) -> anyhow::Result<Vec<store::FileStep>> {
     // The versions of the files with conflicts, read once per pair of commits.
     let mut versions: Vec<Option<store::Versions>> = files.iter().map(|_| None).collect();
     let mut pairs: Vec<(store::ObjectId, store::ObjectId)> = merged_from.to_vec();
@@ -139,7 +142,7 @@ fn steps(
     for (f, v) in files.iter().zip(versions) {
         let mut step = merging::step_report(&f.path, policy, sides, &f.conflicts, &f.places);
         if let Some(v) = v {
-            step["versions"] = log.save_versions(&v)?.into();
+            step.versions = Some(log.save_versions(&v)?);
         }
         out.push(step);
     }

@@ -19,6 +19,7 @@
 mod commits;
 mod landed;
 mod operation;
+mod reachable;
 mod stored;
 
 use std::io::Write;
@@ -26,7 +27,9 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+pub use merge::record::{ConflictRecord, FileStep, Meaning, SideMeanings};
 pub use operation::{detect, Operation, OperationKind, StepPlace};
+pub use reachable::REF as JOURNAL_REF;
 
 /// How many operations the journal keeps.
 pub const KEEP: usize = 50;
@@ -76,8 +79,9 @@ pub struct Recorded {
     pub operation: Operation,
     /// When it started (seconds since the Unix epoch).
     pub started: u64,
-    /// Every readable step, in the order they were appended.
-    pub steps: Vec<serde_json::Value>,
+    /// Every readable step, in the order they were appended (a later step at the same
+    /// place, a merge retried or a conflict resolved since, replaces the earlier one).
+    pub steps: Vec<FileStep>,
     dir: PathBuf,
 }
 
@@ -195,6 +199,9 @@ impl Journal {
         for n in &numbers[..excess] {
             let _ = std::fs::remove_dir_all(self.op_dir(*n));
         }
+        if excess > 0 {
+            self.keep_reachable();
+        }
     }
 
     /// Every recorded operation, oldest first.
@@ -229,17 +236,13 @@ impl Journal {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
             Err(e) => return io(&steps_path, Err(e)),
         };
-        let mut steps: Vec<serde_json::Value> = Vec::new();
+        let mut steps: Vec<FileStep> = Vec::new();
         for step in text
             .split(|b| *b == b'\n')
             .filter(|l| !l.is_empty())
-            .filter_map(|l| serde_json::from_slice::<serde_json::Value>(l).ok())
-            .filter(serde_json::Value::is_object)
+            .filter_map(|l| serde_json::from_slice::<FileStep>(l).ok())
         {
-            // A merge retried (reset, then merged again) replaces its earlier step.
-            let place =
-                |s: &serde_json::Value| (s["path"].clone(), s["step"].clone(), s["commit"].clone());
-            steps.retain(|s| place(s) != place(&step));
+            steps.retain(|s| !s.same_place(&step));
             steps.push(step);
         }
         Ok(Some(Recorded {
@@ -296,7 +299,7 @@ impl OperationLog {
     }
 
     /// Appends one step: a JSON object on one line, in one write.
-    pub fn append(&self, step: &serde_json::Value) -> Result<()> {
+    pub fn append(&self, step: &FileStep) -> Result<()> {
         let mut line = Vec::with_capacity(256);
         line.push(b'\n');
         serde_json::to_writer(&mut line, step).map_err(json)?;
@@ -308,11 +311,30 @@ impl OperationLog {
                 .append(true)
                 .open(&path),
         )?;
-        io(&path, file.write_all(&line))
+        io(&path, file.write_all(&line))?;
+        if step.versions.is_some() {
+            self.keep_reachable();
+        }
+        Ok(())
     }
 }
 
 impl Recorded {
+    /// The log of this operation, to append to it (a step that replaces an earlier one at
+    /// the same place, such as the step of a conflict resolved since).
+    pub fn log(&self) -> OperationLog {
+        OperationLog {
+            dir: self.dir.clone(),
+        }
+    }
+
+    /// The steps that recorded conflicts resolved by policy.
+    pub fn conflicts(&self) -> impl Iterator<Item = (&FileStep, &ConflictRecord)> {
+        self.steps
+            .iter()
+            .flat_map(|s| s.conflicts.iter().map(move |c| (s, c)))
+    }
+
     /// The three versions a step recorded under `name`.
     pub fn versions(&self, name: &str) -> Result<Versions> {
         if name.contains(['/', '\\']) || name.starts_with('.') {

@@ -4,8 +4,8 @@
 //! only their ids (`versions/NAME.ids`, three lines: base, ours, theirs). A journal
 //! directory that is not inside a repository (a test's) keeps copies as before.
 //!
-//! The blobs are not referenced by any ref: `git gc` prunes them after its grace period
-//! (two weeks by default); `resolve` on a step that old says its versions are gone.
+//! The ref `refs/assetvc/journal` keeps them reachable while their operation is in the
+//! journal (`reachable.rs`): `git gc` never prunes the versions of a live step.
 
 use std::path::{Path, PathBuf};
 
@@ -27,6 +27,35 @@ fn git_dir_of(op_dir: &Path) -> Option<&Path> {
 fn open(op_dir: &Path) -> Option<gix::Repository> {
     let git_dir = git_dir_of(op_dir)?;
     gix::open_opts(git_dir, gix::open::Options::isolated()).ok()
+}
+
+/// The repository of an operation directory (`GIT_DIR/assetvc/journal/NNNNNN`).
+pub(super) fn open_repo(op_dir: &Path) -> Option<gix::Repository> {
+    open(op_dir)
+}
+
+/// The blob ids kept in `versions_dir`: (name, [base, ours, theirs]) per saved step.
+pub(super) fn blob_ids(versions_dir: &Path) -> Vec<(String, Vec<ObjectId>)> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(versions_dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+    {
+        let file_name = e.file_name();
+        let Some(name) = file_name.to_str().and_then(|n| n.strip_suffix(".ids")) else {
+            continue;
+        };
+        let Ok(text) = std::fs::read_to_string(e.path()) else {
+            continue;
+        };
+        let ids: Vec<ObjectId> = text
+            .lines()
+            .filter_map(|hex| ObjectId::from_hex(hex.trim().as_bytes()).ok())
+            .collect();
+        out.push((name.to_string(), ids));
+    }
+    out
 }
 
 impl OperationLog {
@@ -104,13 +133,18 @@ impl super::Journal {
             .map(|n| (*n, size_of(&self.op_dir(*n))))
             .collect();
         let mut total: u64 = sizes.iter().map(|(_, s)| s).sum();
+        let mut removed = false;
         for (n, size) in &sizes[..sizes.len().saturating_sub(1)] {
             if total <= max {
                 break;
             }
             if std::fs::remove_dir_all(self.op_dir(*n)).is_ok() {
                 total -= size;
+                removed = true;
             }
+        }
+        if removed {
+            self.keep_reachable();
         }
     }
 }

@@ -1,5 +1,18 @@
 use super::*;
 
+/// A step marked `n` (in its `unresolved` field), at `path`.
+fn st(path: &str, n: i64) -> FileStep {
+    FileStep {
+        path: path.to_string(),
+        unresolved: Some(n.to_string()),
+        ..FileStep::default()
+    }
+}
+
+fn n_of(s: &FileStep) -> Option<i64> {
+    s.unresolved.as_deref().and_then(|n| n.parse().ok())
+}
+
 fn op(key: &str) -> Operation {
     Operation {
         kind: OperationKind::Rebase,
@@ -17,24 +30,29 @@ fn steps_of_one_operation_are_grouped_and_a_new_key_starts_a_new_one() {
     assert!(j.last().unwrap().is_none());
     j.begin(&op("a"))
         .unwrap()
-        .append(&serde_json::json!({"path": "x", "step": "1/2"}))
+        .append(&FileStep {
+            path: "x".into(),
+            step: Some("1/2".into()),
+            ..FileStep::default()
+        })
         .unwrap();
     j.begin(&op("a"))
         .unwrap()
-        .append(&serde_json::json!({"path": "x", "step": "2/2"}))
+        .append(&FileStep {
+            path: "x".into(),
+            step: Some("2/2".into()),
+            ..FileStep::default()
+        })
         .unwrap();
     let last = j.last().unwrap().unwrap();
     assert_eq!(last.steps.len(), 2);
-    assert_eq!(last.steps[1]["step"], "2/2");
-    j.begin(&op("b"))
-        .unwrap()
-        .append(&serde_json::json!({"path": "y"}))
-        .unwrap();
+    assert_eq!(last.steps[1].step.as_deref(), Some("2/2"));
+    j.begin(&op("b")).unwrap().append(&st("y", 0)).unwrap();
     let all = j.operations().unwrap();
     assert_eq!(all.len(), 2);
     assert_eq!(all[0].operation.key, "a");
     assert_eq!(all[1].operation.key, "b");
-    assert_eq!(all[1].steps, vec![serde_json::json!({"path": "y"})]);
+    assert_eq!(all[1].steps, vec![st("y", 0)]);
 }
 
 #[test]
@@ -42,19 +60,16 @@ fn a_retried_merge_replaces_its_earlier_step() {
     let tmp = tempfile::tempdir().unwrap();
     let j = Journal::at(tmp.path());
     let log = j.begin(&op("a")).unwrap();
-    log.append(&serde_json::json!({"path": "x", "n": 1}))
-        .unwrap();
-    log.append(&serde_json::json!({"path": "y", "n": 2}))
-        .unwrap();
-    log.append(&serde_json::json!({"path": "x", "n": 3}))
-        .unwrap();
+    log.append(&st("x", 1)).unwrap();
+    log.append(&st("y", 2)).unwrap();
+    log.append(&st("x", 3)).unwrap();
     let ns: Vec<i64> = j
         .last()
         .unwrap()
         .unwrap()
         .steps
         .iter()
-        .map(|s| s["n"].as_i64().unwrap())
+        .map(|s| n_of(s).unwrap())
         .collect();
     assert_eq!(ns, vec![2, 3]);
 }
@@ -64,8 +79,7 @@ fn a_step_cut_short_by_a_crash_is_skipped_and_never_joins_the_next() {
     let tmp = tempfile::tempdir().unwrap();
     let j = Journal::at(tmp.path());
     let log = j.begin(&op("a")).unwrap();
-    log.append(&serde_json::json!({"path": "p1", "n": 1}))
-        .unwrap();
+    log.append(&st("p1", 1)).unwrap();
     // A crash in the middle of a write.
     let steps = log.dir.join("steps.jsonl");
     let mut f = std::fs::OpenOptions::new()
@@ -73,16 +87,9 @@ fn a_step_cut_short_by_a_crash_is_skipped_and_never_joins_the_next() {
         .open(&steps)
         .unwrap();
     f.write_all(b"\n{\"n\": 2, \"pa").unwrap();
-    log.append(&serde_json::json!({"path": "p3", "n": 3}))
-        .unwrap();
+    log.append(&st("p3", 3)).unwrap();
     let last = j.last().unwrap().unwrap();
-    assert_eq!(
-        last.steps,
-        vec![
-            serde_json::json!({"path": "p1", "n": 1}),
-            serde_json::json!({"path": "p3", "n": 3})
-        ]
-    );
+    assert_eq!(last.steps, vec![st("p1", 1), st("p3", 3)]);
 }
 
 #[test]
@@ -135,16 +142,16 @@ proptest::proptest! {
         let tmp = tempfile::tempdir().unwrap();
         let j = Journal::at(tmp.path());
         let log = j.begin(&op("a")).unwrap();
-        log.append(&serde_json::json!({"path": "p1", "n": 1})).unwrap();
+        log.append(&st("p1", 1)).unwrap();
         let steps = log.dir.join("steps.jsonl");
         let mut f = std::fs::OpenOptions::new().append(true).open(&steps).unwrap();
         // A torn record: its leading line break, then part of its text (no line break).
         let mut record = vec![b'\n'];
         record.extend(torn.into_iter().filter(|b| *b != b'\n'));
         f.write_all(&record).unwrap();
-        log.append(&serde_json::json!({"path": "p2", "n": 2})).unwrap();
-        let got: Vec<serde_json::Value> = j.last().unwrap().unwrap().steps;
-        let ns: Vec<i64> = got.iter().filter_map(|s| s.get("n").and_then(|n| n.as_i64())).collect();
+        log.append(&st("p2", 2)).unwrap();
+        let got: Vec<FileStep> = j.last().unwrap().unwrap().steps;
+        let ns: Vec<i64> = got.iter().filter_map(n_of).collect();
         proptest::prop_assert_eq!(ns, vec![1, 2]);
     }
 }
@@ -256,4 +263,38 @@ proptest::proptest! {
         let name = j.begin(&op("p")).unwrap().save_versions(&v).unwrap();
         proptest::prop_assert_eq!(j.last().unwrap().unwrap().versions(&name).unwrap(), v);
     }
+}
+
+#[test]
+fn a_live_steps_versions_survive_git_gc_prune_now() {
+    let (tmp, j) = journal_in_repo();
+    let log = j.begin(&op("a")).unwrap();
+    let v = Versions {
+        base: b"a = 1\n".to_vec(),
+        ours: b"a = 2 # only here\n".to_vec(),
+        theirs: b"a = 3 # only here\n".to_vec(),
+    };
+    let name = log.save_versions(&v).unwrap();
+    log.append(&FileStep {
+        path: "a.level".into(),
+        versions: Some(name.clone()),
+        ..FileStep::default()
+    })
+    .unwrap();
+    let listed = crate::test_git::git(tmp.path(), &["ls-tree", "--name-only", super::JOURNAL_REF]);
+    assert_eq!(listed.lines().count(), 3, "{listed}");
+    crate::test_git::git(tmp.path(), &["gc", "-q", "--prune=now"]);
+    let last = j.last().unwrap().unwrap();
+    assert_eq!(last.versions(&name).unwrap(), v);
+    // Once its operation leaves the journal, the ref no longer names its blobs.
+    for key in 0..KEEP {
+        j.begin(&op(&format!("later {key}"))).unwrap();
+    }
+    assert!(j
+        .operations()
+        .unwrap()
+        .iter()
+        .all(|r| r.operation.key != "a"));
+    let refs = crate::test_git::git(tmp.path(), &["for-each-ref", super::JOURNAL_REF]);
+    assert!(refs.trim().is_empty(), "{refs}");
 }

@@ -65,7 +65,7 @@ fn json(pr: &PrMerge) -> String {
         (false, false) => "refused",
     };
     let sides = merging::Sides::merge();
-    let files: Vec<serde_json::Value> = pr
+    let files: Vec<store::FileStep> = pr
         .merged
         .files
         .iter()

@@ -14,7 +14,7 @@ use std::process::ExitCode;
 use anyhow::bail;
 use clap::{Args, ValueEnum};
 use sjson::{Dialect, Document, Out, ParseOptions, Segment};
-use store::{Journal, Recorded};
+use store::{FileStep, Journal, Meaning, Recorded, SideMeanings};
 
 use super::{merging, porcelain};
 use crate::report;
@@ -62,7 +62,7 @@ fn recorded_steps(journal: &Journal, path: &str) -> anyhow::Result<Option<(Recor
             .steps
             .iter()
             .enumerate()
-            .filter(|(_, s)| s["path"] == path && s["versions"].is_string())
+            .filter(|(_, s)| s.path == path && s.versions.is_some())
             .map(|(i, _)| i)
             .collect();
         if !steps.is_empty() {
@@ -92,7 +92,7 @@ pub fn run(args: &ResolveArgs) -> anyhow::Result<ExitCode> {
     };
     let (_, config) = porcelain::settings(&root, None)?;
     let dialect = merging::dialect_of(&config, Path::new(&rela));
-    let steps: Vec<&serde_json::Value> = steps.iter().map(|i| &op.steps[*i]).collect();
+    let steps: Vec<&FileStep> = steps.iter().map(|i| &op.steps[*i]).collect();
     let done = resolve_in(
         args,
         &op,
@@ -103,6 +103,8 @@ pub fn run(args: &ResolveArgs) -> anyhow::Result<ExitCode> {
         &config.merge.natural_keys,
     )
     .map_err(anyhow::Error::msg)?;
+    clear_pending(&op, &steps, &done.1);
+    let done = done.0;
     if args.json {
         outln!(
             "{}",
@@ -119,21 +121,38 @@ pub fn run(args: &ResolveArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The side's version name (`base`, `ours`, `theirs`) for `take` in `step`.
-fn side_of(take: Take, step: &serde_json::Value) -> &'static str {
-    let meaning = |m: &str| {
-        if step["sides"]["ours"] == m {
-            "ours"
-        } else {
-            "theirs"
+/// Clears the pending mark of every conflict resolved (`resolved`: the step's index and
+/// the conflict's pointer): a sync's pending conflict is settled once the user chose a
+/// side, whichever. The step is appended again without the marks (it replaces the earlier
+/// one); a journal that cannot be written only costs a warning.
+fn clear_pending(op: &Recorded, steps: &[&FileStep], resolved: &[(usize, String)]) {
+    for (i, step) in steps.iter().enumerate() {
+        let mut step = (*step).clone();
+        let mut cleared = false;
+        for c in step.conflicts.iter_mut().filter(|c| c.pending) {
+            if resolved.iter().any(|(s, p)| *s == i && *p == c.path) {
+                c.pending = false;
+                cleared = true;
+            }
         }
-    };
+        if cleared {
+            if let Err(e) = op.log().append(&step) {
+                eprintln!("assetvc: warning: could not record the resolution: {e}");
+            }
+        }
+    }
+}
+
+/// The side's version name (`base`, `ours`, `theirs`) for `take` in `step` (a step
+/// that did not record its sides was a merge: ours is local).
+fn side_of(take: Take, step: &FileStep) -> &'static str {
+    let sides = step.sides.unwrap_or(SideMeanings::MERGE);
     match take {
         Take::Ours => "ours",
         Take::Theirs => "theirs",
         Take::Base => "base",
-        Take::Upstream => meaning("upstream"),
-        Take::Local => meaning("local"),
+        Take::Upstream => sides.side(Meaning::Upstream).name(),
+        Take::Local => sides.side(Meaning::Local).name(),
     }
 }
 
@@ -164,12 +183,12 @@ impl StepVersions {
 fn resolve_in(
     args: &ResolveArgs,
     op: &Recorded,
-    steps: &[&serde_json::Value],
+    steps: &[&FileStep],
     absolute: &Path,
     shown: &str,
     dialect: Dialect,
     names: &[String],
-) -> Result<serde_json::Value, String> {
+) -> Result<(serde_json::Value, Vec<(usize, String)>), String> {
     let parse = |bytes: Vec<u8>, what: &str| {
         let text = String::from_utf8_lossy(&bytes).into_owned();
         Document::parse_bytes(bytes, ParseOptions::new(dialect))
@@ -182,7 +201,7 @@ fn resolve_in(
     let mut loaded = Vec::new();
     for step in steps {
         let v = op
-            .versions(step["versions"].as_str().unwrap_or_default())
+            .versions(step.versions.as_deref().unwrap_or_default())
             .map_err(|e| format!("{shown}: {e}"))?;
         let recorded = |bytes: Vec<u8>, name: &str| parse(bytes, &format!("{shown} ({name})"));
         loaded.push(StepVersions {
@@ -194,6 +213,8 @@ fn resolve_in(
     let conflicts = file_conflicts(steps);
     let wanted = args.object.as_deref();
     let chosen = select(wanted, &conflicts, &doc, &loaded, names, shown)?;
+    let resolved: Vec<(usize, String)> =
+        chosen.iter().map(|c| (c.step, c.pointer.clone())).collect();
     let mut changed = Vec::new();
     let mut took = Vec::new();
     for conflict in chosen {
@@ -209,7 +230,7 @@ fn resolve_in(
         })?;
         let pointer = &conflict.pointer;
         let at = if pointer.is_empty() { "/" } else { pointer };
-        let step_name = match step["step"].as_str() {
+        let step_name = match step.step.as_deref() {
             Some(s) => format!(" (step {s})"),
             None => String::new(),
         };
@@ -219,7 +240,7 @@ fn resolve_in(
             "value": value,
             "line": format!(
                 "{} {at}: took {side}{step_name}: {}",
-                step["path"].as_str().unwrap_or(shown),
+                step.path,
                 value.as_deref().unwrap_or("deleted")
             ),
         }));
@@ -230,23 +251,22 @@ fn resolve_in(
             .map_err(|e| format!("{shown}: {e}"))?;
     }
     took.dedup();
-    Ok(serde_json::json!({
-        "file": steps.first().map(|s| s["path"].clone()),
+    let done = serde_json::json!({
+        "file": steps.first().map(|s| s.path.clone()),
         "operation": op.operation.label,
         "took": took,
         "changed": changed,
-    }))
+    });
+    Ok((done, resolved))
 }
 
 /// Every conflict the steps recorded for the file, the last step's where steps share a
 /// pointer.
-fn file_conflicts(steps: &[&serde_json::Value]) -> Vec<StepConflict> {
+fn file_conflicts(steps: &[&FileStep]) -> Vec<StepConflict> {
     let mut conflicts: Vec<StepConflict> = Vec::new();
     for (i, step) in steps.iter().enumerate() {
-        for c in step["conflicts"].as_array().into_iter().flatten() {
-            let Some(p) = c["path"].as_str() else {
-                continue;
-            };
+        for c in &step.conflicts {
+            let p = c.path.as_str();
             conflicts.retain(|c| c.pointer != p);
             conflicts.push(StepConflict {
                 pointer: p.to_string(),

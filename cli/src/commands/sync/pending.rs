@@ -75,32 +75,22 @@ pub fn recorded(repo: &store::Repo, edited: &[String]) -> Vec<Value> {
             continue;
         }
         let mut out = Vec::new();
-        for step in &op.steps {
-            let file = step["path"].as_str().unwrap_or_default();
-            for c in step["conflicts"].as_array().into_iter().flatten() {
-                if c["pending"] != true {
-                    continue;
-                }
-                if !edited.iter().any(|e| e == file) {
-                    continue;
-                }
-                out.push(json!({
-                    "file": file,
-                    "object": c["name"],
-                    "property": c["path"],
-                    "kind": c["kind"],
-                    "local": c["ours"],
-                    "upstream": c["theirs"],
-                    "base": c["base"],
-                    "by": c["by"],
-                }));
+        for (step, c) in op.conflicts() {
+            if !c.pending || !edited.contains(&step.path) {
+                continue;
             }
+            out.push(json!({
+                "file": step.path,
+                "object": c.name,
+                "property": c.path,
+                "kind": c.kind,
+                "local": as_json(&c.ours),
+                "upstream": as_json(&c.theirs),
+                "base": as_json(&c.base),
+                "by": c.by,
+            }));
         }
-        if op
-            .steps
-            .iter()
-            .any(|s| s["conflicts"].as_array().is_some_and(|c| !c.is_empty()))
-        {
+        if op.conflicts().next().is_some() {
             return out;
         }
     }
