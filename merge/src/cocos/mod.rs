@@ -16,6 +16,7 @@ mod keys;
 pub mod names;
 mod rebuild;
 mod tree;
+mod values;
 
 #[cfg(test)]
 mod tests;
@@ -113,17 +114,23 @@ pub fn merge_cocos(
     let editor_order = in_editor_order(&versions[1]) && in_editor_order(&versions[2]);
     let sources = sources.map(|s| s.as_slice());
     let rebuilt = rebuild::rebuild(merged_elements, sources, side, editor_order);
-    let mut conflicts: Vec<Conflict> = merged
-        .conflicts
-        .into_iter()
-        .map(|c| renumbered(c, &rebuilt.positions))
-        .collect();
-    conflicts.extend(rebuilt.repairs);
     let text = if rebuilt.elements == versions[1] {
         ours.text().to_string()
     } else {
         in_style_of(ours.text(), &J::Arr(rebuilt.elements))
     };
+    let mut namer = values::Namer::new(
+        &text,
+        &rebuilt.positions,
+        [(ours, &keyed[1]), (theirs, &keyed[2]), (base, &keyed[0])],
+    );
+    let conflicts: Vec<Conflict> = merged
+        .conflicts
+        .into_iter()
+        .map(|c| renumbered(c, &rebuilt.positions))
+        .chain(rebuilt.repairs)
+        .map(|c| namer.conflict(c))
+        .collect();
     Ok(MergeOutcome {
         text,
         conflicts,
