@@ -4,7 +4,8 @@
 //! values and on the review page.
 
 use crate::cocos_graph::{base_nodes, labels, scene, Node};
-use crate::common::{self, TestRepo};
+use crate::common::{self, test_data, TestRepo};
+use crate::review_page::{assert_not_blank, chromium, count, dom, screenshot};
 
 /// Internal spellings that must never reach people.
 const INTERNAL: [&str; 3] = ["__id__", "__ref__", "__key__"];
@@ -79,4 +80,75 @@ fn a_conflicting_reference_shows_the_node_path_it_points_at() {
         assert!(!stdout.contains(internal), "{internal} in {stdout}");
         assert!(!stderr.contains(internal), "{internal} in {stderr}");
     }
+}
+
+/// The excalibur-tiled test map with the object `Start` moved and three cells of the
+/// `Ground` layer painted (x 2..4, y 3..5).
+fn tiled_edit() -> (String, String) {
+    let text = std::fs::read_to_string(test_data().join("maps/excalibur-tiled__test.json"))
+        .expect("the sample map");
+    let mut map: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let start = map["layers"][2]["objects"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .find(|o| o["name"] == "Start")
+        .unwrap();
+    start["x"] = 480.into();
+    let data = map["layers"][0]["data"].as_array_mut().unwrap();
+    for (x, y) in [(2, 3), (4, 5), (3, 3)] {
+        data[y * 10 + x] = 99.into();
+    }
+    (text, serde_json::to_string_pretty(&map).unwrap())
+}
+
+#[test]
+fn review_page_shows_engine_objects_by_node_path_layer_and_grid_box() {
+    let base = base_nodes();
+    let mut new = base.clone();
+    new[0].2[0].2.insert(0, Node("o", "Options", vec![]));
+    let (map_old, map_new) = tiled_edit();
+    let repo = TestRepo::new();
+    repo.write("scene.json", &scene(&base, &labels));
+    repo.write("map.json", &map_old);
+    repo.commit("base");
+    repo.write(
+        "scene.json",
+        &scene(&new, &|id| if id == "q" { 3 } else { 1 }),
+    );
+    repo.write("map.json", &map_new);
+    repo.commit("new");
+    let page = repo.path("review.html");
+    let out = repo.assetvc(&["diff", "HEAD~1", "HEAD", "--html", "review.html"]);
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let html = std::fs::read_to_string(&page).unwrap();
+    for internal in INTERNAL {
+        assert!(!html.contains(internal), "{internal} on the page");
+    }
+    // Cocos: cards by node path and component type, the renumbering no change.
+    assert!(html.contains("<h3>Canvas/Menu/Options</h3>"), "{html}");
+    assert!(html.contains("<h3>Canvas/Menu/Quit&lt;cc.Label&gt;</h3>"));
+    assert!(html.contains("_string"));
+    assert!(
+        !html.contains("<h3>Canvas/Menu/Start"),
+        "Start only renumbered"
+    );
+    // Tiled: the object by its name and its layer's, the grid as a count and a box.
+    assert!(
+        html.contains("layers[Excalibur #3].objects[Start #10]"),
+        "{html}"
+    );
+    assert!(html.contains("3 cells changed in x 2..4, y 3..5"), "{html}");
+    assert!(html.contains("layers[Ground #1]"));
+    let Some(browser) = chromium() else { return };
+    let dom = dom(&browser, &page);
+    assert_eq!(
+        count(&dom, "<article class=\"card a\""),
+        2,
+        "Options and its label"
+    );
+    assert!(dom.contains("3 cells changed in x 2..4, y 3..5"));
+    let shot = screenshot(&browser, &page, "engine");
+    // Added (green) and modified (blue) cards.
+    assert_not_blank(&shot, &[[0x1D, 0xB3, 0x8A], [0x56, 0xB4, 0xE9]]);
 }

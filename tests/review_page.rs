@@ -16,7 +16,7 @@ use common::{assetvc, assetvc_expect, git_home};
 use review_support::{arena, edited, find, id_of, level};
 
 /// The browser, or `None` after saying why the test is skipped (a failure when CI=true).
-fn chromium() -> Option<PathBuf> {
+pub(crate) fn chromium() -> Option<PathBuf> {
     let path = std::env::var_os("PATH").unwrap_or_default();
     for name in [
         "chromium",
@@ -81,14 +81,14 @@ fn browse(browser: &Path, page: &Path, args: &[&str]) -> String {
 }
 
 /// The DOM after the page's script ran.
-fn dom(browser: &Path, page: &Path) -> String {
+pub(crate) fn dom(browser: &Path, page: &Path) -> String {
     let dom = browse(browser, page, &["--virtual-time-budget=3000", "--dump-dom"]);
     assert!(dom.contains("</html>"), "no DOM dumped:\n{dom}");
     dom
 }
 
 /// A 1400×1000 screenshot's pixels (RGBA); kept in `ASSETVC_REVIEW_SHOTS` when set.
-fn screenshot(browser: &Path, page: &Path, name: &str) -> (u32, u32, Vec<u8>) {
+pub(crate) fn screenshot(browser: &Path, page: &Path, name: &str) -> (u32, u32, Vec<u8>) {
     let shot = page.with_file_name(format!("{name}.png"));
     browse(
         browser,
@@ -121,7 +121,7 @@ fn screenshot(browser: &Path, page: &Path, name: &str) -> (u32, u32, Vec<u8>) {
 
 /// Checks that a screenshot is not blank: many colours, and pixels close to each of
 /// `colours` (the marks' and badges' colours).
-fn assert_not_blank(shot: &(u32, u32, Vec<u8>), colours: &[[u8; 3]]) {
+pub(crate) fn assert_not_blank(shot: &(u32, u32, Vec<u8>), colours: &[[u8; 3]]) {
     let (w, h, px) = shot;
     assert_eq!((*w, *h), (1400, 1000));
     let mut distinct = std::collections::HashSet::new();
@@ -164,7 +164,7 @@ fn drew_all(dom: &str, n: usize) -> bool {
     tag.contains(&format!("data-objects=\"{n}\"")) && tag.contains(&format!("data-drawn=\"{n}\""))
 }
 
-fn count(dom: &str, needle: &str) -> usize {
+pub(crate) fn count(dom: &str, needle: &str) -> usize {
     dom.matches(needle).count()
 }
 

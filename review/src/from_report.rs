@@ -33,11 +33,19 @@ fn text(v: &Json, field: &str) -> String {
 /// The cards of a report entry's `conflicts` list; `merged` (the merged file's objects)
 /// names them.
 pub fn cards_from_report(entries: &[Json], merged: &LevelObjects) -> Vec<Card> {
+    cards_in(entries, merged, None)
+}
+
+/// [`cards_from_report`]; `root` (the merged file) names a Cocos graph's objects by node
+/// path and component type.
+fn cards_in(entries: &[Json], merged: &LevelObjects, root: Option<Value<'_>>) -> Vec<Card> {
     let known = [merged];
     let mut set = CardSet::default();
     for e in entries {
         let path = parse_pointer(&text(e, "path"));
-        let t = target(&path, &known);
+        let t = root
+            .and_then(|r| crate::engine::graph_target(&path, r))
+            .unwrap_or_else(|| target(&path, &known));
         let property = property_text(&t.property);
         let kind = text(e, "kind");
         let is_conflict = CONFLICT_KINDS.contains(&kind.as_str())
@@ -83,7 +91,7 @@ pub fn report_section(entry: &Json, merged: Option<Value<'_>>, keys: &ObjectKeys
         .get("conflicts")
         .and_then(Json::as_array)
         .map_or(&[], Vec::as_slice);
-    let cards = cards_from_report(entries, &objects);
+    let cards = cards_in(entries, &objects, merged);
     let mut notes = Vec::new();
     if let Some(reason) = entry.get("unresolved").and_then(Json::as_str) {
         notes.push(format!("Not merged, left for you to resolve: {reason}."));
