@@ -184,3 +184,5 @@ pub(crate) fn int(v: Option<Value<'_>>) -> Option<i64> {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tileset_tests;
