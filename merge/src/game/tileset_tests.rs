@@ -76,13 +76,14 @@ fn side_edits() -> impl Strategy<Value = Vec<Option<usize>>> {
 }
 
 /// `shapes` with `edits` applied as Tiled would: a new shape one above the tile's
-/// highest id, `x` from `next_x` (so that every drawn shape is told apart).
+/// highest id (never a base shape's: a reused id is an edit of that shape), `x` from
+/// `next_x` (so that every drawn shape is told apart).
 fn drawn(shapes: &[(u64, i64)], edits: &[Option<usize>], next_x: &mut i64) -> Vec<(u64, i64)> {
     let mut out = shapes.to_vec();
     for e in edits {
         match e {
             None => {
-                let id = out.iter().map(|s| s.0).max().unwrap_or(0) + 1;
+                let id = out.iter().chain(shapes).map(|s| s.0).max().unwrap_or(0) + 1;
                 *next_x += 1;
                 out.push((id, *next_x));
             }
