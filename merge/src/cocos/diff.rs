@@ -53,7 +53,8 @@ impl Keyed {
             return None;
         }
         let mut tokens = Tokens::default();
-        let [ko, kn] = [old, new].map(|d| tokens.keyed(&super::elements(d)));
+        let [eo, en] = [old, new].map(super::elements);
+        let [ko, kn] = tokens.keyed_versions([eo.as_slice(), en.as_slice()]);
         let parse = |els: &[J]| {
             Document::parse_with(
                 J::Arr(els.to_vec()).compact(),

@@ -15,6 +15,7 @@ pub mod diff;
 mod keys;
 pub mod names;
 mod rebuild;
+mod similar;
 mod tree;
 mod values;
 
@@ -73,7 +74,7 @@ pub fn merge_cocos(
 ) -> Result<MergeOutcome, MergeError> {
     let versions = [base, ours, theirs].map(elements);
     let mut tokens = Tokens::default();
-    let keyed = versions.each_ref().map(|els| tokens.keyed(els));
+    let keyed = tokens.keyed_versions(versions.each_ref().map(Vec::as_slice));
     let inner = MergeOptions {
         policy: options.policy,
         id_keys: vec![KEY.to_string(), REF.to_string()],
@@ -183,8 +184,22 @@ impl Tokens {
 
     /// A version in keyed form: each element given its identity's token as [`KEY`], each
     /// `{"__id__": n}` turned into `{"__ref__": token}` (out of range: a token no object has).
-    fn keyed(&mut self, elements: &[J]) -> Vec<J> {
-        let ids = keys::identities(elements);
+    /// The versions `[base, sides…]` in keyed form, a side's objects that only their
+    /// path would not match paired with base's by content ([`similar::matched`]).
+    fn keyed_versions<const N: usize>(&mut self, versions: [&[J]; N]) -> [Vec<J>; N] {
+        let base_ids = keys::identities(versions[0]);
+        versions.map(|els| {
+            let ids = if std::ptr::eq(els, versions[0]) {
+                base_ids.clone()
+            } else {
+                similar::matched(versions[0], &base_ids, els)
+            };
+            self.keyed_as(els, &ids)
+        })
+    }
+
+    /// A version in keyed form with the identities `ids` (by position).
+    fn keyed_as(&mut self, elements: &[J], ids: &[String]) -> Vec<J> {
         let tokens: Vec<String> = ids.iter().map(|id| self.token(id)).collect();
         elements
             .iter()
