@@ -12,10 +12,10 @@ use sjson::Dialect;
 
 /// A node of a generated scene: id, name, children; each node has one `cc.Label`.
 #[derive(Clone)]
-struct Node(&'static str, &'static str, Vec<Node>);
+pub(crate) struct Node(pub &'static str, pub &'static str, pub Vec<Node>);
 
 /// The scene as the editor lays it out: asset, scene, each node, its subtree, its label.
-fn scene(nodes: &[Node], label_of: &dyn Fn(&str) -> i64) -> String {
+pub(crate) fn scene(nodes: &[Node], label_of: &dyn Fn(&str) -> i64) -> String {
     let mut els = vec![
         json!({"__type__": "cc.SceneAsset", "_name": "", "scene": {"__id__": 1}}),
         json!({"__type__": "cc.Scene", "_parent": null, "_children": [], "_components": [], "_id": "scene"}),
@@ -107,7 +107,7 @@ fn paths(arr: &Value) -> Vec<String> {
     out
 }
 
-fn base_nodes() -> Vec<Node> {
+pub(crate) fn base_nodes() -> Vec<Node> {
     let menu = Node(
         "m",
         "Menu",
@@ -116,7 +116,7 @@ fn base_nodes() -> Vec<Node> {
     vec![Node("c", "Canvas", vec![menu]), Node("k", "Camera", vec![])]
 }
 
-fn labels(_: &str) -> i64 {
+pub(crate) fn labels(_: &str) -> i64 {
     1
 }
 

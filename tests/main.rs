@@ -22,6 +22,7 @@ mod debug_aid;
 mod demo;
 mod diff_files;
 mod diff_git;
+mod engine_terms;
 mod gate_merge;
 mod git_merge_driver;
 mod guards_check;

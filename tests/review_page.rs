@@ -117,7 +117,7 @@ pub(crate) fn screenshot(browser: &Path, page: &Path, name: &str) -> (u32, u32, 
 
 /// Checks that a screenshot is not blank: many colours, and pixels close to each of
 /// `colours` (the marks' and badges' colours).
-fn assert_not_blank(shot: &(u32, u32, Vec<u8>), colours: &[[u8; 3]]) {
+pub(crate) fn assert_not_blank(shot: &(u32, u32, Vec<u8>), colours: &[[u8; 3]]) {
     let (w, h, px) = shot;
     assert_eq!((*w, *h), (1400, 1000));
     let mut distinct = std::collections::HashSet::new();
@@ -160,7 +160,7 @@ fn drew_all(dom: &str, n: usize) -> bool {
     tag.contains(&format!("data-objects=\"{n}\"")) && tag.contains(&format!("data-drawn=\"{n}\""))
 }
 
-fn count(dom: &str, needle: &str) -> usize {
+pub(crate) fn count(dom: &str, needle: &str) -> usize {
     dom.matches(needle).count()
 }
 

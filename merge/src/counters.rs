@@ -22,15 +22,25 @@ enum Family {
     Layer,
     /// LDtk's `uid`s (definitions, levels, rules).
     Uid,
+    /// The objects of one tile's collision shapes (`tilesets[].tiles[].objectgroup`), by
+    /// the tileset's `firstgid` and the tile's `id`: Tiled numbers them per tile, one
+    /// above the tile's highest, with no counter in the file.
+    TileObject {
+        /// The tileset's `firstgid` (0 in a tileset file).
+        firstgid: i64,
+        /// The tile's id in its tileset.
+        tile: i64,
+    },
 }
 
 impl Family {
-    /// The root member that counts this family's ids.
-    fn counter(self) -> &'static str {
+    /// The root member that counts this family's ids (none for a tile's shapes).
+    fn counter(self) -> Option<&'static str> {
         match self {
-            Family::Object => "nextobjectid",
-            Family::Layer => "nextlayerid",
-            Family::Uid => "nextUid",
+            Family::Object => Some("nextobjectid"),
+            Family::Layer => Some("nextlayerid"),
+            Family::Uid => Some("nextUid"),
+            Family::TileObject { .. } => None,
         }
     }
 
@@ -62,6 +72,20 @@ fn holders(game: Game, doc: &Document) -> Vec<Holder<'_>> {
             if let Some(layers) = root.get("layers") {
                 path.push(Segment::Key("layers".into()));
                 tiled_layers(layers, &mut path, &mut out);
+                path.pop();
+            }
+            if let Some(tilesets) = root.get("tilesets").filter(|t| t.kind() == Kind::Array) {
+                path.push(Segment::Key("tilesets".into()));
+                for (i, tileset) in tilesets.children().enumerate() {
+                    path.push(element_step(i, tileset));
+                    tile_shapes(tileset, &mut path, &mut out);
+                    path.pop();
+                }
+                path.pop();
+            }
+            // A tileset file: its tiles at the root.
+            if root.get("type").and_then(|t| t.as_str()).as_deref() == Some("tileset") {
+                tile_shapes(root, &mut path, &mut out);
             }
         }
         Game::Ldtk => walk(root, &mut path, &mut |v, path| {
@@ -112,6 +136,35 @@ fn tiled_layers<'d>(list: Value<'d>, path: &mut Path, out: &mut Vec<Holder<'d>>)
     }
 }
 
+/// The objects of the collision shapes of `tileset`'s tiles, each tile's its own family.
+fn tile_shapes<'d>(tileset: Value<'d>, path: &mut Path, out: &mut Vec<Holder<'d>>) {
+    let Some(tiles) = tileset.get("tiles").filter(|t| t.kind() == Kind::Array) else {
+        return;
+    };
+    let firstgid = int(tileset.get("firstgid")).unwrap_or(0);
+    path.push(Segment::Key("tiles".into()));
+    for (i, tile) in tiles.children().enumerate() {
+        let objects = tile
+            .get("objectgroup")
+            .and_then(|g| g.get("objects"))
+            .filter(|o| o.kind() == Kind::Array);
+        let (Some(objects), Some(id)) = (objects, int(tile.get("id"))) else {
+            continue;
+        };
+        let family = Family::TileObject { firstgid, tile: id };
+        path.push(element_step(i, tile));
+        path.push(Segment::Key("objectgroup".into()));
+        path.push(Segment::Key("objects".into()));
+        for (j, object) in objects.children().enumerate() {
+            path.push(element_step(j, object));
+            push_holder(family, object, path, out);
+            path.pop();
+        }
+        path.0.truncate(path.0.len() - 3);
+    }
+    path.pop();
+}
+
 fn push_holder<'d>(family: Family, object: Value<'d>, path: &Path, out: &mut Vec<Holder<'d>>) {
     let Some(id_value) = object.get("id").filter(|_| object.kind() == Kind::Object) else {
         return;
@@ -145,19 +198,8 @@ pub(crate) fn renumber(
     theirs: &Document,
 ) -> Result<Renumbered, sjson::ParseError> {
     let versions = [base, ours, theirs].map(|d| holders(game, d));
-    let mut next: HashMap<Family, i64> = HashMap::new();
-    for (doc, held) in [base, ours, theirs].into_iter().zip(&versions) {
-        for &family in Family::of(game) {
-            let counter = int(doc.root().get(family.counter())).unwrap_or(0);
-            let top = held
-                .iter()
-                .filter(|h| h.family == family)
-                .map(|h| h.id.saturating_add(1));
-            let free = top.chain([counter]).max().unwrap_or(0);
-            let entry = next.entry(family).or_insert(free);
-            *entry = (*entry).max(free);
-        }
-    }
+    let next = first_free(game, [base, ours, theirs], &versions);
+    let mut next: HashMap<Family, i64> = next;
     let [in_base, in_ours, in_theirs] = &versions;
     let base_ids: HashSet<(Family, i64)> = in_base.iter().map(|h| (h.family, h.id)).collect();
     let ours_new: HashMap<(Family, i64), Value<'_>> = in_ours
@@ -192,6 +234,27 @@ pub(crate) fn renumber(
     edits.extend(reference_edits(game, theirs, &renames));
     let document = Some(spliced(theirs, edits)?);
     Ok(Renumbered { document, reports })
+}
+
+/// Each family's first free id: above every id of the three versions and their counters.
+fn first_free(
+    game: Game,
+    docs: [&Document; 3],
+    versions: &[Vec<Holder<'_>>; 3],
+) -> HashMap<Family, i64> {
+    let mut next: HashMap<Family, i64> = HashMap::new();
+    for (doc, held) in docs.into_iter().zip(versions) {
+        for h in held {
+            let entry = next.entry(h.family).or_insert(0);
+            *entry = (*entry).max(h.id.saturating_add(1));
+        }
+        for &family in Family::of(game) {
+            let counter = family.counter().and_then(|c| int(doc.root().get(c)));
+            let entry = next.entry(family).or_insert(0);
+            *entry = (*entry).max(counter.unwrap_or(0));
+        }
+    }
+    next
 }
 
 /// The report of `h`'s renumbering to `new`, at its new place.
@@ -267,7 +330,7 @@ pub(crate) fn counter_edits(game: Game, merged: &Document) -> Vec<Edit> {
     Family::of(game)
         .iter()
         .filter_map(|&family| {
-            let counter = merged.root().get(family.counter())?;
+            let counter = merged.root().get(family.counter()?)?;
             let now = int(Some(counter))?;
             let top = held
                 .iter()
@@ -291,7 +354,7 @@ pub fn ids_coherent(doc: &Document) -> bool {
         return false;
     }
     Family::of(game).iter().all(|&family| {
-        let counter = int(doc.root().get(family.counter()));
+        let counter = family.counter().and_then(|c| int(doc.root().get(c)));
         held.iter()
             .filter(|h| h.family == family)
             .all(|h| counter.is_none_or(|c| h.id < c))

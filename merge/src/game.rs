@@ -83,6 +83,7 @@ pub(crate) fn merge<R: Send>(
     let mut merged = merge_plain(base, ours, theirs, &options, &beside)?;
     let grids = grid::merge_grids(game, [base, ours, theirs], &merged.document, options.policy);
     let mut edits = grids.edits;
+    edits.extend(grid::duplicate_chunks(game, &merged.document));
     edits.extend(counters::counter_edits(game, &merged.document));
     let superseded = |c: &Conflict| grids.replaced.iter().any(|p| is_under(&c.path, p));
     let conflicts = &mut merged.outcome.conflicts;
@@ -183,4 +184,8 @@ pub(crate) fn int(v: Option<Value<'_>>) -> Option<i64> {
 }
 
 #[cfg(test)]
+mod chunk_tests;
+#[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tileset_tests;

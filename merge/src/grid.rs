@@ -24,6 +24,8 @@ pub(crate) struct Grid<'d> {
     pub(crate) height: usize,
     /// The coordinates of its first cell (a chunk's place in an infinite map).
     pub(crate) origin: (i64, i64),
+    /// Whether it is a chunk of an infinite map (where no chunk is, every cell is empty).
+    pub(crate) chunk: bool,
     /// The cells' array.
     pub(crate) cells: Value<'d>,
 }
@@ -76,10 +78,42 @@ pub(crate) fn grids(game: Game, doc: &Document) -> Vec<Grid<'_>> {
             width,
             height,
             origin,
+            chunk: chunk.is_some(),
             cells,
         });
     });
     out
+}
+
+/// The edits that drop every chunk of an infinite map's layer after the first at the
+/// same coordinates (two sides that each painted where no chunk was add one chunk each,
+/// and the structural merge keeps both): the first is merged cell by cell from both.
+pub(crate) fn duplicate_chunks(game: Game, doc: &Document) -> Vec<Edit> {
+    if game != Game::Tiled {
+        return Vec::new();
+    }
+    let mut edits = Vec::new();
+    walk(doc.root(), &mut Path::root(), &mut |v, _| {
+        let Some(chunks) = v.get("chunks").filter(|c| c.kind() == Kind::Array) else {
+            return;
+        };
+        let mut seen = std::collections::HashSet::new();
+        let mut previous: Option<Value<'_>> = None;
+        for chunk in chunks.children() {
+            let at = (int(chunk.get("x")), int(chunk.get("y")));
+            let placed = at.0.is_some() && at.1.is_some();
+            match previous {
+                Some(p) if placed && !seen.insert(at) => {
+                    edits.push((p.span().end..chunk.span().end, String::new()));
+                }
+                _ => {
+                    seen.insert(at);
+                }
+            }
+            previous = Some(chunk);
+        }
+    });
+    edits
 }
 
 /// The grids of a merge's result, merged cell by cell from the versions'.
@@ -113,7 +147,12 @@ pub(crate) fn merge_grids(
         let whole = grids(game, d).into_iter().filter(Grid::is_whole);
         whole.map(|g| (g.key.clone(), g)).collect::<HashMap<_, _>>()
     });
+    let mut merged_keys = std::collections::HashSet::new();
     for g in &result {
+        // A second chunk at one place is dropped ([`duplicate_chunks`]).
+        if !merged_keys.insert(g.key.as_str()) {
+            continue;
+        }
         let [b, o, t] = [&base, &ours, &theirs].map(|m| m.get(&g.key));
         if o.is_none() && t.is_none() || !within_versions(g, [b, o, t]) {
             continue;
@@ -175,6 +214,8 @@ impl Cells<'_> {
 /// same coordinates: a cell only one side changed from base takes that side's value.
 fn merge_cells<'d>(g: &Grid<'_>, versions: [Option<&Grid<'d>>; 3], taken: Side) -> Cells<'d> {
     let [b, o, t] = versions.map(|v| v.map(|g| (g.width, g.lexemes())));
+    // A chunk base did not have: its cells were empty.
+    let empty = g.chunk && b.is_none();
     let at = |v: &Option<(usize, Vec<&'d str>)>, x: usize, y: usize| {
         let (width, cells) = v.as_ref()?;
         (x < *width).then(|| cells.get(y * width + x).copied())?
@@ -186,7 +227,8 @@ fn merge_cells<'d>(g: &Grid<'_>, versions: [Option<&Grid<'d>>; 3], taken: Side) 
     };
     for y in 0..g.height {
         for x in 0..g.width {
-            let (bc, oc, tc) = (at(&b, x, y), at(&o, x, y), at(&t, x, y));
+            let bc = at(&b, x, y).or(empty.then_some("0"));
+            let (oc, tc) = (at(&o, x, y), at(&t, x, y));
             let cell = match (oc, tc) {
                 (Some(o), Some(t)) if o == t || bc == Some(t) => o,
                 (Some(o), Some(t)) if bc == Some(o) => t,

@@ -4,6 +4,7 @@ use merge::diff::Change;
 use sjson::{Segment, Value};
 
 use crate::cards::{property_text, target, CardSet};
+use crate::engine::MapView;
 use crate::model::{Card, Fate, FileSection, Placed, Row, Shown};
 use crate::objects::{LevelObjects, ObjectKeys};
 
@@ -15,10 +16,26 @@ pub fn cards_from_changes(
     new: &LevelObjects,
     keys: &ObjectKeys,
 ) -> Vec<Card> {
+    cards_in_view(changes, old, new, keys, &MapView::default())
+}
+
+/// [`cards_from_changes`] with places and grids shown as `view` says.
+fn cards_in_view(
+    changes: &[Change<'_>],
+    old: &LevelObjects,
+    new: &LevelObjects,
+    keys: &ObjectKeys,
+    view: &MapView<'_>,
+) -> Vec<Card> {
     let known = [new, old];
     let mut set = CardSet::default();
+    let mut grid_shown = vec![false; view.grids.len()];
     for change in changes {
-        let t = target(change.path(), &known);
+        let at = |p: &sjson::Path| view.place(target(p, &known), p);
+        if view.grid_row(change, &mut set, &mut grid_shown, at) {
+            continue;
+        }
+        let t = at(change.path());
         let at_object = t.property.0.is_empty();
         let moves_it = t
             .property
@@ -194,7 +211,8 @@ pub fn diff_section(
 ) -> FileSection {
     let old_objects = old.map(|v| LevelObjects::of(v, keys)).unwrap_or_default();
     let new_objects = new.map(|v| LevelObjects::of(v, keys)).unwrap_or_default();
-    let cards = cards_from_changes(changes, &old_objects, &new_objects, keys);
+    let view = MapView::of(old, new, &keys.id_keys);
+    let cards = cards_in_view(changes, &old_objects, &new_objects, keys, &view);
     let mut notes = Vec::new();
     if changes.is_empty() {
         notes.push("Formatting changed; no value changed.".to_string());

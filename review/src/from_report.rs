@@ -57,11 +57,19 @@ fn repair_details(c: &ConflictRecord) -> Vec<(String, Shown)> {
 /// The cards of a step's conflicts and repairs; `merged` (the merged file's objects)
 /// names them.
 pub fn cards_from_report(step: &FileStep, merged: &LevelObjects) -> Vec<Card> {
+    cards_in(step, merged, None)
+}
+
+/// [`cards_from_report`]; `root` (the merged file) names a Cocos graph's objects by node
+/// path and component type.
+fn cards_in(step: &FileStep, merged: &LevelObjects, root: Option<Value<'_>>) -> Vec<Card> {
     let known = [merged];
     let mut set = CardSet::default();
     for c in &step.conflicts {
         let path = parse_pointer(&c.path);
-        let t = target(&path, &known);
+        let t = root
+            .and_then(|r| crate::engine::graph_target(&path, r))
+            .unwrap_or_else(|| target(&path, &known));
         let property = property_text(&t.property);
         let kind = c.kind.name().to_string();
         if c.kind.is_repair() {
@@ -97,7 +105,7 @@ pub fn report_section(
     let objects = merged
         .map(|v| LevelObjects::of(v, keys))
         .unwrap_or_default();
-    let cards = cards_from_report(step, &objects);
+    let cards = cards_in(step, &objects, merged);
     let mut notes = Vec::new();
     if let Some(reason) = &step.unresolved {
         notes.push(format!("Not merged, left for you to resolve: {reason}."));

@@ -11,6 +11,7 @@
 #![forbid(unsafe_code)]
 
 mod cards;
+mod engine;
 mod escape;
 mod from_diff;
 mod from_report;
@@ -21,6 +22,7 @@ pub mod objects;
 mod shown;
 pub mod who;
 
+pub use engine::graph_section;
 pub use from_diff::{cards_from_changes, diff_section, placed};
 pub use from_report::{cards_from_report, parse_pointer, report_section};
 pub use html::{render, MAX_CARDS};

@@ -13,7 +13,18 @@ use super::tree::{references, J};
 
 /// The identity of each element of `elements` (by position).
 pub(crate) fn identities(elements: &[J]) -> Vec<String> {
+    identities_with(elements, &FxHashMap::default())
+}
+
+/// [`identities`], the objects of `forced` (positions without an id of their own) known
+/// by the identity it gives them.
+pub(crate) fn identities_with(elements: &[J], forced: &FxHashMap<usize, String>) -> Vec<String> {
     let mut ids: Vec<Option<String>> = own_identities(elements);
+    for (&i, id) in forced {
+        if let Some(slot @ None) = ids.get_mut(i) {
+            *slot = Some(id.clone());
+        }
+    }
     let mut taken: FxHashSet<String> = ids.iter().flatten().cloned().collect();
     let mut queue: VecDeque<usize> = VecDeque::new();
     if !elements.is_empty() {

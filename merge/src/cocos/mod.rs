@@ -15,7 +15,9 @@ pub mod diff;
 mod keys;
 pub mod names;
 mod rebuild;
+mod similar;
 mod tree;
+mod values;
 
 #[cfg(test)]
 mod tests;
@@ -72,7 +74,7 @@ pub fn merge_cocos(
 ) -> Result<MergeOutcome, MergeError> {
     let versions = [base, ours, theirs].map(elements);
     let mut tokens = Tokens::default();
-    let keyed = versions.each_ref().map(|els| tokens.keyed(els));
+    let keyed = tokens.keyed_versions(versions.each_ref().map(Vec::as_slice));
     let inner = MergeOptions {
         policy: options.policy,
         id_keys: vec![KEY.to_string(), REF.to_string()],
@@ -113,17 +115,23 @@ pub fn merge_cocos(
     let editor_order = in_editor_order(&versions[1]) && in_editor_order(&versions[2]);
     let sources = sources.map(|s| s.as_slice());
     let rebuilt = rebuild::rebuild(merged_elements, sources, side, editor_order);
-    let mut conflicts: Vec<Conflict> = merged
-        .conflicts
-        .into_iter()
-        .map(|c| renumbered(c, &rebuilt.positions))
-        .collect();
-    conflicts.extend(rebuilt.repairs);
     let text = if rebuilt.elements == versions[1] {
         ours.text().to_string()
     } else {
         in_style_of(ours.text(), &J::Arr(rebuilt.elements))
     };
+    let mut namer = values::Namer::new(
+        &text,
+        &rebuilt.positions,
+        [(ours, &keyed[1]), (theirs, &keyed[2]), (base, &keyed[0])],
+    );
+    let conflicts: Vec<Conflict> = merged
+        .conflicts
+        .into_iter()
+        .map(|c| renumbered(c, &rebuilt.positions))
+        .chain(rebuilt.repairs)
+        .map(|c| namer.conflict(c))
+        .collect();
     Ok(MergeOutcome {
         text,
         conflicts,
@@ -176,8 +184,22 @@ impl Tokens {
 
     /// A version in keyed form: each element given its identity's token as [`KEY`], each
     /// `{"__id__": n}` turned into `{"__ref__": token}` (out of range: a token no object has).
-    fn keyed(&mut self, elements: &[J]) -> Vec<J> {
-        let ids = keys::identities(elements);
+    /// The versions `[base, sides…]` in keyed form, a side's objects that only their
+    /// path would not match paired with base's by content ([`similar::matched`]).
+    fn keyed_versions<const N: usize>(&mut self, versions: [&[J]; N]) -> [Vec<J>; N] {
+        let base_ids = keys::identities(versions[0]);
+        versions.map(|els| {
+            let ids = if std::ptr::eq(els, versions[0]) {
+                base_ids.clone()
+            } else {
+                similar::matched(versions[0], &base_ids, els)
+            };
+            self.keyed_as(els, &ids)
+        })
+    }
+
+    /// A version in keyed form with the identities `ids` (by position).
+    fn keyed_as(&mut self, elements: &[J], ids: &[String]) -> Vec<J> {
         let tokens: Vec<String> = ids.iter().map(|id| self.token(id)).collect();
         elements
             .iter()

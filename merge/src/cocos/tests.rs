@@ -11,16 +11,16 @@ use crate::Policy;
 
 /// A node of a generated scene.
 #[derive(Debug, Clone)]
-struct Node {
+pub(super) struct Node {
     id: String,
-    name: String,
+    pub(super) name: String,
     active: bool,
-    children: Vec<Node>,
+    pub(super) children: Vec<Node>,
     /// Components: (type, id, a value).
     comps: Vec<(String, String, i64)>,
 }
 
-fn node(id: &str, name: &str, children: Vec<Node>) -> Node {
+pub(super) fn node(id: &str, name: &str, children: Vec<Node>) -> Node {
     Node {
         id: id.to_string(),
         name: name.to_string(),
@@ -32,7 +32,7 @@ fn node(id: &str, name: &str, children: Vec<Node>) -> Node {
 
 /// The scene as the editor lays it out: asset, scene, then each node, its subtree, its
 /// components.
-fn scene(children: &[Node]) -> String {
+pub(super) fn scene(children: &[Node]) -> String {
     let mut els: Vec<Jv> =
         vec![json!({"__type__": "cc.SceneAsset", "_name": "", "scene": {"__id__": 1}})];
     els.push(json!({"__type__": "cc.Scene", "_parent": null, "_children": [], "_components": [], "_id": "scene"}));
@@ -58,7 +58,7 @@ fn lay(n: &Node, parent: usize, els: &mut Vec<Jv>) -> Jv {
     json!({"__id__": me})
 }
 
-fn merged(base: &str, ours: &str, theirs: &str, policy: Policy) -> (Jv, MergeOutcome) {
+pub(super) fn merged(base: &str, ours: &str, theirs: &str, policy: Policy) -> (Jv, MergeOutcome) {
     let doc = |t: &str| Document::parse(t, Dialect::Json).unwrap();
     let (b, o, t) = (doc(base), doc(ours), doc(theirs));
     assert!(is_cocos(&b) && is_cocos(&o) && is_cocos(&t));
@@ -84,7 +84,7 @@ fn all_refs(v: &Jv, out: &mut Vec<usize>) {
 }
 
 /// What the real-merge checker reports (tools/cocos_tree.py, evaluate.py).
-fn issues(arr: &Jv) -> Vec<String> {
+pub(super) fn issues(arr: &Jv) -> Vec<String> {
     let arr = arr.as_array().unwrap();
     let n = arr.len();
     let mut out = Vec::new();
@@ -150,7 +150,7 @@ fn paths(arr: &Jv) -> Vec<String> {
     out
 }
 
-fn base_tree() -> Vec<Node> {
+pub(super) fn base_tree() -> Vec<Node> {
     vec![
         node(
             "c",
@@ -490,6 +490,11 @@ proptest! {
         let names = crate::naming::Names::new(vec![result.root()], &[], &[]);
         for c in &out.conflicts {
             names.pointer(&c.path);
+            // No internal token of the keyed form reaches a report.
+            let texts = [Some(&c.path), c.base.as_ref(), c.ours.as_ref(), c.theirs.as_ref(), c.referrer.as_ref()];
+            for text in texts.into_iter().flatten() {
+                prop_assert!(!text.contains(REF) && !text.contains(KEY), "{:?}", c);
+            }
         }
         diff::diff_lines(&b, &result, &Default::default());
     }

@@ -5,7 +5,7 @@ use serde_json::{json, Value as Json};
 use sjson::Dialect;
 
 /// A Tiled map of one tile layer (`w` × `h` cells) and one object layer.
-fn map(w: usize, h: usize, data: &[u32], objects: Json, next: u64) -> Json {
+pub(super) fn map(w: usize, h: usize, data: &[u32], objects: Json, next: u64) -> Json {
     json!({
         "tiledversion": "1.10.2", "type": "map", "width": w, "height": h,
         "nextlayerid": 3, "nextobjectid": next,
@@ -21,7 +21,7 @@ fn object(id: u64, name: &str, x: i64) -> Json {
     json!({"id": id, "name": name, "x": x, "y": 0})
 }
 
-fn run(base: &Json, ours: &Json, theirs: &Json, policy: Policy) -> (Json, MergeOutcome) {
+pub(super) fn run(base: &Json, ours: &Json, theirs: &Json, policy: Policy) -> (Json, MergeOutcome) {
     let options = MergeOptions {
         policy,
         ..MergeOptions::default()

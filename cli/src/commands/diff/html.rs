@@ -50,6 +50,15 @@ impl ReviewPage {
             nd.as_ref().and_then(empty_like),
             od.as_ref().and_then(empty_like),
         );
+        let status = Status::of(old, new).name();
+        // A Cocos scene or prefab: objects by identity and node path, as in the text diff.
+        if let (Some(o), Some(n)) = (&od, &nd) {
+            if let Some(changes) = merge::cocos::diff::graph_changes(o, n, &self.options) {
+                self.files
+                    .push(review::graph_section(path, status, &changes));
+                return Ok(());
+            }
+        }
         let d = match (&od, &nd) {
             (Some(o), Some(n)) => diff(o.root(), n.root(), &self.options),
             _ => diff_docs(
@@ -60,7 +69,6 @@ impl ReviewPage {
                 &self.options,
             ),
         };
-        let status = Status::of(old, new).name();
         self.files.push(diff_section(
             path,
             status,

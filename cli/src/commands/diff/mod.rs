@@ -261,12 +261,25 @@ fn render_asset(
                 }
                 Status::Modified => {}
             }
-            lines.extend(grids::change_lines(
-                &d,
-                (od.as_ref(), nd.as_ref()),
-                &names,
-                paint,
-            ));
+            // A Cocos scene or prefab: objects by identity and node path, as `diff A B`.
+            let cocos = match (od.as_ref(), nd.as_ref()) {
+                (Some(o), Some(n)) if !d.changes.is_empty() => {
+                    merge::cocos::diff::diff_lines(o, n, &settings.options)
+                }
+                _ => None,
+            };
+            match cocos {
+                Some(engine) if engine.is_empty() => {
+                    lines.push(paint.dim("objects renumbered, no value changed"))
+                }
+                Some(engine) => lines.extend(engine),
+                None => lines.extend(grids::change_lines(
+                    &d,
+                    (od.as_ref(), nd.as_ref()),
+                    &names,
+                    paint,
+                )),
+            }
             String::new()
         }
         Format::JsonPatch => d.patch_json(),
