@@ -180,7 +180,7 @@ mod tests {
     #[test]
     fn a_cocos_conflict_is_carded_by_node_path_and_component_type() {
         let doc = sjson::Document::parse(SCENE, sjson::Dialect::Json).unwrap();
-        let report = serde_json::json!({
+        let report: merge::record::FileStep = serde_json::from_value(serde_json::json!({
             "path": "scene.fire", "policy": "theirs",
             "conflicts": [
                 {"path": "/3/_string", "kind": "both-modified",
@@ -188,7 +188,8 @@ mod tests {
                 {"path": "/2/_parent", "kind": "both-modified",
                  "base": "@Canvas", "ours": "@Menu", "theirs": "@Canvas", "taken": "theirs"}
             ]
-        });
+        }))
+        .unwrap();
         let s = report_section(&report, Some(doc.root()), &ObjectKeys::default());
         assert_eq!(s.cards.len(), 2, "{:?}", s.cards);
         assert_eq!(s.cards[0].location, "Canvas<cc.Label>");
