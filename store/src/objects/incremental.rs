@@ -158,12 +158,7 @@ type Rescanned = (Vec<String>, Vec<(String, Entry)>);
 /// The ids and entries of one object's new text `slice`, the object having been at
 /// `pointer` (`…/[key=id]`): parsed alone as the one element of an array, so that its
 /// own id is read the way its array reads it.
-fn rescan(
-    slice: &[u8],
-    pointer: &str,
-    dialect: Dialect,
-    id_keys: &[String],
-) -> Option<Rescanned> {
+fn rescan(slice: &[u8], pointer: &str, dialect: Dialect, id_keys: &[String]) -> Option<Rescanned> {
     // Must be one whole object: a trailing comment or an open string could take in the
     // text after it.
     if slice.first() != Some(&b'{') || slice.last() != Some(&b'}') {
