@@ -389,10 +389,14 @@ fn a_dry_run_reports_per_file_and_touches_nothing() {
     let dir = repo_with_level(home, "r");
     let before = snapshot(&dir, home);
     let (stdout, stderr) = assetvc_expect(&dir, home, &["migrate", "--dry-run"], 0);
-    assert_eq!(
-        stdout,
-        "levels/test.level: 7 arrays, 18 elements\nloc.json: 1 array, 2 elements\n"
-    );
+    // Each array that would get ids, by its path, with how many elements.
+    let mut expected =
+        String::from("levels/test.level: 7 arrays, 18 elements\n  /units: 6 elements\n");
+    for i in 0..6 {
+        expected.push_str(&format!("  /units/{i}/components: 2 elements\n"));
+    }
+    expected.push_str("loc.json: 1 array, 2 elements\n  /lines: 2 elements\n");
+    assert_eq!(stdout, expected);
     assert!(
         stderr.contains("dry run: 2 files of 2 would get ids: 8 arrays, 20 elements"),
         "{stderr}"
@@ -402,6 +406,9 @@ fn a_dry_run_reports_per_file_and_touches_nothing() {
     assert_eq!(report["dry_run"], true);
     assert_eq!(report["commit"], serde_json::Value::Null);
     assert_eq!(report["files"][1]["elements"], 2);
+    assert_eq!(report["files"][1]["places"][0]["pointer"], "/lines");
+    assert_eq!(report["files"][1]["places"][0]["elements"], 2);
+    assert_eq!(report["files"][0]["places"].as_array().unwrap().len(), 7);
     assert_eq!(snapshot(&dir, home), before);
 }
 

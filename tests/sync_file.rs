@@ -127,6 +127,41 @@ fn three_users_share_work_in_progress_and_who_shows_it() {
 }
 
 #[test]
+fn who_warns_when_two_other_people_edit_one_object() {
+    let (_team, alice, bob, carol) = team_of_three();
+    // Bob and carol both edit the barrel; alice edits nothing of it.
+    bob.edit("position = [5 0 0]", "position = [6 0 0]");
+    carol.edit(
+        "name = \"barrel\"\n\t\tposition = [5 0 0]\n\t\ttint = \"white\"",
+        "name = \"barrel\"\n\t\tposition = [5 0 0]\n\t\ttint = \"red\"",
+    );
+    for u in [&bob, &carol, &alice] {
+        u.expect(&["sync"], 0);
+    }
+    let who = who_json(&alice);
+    assert!(who["overlaps"].as_array().unwrap().is_empty(), "{who:#}");
+    let shared = who["shared"].as_array().unwrap();
+    assert_eq!(shared.len(), 1, "{who:#}");
+    assert_eq!(shared[0]["users"], serde_json::json!(["bob", "carol"]));
+    assert_eq!(shared[0]["pointer"], "/entities/[id=e2]");
+    let (out, _) = alice.expect(&["who"], 0);
+    assert!(
+        out.contains(
+            "warning: bob and carol are each editing level.sjson barrel (e2) (/entities/[id=e2])"
+        ),
+        "{out}"
+    );
+    // Bob sees carol on the object he edits too: the warning about himself, not this one.
+    bob.expect(&["sync"], 0);
+    let (out, _) = bob.expect(&["who"], 0);
+    assert!(
+        out.contains("carol is editing level.sjson barrel (e2)"),
+        "{out}"
+    );
+    assert!(!out.contains("are each editing"), "{out}");
+}
+
+#[test]
 fn the_upstream_is_merged_into_uncommitted_edits_by_structure() {
     let (team, alice, bob, _carol) = team_of_three();
     alice.edit("tint = \"white\"", "tint = \"blue\"");

@@ -28,6 +28,9 @@ pub struct Migration {
     pub arrays: usize,
     /// Elements that got ids.
     pub elements: usize,
+    /// Each array that got ids, in document order: its JSON Pointer (elements by index)
+    /// and how many of its elements got one.
+    pub places: Vec<(String, usize)>,
 }
 
 /// Adds ids where needed; `None` when the document needs none. `new_id` makes each id
@@ -44,12 +47,15 @@ pub fn add_ids(
         new_id,
         arrays: 0,
         elements: 0,
+        path: sjson::Path::root(),
+        places: Vec::new(),
     };
     let out = m.rewrite(doc.root())?;
     Some(Migration {
         text: sjson::print(doc, &out),
         arrays: m.arrays,
         elements: m.elements,
+        places: m.places,
     })
 }
 
@@ -61,6 +67,10 @@ struct Migrator<'o> {
     new_id: &'o mut dyn FnMut() -> String,
     arrays: usize,
     elements: usize,
+    /// Where the value being rewritten is.
+    path: sjson::Path,
+    /// Arrays that got ids and how many of their elements did.
+    places: Vec<(String, usize)>,
 }
 
 impl Migrator<'_> {
@@ -116,9 +126,11 @@ impl Migrator<'_> {
             return None;
         }
         let needs = self.needs_ids(v);
-        if needs {
+        let place = needs.then(|| {
             self.arrays += 1;
-        }
+            self.places.push((self.path.to_string(), 0));
+            self.places.len() - 1
+        });
         let mut changed = needs;
         // Elements that lack an id get the key their siblings already use, if any.
         let key = if needs {
@@ -128,12 +140,20 @@ impl Migrator<'_> {
             String::new()
         };
         let mut items = Vec::with_capacity(v.len());
-        for child in v.children() {
+        for (i, child) in v.children().enumerate() {
             // The element's own id is made before those of arrays inside it.
             let id = (needs && !self.has_id(child)).then(|| (self.new_id)());
+            self.path.push(match child.key() {
+                Some(k) => sjson::Segment::Key(k.into_owned()),
+                None => sjson::Segment::Index(i),
+            });
             let mut value = self.rewrite(child);
+            self.path.pop();
             if let Some(id) = id {
                 self.elements += 1;
+                if let Some(at) = place {
+                    self.places[at].1 += 1;
+                }
                 value = Some(with_id(&key, child, value, &id));
             }
             changed |= value.is_some();
@@ -230,6 +250,7 @@ mod tests {
             "// passes\npasses = [\n\t{\n\t\tid = \"id-1\"\n\t\tlayer = \"opaque\"\n\t\tsort = 1\n\t}\n\t{\n\t\tid = \"id-2\"\n\t\tlayer = \"alpha\" // blended\n\t\tsort = 2\n\t}\n]\nother = [1 2 3]\n"
         );
         assert_eq!((m.arrays, m.elements), (1, 2));
+        assert_eq!(m.places, [("/passes".to_string(), 2)]);
         // Idempotent: the migrated document needs nothing more.
         let again = Document::parse(m.text, Dialect::Sjson).unwrap();
         assert_eq!(add_ids(&again, &options(), &mut counter()), None);
@@ -298,5 +319,34 @@ units = [ { n = 1 } ]
             m.text
         );
         assert_eq!((m.arrays, m.elements), (2, 3));
+    }
+
+    proptest::proptest! {
+        /// Each array that got ids is listed once with its count: as many places as
+        /// arrays, their counts adding up to the elements.
+        #[test]
+        fn places_account_for_every_array_and_element(
+            shape in proptest::collection::vec(
+                (proptest::bool::ANY, proptest::collection::vec(proptest::bool::ANY, 0..4)),
+                1..5,
+            )
+        ) {
+            let mut text = String::from("units = [\n");
+            for (has_id, inner) in &shape {
+                text.push_str(if *has_id { "\t{ id = \"x\"" } else { "\t{ n = 1" });
+                text.push_str(" parts = [");
+                for p in inner {
+                    text.push_str(if *p { " { id = \"p\" }" } else { " { k = 2 }" });
+                }
+                text.push_str(" ] }\n");
+            }
+            text.push_str("]\n");
+            let doc = Document::parse(&text, Dialect::Sjson).unwrap();
+            if let Some(m) = add_ids(&doc, &options(), &mut counter()) {
+                proptest::prop_assert_eq!(m.places.len(), m.arrays);
+                proptest::prop_assert_eq!(m.places.iter().map(|p| p.1).sum::<usize>(), m.elements);
+                proptest::prop_assert!(m.places.iter().all(|p| p.0.starts_with("/units")));
+            }
+        }
     }
 }

@@ -67,6 +67,8 @@ pub struct MigratedFile {
     pub arrays: usize,
     /// Elements that got ids.
     pub elements: usize,
+    /// Each array that gets ids: its JSON Pointer and how many elements get one.
+    pub places: Vec<(String, usize)>,
     /// The blob before.
     pub old: ObjectId,
     /// The blob after (written to the object database unless this was a dry run).
@@ -528,6 +530,7 @@ fn migrate_blob(
         path: path(),
         arrays: migration.arrays,
         elements: migration.elements,
+        places: migration.places,
         old: job.id,
         new,
         kind: entry_kind(job.mode),

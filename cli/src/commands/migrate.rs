@@ -220,6 +220,14 @@ fn print_report(args: &MigrateArgs, outcome: &Outcome, moved: Option<&str>) -> s
                 f.elements,
                 plural(f.elements)
             );
+            for (pointer, count) in &f.places {
+                let pointer = if pointer.is_empty() { "/" } else { pointer };
+                outln!(
+                    "  {}: {count} element{}",
+                    report::safe(pointer),
+                    plural(*count)
+                );
+            }
         }
     }
     let (files, arrays, elements) = (plan.files.len(), plan.arrays(), plan.elements());
@@ -282,7 +290,14 @@ fn json_report(args: &MigrateArgs, outcome: &Outcome) -> String {
     let files: Vec<serde_json::Value> = plan
         .files
         .iter()
-        .map(|f| json!({"path": f.path, "arrays": f.arrays, "elements": f.elements}))
+        .map(|f| {
+            let places: Vec<_> = f
+                .places
+                .iter()
+                .map(|(pointer, count)| json!({"pointer": pointer, "elements": count}))
+                .collect();
+            json!({"path": f.path, "arrays": f.arrays, "elements": f.elements, "places": places})
+        })
         .collect();
     let problems: Vec<serde_json::Value> = plan
         .problems

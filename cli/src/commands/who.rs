@@ -153,7 +153,25 @@ fn text_report(who: &WhoReport) -> String {
             o.pointer
         ));
     }
+    for (users, o) in &who.shared {
+        out.push_str(&format!(
+            "warning: {} are each editing {} {} ({}): whoever pushes last merges\n",
+            and_list(users),
+            o.file,
+            o.label(),
+            o.pointer
+        ));
+    }
     out
+}
+
+/// `bob and carol`, `bob, carol and dave`.
+fn and_list(users: &[String]) -> String {
+    match users.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        Some((last, _)) => last.clone(),
+        None => String::new(),
+    }
 }
 
 fn object_json(o: &ObjectChange) -> serde_json::Value {
@@ -194,8 +212,18 @@ fn json_report(who: &WhoReport, stale: Duration, pending: Vec<serde_json::Value>
             v
         })
         .collect();
+    let shared: Vec<_> = who
+        .shared
+        .iter()
+        .map(|(users, o)| {
+            let mut v = object_json(o);
+            v["users"] = json!(users);
+            v
+        })
+        .collect();
     let value = json!({
         "stale_seconds": stale.as_secs(),
+        "shared": shared,
         "users": users,
         "mine": who.mine.iter().map(object_json).collect::<Vec<_>>(),
         "overlaps": overlaps,

@@ -10,9 +10,9 @@ use gix::ObjectId;
 use rayon::prelude::*;
 
 use super::cache::{Cache, SNAPSHOT_EVERY};
-use super::delta::delta_of;
+use super::delta::{delta_of, EditedFile};
+use super::incremental::{scan_edit, scan_full, Previous};
 use super::memo::Memo;
-use super::scan::scan_blob;
 use super::{index_dir, Delta, Entry, FileObjects, IndexSettings, TreeIndex};
 use crate::error::{Error, GitContext, Result};
 use crate::Repo;
@@ -50,6 +50,9 @@ pub struct ObjectIndex<'r> {
     memo: Memo,
     /// What the next commits to index change, worked out ahead (see [`Self::scan_ahead`]).
     ahead: RefCell<Ahead>,
+    /// The last version of each asset file scanned, to scan its next version by its
+    /// changes (see [`incremental`](super::incremental)).
+    previous: RefCell<HashMap<String, Previous>>,
 }
 
 /// A changed asset file: its path and new blob (`None`: removed).
@@ -84,6 +87,7 @@ impl<'r> ObjectIndex<'r> {
             empty: ObjectId::empty_tree(repo.object_hash()),
             memo: Memo::default(),
             ahead: RefCell::default(),
+            previous: RefCell::default(),
         }
     }
 
@@ -205,19 +209,22 @@ impl<'r> ObjectIndex<'r> {
             };
             let base = self.commit_info(*parent)?.tree;
             let changed = self.changed_files(base, info.tree)?;
+            let previous = self.previous.borrow();
             for (path, blob) in &changed {
                 if let Some(blob) = blob {
-                    if seen.insert((path.clone(), *blob)) {
+                    // A file scanned before is scanned by its changes, in order.
+                    if !previous.contains_key(path) && seen.insert((path.clone(), *blob)) {
                         wanted.push((path.clone(), *blob));
                     }
                 }
             }
+            drop(previous);
             self.ahead
                 .borrow_mut()
                 .changed
                 .insert((base, info.tree), changed);
         }
-        let scanned = self.read_and_scan(wanted)?;
+        let scanned = self.read_and_scan(wanted, false)?;
         let mut ahead = self.ahead.borrow_mut();
         for (path, blob, objects) in scanned {
             ahead.scanned.insert((path, blob), objects);
@@ -382,12 +389,17 @@ impl<'r> ObjectIndex<'r> {
                 }
             }
         }
-        done.extend(self.read_and_scan(missing)?);
+        done.extend(self.read_and_scan(missing, true)?);
         Ok(done)
     }
 
-    /// Reads blobs and parses them in parallel: (path, blob, objects if it parsed).
-    fn read_and_scan(&self, blobs: Vec<(String, ObjectId)>) -> Result<Vec<ScannedFile>> {
+    /// Reads blobs and parses them in parallel: (path, blob, objects if it parsed); with
+    /// `keep`, what is needed to scan each file's next version by its changes is kept.
+    fn read_and_scan(
+        &self,
+        blobs: Vec<(String, ObjectId)>,
+        keep: bool,
+    ) -> Result<Vec<ScannedFile>> {
         let mut read = Vec::with_capacity(blobs.len());
         for (path, oid) in blobs {
             let Some(dialect) = self.asset_dialect(&path) else {
@@ -402,13 +414,55 @@ impl<'r> ObjectIndex<'r> {
             read.push((path, oid, dialect, data));
         }
         let keys = &self.settings.id_keys;
-        Ok(read
+        let scanned: Vec<_> = read
             .into_par_iter()
             .map(|(path, oid, dialect, data)| {
-                let objects = scan_blob(data, dialect, keys);
-                (path, oid, objects)
+                let (objects, previous) = scan_full(oid, data, dialect, keys);
+                ((path, oid, objects), previous)
+            })
+            .collect();
+        let mut kept = self.previous.borrow_mut();
+        Ok(scanned
+            .into_iter()
+            .map(|(file, previous)| {
+                match previous {
+                    Some(previous) if keep => kept.insert(file.0.clone(), previous),
+                    _ => kept.remove(&file.0),
+                };
+                file
             })
             .collect())
+    }
+
+    /// The changed objects of `path`'s new blob `oid`, scanned by its changes from the
+    /// version `index` has, when that is the version last scanned and the change is one
+    /// [`scan_edit`] handles.
+    fn try_edit(&self, index: &TreeIndex, path: &str, oid: ObjectId) -> Result<Option<EditedFile>> {
+        let Some(old) = index.files.get(path).filter(|f| f.parsed) else {
+            return Ok(None);
+        };
+        let Some(dialect) = self.asset_dialect(path) else {
+            return Ok(None);
+        };
+        let Some(previous) = self.previous.borrow_mut().remove(path) else {
+            return Ok(None);
+        };
+        if !previous.blob.to_string().eq(&old.blob) {
+            return Ok(None);
+        }
+        let data = self
+            .repo
+            .find_object(oid)
+            .git_err(format!("reading {path}"))?
+            .detach()
+            .data;
+        let keys = &self.settings.id_keys;
+        Ok(
+            scan_edit(previous, &old.objects, oid, data, dialect, keys).map(|(edit, next)| {
+                self.previous.borrow_mut().insert(path.to_string(), next);
+                (path.to_string(), oid.to_string(), edit)
+            }),
+        )
     }
 
     /// The full index of a tree from its blobs.
@@ -508,10 +562,15 @@ impl<'r> ObjectIndex<'r> {
             Some(changed) => changed,
             None => self.changed_files(base, tree)?,
         };
-        let added: Vec<(String, ObjectId)> = changed
-            .iter()
-            .filter_map(|(p, oid)| oid.map(|o| (p.clone(), o)))
-            .collect();
+        let mut added = Vec::new();
+        let mut edited = Vec::new();
+        for (path, oid) in &changed {
+            let Some(oid) = oid else { continue };
+            match self.try_edit(index, path, *oid)? {
+                Some(edit) => edited.push(edit),
+                None => added.push((path.clone(), *oid)),
+            }
+        }
         let mut scanned: HashMap<String, ScannedFile> = self
             .scan_blobs(added)?
             .into_iter()
@@ -519,6 +578,7 @@ impl<'r> ObjectIndex<'r> {
             .collect();
         let files = changed
             .into_iter()
+            .filter(|(path, _)| !edited.iter().any(|e| &e.0 == path))
             .map(|(path, _)| {
                 let new = scanned
                     .remove(&path)
@@ -526,7 +586,7 @@ impl<'r> ObjectIndex<'r> {
                 (path, new)
             })
             .collect();
-        Ok(delta_of(index, base.to_string(), files))
+        Ok(delta_of(index, base.to_string(), files, edited))
     }
 
     /// A root commit's delta: every object of the tree, created.
@@ -540,7 +600,7 @@ impl<'r> ObjectIndex<'r> {
                 (path, Some((f.blob, objects)))
             })
             .collect();
-        Ok(delta_of(index, base.to_string(), files))
+        Ok(delta_of(index, base.to_string(), files, Vec::new()))
     }
 }
 

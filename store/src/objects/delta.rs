@@ -3,14 +3,24 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
+use super::incremental::Edit;
 use super::{Delta, Entry, Located, ObjectChange, TreeIndex};
 
 /// A changed file of a tree: its path and its new blob id with its objects (`None`: it
 /// does not parse), or `None` when it was removed.
 pub(super) type ChangedFile = (String, Option<(String, Option<BTreeMap<String, Entry>>)>);
 
-/// The delta from `index` (of tree `base`) to the tree in which `files` changed.
-pub(super) fn delta_of(index: &TreeIndex, base: String, files: Vec<ChangedFile>) -> Delta {
+/// A changed file scanned by its changes: path, new blob id, and the objects that changed.
+pub(super) type EditedFile = (String, String, Edit);
+
+/// The delta from `index` (of tree `base`) to the tree in which `files` and `edited`
+/// changed (no path in both).
+pub(super) fn delta_of(
+    index: &TreeIndex,
+    base: String,
+    files: Vec<ChangedFile>,
+    edited: Vec<EditedFile>,
+) -> Delta {
     let empty = BTreeMap::new();
     let mut delta = Delta {
         base,
@@ -40,8 +50,52 @@ pub(super) fn delta_of(index: &TreeIndex, base: String, files: Vec<ChangedFile>)
             &mut created,
         );
     }
+    for (path, blob, edit) in edited {
+        let old = index.files.get(&path).map_or(&empty, |f| &f.objects);
+        delta.blobs.push((path.clone(), Some((blob, true))));
+        diff_edit(
+            &path,
+            old,
+            &edit,
+            &mut delta.changes,
+            &mut removed,
+            &mut created,
+        );
+    }
     pair_moves(removed, created, &mut delta.changes);
     delta
+}
+
+/// Changes of one file's objects from an [`Edit`]: only the objects it names are looked
+/// at (the others' text did not change), in the order [`diff_file`] gives them.
+fn diff_edit(
+    path: &str,
+    old: &BTreeMap<String, Entry>,
+    edit: &Edit,
+    changes: &mut Vec<ObjectChange>,
+    removed: &mut Vec<(String, Located)>,
+    created: &mut Vec<(String, Located)>,
+) {
+    let located = |entry: &Entry| Located {
+        path: path.to_string(),
+        entry: entry.clone(),
+    };
+    for id in &edit.removed {
+        if let Some(o) = old.get(id) {
+            removed.push((id.clone(), located(o)));
+        }
+    }
+    for (id, n) in &edit.upserted {
+        match old.get(id) {
+            Some(o) if same_entry(o, n) => {}
+            Some(o) => changes.push(ObjectChange {
+                id: id.clone(),
+                old: Some(located(o)),
+                new: Some(located(n)),
+            }),
+            None => created.push((id.clone(), located(n))),
+        }
+    }
 }
 
 /// Changes of one file's objects; removals and creations are collected for move pairing.
@@ -203,7 +257,7 @@ mod tests {
                     (p.clone(), f)
                 })
                 .collect();
-            let delta = delta_of(&old_index, "base".into(), changed);
+            let delta = delta_of(&old_index, "base".into(), changed, Vec::new());
             let mut applied = old_index.clone();
             applied.apply(&delta);
             prop_assert_eq!(&applied, &new_index);

@@ -22,6 +22,7 @@ mod cache;
 mod deleted;
 mod delta;
 mod history;
+mod incremental;
 mod memo;
 mod resolve;
 mod restore;

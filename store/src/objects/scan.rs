@@ -3,7 +3,10 @@
 use std::collections::BTreeMap;
 use std::hash::Hasher;
 
-use sjson::{Dialect, Document, ParseOptions, Value};
+use merge::objects::KeyedObject;
+#[cfg(test)]
+use sjson::Document;
+use sjson::Value;
 
 use super::Entry;
 
@@ -15,35 +18,16 @@ fn value_hash(v: Value<'_>) -> u64 {
 }
 
 /// The id'd objects of a parsed document by id (the first of a repeated id is kept).
-/// An object's hash combines its members' names and hashes: each value is hashed once.
+#[cfg(test)]
 pub fn scan_document(doc: &Document, id_keys: &[String]) -> BTreeMap<String, Entry> {
-    let mut entries: Vec<(String, Entry)> = merge::objects::keyed_objects(doc.root(), id_keys)
-        .into_iter()
-        .map(|obj| {
-            let mut whole = rustc_hash::FxHasher::default();
-            let props: Vec<(String, u64)> = obj
-                .value
-                .members()
-                .map(|(k, v)| {
-                    let h = value_hash(v);
-                    whole.write(k.as_bytes());
-                    whole.write_u8(0xff);
-                    whole.write_u64(h);
-                    (k.into_owned(), h)
-                })
-                .collect();
-            let entry = Entry {
-                pointer: obj.pointer,
-                hash: whole.finish(),
-                name: obj
-                    .value
-                    .get("name")
-                    .and_then(|n| n.as_str())
-                    .map(|n| n.into_owned()),
-                props,
-            };
-            (obj.id, entry)
-        })
+    entries(&merge::objects::keyed_objects(doc.root(), id_keys))
+}
+
+/// The entries of keyed objects by id (the first of a repeated id is kept).
+pub(super) fn entries(keyed: &[KeyedObject<'_>]) -> BTreeMap<String, Entry> {
+    let mut entries: Vec<(String, Entry)> = keyed
+        .iter()
+        .map(|obj| (obj.id.clone(), entry_of(obj, obj.pointer.clone())))
         .collect();
     // Sorted once and built in bulk: inserting 10,000 entries one by one moved them around
     // the tree's nodes. The stable sort keeps the first of a repeated id first.
@@ -52,19 +36,37 @@ pub fn scan_document(doc: &Document, id_keys: &[String]) -> BTreeMap<String, Ent
     entries.into_iter().collect()
 }
 
-/// The objects of a blob's bytes, or `None` if it does not parse.
-pub(super) fn scan_blob(
-    bytes: Vec<u8>,
-    dialect: Dialect,
-    id_keys: &[String],
-) -> Option<BTreeMap<String, Entry>> {
-    let doc = Document::parse_bytes(bytes, ParseOptions::new(dialect)).ok()?;
-    Some(scan_document(&doc, id_keys))
+/// The entry of one keyed object at `pointer`. Its hash combines its members' names and
+/// hashes: each value is hashed once.
+pub(super) fn entry_of(obj: &KeyedObject<'_>, pointer: String) -> Entry {
+    let mut whole = rustc_hash::FxHasher::default();
+    let props: Vec<(String, u64)> = obj
+        .value
+        .members()
+        .map(|(k, v)| {
+            let h = value_hash(v);
+            whole.write(k.as_bytes());
+            whole.write_u8(0xff);
+            whole.write_u64(h);
+            (k.into_owned(), h)
+        })
+        .collect();
+    Entry {
+        pointer,
+        hash: whole.finish(),
+        name: obj
+            .value
+            .get("name")
+            .and_then(|n| n.as_str())
+            .map(|n| n.into_owned()),
+        props,
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sjson::Dialect;
 
     #[test]
     fn entries_hash_values_not_formatting() {

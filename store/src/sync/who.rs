@@ -73,6 +73,9 @@ pub struct WhoReport {
     pub mine: Vec<ObjectChange>,
     /// (other user, object) for each object that both the local user and another change.
     pub overlaps: Vec<(String, ObjectChange)>,
+    /// (users, object) for each object that two or more other users change (whether or
+    /// not the local user does too), users in the order of [`WhoReport::others`].
+    pub shared: Vec<(Vec<String>, ObjectChange)>,
     /// WIP refs skipped because they do not point at a commit: (ref name, why).
     pub skipped: Vec<(String, String)>,
 }
@@ -168,8 +171,28 @@ impl Repo {
                 }
             }
         }
+        report.shared = shared_objects(&report.others);
         Ok(report)
     }
+}
+
+/// The objects that two or more of `others` change, each with its users, in the order
+/// the first of them lists it.
+fn shared_objects(others: &[OtherWip]) -> Vec<(Vec<String>, ObjectChange)> {
+    let mut shared: Vec<(Vec<String>, ObjectChange)> = Vec::new();
+    for other in others {
+        for o in &other.objects {
+            let same =
+                |s: &(Vec<String>, ObjectChange)| s.1.file == o.file && s.1.pointer == o.pointer;
+            match shared.iter_mut().find(|s| same(s)) {
+                Some((users, _)) if !users.contains(&other.user) => users.push(other.user.clone()),
+                Some(_) => {}
+                None => shared.push((vec![other.user.clone()], o.clone())),
+            }
+        }
+    }
+    shared.retain(|(users, _)| users.len() > 1);
+    shared
 }
 
 /// The objects `commit` changes against its merge base with the upstream (its first

@@ -57,7 +57,7 @@ impl ObjectIndex<'_> {
                 (path, now)
             })
             .collect();
-        let mut delta = delta_of(&base_index, base.to_string(), files);
+        let mut delta = delta_of(&base_index, base.to_string(), files, Vec::new());
         delta.depth = BACK_DEPTH;
         // Best effort: without the file, the next walk computes it again.
         let _ = self.cache.put_delta(&tree.to_string(), &delta);
