@@ -56,6 +56,7 @@ fn repair(c: &serde_json::Value) -> Option<merge::Conflict> {
         ConflictKind::DanglingReference,
         ConflictKind::Cycle,
         ConflictKind::Orphan,
+        ConflictKind::RepeatedKey,
     ]
     .into_iter()
     .find(|k| Some(k.name()) == c["kind"].as_str())?;

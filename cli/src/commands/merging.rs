@@ -197,6 +197,18 @@ pub fn file_report<'a>(path: &str, policy: Policy, conflicts: &'a [Conflict]) ->
     }
 }
 
+/// The result gate's violations for a JSON report: `[{"path", "invariant", "reason"}]`.
+pub fn violations_json(violations: &[merge::GateViolation]) -> serde_json::Value {
+    let list = violations.iter().map(|v| {
+        serde_json::json!({
+            "path": v.path(),
+            "invariant": v.invariant(),
+            "reason": v.to_string(),
+        })
+    });
+    serde_json::Value::Array(list.collect())
+}
+
 /// The one-line summary: `level.sjson: merged, 2 conflicts resolved (theirs)`.
 pub fn summary(path: &str, outcome: &MergeOutcome, policy: Policy) -> String {
     let path = crate::report::safe(path);

@@ -14,6 +14,8 @@ pub(super) enum AssetMerge {
         conflicts: Vec<Conflict>,
         /// Where each conflict is, for people (see [`merge::naming::places`]).
         places: Vec<Option<String>>,
+        /// Invariants the result breaks that its inputs kept (the merge's gate).
+        violations: Vec<merge::GateViolation>,
         failed: bool,
     },
     Failed(UnresolvedKind),
@@ -103,6 +105,7 @@ pub(super) fn merge_asset(
         blob,
         conflicts: outcome.conflicts,
         places,
+        violations: outcome.violations,
         failed,
     })
 }
