@@ -78,3 +78,46 @@ fn collapses_are_listed_in_the_json_report() {
         .filter(|c| c["kind"] == "repeated-key")
         .all(|c| c["taken"] == "ours"));
 }
+
+const REPEATS: &str = "{\n  \"_comment\": \"a\",\n  \"x\": 1,\n  \"_comment\": \"b\"\n}\n";
+
+#[test]
+fn check_json_lists_a_repeat_as_a_warning_and_passes() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(tmp.path().join("en_us.json"), REPEATS).unwrap();
+    let out = run(assetvc()
+        .args(["check", "--json", "en_us.json"])
+        .current_dir(tmp.path()));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let problems = report["problems"].as_array().unwrap();
+    assert_eq!(problems.len(), 1, "{report:#}");
+    assert_eq!(problems[0]["severity"], "warning");
+    assert_eq!(problems[0]["check"], "duplicate-key");
+    assert_eq!(
+        (problems[0]["line"].as_u64(), problems[0]["col"].as_u64()),
+        (Some(4), Some(3))
+    );
+}
+
+#[test]
+fn a_repeat_never_blocks_a_commit() {
+    let repo = common::TestRepo::new();
+    repo.write("a.json", "{}\n");
+    repo.commit("base");
+    repo.install_pre_commit_hook();
+    repo.write("en_us.json", REPEATS);
+    repo.git(&["add", "en_us.json"]);
+    // The pre-commit hook prints the warning and lets the commit through.
+    let out = repo.git_output(&["commit", "-q", "-m", "lang"]);
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("en_us.json:4:3: warning: duplicate key \"_comment\""),
+        "{err}"
+    );
+    // So does `assetvc commit`.
+    repo.write("en_us.json", &REPEATS.replace("\"b\"", "\"c\""));
+    let (_, err) = repo.assetvc_expect(&["commit", "-a", "-m", "again"], 0);
+    assert!(err.contains("warning: duplicate key \"_comment\""), "{err}");
+}

@@ -60,14 +60,15 @@ pub fn run(args: &MergeFileArgs) -> anyhow::Result<ExitCode> {
         .unwrap_or(Path::new("."));
     let (mut options, config) =
         merging::options(&repo_config::root_for(dir), args.policy).map_err(anyhow::Error::msg)?;
-    let dialect = merging::dialect_of_file(&config, &args.current, &args.current);
+    // Ours' document too, when finding its dialect parsed it (one parse, not two).
+    let detected = merging::detect_file(&config, &args.current, &args.current);
     options.profile = merging::profile_of(&config, &args.current);
     fn shown(p: &Path) -> (&Path, String) {
         (p, p.display().to_string())
     }
     let docs = merging::load_three(
         [shown(&args.current), shown(&args.base), shown(&args.other)],
-        dialect,
+        detected,
     );
     let loaded = docs.map_err(|message| Exit::new(FAILED, message))?;
     let debug_dir = debug_bundle::dir_from_env();
