@@ -261,9 +261,10 @@ impl<'a> Merger<'a> {
     /// Theirs' value where ours kept the base's. Where both are objects (keys in one
     /// order) or non-atomic arrays, it is merged all the same: the result is theirs' value,
     /// printed as an edit of ours' so that ours' bytes stay wherever theirs' equal them.
+    /// An object of theirs that repeats a key is taken as written (its repeats too).
     fn take_theirs(&mut self, b: Value<'a>, o: Value<'a>, t: Value<'a>) -> Out<'a> {
         match (o.kind(), t.kind()) {
-            (Kind::Object, Kind::Object) if same_key_order(o, t) => {
+            (Kind::Object, Kind::Object) if same_key_order(o, t) && !t.has_duplicate_keys() => {
                 self.merge_objects(Some(b), o, t)
             }
             (Kind::Array, Kind::Array) if !self.is_atomic(Some(b), o, t) => {
