@@ -28,7 +28,7 @@ pub mod worktree;
 pub use checks::{check_blob, check_change, check_many, is_binary};
 pub use external::{ExternalChecker, GitSettings};
 pub use policy::{FileClass, Policy};
-pub use problem::{Check, Problem};
+pub use problem::{Check, Problem, Severity};
 
 use config::{Config, ConfigError};
 

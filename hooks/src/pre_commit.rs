@@ -34,7 +34,7 @@ pub struct CommitReport {
 impl CommitReport {
     /// Whether the commit may go ahead.
     pub fn accepted(&self) -> bool {
-        self.fatal.is_none() && self.problems.is_empty()
+        self.fatal.is_none() && !self.problems.iter().any(Problem::is_error)
     }
 }
 

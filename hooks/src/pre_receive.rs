@@ -313,7 +313,8 @@ fn check_updates(
     report.blobs_checked = outcome.blobs_checked;
     for (problems, &site) in outcome.problems.into_iter().zip(&incoming.job_site) {
         let site = &incoming.sites[site];
-        for problem in problems {
+        // Warnings never block a push.
+        for problem in problems.into_iter().filter(Problem::is_error) {
             report.problems.push(Located {
                 refname: site.refname.clone(),
                 commit: site.commit,

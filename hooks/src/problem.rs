@@ -33,6 +33,19 @@ pub enum Check {
     UnsafePath,
     /// A resource reference names a file that is not in the tree.
     Resource,
+    /// An object of an asset repeats a key (a warning: JSON readers keep the last).
+    DuplicateKey,
+}
+
+/// How serious a problem is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Severity {
+    /// The file fails the checks: a commit, a push and `check` are refused for it.
+    #[default]
+    Error,
+    /// Worth a look, never a reason to refuse: printed as `path:line:col: warning: reason`.
+    Warning,
 }
 
 /// The widest source excerpt kept with a problem, in characters.
@@ -49,6 +62,8 @@ pub struct Problem {
     pub col: usize,
     /// The check that found it.
     pub check: Check,
+    /// Whether it blocks (an error) or is only printed (a warning).
+    pub severity: Severity,
     /// What is wrong (may span lines for an external checker's output).
     pub reason: String,
     /// The offending source line (cut around the column when long), or empty.
@@ -66,10 +81,24 @@ impl Problem {
             line: 0,
             col: 0,
             check,
+            severity: Severity::Error,
             reason: reason.into(),
             source_line: String::new(),
             caret: 0,
         }
+    }
+
+    /// The same problem as a warning: printed, never blocking.
+    pub fn warning(self) -> Problem {
+        Problem {
+            severity: Severity::Warning,
+            ..self
+        }
+    }
+
+    /// Whether the problem blocks a commit, a push or `check` (an error, not a warning).
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
     }
 
     /// A problem at byte `offset` of `text`; line, column and excerpt are computed.
@@ -87,6 +116,7 @@ impl Problem {
             line,
             col,
             check,
+            severity: Severity::Error,
             reason: reason.into(),
             source_line,
             caret,
@@ -118,8 +148,8 @@ impl Problem {
 }
 
 impl fmt::Display for Problem {
-    /// `path:line:col: reason` (`path: reason` for whole-file problems); continuation
-    /// lines of a multi-line reason are indented.
+    /// `path:line:col: reason` (`path: reason` for whole-file problems; `warning: `
+    /// before a warning's reason); continuation lines of a multi-line reason are indented.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         // Paths, reasons and source lines come from repositories: escaped for terminals.
         let path = terminal_safe(&self.path);
@@ -127,6 +157,9 @@ impl fmt::Display for Problem {
             write!(f, "{path}: ")?;
         } else {
             write!(f, "{path}:{}:{}: ", self.line, self.col.max(1))?;
+        }
+        if self.severity == Severity::Warning {
+            f.write_str("warning: ")?;
         }
         for (i, line) in self.reason.lines().enumerate() {
             if i > 0 {
@@ -182,6 +215,17 @@ mod tests {
         );
         let w = Problem::whole_file("b.hlsl", Check::External, "failed:\nline 1\nline 2");
         assert_eq!(w.to_string(), "b.hlsl: failed:\n    | line 1\n    | line 2");
+        assert!(w.is_error());
+        let d = Problem::at(
+            "l.json",
+            "{\"a\": 1, \"a\": 2}",
+            9,
+            Check::DuplicateKey,
+            "x",
+        );
+        let d = d.warning();
+        assert!(!d.is_error());
+        assert_eq!(d.to_string(), "l.json:1:10: warning: x");
     }
 
     #[test]

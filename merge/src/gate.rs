@@ -104,6 +104,40 @@ impl fmt::Display for GateViolation {
     }
 }
 
+impl GateViolation {
+    /// Where the invariant is broken: the array, or `/` for the whole document.
+    pub fn path(&self) -> &str {
+        match self {
+            GateViolation::DuplicateId { array, .. } => shown(array),
+            GateViolation::DuplicateElement { array, .. } => shown(array),
+            GateViolation::Format { at, .. } => shown(at),
+        }
+    }
+
+    /// The invariant's name in reports (`unique-ids`, `set-elements-once`, `grid-length`, …).
+    pub fn invariant(&self) -> &'static str {
+        match self {
+            GateViolation::DuplicateId { .. } => "unique-ids",
+            GateViolation::DuplicateElement { .. } => "set-elements-once",
+            GateViolation::Format { broken, .. } => broken.name(),
+        }
+    }
+}
+
+impl FormatInvariant {
+    /// The invariant's name in reports: `reference-in-range`, `grid-length`, …
+    pub fn name(self) -> &'static str {
+        match self {
+            FormatInvariant::ReferenceInRange => "reference-in-range",
+            FormatInvariant::ChildrenAndParent => "children-and-parent",
+            FormatInvariant::ComponentsAndNode => "components-and-node",
+            FormatInvariant::Referenced => "referenced",
+            FormatInvariant::IdsBelowCounters => "ids-below-counters",
+            FormatInvariant::GridLength => "grid-length",
+        }
+    }
+}
+
 fn shown(path: &str) -> &str {
     if path.is_empty() {
         "/"

@@ -41,6 +41,7 @@ mod pairing;
 pub mod patch;
 pub mod profile;
 pub mod record;
+mod repeats;
 mod sequence;
 mod sets;
 pub mod trace;
@@ -209,6 +210,10 @@ pub enum ConflictKind {
     /// Both sides painted cells of a tile grid differently: one report per grid, `object`
     /// says how many cells and their bounding box.
     Cells,
+    /// Repair: `taken` wrote a key more than once in an object where base holds it at most
+    /// once; read as JSON readers read it (the last occurrence), written once. `path` is the
+    /// member, `object` names the key and how many times (`"_comment" twice`).
+    RepeatedKey,
 }
 
 impl ConflictKind {
@@ -225,6 +230,7 @@ impl ConflictKind {
             ConflictKind::Orphan => "orphan",
             ConflictKind::Renumbered => "renumbered",
             ConflictKind::Cells => "cells",
+            ConflictKind::RepeatedKey => "repeated-key",
         }
     }
 
@@ -241,6 +247,7 @@ impl ConflictKind {
             ConflictKind::Orphan => "lost object restored",
             ConflictKind::Renumbered => "id taken by both sides, theirs renumbered",
             ConflictKind::Cells => "cells painted differently by both sides",
+            ConflictKind::RepeatedKey => "key written more than once, the last kept",
         }
     }
 }
@@ -268,11 +275,15 @@ pub struct Conflict {
 }
 
 impl ConflictKind {
-    /// Whether this is a coherence repair rather than a true conflict.
+    /// Whether this is a repair (coherence, or a repeated key read as its last occurrence)
+    /// rather than a true conflict.
     pub fn is_repair(self) -> bool {
         matches!(
             self,
-            ConflictKind::DanglingReference | ConflictKind::Cycle | ConflictKind::Orphan
+            ConflictKind::DanglingReference
+                | ConflictKind::Cycle
+                | ConflictKind::Orphan
+                | ConflictKind::RepeatedKey
         )
     }
 }
@@ -314,6 +325,11 @@ impl Conflict {
                 "{} painted differently by both sides, took {}",
                 safe(&self.object),
                 self.taken.name()
+            )),
+            ConflictKind::RepeatedKey => Some(format!(
+                "{} wrote {}; JSON readers take the last; written once",
+                self.taken.name(),
+                safe(&self.object)
             )),
             _ => None,
         }
@@ -415,8 +431,12 @@ pub struct MergeOutcome {
 impl MergeOutcome {
     /// Whether policy `fail` met a conflict or made a repair (the text still holds theirs'
     /// values, repaired), or the result breaks an invariant its inputs kept (any policy).
+    /// A repeated key read as its last occurrence ([`ConflictKind::RepeatedKey`]) is how
+    /// JSON reads the file, whatever the policy: never a failure by itself.
     pub fn failed(&self, policy: Policy) -> bool {
-        (policy == Policy::Fail && !self.conflicts.is_empty()) || !self.violations.is_empty()
+        let decided = |c: &Conflict| c.kind != ConflictKind::RepeatedKey;
+        (policy == Policy::Fail && self.conflicts.iter().any(decided))
+            || !self.violations.is_empty()
     }
 }
 

@@ -1,51 +1,114 @@
 //! The members of an object by identity. A member's identity is its key and, where an
-//! object repeats a key (real files do: Minecraft lang files repeat `"_comment"`), its
-//! occurrence among the members with that key: the k-th `"_comment"` of base pairs with
-//! the k-th of ours and of theirs. Objects with distinct keys (almost all) have every
-//! occurrence 0 and are looked up by key alone.
+//! object repeats a key (real files do: Minecraft lang files repeat `"_comment"`), which of
+//! base's members with that key it is. Objects with distinct keys (almost all) have every
+//! identity's number 0 and are looked up by key alone.
+//!
+//! A side is read against base ([`KeyIndex::against`]):
+//!
+//! - a key that base holds at most once and the side writes more than once is read as
+//!   JSON readers read it (`JSON.parse`, Gson, serde_json, Python keep the last): one
+//!   member, the last occurrence, whose earlier copies are dead; the merge writes it once
+//!   and reports the collapse ([`Collapsed`]);
+//! - a key that base repeats keeps every occurrence, and a side's occurrences are aligned
+//!   with base's: equal values first (a longest common subsequence), then by order between
+//!   them; an occurrence paired with none of base's is new. A side inserting a repeat
+//!   before the existing ones therefore adds one, instead of shifting every pairing.
 
 use std::borrow::Cow;
 
 use rustc_hash::FxHashMap;
 use sjson::Value;
 
+use crate::repeats;
+use crate::Side;
+
+pub(crate) use crate::repeats::Collapsed;
+
 /// Objects with more members than this are looked up through a hash map.
 const FEW: usize = 12;
 
-/// A member's identity in its object: its key and its occurrence among equal keys.
+/// A member's identity in its object: its key and which of base's members with that key
+/// it is (0 for a key the object holds once).
 pub(crate) type MemberId<'a> = (Cow<'a, str>, u32);
 
 /// Members of an object by key: a linear scan for small objects, a hash map for large.
 pub(crate) struct KeyIndex<'a> {
     members: Vec<(Cow<'a, str>, Value<'a>)>,
+    /// Whether there is an object at all (`KeyIndex::new(None)` has none).
+    present: bool,
     /// The first member of each key (large objects only).
     map: Option<FxHashMap<Cow<'a, str>, usize>>,
-    /// Each member's occurrence among equal keys, when the object repeats a key.
+    /// Each member's number among equal keys, when the object repeats a key (or is read
+    /// against a base that does).
     nth: Option<Vec<u32>>,
+    /// Each member's position by identity, when `nth` is set.
+    by_id: Option<FxHashMap<MemberId<'a>, usize>>,
 }
 
 impl<'a> KeyIndex<'a> {
+    /// The members of `v` (none for `None`), a repeated key's members numbered by
+    /// occurrence.
     pub(crate) fn new(v: Option<Value<'a>>) -> Self {
         let members: Vec<_> = v.map(|v| v.members().collect()).unwrap_or_default();
-        let mut repeats = false;
-        let map = if members.len() > FEW {
+        let repeats = if members.len() > FEW {
+            let mut seen = rustc_hash::FxHashSet::default();
+            !members.iter().all(|(k, _)| seen.insert(k))
+        } else {
+            (1..members.len()).any(|j| members[..j].iter().any(|m| m.0 == members[j].0))
+        };
+        let nth = repeats.then(|| repeats::occurrences(&members));
+        Self::with_ids(members, v.is_some(), nth)
+    }
+
+    /// A side's members read against base's ([`crate::members`]): a key base holds at
+    /// most once and the side repeats becomes its last occurrence (each such collapse is
+    /// returned); a key base repeats is aligned with base's occurrences. `side` keeps the
+    /// two sides' new occurrences of a repeated key apart (both are kept).
+    pub(crate) fn against(
+        v: Option<Value<'a>>,
+        base: &KeyIndex<'a>,
+        side: Side,
+    ) -> (Self, Vec<Collapsed<'a>>) {
+        let index = Self::new(v);
+        if index.nth.is_none() && base.nth.is_none() {
+            return (index, Vec::new());
+        }
+        let (mut members, present) = (index.members, index.present);
+        let base_counts = base.nth.as_ref().map(|_| repeats::counts(&base.members));
+        let collapsed = match index.nth.is_some() && base.present {
+            true => repeats::collapse(&mut members, base_counts.as_ref()),
+            false => Vec::new(),
+        };
+        let nth = match &base_counts {
+            Some(counts) => repeats::aligned(&members, &base.members, counts, side),
+            None => repeats::occurrences(&members),
+        };
+        (Self::with_ids(members, present, Some(nth)), collapsed)
+    }
+
+    fn with_ids(
+        members: Vec<(Cow<'a, str>, Value<'a>)>,
+        present: bool,
+        nth: Option<Vec<u32>>,
+    ) -> Self {
+        let map = (members.len() > FEW).then(|| {
             let mut map = FxHashMap::with_capacity_and_hasher(members.len(), Default::default());
             for (i, (k, _)) in members.iter().enumerate() {
-                repeats |= map.insert(k.clone(), i).is_some();
+                map.entry(k.clone()).or_insert(i);
             }
-            if repeats {
-                // Back to the first member of each key.
-                for (i, (k, _)) in members.iter().enumerate().rev() {
-                    map.insert(k.clone(), i);
-                }
-            }
-            Some(map)
-        } else {
-            repeats = (1..members.len()).any(|j| members[..j].iter().any(|m| m.0 == members[j].0));
-            None
-        };
-        let nth = repeats.then(|| occurrences(&members));
-        KeyIndex { members, map, nth }
+            map
+        });
+        let by_id = nth.as_ref().map(|nth| {
+            let ids = members.iter().zip(nth).enumerate();
+            ids.map(|(i, ((k, _), n))| ((k.clone(), *n), i)).collect()
+        });
+        KeyIndex {
+            members,
+            present,
+            map,
+            nth,
+            by_id,
+        }
     }
 
     /// Whether the object repeats a key.
@@ -69,15 +132,13 @@ impl<'a> KeyIndex<'a> {
 
     /// The member with identity `(key, nth)`.
     pub(crate) fn get_nth(&self, key: &str, nth: u32) -> Option<Value<'a>> {
-        if nth == 0 {
-            return self.get(key);
+        match &self.by_id {
+            None if nth == 0 => self.get(key),
+            None => None,
+            Some(by_id) => by_id
+                .get(&(Cow::Borrowed(key), nth))
+                .map(|&i| self.members[i].1),
         }
-        self.nth.as_ref()?;
-        self.members
-            .iter()
-            .filter(|(k, _)| k == key)
-            .nth(nth as usize)
-            .map(|(_, v)| *v)
     }
 
     /// Whether a member has `key`.
@@ -98,19 +159,6 @@ impl<'a> KeyIndex<'a> {
             None => self.members.iter().position(|(k, _)| k == key),
         }
     }
-}
-
-/// Each member's occurrence among the members with its key.
-fn occurrences(members: &[(Cow<'_, str>, Value<'_>)]) -> Vec<u32> {
-    let mut seen: FxHashMap<&str, u32> = FxHashMap::default();
-    members
-        .iter()
-        .map(|(k, _)| {
-            let n = seen.entry(k).or_default();
-            *n += 1;
-            *n - 1
-        })
-        .collect()
 }
 
 #[cfg(test)]

@@ -261,9 +261,10 @@ impl<'a> Merger<'a> {
     /// Theirs' value where ours kept the base's. Where both are objects (keys in one
     /// order) or non-atomic arrays, it is merged all the same: the result is theirs' value,
     /// printed as an edit of ours' so that ours' bytes stay wherever theirs' equal them.
+    /// An object of theirs that repeats a key is taken as written (its repeats too).
     fn take_theirs(&mut self, b: Value<'a>, o: Value<'a>, t: Value<'a>) -> Out<'a> {
         match (o.kind(), t.kind()) {
-            (Kind::Object, Kind::Object) if same_key_order(o, t) => {
+            (Kind::Object, Kind::Object) if same_key_order(o, t) && !t.has_duplicate_keys() => {
                 self.merge_objects(Some(b), o, t)
             }
             (Kind::Array, Kind::Array) if !self.is_atomic(Some(b), o, t) => {
@@ -329,8 +330,10 @@ impl<'a> Merger<'a> {
     /// its key and its occurrence among equal keys ([`crate::members`]).
     fn merge_objects(&mut self, b: Option<Value<'a>>, o: Value<'a>, t: Value<'a>) -> Out<'a> {
         let bi = KeyIndex::new(b);
-        let oi = KeyIndex::new(Some(o));
-        let ti = KeyIndex::new(Some(t));
+        let (oi, ours_repeats) = KeyIndex::against(Some(o), &bi, Side::Ours);
+        let (ti, theirs_repeats) = KeyIndex::against(Some(t), &bi, Side::Theirs);
+        self.repeated_keys(Side::Ours, &ours_repeats);
+        self.repeated_keys(Side::Theirs, &theirs_repeats);
         let mut items: Vec<(MemberId<'a>, OutItem<'a>)> = Vec::with_capacity(o.len() + 1);
         for ((key, nth), ov) in oi.entries() {
             let bv = bi.get_nth(&key, nth);
@@ -408,6 +411,31 @@ impl<'a> Merger<'a> {
             kind: Kind::Object,
             ours: Some(o),
             items,
+        }
+    }
+
+    /// Reports each key `side` wrote more than once where base holds it at most once (read
+    /// as its last occurrence, written once): a [`ConflictKind::RepeatedKey`] repair.
+    fn repeated_keys(&mut self, side: Side, collapsed: &[crate::members::Collapsed<'a>]) {
+        for c in collapsed {
+            self.path.push(Segment::Key(c.key.to_string()));
+            let times = match c.times {
+                2 => "twice".to_string(),
+                n => format!("{n} times"),
+            };
+            let mut key = String::new();
+            sjson::string::write_quoted(&mut key, &c.key);
+            self.conflicts.push(Conflict {
+                path: self.path.to_string(),
+                kind: ConflictKind::RepeatedKey,
+                base: None,
+                ours: None,
+                theirs: None,
+                taken: side,
+                object: Some(format!("{key} {times}")),
+                referrer: None,
+            });
+            self.path.pop();
         }
     }
 

@@ -8,7 +8,7 @@ use crate::{ConflictKind, Policy, Side};
 
 impl ConflictKind {
     /// Every kind, true conflicts first, then the coherence repairs and the format passes'.
-    pub const ALL: [ConflictKind; 10] = [
+    pub const ALL: [ConflictKind; 11] = [
         ConflictKind::BothModified,
         ConflictKind::DeleteModify,
         ConflictKind::ModifyDelete,
@@ -19,6 +19,7 @@ impl ConflictKind {
         ConflictKind::Orphan,
         ConflictKind::Renumbered,
         ConflictKind::Cells,
+        ConflictKind::RepeatedKey,
     ];
 
     /// The kind [`ConflictKind::name`] names.
@@ -85,6 +86,27 @@ mod tests {
             assert_eq!(Side::from_name(s.name()), Some(s));
         }
         assert_eq!(ConflictKind::from_name("both modified"), None);
+    }
+
+    #[test]
+    fn every_kind_is_in_the_table() {
+        // A new kind must be listed in `ALL`, or its name never reads back: this match is
+        // exhaustive, so a new variant fails to compile here until it is placed.
+        let position = |k: ConflictKind| match k {
+            ConflictKind::BothModified
+            | ConflictKind::DeleteModify
+            | ConflictKind::ModifyDelete
+            | ConflictKind::BothAdded
+            | ConflictKind::Order
+            | ConflictKind::DanglingReference
+            | ConflictKind::Cycle
+            | ConflictKind::Orphan
+            | ConflictKind::Renumbered
+            | ConflictKind::Cells
+            | ConflictKind::RepeatedKey => ConflictKind::ALL.iter().position(|x| *x == k),
+        };
+        assert!(ConflictKind::ALL.into_iter().all(|k| position(k).is_some()));
+        assert!(position(ConflictKind::RepeatedKey).is_some());
     }
 
     #[test]

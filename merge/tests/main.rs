@@ -17,5 +17,6 @@ mod numbers;
 mod objects;
 mod printing;
 mod real_cases;
+mod repeated_keys;
 mod sequences;
 mod unkeyed_pairs;

@@ -22,7 +22,7 @@ fn merge_case(name: &str) -> (String, String) {
     (out.text, read("human"))
 }
 
-/// A Minecraft lang file repeating `"_comment"` (the k-th repeat pairs with the k-th).
+/// A Minecraft lang file repeating `"_comment"` (repeats aligned with base's, kept).
 #[test]
 fn lang_file_with_repeated_comment_keys() {
     let name = "mezz_JustEnoughItems__19c9a85105__src_main_resources_assets_jei_lang_en_au.json";
@@ -42,7 +42,7 @@ fn smapi_i18n_with_comments() {
     assert!(merged.contains("\"Editable from the title screen:\", // TODO"));
 }
 
-/// Repeated keys pair by occurrence: an edit of the second `_comment` stays the second's.
+/// Repeated keys base holds pair with base's: an edit of the second `_comment` stays the second's.
 #[test]
 fn repeated_keys_merge_by_occurrence() {
     let base = "{\n  \"_comment\": \"a\",\n  \"x\": 1,\n  \"_comment\": \"b\",\n  \"y\": 2\n}\n";

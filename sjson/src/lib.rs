@@ -21,6 +21,7 @@ mod split;
 pub mod string;
 mod value;
 
+pub use detect::Detected;
 pub use doc::{Dialect, Document, Kind, NodeId};
 pub use error::{line_col, source_line, ErrorKind, ParseError};
 pub use number::{lexemes_equal, NumberKey, NumberValue};

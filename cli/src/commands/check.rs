@@ -68,9 +68,6 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitCode> {
             };
             let paths = crate::files::files_under(&roots, |_| true)?;
             let problems = check_with_progress(&paths, &policy);
-            if !args.json {
-                warn_duplicate_keys(&config_root, &paths);
-            }
             (paths, problems)
         }
         Err(e @ ConfigError::Invalid { .. }) => match invalid_config(&config_root) {
@@ -92,21 +89,27 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitCode> {
             serde_json::to_string_pretty(&report).unwrap_or_default()
         );
     } else {
-        for p in &problems {
+        // Warnings (`file:line:col: warning: …`) on stderr; they never fail the check.
+        for p in problems.iter().filter(|p| !p.is_error()) {
+            eprintln!("{p}");
+        }
+        let errors = problems.iter().filter(|p| p.is_error()).count();
+        for p in problems.iter().filter(|p| p.is_error()) {
             outln!("{}", p.render());
         }
-        if problems.is_empty() {
+        if errors == 0 {
             eprintln!("assetvc: {} files checked, no problems", paths.len());
         } else {
             eprintln!(
-                "assetvc: {} files checked, {} problem{}",
+                "assetvc: {} files checked, {errors} problem{}",
                 paths.len(),
-                problems.len(),
-                if problems.len() == 1 { "" } else { "s" }
+                if errors == 1 { "" } else { "s" }
             );
         }
     }
-    Ok(ExitCode::from(u8::from(!problems.is_empty())))
+    Ok(ExitCode::from(u8::from(
+        problems.iter().any(Problem::is_error),
+    )))
 }
 
 /// The policy here: the `assetvc.toml` at `config_root` (the repository's root) and the
@@ -128,41 +131,6 @@ fn invalid_config(config_root: &Path) -> Option<(PathBuf, Vec<Problem>)> {
     let policy = hooks::Policy::new(&Config::default()).ok()?;
     let problems = hooks::check_blob(&shown.display().to_string(), &bytes, &policy);
     (!problems.is_empty()).then_some((shown, problems))
-}
-
-/// Prints a warning (`file:line:col: warning: duplicate key "x"`, on stderr) for each
-/// key an object of an asset repeats: a file git merges is never refused for it (the
-/// merge pairs the k-th repeat with the k-th), but one of the two values is likely stale.
-fn warn_duplicate_keys(config_root: &Path, paths: &[PathBuf]) {
-    let Ok(matcher) = Config::at_root(config_root).and_then(|c| c.matcher()) else {
-        return;
-    };
-    for path in paths {
-        if matcher.dialect(path).is_none() {
-            continue;
-        }
-        let Ok(bytes) = std::fs::read(path) else {
-            continue;
-        };
-        let text = String::from_utf8_lossy(&bytes);
-        let dialect = match matcher.dialect(path) {
-            Some(sjson::Dialect::Json) => sjson::Dialect::Json,
-            _ => sjson::Dialect::detect(&path.to_string_lossy(), &text),
-        };
-        let Ok(doc) = sjson::Document::parse(text.into_owned(), dialect) else {
-            continue;
-        };
-        for e in doc.duplicate_keys() {
-            let shown = format!(
-                "{}:{}:{}: warning: {}",
-                path.display(),
-                e.line,
-                e.col,
-                e.kind
-            );
-            eprintln!("{}", crate::report::safe(&shown));
-        }
-    }
 }
 
 /// Files checked between two updates of the progress bar (each batch in parallel).

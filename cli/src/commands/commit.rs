@@ -42,7 +42,8 @@ pub struct StagedBlob {
 
 /// The asset checks a commit runs on what it commits (the hooks crate's full set: parse,
 /// conflict markers, unique ids, code assets, trusted external checkers); each problem is
-/// one rendered `path:line:col: reason` diagnostic.
+/// one rendered `path:line:col: reason` diagnostic. Warnings (repeated keys) are printed
+/// on stderr here and never block: only errors are returned.
 pub fn check_blobs(
     blobs: &[StagedBlob],
     config: &Config,
@@ -60,10 +61,13 @@ pub fn check_blobs(
         .iter()
         .map(|b| (b.path.as_str(), b.data.as_slice(), b.base.as_deref()))
         .collect();
-    Ok(hooks::check_many(&files, &policy)
-        .iter()
-        .map(|p| p.render())
-        .collect())
+    let (errors, warnings): (Vec<_>, Vec<_>) = hooks::check_many(&files, &policy)
+        .into_iter()
+        .partition(hooks::Problem::is_error);
+    for w in &warnings {
+        eprintln!("{w}");
+    }
+    Ok(errors.iter().map(|p| p.render()).collect())
 }
 
 /// Runs `assetvc commit`: 0 committed, 1 checks failed or nothing to commit (nothing is

@@ -50,13 +50,14 @@ fn pre_commit() -> anyhow::Result<ExitCode> {
         );
         return Err(Exit::new(1, message).into());
     }
-    if report.problems.is_empty() {
-        return Ok(ExitCode::SUCCESS);
-    }
     for p in &report.problems {
         eprintln!("{}", p.render());
     }
-    let n = report.problems.len();
+    // Warnings are printed above and never block.
+    let n = report.problems.iter().filter(|p| p.is_error()).count();
+    if n == 0 {
+        return Ok(ExitCode::SUCCESS);
+    }
     eprintln!(
         "assetvc: commit blocked: {n} problem{} in staged files ({hint})",
         if n == 1 { "" } else { "s" }

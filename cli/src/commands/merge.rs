@@ -159,8 +159,10 @@ fn json_report(report: &store::MergeReport, policy: Policy) -> String {
         .files
         .iter()
         .map(|f| {
-            serde_json::to_value(super::merging::file_report(&f.path, policy, &f.conflicts))
-                .unwrap_or_default()
+            let report = super::merging::file_report(&f.path, policy, &f.conflicts);
+            let mut value = serde_json::to_value(report).unwrap_or_default();
+            value["violations"] = super::merging::violations_json(&f.violations);
+            value
         })
         .collect();
     let unresolved: Vec<serde_json::Value> = report

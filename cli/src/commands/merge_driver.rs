@@ -124,7 +124,8 @@ fn merge_file(args: &MergeDriverArgs) -> anyhow::Result<ExitCode> {
     };
     let configured = options.policy;
     options.policy = configured.for_operation(operation.swapped);
-    let dialect = merging::dialect_of_file(&config, Path::new(&args.path), &args.current);
+    // Ours' document too, when finding its dialect parsed it (one parse, not two).
+    let detected = merging::detect_file(&config, Path::new(&args.path), &args.current);
     options.profile = merging::profile_of(&config, Path::new(&args.path));
     let shown = |side: &str| format!("{} ({side})", args.path);
     let docs = merging::load_three(
@@ -133,7 +134,7 @@ fn merge_file(args: &MergeDriverArgs) -> anyhow::Result<ExitCode> {
             (args.base.as_path(), shown("base")),
             (args.other.as_path(), shown("theirs")),
         ],
-        dialect,
+        detected,
     );
     let loaded = match docs {
         Ok(d) => d,

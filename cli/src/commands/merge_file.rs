@@ -60,14 +60,15 @@ pub fn run(args: &MergeFileArgs) -> anyhow::Result<ExitCode> {
         .unwrap_or(Path::new("."));
     let (mut options, config) =
         merging::options(&repo_config::root_for(dir), args.policy).map_err(anyhow::Error::msg)?;
-    let dialect = merging::dialect_of_file(&config, &args.current, &args.current);
+    // Ours' document too, when finding its dialect parsed it (one parse, not two).
+    let detected = merging::detect_file(&config, &args.current, &args.current);
     options.profile = merging::profile_of(&config, &args.current);
     fn shown(p: &Path) -> (&Path, String) {
         (p, p.display().to_string())
     }
     let docs = merging::load_three(
         [shown(&args.current), shown(&args.base), shown(&args.other)],
-        dialect,
+        detected,
     );
     let loaded = docs.map_err(|message| Exit::new(FAILED, message))?;
     let debug_dir = debug_bundle::dir_from_env();
@@ -95,7 +96,12 @@ pub fn run(args: &MergeFileArgs) -> anyhow::Result<ExitCode> {
         false => hooks::checks::duplicate_ids_in(&name, &result, &options.id_keys),
     };
     let file_report = merging::file_report(&name, options.policy, &outcome.conflicts);
-    let report_json = named_report(&file_report, &named.pointers, &duplicates);
+    let report_json = named_report(
+        &file_report,
+        &named.pointers,
+        &duplicates,
+        &outcome.violations,
+    );
     if let Some(inputs) = &inputs {
         explain_and_keep(
             args,
@@ -211,13 +217,15 @@ impl NamedConflicts {
 }
 
 /// The JSON report with each conflict's `name` (the path for people) beside its pointer,
-/// and `duplicate_ids` when the result repeats ids.
+/// `duplicate_ids` when the result repeats ids, and the result gate's `violations`.
 fn named_report(
     report: &merging::FileReport<'_>,
     names: &[String],
     duplicates: &[hooks::Problem],
+    violations: &[merge::GateViolation],
 ) -> String {
     let mut value = serde_json::to_value(report).unwrap_or_default();
+    value["violations"] = merging::violations_json(violations);
     if !duplicates.is_empty() {
         value["duplicate_ids"] = serde_json::to_value(duplicates).unwrap_or_default();
     }

@@ -7,7 +7,7 @@ use config::Config;
 use merge::{Conflict, MergeOptions, MergeOutcome, Policy, Side};
 use serde::Serialize;
 use serde_json::value::RawValue;
-use sjson::{Dialect, Document, ParseOptions};
+use sjson::{Detected, Dialect, Document, ParseOptions};
 
 use crate::files::FileAgain;
 use crate::{repo_config, report};
@@ -64,8 +64,20 @@ pub struct Loaded {
 
 /// Reads and parses the three versions (ours, base, theirs), in parallel when they are
 /// large; the first error, in that order, is returned as a ready-to-print diagnostic.
-pub fn load_three(paths: [(&Path, String); 3], dialect: Dialect) -> Result<Loaded, String> {
+/// The dialect is given as such, or as [`detect_file`] found it: ours is then not parsed
+/// again when finding its dialect parsed it.
+pub fn load_three(
+    paths: [(&Path, String); 3],
+    detected: impl Into<Detected>,
+) -> Result<Loaded, String> {
+    let detected = detected.into();
+    let dialect = detected.dialect();
+    let mut ours_parsed = detected.into_document();
     let [o, b, t] = paths;
+    let load_ours = |parsed: Option<Document>| match parsed {
+        Some(doc) => Ok(doc),
+        None => load(o.0, &o.1, dialect),
+    };
     let size: u64 = [o.0, b.0, t.0]
         .iter()
         .map(|p| std::fs::metadata(p).map_or(0, |m| m.len()))
@@ -78,7 +90,7 @@ pub fn load_three(paths: [(&Path, String); 3], dialect: Dialect) -> Result<Loade
         })
     };
     if size < PARALLEL_FROM {
-        let ours = load(o.0, &o.1, dialect)?;
+        let ours = load_ours(ours_parsed.take())?;
         let (base, base_file) = load_base()?;
         let theirs = load(t.0, &t.1, dialect)?;
         return Ok(Loaded {
@@ -93,7 +105,7 @@ pub fn load_three(paths: [(&Path, String); 3], dialect: Dialect) -> Result<Loade
     let (ours, base, theirs) = std::thread::scope(|s| {
         let base = s.spawn(load_base);
         let theirs = s.spawn(|| load(t.0, &t.1, dialect));
-        let ours = load(o.0, &o.1, dialect);
+        let ours = load_ours(ours_parsed.take());
         let internal = "internal error while reading";
         let base = base.join().unwrap_or_else(|_| Err(internal.into()));
         let theirs = theirs.join().unwrap_or_else(|_| Err(internal.into()));
@@ -202,6 +214,18 @@ pub fn file_report<'a>(path: &str, policy: Policy, conflicts: &'a [Conflict]) ->
     }
 }
 
+/// The result gate's violations for a JSON report: `[{"path", "invariant", "reason"}]`.
+pub fn violations_json(violations: &[merge::GateViolation]) -> serde_json::Value {
+    let list = violations.iter().map(|v| {
+        serde_json::json!({
+            "path": v.path(),
+            "invariant": v.invariant(),
+            "reason": v.to_string(),
+        })
+    });
+    serde_json::Value::Array(list.collect())
+}
+
 /// The one-line summary: `level.sjson: merged, 2 conflicts resolved (theirs)`.
 pub fn summary(path: &str, outcome: &MergeOutcome, policy: Policy) -> String {
     let path = crate::report::safe(path);
@@ -238,40 +262,62 @@ pub fn dialect_of(config: &Config, path: &Path) -> Dialect {
 
 /// The dialect of the file at `path` holding `text`: what `assetvc.toml`'s own asset
 /// patterns say (JSON patterns, or SJSON patterns the file sets), else by its content
-/// ([`Dialect::detect`]: a Cocos `.fire` starting with `[` is JSON).
-pub fn dialect_of_text(config: &Config, path: &Path, text: &str) -> Dialect {
+/// ([`Dialect::detect_parsed`]: a Cocos `.fire` starting with `[` is JSON), with the
+/// document where finding it parsed `text`.
+fn detect_text(config: &Config, path: &Path, text: &str) -> Detected {
     let configured = config.matcher().ok().and_then(|m| m.dialect(path));
     let explicit =
         |d: &Dialect| *d == Dialect::Json || config.assets.sjson != config::Assets::default().sjson;
     match configured.filter(explicit) {
-        Some(d) => d,
-        None => Dialect::detect(&path.to_string_lossy(), text),
+        Some(d) => Detected::Dialect(d),
+        None => Dialect::detect_parsed(&path.to_string_lossy(), text),
     }
 }
 
-/// How much of a file [`dialect_of_file`] reads first: enough for the first significant
+/// How much of a file [`detect_file`] reads first: enough for the first significant
 /// character and for a small file whole.
 const HEAD: u64 = 64 << 10;
 
-/// [`dialect_of_text`] for the file at `file` (by name alone if it cannot be read, which
-/// loading then reports). Only its head is read, unless a large file opens with `{` or a
-/// comment and is not named `.json`: whether it is JSON then takes its whole text.
-pub fn dialect_of_file(config: &Config, path: &Path, file: &Path) -> Dialect {
+/// The dialect of the file at `path` (read from `file`; by name alone if it cannot be
+/// read, which loading then reports), with its document when finding the dialect parsed
+/// the whole file (a braced JSON file not named `.json`), for [`load_three`]. Only its
+/// head is read, unless a large file opens with `{` or a comment and is not named
+/// `.json`: whether it is JSON then takes its whole text.
+pub fn detect_file(config: &Config, path: &Path, file: &Path) -> Detected {
     use std::io::Read;
     let mut head = Vec::new();
     let read = std::fs::File::open(file).and_then(|f| f.take(HEAD).read_to_end(&mut head));
     if read.is_err() {
-        return dialect_of(config, path);
+        return Detected::Dialect(dialect_of(config, path));
     }
+    let whole = (head.len() as u64) < HEAD;
     let text = String::from_utf8_lossy(&head);
-    let dialect = dialect_of_text(config, path, &text);
+    let found = detect_text(config, path, &text);
     let opens = text.trim_start_matches('\u{FEFF}').trim_start();
-    let whole_needed = head.len() as u64 == HEAD
-        && dialect == Dialect::Sjson
+    let whole_needed = !whole
+        && found.dialect() == Dialect::Sjson
         && (opens.starts_with('{') || opens.starts_with('/'));
-    match whole_needed.then(|| std::fs::read(file)) {
-        Some(Ok(bytes)) => dialect_of_text(config, path, &String::from_utf8_lossy(&bytes)),
-        _ => dialect,
+    if whole_needed {
+        return match std::fs::read(file) {
+            Ok(bytes) => {
+                let text = String::from_utf8_lossy(&bytes);
+                let exact = matches!(text, std::borrow::Cow::Borrowed(_));
+                keep_if(exact, detect_text(config, path, &text))
+            }
+            Err(_) => found,
+        };
+    }
+    // A document of the head is the file's only when the head is the whole file, and its
+    // text the file's bytes (no invalid UTF-8 replaced).
+    let exact = whole && matches!(text, std::borrow::Cow::Borrowed(_));
+    keep_if(exact, found)
+}
+
+/// `found`, without its document unless `exact` (the document's text is the file's).
+fn keep_if(exact: bool, found: Detected) -> Detected {
+    match exact {
+        true => found,
+        false => Detected::Dialect(found.dialect()),
     }
 }
 

@@ -73,6 +73,10 @@ pub fn print_merge(report: &MergeReport, policy: Policy) {
         for (c, place) in f.conflicts.iter().zip(f.places_or_none()) {
             eprintln!("assetvc:   {}", report::safe(&c.line_at(place)));
         }
+        for v in &f.violations {
+            let line = format!("not merged cleanly, the result breaks what its inputs kept: {v}");
+            eprintln!("assetvc:   {}", report::safe(&line));
+        }
     }
     for u in &report.unresolved {
         match &u.kind {
@@ -84,6 +88,14 @@ pub fn print_merge(report: &MergeReport, policy: Policy) {
                     "assetvc: {}: not merged, left for you to resolve (ours kept)",
                     report::safe(&u.path)
                 );
+            }
+            UnresolvedKind::Gate(_) => {
+                let line = format!(
+                    "{}: not committed: the merged result breaks what its inputs kept \
+                     (written to the worktree; fix it, then commit)",
+                    u.path
+                );
+                eprintln!("assetvc: {}", report::safe(&line));
             }
             other => {
                 let line = format!("{}: conflict: {other}", u.path);

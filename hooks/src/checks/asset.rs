@@ -28,6 +28,7 @@ pub(super) fn check_asset(
             return;
         }
     };
+    duplicate_keys(path, &doc, out);
     let ids = Ids::new(&policy.id_keys);
     duplicate_ids(path, &doc, &ids, out);
     if policy.require_ids {
@@ -44,6 +45,22 @@ pub(super) fn check_asset(
         .filter(|_| !policy.resources.is_empty())
     {
         super::resources::check_resources(path, &doc, &policy.resources, tree, out);
+    }
+}
+
+/// A warning (never blocking) for each key an object repeats: git merges such a file, and
+/// so does assetvc, but JSON readers keep only the last of the values.
+fn duplicate_keys(path: &str, doc: &Document, out: &mut Vec<Problem>) {
+    for e in doc.duplicate_keys() {
+        let mut p = Problem::at(
+            path,
+            doc.text(),
+            e.offset,
+            Check::DuplicateKey,
+            e.kind.to_string(),
+        );
+        (p.line, p.col) = (e.line, e.col);
+        out.push(p.warning());
     }
 }
 

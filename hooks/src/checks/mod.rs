@@ -163,6 +163,7 @@ fn conflict_markers(path: &str, bytes: &[u8], out: &mut Vec<Problem>) {
             line: number,
             col: 1,
             check: Check::ConflictMarker,
+            severity: crate::problem::Severity::Error,
             reason,
             source_line,
             caret,

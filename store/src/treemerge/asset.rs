@@ -14,6 +14,8 @@ pub(super) enum AssetMerge {
         conflicts: Vec<Conflict>,
         /// Where each conflict is, for people (see [`merge::naming::places`]).
         places: Vec<Option<String>>,
+        /// Invariants the result breaks that its inputs kept (the merge's gate).
+        violations: Vec<merge::GateViolation>,
         failed: bool,
     },
     Failed(UnresolvedKind),
@@ -27,12 +29,15 @@ pub(super) fn merge_asset(
     dialect: Dialect,
     options: &MergeOptions,
 ) -> Result<AssetMerge> {
-    // A file the patterns call SJSON is JSON if ours' content is (`Dialect::detect`).
-    let dialect = match dialect {
+    // A file the patterns call SJSON is JSON if ours' content is (`Dialect::detect`); ours
+    // is then parsed already (a braced JSON text), and not parsed again below.
+    let (dialect, ours_parsed) = match dialect {
         Dialect::Sjson => {
-            Dialect::detect("", &String::from_utf8_lossy(&repo.find_blob(ours)?.data))
+            let data = repo.find_blob(ours)?.take_data();
+            let found = Dialect::detect_parsed("", &String::from_utf8_lossy(&data));
+            (found.dialect(), found.into_document())
         }
-        json => json,
+        json => (json, None),
     };
     // Parses a version; `Ok(Err(_))` is a parse failure, with the text for diagnostics
     // (read again: failures are rare, and the first read's buffer went to the parser).
@@ -59,9 +64,12 @@ pub(super) fn merge_asset(
                 },
             )
         };
-    let o = match parse("ours", Some(ours))? {
-        Ok(d) => d,
-        Err(kind) => return Ok(AssetMerge::Failed(kind)),
+    let o = match ours_parsed {
+        Some(doc) => doc,
+        None => match parse("ours", Some(ours))? {
+            Ok(d) => d,
+            Err(kind) => return Ok(AssetMerge::Failed(kind)),
+        },
     };
     let (b, base_blob) = match parse("base", base)? {
         Ok(d) => (d, base),
@@ -103,6 +111,7 @@ pub(super) fn merge_asset(
         blob,
         conflicts: outcome.conflicts,
         places,
+        violations: outcome.violations,
         failed,
     })
 }

@@ -99,21 +99,27 @@ impl BothChanged {
                 blob,
                 conflicts,
                 places,
+                violations,
                 failed,
             } => {
                 self.commit_edits.push((path.clone(), kind, blob));
                 self.worktree_edits.push((path.clone(), kind, blob));
                 if failed {
                     self.stages.push((path.clone(), conflict_stages));
+                    let kind = match violations.is_empty() {
+                        true => UnresolvedKind::PolicyFail,
+                        false => UnresolvedKind::Gate(violations.clone()),
+                    };
                     self.unresolved.push(Unresolved {
                         path: path_str.clone(),
-                        kind: UnresolvedKind::PolicyFail,
+                        kind,
                     });
                 }
                 self.files.push(MergedFile {
                     path: path_str,
                     conflicts,
                     places,
+                    violations,
                     failed,
                 });
             }

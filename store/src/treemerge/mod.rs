@@ -56,7 +56,11 @@ pub struct MergedFile {
     /// Where each conflict is, for people (`entities[crate #e1].tint`; `None` for a
     /// repair), in the order of `conflicts`; empty when there are none.
     pub places: Vec<Option<String>>,
-    /// Whether policy `fail` met a conflict: the path is left conflicted.
+    /// Invariants the result breaks that base, ours and theirs kept (the merge's result
+    /// gate, [`merge::gate`]): the path is then left conflicted whatever the policy.
+    pub violations: Vec<merge::GateViolation>,
+    /// Whether policy `fail` met a conflict or the gate found a violation: the path is
+    /// left conflicted.
     pub failed: bool,
 }
 
@@ -81,6 +85,9 @@ pub enum UnresolvedKind {
     },
     /// Policy `fail` met a conflict; the worktree holds the result with theirs' values.
     PolicyFail,
+    /// The merged result breaks invariants base, ours and theirs kept (the result gate);
+    /// the worktree holds the result, nothing is committed.
+    Gate(Vec<merge::GateViolation>),
     /// The structured merge produced a document that does not parse (a bug); ours is kept.
     Internal(String),
     /// A text file with conflict markers.
@@ -103,6 +110,14 @@ impl std::fmt::Display for UnresolvedKind {
             }
             UnresolvedKind::PolicyFail => {
                 f.write_str("conflicts met with policy fail; theirs' values written")
+            }
+            UnresolvedKind::Gate(violations) => {
+                f.write_str("not merged cleanly, the result breaks what its inputs kept: ")?;
+                for (i, v) in violations.iter().enumerate() {
+                    let sep = if i == 0 { "" } else { "; " };
+                    write!(f, "{sep}{v}")?;
+                }
+                f.write_str(" (result written, not committed)")
             }
             UnresolvedKind::Internal(e) => write!(f, "{e}; ours kept"),
             UnresolvedKind::Text => f.write_str("content conflict (conflict markers written)"),

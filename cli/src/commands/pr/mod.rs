@@ -253,6 +253,7 @@ fn guards(
                 !unchanged || deleted.iter().any(|d| p.reason.contains(d.as_str()))
             })
         })
+        .filter(hooks::Problem::is_error)
         .map(|p| p.render())
         .collect())
 }
