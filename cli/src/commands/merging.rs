@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use config::Config;
-use merge::{Conflict, MergeOptions, MergeOutcome, Policy, Side};
+use merge::{Conflict, MergeOptions, Policy, Side};
 use serde::Serialize;
 use serde_json::value::RawValue;
 use sjson::{Dialect, Document, ParseOptions};
@@ -98,14 +98,13 @@ pub fn load_three(paths: [(&Path, String); 3], dialect: Dialect) -> Result<Loade
     })
 }
 
-/// [`merge::merge_coherent_owned`] on versions read from files: the structural merge,
-/// checked to parse, then made a coherent level; a large base is freed during the merge
-/// and read again from its file only if a repair needs it.
-pub fn merge_coherent_files<R: Send>(
+/// [`merge::merge`] on versions read from files, given up to it ([`merge::Inputs::Owned`]):
+/// a large base is freed during the merge and read again from its file only if a repair
+/// needs it.
+pub fn merge_loaded(
     loaded: Loaded,
     options: &MergeOptions,
-    beside: impl Fn(&Document, &[Conflict]) -> R + Sync,
-) -> Result<merge::Coherent<R>, merge::MergeError> {
+) -> Result<merge::Merged, merge::MergeError> {
     let Loaded {
         ours,
         base,
@@ -116,7 +115,13 @@ pub fn merge_coherent_files<R: Send>(
     let base_again = read_again
         .as_ref()
         .map(|read| read as merge::coherence::BaseAgain<'_>);
-    merge::merge_coherent_owned(base, ours, theirs, base_again, options, beside)
+    let inputs = merge::Inputs::Owned {
+        base,
+        ours,
+        theirs,
+        base_again,
+    };
+    merge::merge(inputs, options)
 }
 
 /// A merge error as the diagnostic the cli prints.
@@ -127,7 +132,7 @@ pub fn describe(e: merge::MergeError) -> String {
     }
 }
 
-/// An error of [`merge_coherent_files`], described, with the position of a bad reference
+/// An error of [`merge_loaded`], described, with the position of a bad reference
 /// named by the version's file (`ours` → `names[1]`) instead of its side.
 pub fn name_sides(e: String, names: [&str; 3]) -> String {
     for (side, name) in ["base", "ours", "theirs"].into_iter().zip(names) {
@@ -198,9 +203,9 @@ pub fn file_report<'a>(path: &str, policy: Policy, conflicts: &'a [Conflict]) ->
 }
 
 /// The one-line summary: `level.sjson: merged, 2 conflicts resolved (theirs)`.
-pub fn summary(path: &str, outcome: &MergeOutcome, policy: Policy) -> String {
+pub fn summary(path: &str, conflicts: &[Conflict], policy: Policy) -> String {
     let path = crate::report::safe(path);
-    match outcome.conflicts.len() {
+    match conflicts.len() {
         0 => format!("{path}: merged cleanly"),
         1 => format!(
             "{path}: merged, 1 conflict resolved ({})",
@@ -273,8 +278,8 @@ pub fn dialect_of_file(config: &Config, path: &Path, file: &Path) -> Dialect {
 
 /// The engine profile of `path`: `assetvc.toml`'s `[profiles]`, else by extension;
 /// `None` leaves it to the content of ours at the merge.
-pub fn profile_of(config: &Config, path: &Path) -> Option<merge::profile::Format> {
-    match config.profiles.for_path(path) {
+pub fn profile_of(profiles: &config::Profiles, path: &Path) -> Option<merge::profile::Format> {
+    match profiles.for_path(path) {
         Some((format, _)) => Some(format),
         None => merge::profile::Format::by_file_name(&path.to_string_lossy()),
     }
@@ -370,12 +375,12 @@ pub fn conflict_line(
 
 /// The one-line summary, with the meaning of a workflow policy:
 /// `level.sjson: merged, 1 conflict resolved (kept local: theirs in this rebase)`.
-pub fn summary_in(path: &str, outcome: &MergeOutcome, configured: Policy, sides: &Sides) -> String {
-    if !by_meaning(configured) || outcome.conflicts.is_empty() {
-        return summary(path, outcome, configured);
+pub fn summary_in(path: &str, conflicts: &[Conflict], configured: Policy, sides: &Sides) -> String {
+    if !by_meaning(configured) || conflicts.is_empty() {
+        return summary(path, conflicts, configured);
     }
     let side = configured.for_operation(sides.ours == "upstream").side();
-    let n = outcome.conflicts.len();
+    let n = conflicts.len();
     format!(
         "{path}: merged, {n} conflict{} resolved (kept {}: {} in this {})",
         if n == 1 { "" } else { "s" },

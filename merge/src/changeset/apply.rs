@@ -7,7 +7,7 @@ use super::overlay::{Builder, Node, State};
 use super::write::Resolver;
 use super::{ChangeOp, OpKind, Placement};
 use crate::merger::compact_json;
-use crate::{merge, Conflict, ConflictKind, MergeOptions, MergeOutcome, Side};
+use crate::{structural, Conflict, ConflictKind, MergeOptions, MergeOutcome, Side};
 
 /// Why a change set could not be applied.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -121,9 +121,13 @@ pub fn apply_change_set(
         Document::parse_with(text, ParseOptions::new(dialect)).map_err(ApplyError::Invalid)
     };
     // Base and theirs are built and parsed side by side.
-    let (b, t) = crate::both(true, || parse(text_of(&base)), || parse(text_of(&theirs)));
+    let (b, t) = crate::both(
+        options.threads == crate::Threads::Auto,
+        || parse(text_of(&base)),
+        || parse(text_of(&theirs)),
+    );
     let (b, t) = (b?, t?);
-    let outcome = merge(&b, target, &t, options);
+    let outcome = structural(&b, target, &t, options);
     drop((b, t));
     let checked = parse(outcome.text)?;
     lost.extend(outcome.conflicts);
