@@ -47,6 +47,7 @@ mod porcelain_rebase;
 mod porcelain_workflow;
 mod pr_merge_queue;
 mod profiles_explain;
+mod profiles_porcelain;
 mod report_names;
 mod review_page;
 mod safety_changesets;
