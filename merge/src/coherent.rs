@@ -162,7 +162,7 @@ fn cocos_graph<R>(
 }
 
 /// The size of base's text from which freeing it during the merge, and reading it again
-/// if a repair needs it ([`merge_owned`]'s `base_again`), is worth its cost:
+/// if a repair needs it ([`crate::Inputs::Owned`]'s `base_again`), is worth its cost:
 /// below it, base is small and kept.
 pub const FREE_BASE_FROM: usize = 1 << 20;
 

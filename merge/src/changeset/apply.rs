@@ -32,7 +32,7 @@ pub enum ApplyError {
 
 /// Applies `ops` to `target`: the base is `target` with every place the change set
 /// touches set to the value it replaces, theirs is that with the new values, and the
-/// result is [`merge`]`(base, target, theirs)` printed as an edit of `target`. A place
+/// result is [`crate::structural`]`(base, target, theirs)` printed as an edit of `target`. A place
 /// `target` changed since is a conflict resolved by the policy; a change inside an object
 /// `target` deleted is a delete-modify conflict that keeps it deleted (the change set does
 /// not hold the object's other values); with no operation the result is `target`'s text.
