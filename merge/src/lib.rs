@@ -43,6 +43,7 @@ pub mod objects;
 mod pairing;
 pub mod patch;
 pub mod profile;
+mod report_path;
 mod sequence;
 mod sets;
 pub mod trace;
