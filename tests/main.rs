@@ -50,6 +50,7 @@ mod porcelain_rebase;
 mod porcelain_workflow;
 mod pr_merge_queue;
 mod profiles_explain;
+mod profiles_porcelain;
 mod repeated_keys;
 mod report_names;
 mod review_page;

@@ -87,6 +87,7 @@ impl Config {
                 parent: self.references.parent.clone(),
             },
             profile: None,
+            threads: merge::Threads::Auto,
         }
     }
 }

@@ -4,20 +4,20 @@
 //! optional fourth part's first byte picks JSON instead of SJSON. Inputs that do not parse
 //! are skipped. For the rest it checks:
 //!
-//! - merging never panics, and the merged text parses (`merge_texts` re-parses it and
+//! - merging never panics, and the merged text parses (`merge` re-parses it and
 //!   returns `MergeError::Invalid` otherwise);
 //! - merge(b, x, b) is x byte for byte, merge(b, x, x) is x byte for byte, and
 //!   merge(b, b, x) is x as a value, for x = ours and x = theirs;
 //! - each conflict names the side the policy took, and policy `fail` fails exactly when
 //!   there are conflicts;
 //! - the merge of versions given up to it, base freed before printing and read again for
-//!   a repair (`merge_coherent_owned` with a `BaseAgain`), gives the same text and
+//!   a repair (`Inputs::Owned` with a `BaseAgain`), gives the same text and
 //!   conflicts.
 
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use merge::{merge_texts, MergeOptions, Policy, Side};
+use merge::{merge, Inputs, MergeOptions, Policy, Side};
 use sjson::Document;
 
 mod three_texts;
@@ -37,7 +37,7 @@ fuzz_target!(|data: &[u8]| {
             policy,
             ..MergeOptions::default()
         };
-        merge_texts(base, ours, theirs, dialect, &options)
+        merge(Inputs::texts(base, ours, theirs, dialect), &options)
             .unwrap_or_else(|e| panic!("{e}\nbase: {base:?}\nours: {ours:?}\ntheirs: {theirs:?}"))
     };
     for policy in [Policy::Theirs, Policy::Ours, Policy::Fail] {
@@ -58,29 +58,30 @@ fuzz_target!(|data: &[u8]| {
         };
         let parse = |text: &str| Document::parse(text, dialect).expect("parsed above");
         let base_again = || Some(b.to_string());
-        let owned = merge::merge_coherent_owned(
-            parse(b),
-            parse(o),
-            parse(t),
-            Some(&base_again),
+        let owned = merge::merge(
+            merge::Inputs::Owned {
+                base: parse(b),
+                ours: parse(o),
+                theirs: parse(t),
+                base_again: Some(&base_again),
+            },
             &options,
-            |_, _| (),
         )
-        .expect("merge_texts merged them");
-        assert_eq!(owned.document.text(), out.text, "freed base: another text");
+        .expect("merged from the texts above");
+        assert_eq!(owned.text(), out.text(), "freed base: another text");
         assert_eq!(
-            owned.outcome.conflicts, out.conflicts,
+            owned.conflicts, out.conflicts,
             "freed base: other conflicts"
         );
     }
     for x in [o, t] {
         let out = merged(b, x, b, Policy::Theirs);
-        assert_eq!(out.text, x, "merge(b, x, b) != x");
+        assert_eq!(out.text(), x, "merge(b, x, b) != x");
         assert!(out.conflicts.is_empty());
         let out = merged(b, x, x, Policy::Theirs);
-        assert_eq!(out.text, x, "merge(b, x, x) != x");
+        assert_eq!(out.text(), x, "merge(b, x, x) != x");
         let out = merged(b, b, x, Policy::Theirs);
-        let got = Document::parse(out.text, dialect).expect("checked by merge_texts");
+        let got = Document::parse(out.into_text(), dialect).expect("checked by merge");
         let want = Document::parse(x, dialect).expect("parsed above");
         assert!(got.root().same_value(&want.root()), "merge(b, b, x) != x");
     }

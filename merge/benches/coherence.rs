@@ -1,6 +1,6 @@
 //! The cost of the coherence pass on the 100,000-entity merge (about 20 MB): the
 //! structural merge as before (parse the three versions, merge, check that the result
-//! parses) beside the same with the coherence pass (`merge_coherent`), on the generated
+//! parses) beside the same with the coherence pass ([`merge::merge`]), on the generated
 //! level as it is (ids, names and unit paths: every string is looked up, nothing refers)
 //! and with a `parent` reference in every entity (edits then leave references to deleted
 //! entities that the pass repairs or finds dangling in a side already). `pass` times the
@@ -12,7 +12,7 @@
 use std::collections::HashMap;
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
-use merge::{coherence, merge, merge_coherent, MergeOptions};
+use merge::{coherence, merge, structural, Inputs, MergeOptions};
 use sjson::{Dialect, Document, ParseOptions};
 
 const ENTITIES: usize = 100_000;
@@ -69,21 +69,21 @@ fn bench(c: &mut Criterion) {
         g.bench_function(format!("{name}/structural"), |bench| {
             bench.iter(|| {
                 let (b, o, t) = (parse(b), parse(o), parse(t));
-                let out = merge(&b, &o, &t, &opts);
+                let out = structural(&b, &o, &t, &opts);
                 Document::parse_with(out.text, ParseOptions::new(Dialect::Sjson)).unwrap()
             })
         });
         g.bench_function(format!("{name}/coherent"), |bench| {
             bench.iter(|| {
                 let (b, o, t) = (parse(b), parse(o), parse(t));
-                merge_coherent(&b, &o, &t, &opts).unwrap()
+                merge(Inputs::documents(&b, &o, &t), &opts).unwrap()
             })
         });
         g.bench_function(format!("{name}/pass"), |bench| {
             bench.iter_batched(
                 || {
                     let (b, o, t) = (parse(b), parse(o), parse(t));
-                    let out = merge(&b, &o, &t, &opts);
+                    let out = structural(&b, &o, &t, &opts);
                     let merged =
                         Document::parse_with(out.text, ParseOptions::new(Dialect::Sjson)).unwrap();
                     (b, o, t, merged)

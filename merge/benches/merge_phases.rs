@@ -6,7 +6,7 @@
 //! and writing the files. Run: `cargo bench -p assetvc-merge --bench merge_phases`.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use merge::{coherence, merge, MergeOptions};
+use merge::{coherence, structural, MergeOptions};
 use sjson::{Dialect, Document, ParseOptions};
 
 const ENTITIES: usize = 100_000;
@@ -24,12 +24,12 @@ fn bench(c: &mut Criterion) {
     ];
     let [b, o, t] = texts.each_ref().map(|t| parse(t));
     let opts = MergeOptions::default();
-    let merged = merge(&b, &o, &t, &opts).text;
+    let merged = structural(&b, &o, &t, &opts).text;
     let mut g = c.benchmark_group("merge_100k_phases");
     g.sample_size(10);
     g.bench_function("parse one version", |bench| bench.iter(|| parse(&texts[1])));
     g.bench_function("structural merge (moves, merge, print)", |bench| {
-        bench.iter(|| merge(&b, &o, &t, &opts))
+        bench.iter(|| structural(&b, &o, &t, &opts))
     });
     g.bench_function("parse the result", |bench| bench.iter(|| parse(&merged)));
     g.bench_function("parse the result + coherence pass", |bench| {

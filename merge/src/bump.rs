@@ -77,7 +77,7 @@ impl<'a> Merger<'a> {
 #[cfg(test)]
 mod tests {
     use super::compare;
-    use crate::{merge_texts, MergeOptions, Side};
+    use crate::{merge, Inputs, MergeOptions, Side};
     use sjson::Dialect;
     use std::cmp::Ordering;
 
@@ -94,27 +94,21 @@ mod tests {
     fn both_sides_bumping_a_version_take_the_greater_reported() {
         let doc = |v: &str| format!("{{\"name\": \"m\", \"version\": \"{v}\"}}");
         let opts = MergeOptions::default();
-        let out = merge_texts(
-            &doc("1.2.0"),
-            &doc("1.3.0"),
-            &doc("1.2.1"),
-            Dialect::Json,
+        let out = merge(
+            Inputs::texts(doc("1.2.0"), doc("1.3.0"), doc("1.2.1"), Dialect::Json),
             &opts,
         )
         .unwrap();
-        assert_eq!(out.text, doc("1.3.0"));
+        assert_eq!(out.text(), doc("1.3.0"));
         assert_eq!(out.conflicts.len(), 1);
         assert_eq!(out.conflicts[0].taken, Side::Ours);
         // A version that went down on one side is a plain conflict (policy: theirs).
-        let out = merge_texts(
-            &doc("1.2.0"),
-            &doc("1.3.0"),
-            &doc("1.1.0"),
-            Dialect::Json,
+        let out = merge(
+            Inputs::texts(doc("1.2.0"), doc("1.3.0"), doc("1.1.0"), Dialect::Json),
             &opts,
         )
         .unwrap();
-        assert_eq!(out.text, doc("1.1.0"));
+        assert_eq!(out.text(), doc("1.1.0"));
     }
 
     #[test]
@@ -123,7 +117,9 @@ mod tests {
         let opts = MergeOptions::default();
         let run = |k: &str| {
             let (b, o, t) = (doc(k, "0.1.0"), doc(k, "0.1.2"), doc(k, "0.1.1"));
-            merge_texts(&b, &o, &t, Dialect::Json, &opts).unwrap().text
+            merge(Inputs::texts(&b, &o, &t, Dialect::Json), &opts)
+                .unwrap()
+                .into_text()
         };
         assert_eq!(run("MinimumVersion"), doc("MinimumVersion", "0.1.2"));
         // Not a version: the policy (theirs) decides.

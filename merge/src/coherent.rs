@@ -7,15 +7,15 @@ use sjson::{Dialect, Document, ParseOptions};
 use crate::coherence::Which;
 use crate::game::{self, Game};
 use crate::profile::Format;
-use crate::PARALLEL_FROM;
 use crate::{both, cocos, coherence, merger, Conflict, MergeError, MergeOptions, MergeOutcome};
 
-/// [`crate::merge_coherent_document`], running `beside` on the result (with the conflicts
-/// found so far) while the coherence pass checks it: work that only reads the result,
+/// The coherent merge of three documents read in place ([`crate::Inputs::Documents`]),
+/// running `beside` on the result (with the conflicts found so far) while the coherence
+/// pass checks it: work that only reads the result,
 /// such as naming its conflicts for people, overlaps the pass on a large document. When
 /// the pass repairs or reports anything, `beside` runs again on the final document with
 /// every conflict and repair, so its answer always describes what is returned.
-pub fn merge_coherent_beside<R: Send>(
+pub(crate) fn merge_beside<R: Send>(
     base: &Document,
     ours: &Document,
     theirs: &Document,
@@ -30,7 +30,7 @@ pub fn merge_coherent_beside<R: Send>(
     merge_plain(base, ours, theirs, options, beside)
 }
 
-/// [`merge_coherent_beside`] without a map editor's rules ([`crate::game`]).
+/// [`merge_beside`] without a map editor's rules ([`crate::game`]).
 pub(crate) fn merge_plain<R: Send>(
     base: &Document,
     ours: &Document,
@@ -38,7 +38,7 @@ pub(crate) fn merge_plain<R: Send>(
     options: &MergeOptions,
     beside: impl Fn(&Document, &[Conflict]) -> R + Sync,
 ) -> Result<Coherent<R>, MergeError> {
-    let parallel = ours.text().len() >= PARALLEL_FROM;
+    let parallel = options.threads.parallel(ours.text().len());
     // The coherence pass walks the sides on the second core while the merge itself, which
     // runs on one, goes on (after move detection, which uses both).
     let merger = merger::Merger::new(base, ours, theirs, options);
@@ -60,7 +60,7 @@ pub(crate) fn merge_plain<R: Send>(
     )
 }
 
-/// [`merge_coherent_beside`] on versions given up to the merge: once the merged text is
+/// [`merge_beside`] on versions given up to the merge: once the merged text is
 /// printed, their node tables (most of the memory at that point of a large merge) are
 /// freed before the result is parsed; the coherence pass works from their texts and the
 /// ids walked ahead, and parses a version again only if a repair needs it.
@@ -69,7 +69,7 @@ pub(crate) fn merge_plain<R: Send>(
 /// freed whole before the result is printed, when the result holds nothing of base (the
 /// common case: it is printed from ours and theirs), and read again only if a repair
 /// needs it; an error [`coherence::CoherenceError::BaseUnreadable`] if it then cannot be.
-pub fn merge_coherent_owned<R: Send>(
+pub(crate) fn merge_owned<R: Send>(
     base: Document,
     ours: Document,
     theirs: Document,
@@ -85,7 +85,7 @@ pub fn merge_coherent_owned<R: Send>(
         }
         None => {}
     }
-    let parallel = ours.text().len() >= PARALLEL_FROM;
+    let parallel = options.threads.parallel(ours.text().len());
     let dialects = [base.dialect(), ours.dialect(), theirs.dialect()];
     let format = crate::profile::resolve(options.profile, &ours);
     let (walked, printed, base) = print_owned(base, &ours, &theirs, base_again, options, parallel);
@@ -162,13 +162,13 @@ fn cocos_graph<R>(
 }
 
 /// The size of base's text from which freeing it during the merge, and reading it again
-/// if a repair needs it ([`merge_coherent_owned`]'s `base_again`), is worth its cost:
+/// if a repair needs it ([`crate::Inputs::Owned`]'s `base_again`), is worth its cost:
 /// below it, base is small and kept.
 pub const FREE_BASE_FROM: usize = 1 << 20;
 
-/// A coherent merge's result ([`merge_coherent_beside`]).
+/// A coherent merge's result ([`merge_beside`]).
 #[derive(Debug)]
-pub struct Coherent<R> {
+pub(crate) struct Coherent<R> {
     /// The conflicts and repairs; `text` is empty, the text is `document`'s.
     pub outcome: MergeOutcome,
     /// The result, parsed.
@@ -251,7 +251,7 @@ fn checked<R: Send>(
     beside: impl Fn(&Document, &[Conflict]) -> R + Sync,
 ) -> Result<Coherent<R>, MergeError> {
     // The result is an edit of ours, in ours' dialect.
-    let (mut outcome, merged) = parse_printed(printed, ours_dialect)?;
+    let (mut outcome, merged) = parse_printed(printed, ours_dialect, parallel)?;
     let (early, checked) = both(
         parallel,
         || beside(&merged, &outcome.conflicts),
@@ -295,10 +295,11 @@ fn checked<R: Send>(
 fn parse_printed(
     (mut outcome, split): Printed,
     dialect: Dialect,
+    parallel: bool,
 ) -> Result<(MergeOutcome, Document), MergeError> {
     let text = std::mem::take(&mut outcome.text);
     // A large result is parsed on two threads, from the printer's hint.
-    let split = split.filter(|_| text.len() >= PARALLEL_FROM);
+    let split = split.filter(|_| parallel);
     let merged = Document::parse_split(text, ParseOptions::new(dialect), split)
         .map_err(MergeError::Invalid)?;
     Ok((outcome, merged))

@@ -42,7 +42,7 @@ impl<'a> Merger<'a> {
 #[cfg(test)]
 mod tests {
     use super::is_derived;
-    use crate::{merge_texts, MergeOptions, Side};
+    use crate::{merge, Inputs, MergeOptions, Side};
     use sjson::Dialect;
 
     #[test]
@@ -64,19 +64,21 @@ mod tests {
                  \"_orthoHeight\": {h}, \"_id\": \"c\"}}]\n"
             )
         };
-        let out = merge_texts(
-            &scene("375", "a"),
-            &scene("435.75", "a"),
-            &scene("394.5", "b"),
-            Dialect::Json,
+        let out = merge(
+            Inputs::texts(
+                scene("375", "a"),
+                scene("435.75", "a"),
+                scene("394.5", "b"),
+                Dialect::Json,
+            ),
             &MergeOptions::default(),
         )
         .unwrap();
-        assert!(out.text.contains("435.75"), "{}", out.text);
+        assert!(out.text().contains("435.75"), "{}", out.text());
         assert!(
-            out.text.contains("\"b\""),
+            out.text().contains("\"b\""),
             "theirs' edit kept: {}",
-            out.text
+            out.text()
         );
         assert_eq!(out.conflicts.len(), 1, "{:?}", out.conflicts);
         assert_eq!(out.conflicts[0].taken, Side::Ours);

@@ -141,7 +141,7 @@ mod tests {
         let ours = doc("a = 2\nb = 5\nunits = [\n\t{ id = \"u1\" x = 0 }\n]\n");
         let theirs = doc("a = 3\nb = 1\nunits = [\n\t{ id = \"u1\" x = 7 }\n]\n");
         let options = MergeOptions::default();
-        let outcome = crate::merge(&base, &ours, &theirs, &options);
+        let outcome = crate::structural(&base, &ours, &theirs, &options);
         let merged = doc(&outcome.text);
         let e = explain(&base, &ours, &theirs, &merged, &outcome.conflicts, &options);
         assert_eq!(e.ours.len(), 2, "{e:?}");

@@ -2,7 +2,7 @@
 //! both sides hold: ids unique in each keyed array, no element twice in a set (an array
 //! of strings, or one the profile declares a set), and the format's own invariants
 //! (`format_invariants`, filled by the format passes). An invariant the result breaks
-//! while every input kept it ends the merge like a conflict ([`crate::MergeOutcome::failed`]),
+//! while every input kept it ends the merge like a conflict ([`crate::Merged::failed`]),
 //! with the reason: a "merged cleanly" whose result breaks what its inputs kept cannot be.
 //!
 //! The result is walked once; the inputs only when the result breaks something (rare).

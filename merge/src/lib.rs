@@ -1,11 +1,14 @@
 //! Structured three-way merge of SJSON/JSON documents.
 //!
-//! [`merge`] takes the common ancestor (base), the current version (ours, left) and the
-//! other version (theirs, right-hand) and merges them by structure: object keys
+//! [`merge`], the one entry point, takes the common ancestor (base), the current version
+//! (ours, left) and the other version (theirs, right-hand) as [`Inputs`] with
+//! [`MergeOptions`], and merges them by structure: object keys
 //! independently, arrays of objects by their id, other arrays by a diff3 over their
 //! elements, moved subtrees carrying the other side's edits. True conflicts are resolved
 //! by a [`Policy`] and every one is reported as a [`Conflict`]. The result is printed as
-//! an edit of ours: ours' text wherever ours' value was kept. No I/O happens here.
+//! an edit of ours: ours' text wherever ours' value was kept, parsed back, repaired into
+//! a coherent level and checked by the result gate; the answer is a [`Merged`] (always the
+//! document and its text) or a [`MergeError`]. No I/O happens here.
 
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
@@ -19,6 +22,7 @@ mod coherent;
 mod counters;
 mod derived;
 pub mod diff;
+mod entry;
 pub mod explain;
 mod game;
 pub mod gate;
@@ -42,16 +46,18 @@ pub mod patch;
 pub mod profile;
 pub mod record;
 mod repeats;
+mod report_path;
 mod sequence;
 mod sets;
 pub mod trace;
 
 use std::fmt;
 
-use sjson::{Dialect, Document, ParseError, ParseOptions};
+use sjson::{Document, ParseError};
 
-pub use coherent::{merge_coherent_beside, merge_coherent_owned, Coherent, FREE_BASE_FROM};
+pub use coherent::FREE_BASE_FROM;
 pub use counters::ids_coherent;
+pub use entry::{merge, Inputs, Merged};
 pub use gate::{FormatInvariant, GateViolation};
 pub use grid_diff::{grid_changes, GridChange};
 pub use id::Id;
@@ -61,6 +67,24 @@ pub use merger::{compact_json, id_member, id_text};
 /// detection, the coherence pass's walks and reference resolution); below it a thread
 /// costs more than it saves.
 pub(crate) const PARALLEL_FROM: usize = 1 << 20;
+
+/// Whether the merge may start threads ([`MergeOptions::threads`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Threads {
+    /// A second thread for the work on large documents (from 1 MiB of text), where it
+    /// saves more than it costs: the default.
+    #[default]
+    Auto,
+    /// None: everything runs on the caller's thread.
+    One,
+}
+
+impl Threads {
+    /// Whether work on a text of `len` bytes goes on two threads.
+    pub(crate) fn parallel(self, len: usize) -> bool {
+        self == Threads::Auto && len >= PARALLEL_FROM
+    }
+}
 
 /// `(a(), b())`, with `a` on a second thread when `parallel` (a panic there is passed
 /// on as it is), one after the other otherwise.
@@ -399,6 +423,8 @@ pub struct MergeOptions {
     /// The engine format of the documents (chosen by the caller from configuration and
     /// file name); `None`: chosen by ours' content when the merge starts.
     pub profile: Option<profile::Format>,
+    /// Whether the merge may use a second thread on large documents.
+    pub threads: Threads,
 }
 
 impl Default for MergeOptions {
@@ -412,14 +438,16 @@ impl Default for MergeOptions {
             atomic_max: 16,
             references: coherence::ReferenceOptions::default(),
             profile: None,
+            threads: Threads::Auto,
         }
     }
 }
 
-/// The result of a merge.
+/// A result as text: the structural merge's printed output inside the crate, and a change
+/// set applied ([`changeset::apply_change_set`]). A three-way merge answers a [`Merged`].
 #[derive(Debug, Clone)]
 pub struct MergeOutcome {
-    /// The merged document's text, in ours' style.
+    /// The resulting document's text, in ours' style.
     pub text: String,
     /// Every true conflict, with the side taken.
     pub conflicts: Vec<Conflict>,
@@ -459,8 +487,11 @@ pub enum MergeError {
     Coherence(#[from] coherence::CoherenceError),
 }
 
-/// Merges three parsed documents. The result is an edit of `ours`.
-pub fn merge(
+/// The structural merge alone, printed as an edit of `ours`: the first step of [`merge`]
+/// (and the inner step of the format passes), without the coherence pass and the result
+/// gate, so its text may hold dangling references and is not checked to parse. For
+/// measuring and testing those later steps; a result that is written goes through [`merge`].
+pub fn structural(
     base: &Document,
     ours: &Document,
     theirs: &Document,
@@ -469,55 +500,10 @@ pub fn merge(
     merger::Merger::new(base, ours, theirs, options).run()
 }
 
-/// Parses three texts of `dialect` and merges them; the merged text is checked to parse.
-pub fn merge_texts(
-    base: &str,
-    ours: &str,
-    theirs: &str,
-    dialect: Dialect,
-    options: &MergeOptions,
-) -> Result<MergeOutcome, MergeError> {
-    let parse = |side: &'static str, text: &str| {
-        Document::parse_with(text.to_string(), ParseOptions::new(dialect))
-            .map_err(|error| MergeError::Parse { side, error })
-    };
-    let (b, o, t) = (
-        parse("base", base)?,
-        parse("ours", ours)?,
-        parse("theirs", theirs)?,
-    );
-    merge_coherent(&b, &o, &t, options)
-}
-
-/// Merges three parsed documents by structure, checks that the result parses, then
-/// repairs it into a coherent level ([`coherence::repair`]); repairs are reported among
-/// the conflicts.
-pub fn merge_coherent(
-    base: &Document,
-    ours: &Document,
-    theirs: &Document,
-    options: &MergeOptions,
-) -> Result<MergeOutcome, MergeError> {
-    let (mut outcome, merged) = merge_coherent_document(base, ours, theirs, options)?;
-    outcome.text = merged.into_text();
-    Ok(outcome)
-}
-
-/// [`merge_coherent`], with the result as the parsed document (for callers that read it
-/// without parsing it again); the outcome's `text` is empty, the text is the document's.
-pub fn merge_coherent_document(
-    base: &Document,
-    ours: &Document,
-    theirs: &Document,
-    options: &MergeOptions,
-) -> Result<(MergeOutcome, Document), MergeError> {
-    let merged = merge_coherent_beside(base, ours, theirs, options, |_, _| ())?;
-    Ok((merged.outcome, merged.document))
-}
-
 #[cfg(test)]
 mod policy_tests {
     use super::*;
+    use sjson::Dialect;
 
     #[test]
     fn upstream_and_local_mean_the_same_side_whatever_git_calls_it() {
@@ -547,9 +533,15 @@ mod policy_tests {
             policy,
             ..MergeOptions::default()
         };
-        let run = |p| merge_texts("a = 1\n", "a = 2\n", "a = 3\n", Dialect::Sjson, &o(p)).unwrap();
-        assert_eq!(run(Policy::Upstream).text, "a = 3\n");
-        assert_eq!(run(Policy::Local).text, "a = 2\n");
+        let run = |p| {
+            merge(
+                Inputs::texts("a = 1\n", "a = 2\n", "a = 3\n", Dialect::Sjson),
+                &o(p),
+            )
+            .unwrap()
+        };
+        assert_eq!(run(Policy::Upstream).text(), "a = 3\n");
+        assert_eq!(run(Policy::Local).text(), "a = 2\n");
         assert_eq!(run(Policy::Local).conflicts[0].taken, Side::Ours);
     }
 }

@@ -78,7 +78,7 @@ impl Moves {
             id_keys_lower,
             keyed,
         };
-        let (ours, theirs, keyed) = if base.text().len() >= crate::PARALLEL_FROM {
+        let (ours, theirs, keyed) = if m.opts.threads.parallel(base.text().len()) {
             let ((t, kt), (o, ko)) = crate::both(
                 true,
                 || scan(KeyedIndexes::default()).detect_side(theirs),

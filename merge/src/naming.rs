@@ -12,9 +12,9 @@ use std::fmt::Write as _;
 use rustc_hash::FxHashMap;
 use sjson::{Kind, Path, Segment, Value};
 
-use crate::diff::path_text;
 use crate::id_table::IdTable;
 use crate::merger::{id_display, id_of};
+use crate::report_path::{parse_report_pointer, path_text};
 
 /// Ids up to this many characters are shown whole.
 const SHORT_ID_MAX: usize = 12;
@@ -225,7 +225,7 @@ impl<'a> Names<'a> {
     /// and a key's leading `~2` escapes) for people, like [`Names::path`].
     pub fn pointer(&self, pointer: &str) -> String {
         // A number step is an index where the documents hold an array there.
-        let path = crate::changeset::parse_report_pointer(pointer, |p| self.is_array_at(p));
+        let path = parse_report_pointer(pointer, |p| self.is_array_at(p));
         self.path(&path)
     }
 

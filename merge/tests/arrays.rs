@@ -13,7 +13,7 @@ fn keyed_elements_merge_property_by_property() {
     let out = sj(base, ours, theirs);
     assert_clean(&out);
     assert_eq!(
-        out.text,
+        out.text(),
         "units = [\n\t{ id = \"a\" x = 2 y = 3 }\n\t{ id = \"b\" x = 1 y = 4 }\n]\n"
     );
 }
@@ -32,7 +32,7 @@ fn id_keys_are_recognised_case_insensitively() {
         assert_clean(&out);
         assert_value(
             Sjson,
-            &out.text,
+            out.text(),
             &format!("l = [{} {}]", el("q", 2), el("p", 1)),
         );
     }
@@ -48,7 +48,7 @@ fn the_first_configured_id_key_present_wins() {
     assert_clean(&out);
     assert_value(
         Sjson,
-        &out.text,
+        out.text(),
         "l = [{ guid = 1 id = \"b\" v = 0 } { guid = 1 id = \"a\" v = 1 }]",
     );
 }
@@ -63,7 +63,7 @@ fn integer_ids_merge_by_value() {
     // Ours reordered: ours' order, theirs' new 3 after its predecessor in theirs (2).
     assert_value(
         Sjson,
-        &out.text,
+        out.text(),
         "l = [{ id = 2 v = 7 } { id = 3 v = 0 } { id = 1 v = 5 }]",
     );
     // An integer id and the string of its digits are different ids.
@@ -75,7 +75,7 @@ fn integer_ids_merge_by_value() {
     assert_clean(&out);
     assert_value(
         Sjson,
-        &out.text,
+        out.text(),
         "l = [{ id = 1 } { id = 2 } { id = \"2\" }]",
     );
 }
@@ -92,12 +92,12 @@ fn integer_ids_written_as_floats_are_the_same_ids() {
     assert_clean(&out);
     assert_value(
         Sjson,
-        &out.text,
+        out.text(),
         "l = [{ id = 1 x = 1 } { id = 2 x = 0 } { id = 3 x = 0 }]",
     );
     let out = sj_policy(Policy::Ours, base, ours, theirs);
     assert_clean(&out);
-    assert_eq!(ids_at(Sjson, &out.text, "l").len(), 3);
+    assert_eq!(ids_at(Sjson, out.text(), "l").len(), 3);
 }
 
 #[test]
@@ -113,7 +113,7 @@ fn custom_id_keys() {
     assert_clean(&out);
     assert_value(
         Sjson,
-        &out.text,
+        out.text(),
         "l = [{ serial = 2 v = 0 } { serial = 1 v = 1 }]",
     );
     // With the default keys, `id` is just another member here.
@@ -125,7 +125,7 @@ fn custom_id_keys() {
         &opts,
     );
     // Unkeyed: a sequence merge, which pairs the edited object.
-    assert_value(Sjson, &out.text, "l = [{ id = 1 v = 1 } { id = 2 }]");
+    assert_value(Sjson, out.text(), "l = [{ id = 1 v = 1 } { id = 2 }]");
 }
 
 #[test]
@@ -144,7 +144,7 @@ fn keyed_conflicts_name_the_element_by_id() {
     assert_eq!(c.base.as_deref(), Some("\"white\""));
     assert_eq!(c.ours.as_deref(), Some("\"red\""));
     assert_eq!(c.theirs.as_deref(), Some("\"blue\""));
-    assert_eq!(out.text, theirs);
+    assert_eq!(out.text(), theirs);
     // Integer ids are shown as numbers, the id key as written.
     let out = sj(
         "l = [{ ID = 7 v = 0 }]",
@@ -164,7 +164,7 @@ fn keyed_delete_vs_modify() {
     let c = one_conflict(&out);
     assert_conflict(c, "/units/[id=b]", ConflictKind::ModifyDelete, Side::Theirs);
     assert_eq!(c.theirs, None);
-    assert_eq!(ids_at(Sjson, &out.text, "units"), ["a", "c"]);
+    assert_eq!(ids_at(Sjson, out.text(), "units"), ["a", "c"]);
     let out = sj_policy(Policy::Ours, &base, &edited, &deleted);
     assert_conflict(
         one_conflict(&out),
@@ -172,18 +172,18 @@ fn keyed_delete_vs_modify() {
         ConflictKind::ModifyDelete,
         Side::Ours,
     );
-    assert_eq!(out.text, edited);
+    assert_eq!(out.text(), edited);
     // Ours deleted, theirs modified.
     let out = sj(&base, &deleted, &edited);
     let c = one_conflict(&out);
     assert_conflict(c, "/units/[id=b]", ConflictKind::DeleteModify, Side::Theirs);
     assert_eq!(c.ours, None);
-    assert_value(Sjson, &out.text, &edited);
+    assert_value(Sjson, out.text(), &edited);
     let out = sj_policy(Policy::Ours, &base, &deleted, &edited);
-    assert_eq!(out.text, deleted);
+    assert_eq!(out.text(), deleted);
     // Deleted on one side, untouched on the other: deleted.
     let out = sj(&base, &base, &deleted);
-    assert_eq!(ids_at(Sjson, &out.text, "units"), ["a", "c"]);
+    assert_eq!(ids_at(Sjson, out.text(), "units"), ["a", "c"]);
 }
 
 #[test]
@@ -194,10 +194,10 @@ fn seed_both_delete_one_adds() {
     let theirs = units(&[("u-17", "white"), ("u-50", "black"), ("u-99", "white")]);
     let out = sj(&base, &ours, &theirs);
     assert_clean(&out);
-    assert_eq!(out.text, theirs);
+    assert_eq!(out.text(), theirs);
     let out = sj(&base, &theirs, &ours);
     assert_clean(&out);
-    assert_eq!(out.text, theirs);
+    assert_eq!(out.text(), theirs);
 }
 
 #[test]
@@ -238,7 +238,7 @@ fn seed_localization_languages() {
     let out = js(base, ours, theirs);
     assert_clean(&out);
     assert_eq!(
-        out.text,
+        out.text(),
         r#"{
   "lines": [
     {
@@ -264,7 +264,7 @@ fn keyed_membership_adds_from_both_sides() {
     let theirs = units(&[("t", "w"), ("a", "w")]);
     let out = sj(&base, &ours, &theirs);
     assert_clean(&out);
-    assert_eq!(ids_at(Sjson, &out.text, "units"), ["t", "a", "o"]);
+    assert_eq!(ids_at(Sjson, out.text(), "units"), ["t", "a", "o"]);
 }
 
 #[test]
@@ -275,7 +275,7 @@ fn keyed_both_insert_at_one_place_ours_first() {
     let out = sj(&base, &ours, &theirs);
     assert_clean(&out);
     assert_eq!(
-        ids_at(Sjson, &out.text, "units"),
+        ids_at(Sjson, out.text(), "units"),
         ["a", "o1", "o2", "t1", "t2", "z"]
     );
     // At the front and at the end.
@@ -283,7 +283,7 @@ fn keyed_both_insert_at_one_place_ours_first() {
     let theirs = units(&[("t", "w"), ("a", "w"), ("z", "w"), ("tt", "w")]);
     let out = sj(&base, &ours, &theirs);
     assert_eq!(
-        ids_at(Sjson, &out.text, "units"),
+        ids_at(Sjson, out.text(), "units"),
         ["o", "t", "a", "z", "oo", "tt"]
     );
 }
@@ -295,7 +295,7 @@ fn keyed_both_add_the_same_id() {
     let both = units(&[("a", "w"), ("n", "red")]);
     let out = sj(&base, &both, &both);
     assert_clean(&out);
-    assert_eq!(out.text, both);
+    assert_eq!(out.text(), both);
     // Different: merged against an empty base.
     let ours = "units = [\n\t{ id = \"a\" }\n\t{ id = \"n\" x = 1 }\n]\n";
     let theirs = "units = [\n\t{ id = \"a\" }\n\t{ id = \"n\" y = 2 }\n]\n";
@@ -303,7 +303,7 @@ fn keyed_both_add_the_same_id() {
     assert_clean(&out);
     assert_value(
         Sjson,
-        &out.text,
+        out.text(),
         "units = [{ id = \"a\" } { id = \"n\" x = 1 y = 2 }]",
     );
     let ours = "units = [\n\t{ id = \"a\" }\n\t{ id = \"n\" x = 1 }\n]\n";
@@ -324,14 +324,14 @@ fn keyed_order_one_side_reorders() {
     let edited = units(&[("a", "w"), ("b", "x"), ("c", "w")]);
     let out = sj(&base, &reordered, &edited);
     assert_clean(&out);
-    assert_eq!(ids_at(Sjson, &out.text, "units"), ["c", "a", "b"]);
-    assert_eq!(out.text, units(&[("c", "w"), ("a", "w"), ("b", "x")]));
+    assert_eq!(ids_at(Sjson, out.text(), "units"), ["c", "a", "b"]);
+    assert_eq!(out.text(), units(&[("c", "w"), ("a", "w"), ("b", "x")]));
     let out = sj(&base, &edited, &reordered);
     assert_clean(&out);
-    assert_eq!(ids_at(Sjson, &out.text, "units"), ["c", "a", "b"]);
+    assert_eq!(ids_at(Sjson, out.text(), "units"), ["c", "a", "b"]);
     assert_value(
         Sjson,
-        &out.text,
+        out.text(),
         &units(&[("c", "w"), ("a", "w"), ("b", "x")]),
     );
 }
@@ -348,7 +348,7 @@ fn keyed_order_both_reorder_differently_is_an_order_conflict() {
     assert_eq!(c.base.as_deref(), Some(r#"["a","b","c"]"#));
     assert_eq!(c.ours.as_deref(), Some(r#"["c","a","b"]"#));
     assert_eq!(c.theirs.as_deref(), Some(r#"["b","a","c"]"#));
-    assert_eq!(ids_at(Sjson, &out.text, "units"), ["b", "a", "c"]);
+    assert_eq!(ids_at(Sjson, out.text(), "units"), ["b", "a", "c"]);
     let out = sj_policy(Policy::Ours, &base, &ours, &theirs);
     assert_conflict(
         one_conflict(&out),
@@ -356,11 +356,11 @@ fn keyed_order_both_reorder_differently_is_an_order_conflict() {
         ConflictKind::Order,
         Side::Ours,
     );
-    assert_eq!(ids_at(Sjson, &out.text, "units"), ["c", "a", "b"]);
+    assert_eq!(ids_at(Sjson, out.text(), "units"), ["c", "a", "b"]);
     // Both reordered the same way: no conflict.
     let out = sj(&base, &ours, &ours);
     assert_clean(&out);
-    assert_eq!(out.text, ours);
+    assert_eq!(out.text(), ours);
 }
 
 #[test]
@@ -372,7 +372,7 @@ fn keyed_order_with_insertions_on_the_reordering_side() {
     assert_clean(&out);
     // Theirs' order; ours' `o` after its predecessor `b`, before theirs' `t` (both
     // inserted after `b`: ours first).
-    assert_eq!(ids_at(Sjson, &out.text, "units"), ["b", "o", "t", "a"]);
+    assert_eq!(ids_at(Sjson, out.text(), "units"), ["b", "o", "t", "a"]);
 }
 
 #[test]
@@ -384,7 +384,7 @@ fn duplicate_ids_fall_back_to_a_sequence_merge() {
     assert_clean(&out);
     assert_value(
         Sjson,
-        &out.text,
+        out.text(),
         "l = [{ id = 1 v = 5 } { id = 1 v = 1 } { id = 2 v = 2 }]",
     );
     // Duplicates introduced by one side only.
@@ -395,7 +395,7 @@ fn duplicate_ids_fall_back_to_a_sequence_merge() {
     );
     assert_value(
         Sjson,
-        &out.text,
+        out.text(),
         "l = [{ id = 1 x = 1 } { id = 2 } { id = 2 }]",
     );
 }
@@ -410,7 +410,7 @@ fn mixed_id_keys_are_not_keyed() {
     assert_clean(&out);
     assert_value(
         Sjson,
-        &out.text,
+        out.text(),
         "l = [{ id = 0 } { id = 1 } { guid = 2 } { id = 3 }]",
     );
 }

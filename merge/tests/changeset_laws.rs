@@ -13,7 +13,7 @@ use crate::common;
 use merge::changeset::{apply_change_set, change_set, parse_change_set, read_ops};
 use merge::diff::{diff, DiffOptions};
 use merge::patch::{apply_patch, json_equal};
-use merge::{merge_texts, MergeOptions, MergeOutcome};
+use merge::{merge, Inputs, MergeOptions, MergeOutcome};
 use proptest::prelude::*;
 use sjson::{Dialect, Document};
 
@@ -193,12 +193,12 @@ proptest! {
         let (at, bt, a2t) = (a.text(), b.text(), a2.text());
         let set = changes(&at, &bt);
         let out = apply(&set, &a2t);
-        let merged = merge_texts(&at, &a2t, &bt, Dialect::Sjson, &MergeOptions::default()).unwrap();
+        let merged = merge(Inputs::texts(&at, &a2t, &bt, Dialect::Sjson), &MergeOptions::default()).unwrap();
         prop_assert!(merged.conflicts.is_empty());
         prop_assert!(out.conflicts.is_empty(), "{:?}", out.conflicts);
         prop_assert!(
-            same_data(&out.text, &merged.text),
-            "{set}\napplied to\n{a2t}\ngives\n{}\nmerge-file gives\n{}", out.text, merged.text
+            same_data(&out.text, merged.text()),
+            "{set}\napplied to\n{a2t}\ngives\n{}\nmerge-file gives\n{}", out.text, merged.text()
         );
     }
 

@@ -9,7 +9,7 @@ use crate::common;
 use std::collections::{BTreeMap, BTreeSet};
 
 use levelgen::Rng;
-use merge::{merge_texts, MergeOptions, Policy};
+use merge::{merge, Inputs, MergeOptions, Policy};
 use proptest::prelude::*;
 use sjson::{Dialect, Document, Kind, Value};
 
@@ -247,7 +247,7 @@ fn check(seed: u64, edits: usize, policy: Policy) -> Result<(), TestCaseError> {
         policy,
         ..MergeOptions::default()
     };
-    let out = merge_texts(&b, &o, &t, Dialect::Sjson, &opts)
+    let out = merge(Inputs::texts(&b, &o, &t, Dialect::Sjson), &opts)
         .map_err(|e| TestCaseError::fail(format!("{e}")))?;
     // The same merge of versions given up to it (node tables freed before the result is
     // parsed, versions parsed again for a repair): the same result and reports.
@@ -256,23 +256,31 @@ fn check(seed: u64, edits: usize, policy: Policy) -> Result<(), TestCaseError> {
     let parse = |s: &str| Document::parse(s, Dialect::Sjson).unwrap();
     let base_again = || Some(b.clone());
     for again in [None, Some(&base_again as merge::coherence::BaseAgain<'_>)] {
-        let owned =
-            merge::merge_coherent_owned(parse(&b), parse(&o), parse(&t), again, &opts, |_, _| ())
-                .map_err(|e| TestCaseError::fail(format!("{e}")))?;
-        prop_assert_eq!(owned.document.text(), out.text.as_str());
+        let owned = merge::merge(
+            merge::Inputs::Owned {
+                base: parse(&b),
+                ours: parse(&o),
+                theirs: parse(&t),
+                base_again: again,
+            },
+            &opts,
+        )
+        .map_err(|e| TestCaseError::fail(format!("{e}")))?;
+        prop_assert_eq!(owned.document.text(), out.text());
         prop_assert_eq!(
-            format!("{:?}", owned.outcome.conflicts),
+            format!("{:?}", owned.conflicts),
             format!("{:?}", out.conflicts)
         );
     }
-    let doc = Document::parse(&out.text, Dialect::Sjson).unwrap();
+    let doc = Document::parse(out.text(), Dialect::Sjson).unwrap();
     let mut objs = BTreeMap::new();
     let mut refs = Vec::new();
     inspect(doc.root(), None, &mut objs, &mut refs);
     let ctx = || {
         format!(
             "\n--- base:\n{b}--- ours:\n{o}--- theirs:\n{t}--- result:\n{}\n{:#?}",
-            out.text, out.conflicts
+            out.text(),
+            out.conflicts
         )
     };
     // (4) No id twice.
@@ -338,23 +346,20 @@ fn a_moved_value_holding_another_moved_value_is_merged_once() {
         edit(&mut ours, &mut rng, "o");
         edit(&mut theirs, &mut rng, "t");
     }
-    let out = merge_texts(
-        &text(&base),
-        &text(&ours),
-        &text(&theirs),
-        Dialect::Sjson,
+    let out = merge(
+        Inputs::texts(text(&base), text(&ours), text(&theirs), Dialect::Sjson),
         &MergeOptions::default(),
     )
     .unwrap();
     // Ours' moves are kept, theirs' deletion of the object ours moved wins, reported once.
     assert!(
-        out.text.contains(
+        out.text().contains(
             "{ id = \"b975\" v = 0 members = [\"b-db631e39\"] children = [\n\t\t\t{ id = \"b555\""
         ),
         "{}",
-        out.text
+        out.text()
     );
-    assert!(!out.text.contains("b-10d64946"), "{}", out.text);
+    assert!(!out.text().contains("b-10d64946"), "{}", out.text());
     assert_eq!(out.conflicts.len(), 1, "{:#?}", out.conflicts);
     assert_eq!(
         out.conflicts[0].path,
@@ -413,7 +418,7 @@ proptest! {
             Document::parse(text, Dialect::Sjson).unwrap()
         };
         let (b, o, t) = (version(), version(), version());
-        let Ok(merged) = merge::merge_coherent_beside(&b, &o, &t, &MergeOptions::default(), |_, _| ()) else {
+        let Ok(merged) = merge::merge(merge::Inputs::documents(&b, &o, &t), &MergeOptions::default()) else {
             // An ambiguous reference stops the merge: nothing is claimed.
             return Ok(());
         };
@@ -443,7 +448,7 @@ fn pass_with_a_broken_version(seed: u64, broken: usize) -> Result<(), TestCaseEr
     let parse = |t: &str| Document::parse(t, Dialect::Sjson).unwrap();
     let [b, o, t] = [&texts[0], &texts[1], &texts[2]].map(|t| parse(t));
     let opts = MergeOptions::default();
-    let merged = parse(&merge::merge(&b, &o, &t, &opts).text);
+    let merged = parse(&merge::structural(&b, &o, &t, &opts).text);
     let answer = |pass: merge::coherence::Repaired| {
         let text = pass.document.map(|d| d.text().to_string());
         format!("{text:?} {:?}", pass.reports)

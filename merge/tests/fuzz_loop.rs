@@ -4,7 +4,7 @@
 
 use crate::common;
 
-use merge::{merge_texts, MergeOptions, Policy, Side};
+use merge::{merge, Inputs, MergeOptions, Policy, Side};
 use proptest::prelude::*;
 use sjson::{Dialect, Document};
 
@@ -99,7 +99,7 @@ fn check(dialect: Dialect, b: &str, o: &str, t: &str) {
             policy,
             ..MergeOptions::default()
         };
-        let out = merge_texts(b, o, t, dialect, &opts).unwrap_or_else(|e| {
+        let out = merge(Inputs::texts(b, o, t, dialect), &opts).unwrap_or_else(|e| {
             panic!("{e}\n--- base:\n{b:?}\n--- ours:\n{o:?}\n--- theirs:\n{t:?}")
         });
         let side = if policy == Policy::Ours {
@@ -115,17 +115,17 @@ fn check(dialect: Dialect, b: &str, o: &str, t: &str) {
     }
     let opts = MergeOptions::default();
     for x in [o, t] {
-        let out = merge_texts(b, x, b, dialect, &opts).unwrap();
-        assert_eq!(out.text, x, "merge(b, x, b)\n--- base:\n{b:?}");
-        let out = merge_texts(b, x, x, dialect, &opts).unwrap();
-        assert_eq!(out.text, x, "merge(b, x, x)\n--- base:\n{b:?}");
-        let out = merge_texts(b, b, x, dialect, &opts).unwrap();
-        let got = Document::parse(out.text.clone(), dialect).unwrap();
+        let out = merge(Inputs::texts(b, x, b, dialect), &opts).unwrap();
+        assert_eq!(out.text(), x, "merge(b, x, b)\n--- base:\n{b:?}");
+        let out = merge(Inputs::texts(b, x, x, dialect), &opts).unwrap();
+        assert_eq!(out.text(), x, "merge(b, x, x)\n--- base:\n{b:?}");
+        let out = merge(Inputs::texts(b, b, x, dialect), &opts).unwrap();
+        let got = Document::parse(out.text(), dialect).unwrap();
         let want = Document::parse(x, dialect).unwrap();
         assert!(
             got.root().same_value(&want.root()),
             "merge(b, b, x)\n--- base:\n{b:?}\n--- x:\n{x:?}\n--- got:\n{:?}",
-            out.text
+            out.text()
         );
     }
 }

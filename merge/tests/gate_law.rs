@@ -6,7 +6,7 @@
 
 use std::collections::HashSet;
 
-use merge::{merge_texts, MergeOptions, Policy};
+use merge::{merge, Inputs, MergeOptions, Policy};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 use sjson::Dialect;
@@ -132,16 +132,16 @@ proptest! {
         theirs_edits.iter().for_each(|e| apply(&mut t, e));
         let text = |v: &Value| serde_json::to_string_pretty(v).unwrap();
         let opts = MergeOptions { policy: Policy::Theirs, ..MergeOptions::default() };
-        let out = merge_texts(&text(&b), &text(&o), &text(&t), Dialect::Json, &opts).unwrap();
-        let result: Value = serde_json::from_str(&out.text).unwrap();
+        let out = merge(Inputs::texts(text(&b), text(&o), text(&t), Dialect::Json), &opts).unwrap();
+        let result: Value = serde_json::from_str(out.text()).unwrap();
         let kept: HashSet<String> = [&b, &o, &t].iter().flat_map(|d| broken(d)).collect();
         let new: Vec<_> = broken(&result).into_iter().filter(|p| !kept.contains(p)).collect();
         let clean = out.conflicts.is_empty() && out.violations.is_empty();
-        prop_assert!(!clean || new.is_empty(), "clean merge broke {:?}:\n{}", new, out.text);
+        prop_assert!(!clean || new.is_empty(), "clean merge broke {:?}:\n{}", new, out.text());
         // Whatever the conflicts, a broken id or set never passes the gate unreported.
         let gate_kinds = new.iter().any(|p| !p.starts_with("target"));
         prop_assert!(!gate_kinds || !out.violations.is_empty() || !out.conflicts.is_empty(),
-            "{:?} unreported:\n{}", new, out.text);
+            "{:?} unreported:\n{}", new, out.text());
     }
 }
 
@@ -158,17 +158,17 @@ proptest! {
             let names: Vec<String> = s.iter().map(|n| format!("\"n{n:02}\"")).collect();
             format!("names = [{}]\n", names.join(" "))
         };
-        let out = merge_texts(&list(&b), &list(&o), &list(&t), Dialect::Sjson, &MergeOptions::default()).unwrap();
+        let out = merge(Inputs::texts(list(&b), list(&o), list(&t), Dialect::Sjson), &MergeOptions::default()).unwrap();
         let want: std::collections::BTreeSet<u8> = o.union(&t)
             .filter(|n| (o.contains(n) && t.contains(n)) || !b.contains(n))
             .copied()
             .collect();
         if b != o && b != t {
-            let doc = sjson::Document::parse(out.text.as_str(), Dialect::Sjson).unwrap();
+            let doc = sjson::Document::parse(out.text(), Dialect::Sjson).unwrap();
             let got: Vec<String> = doc.root().get("names").unwrap().children()
                 .map(|c| c.as_str().unwrap().into_owned()).collect();
             let want: Vec<String> = want.iter().map(|n| format!("n{n:02}")).collect();
-            prop_assert_eq!(got, want, "{}", out.text);
+            prop_assert_eq!(got, want, "{}", out.text());
             prop_assert!(out.conflicts.is_empty() && out.violations.is_empty());
         }
     }

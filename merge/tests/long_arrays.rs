@@ -28,7 +28,7 @@ fn reversed_against_shuffled_200k_numbers_finishes_as_one_conflict() {
     let out = sj(&base, &ours, &theirs);
     assert_eq!(out.conflicts.len(), 1, "both sides reordered one array");
     assert_eq!(out.conflicts[0].kind, ConflictKind::BothModified);
-    assert_value(Sjson, &out.text, &theirs);
+    assert_value(Sjson, out.text(), &theirs);
 }
 
 #[test]
@@ -38,7 +38,7 @@ fn one_sided_reorder_of_200k_numbers_is_taken_cleanly() {
     let theirs = numbers((0..N).rev());
     let out = sj(&base, &ours, &theirs);
     assert!(out.conflicts.is_empty());
-    assert_value(Sjson, &out.text, &theirs);
+    assert_value(Sjson, out.text(), &theirs);
 }
 
 #[test]
@@ -54,7 +54,7 @@ fn edits_at_both_ends_of_a_reversed_200k_array_still_merge() {
             .chain(1..N)
             .chain(std::iter::once(N + 2)),
     );
-    assert_value(Sjson, &out.text, &expected);
+    assert_value(Sjson, out.text(), &expected);
 }
 
 #[test]
@@ -88,5 +88,5 @@ fn both_sides_inserting_many_keyed_elements_at_one_place_finishes() {
             .chain((0..n).map(|i| format!("t{i}")))
             .chain(std::iter::once("last".to_string())),
     );
-    assert_value(Sjson, &out.text, &expected);
+    assert_value(Sjson, out.text(), &expected);
 }

@@ -13,7 +13,10 @@ fn different_properties_of_one_unkeyed_element_keep_both_edits() {
     let theirs = "l = [\n\t{ a = 1 b = 1 }\n\t{ a = 2 b = 7 }\n]\n";
     let out = sj(base, ours, theirs);
     assert_clean(&out);
-    assert_eq!(out.text, "l = [\n\t{ a = 1 b = 1 }\n\t{ a = 5 b = 7 }\n]\n");
+    assert_eq!(
+        out.text(),
+        "l = [\n\t{ a = 1 b = 1 }\n\t{ a = 5 b = 7 }\n]\n"
+    );
     let out = js(
         r#"{"l": [{"a": 1, "b": 1, "c": 0}, {"a": 2, "b": 2, "c": 0}]}"#,
         r#"{"l": [{"a": 1, "b": 1, "c": 0}, {"a": 5, "b": 2, "c": 3}]}"#,
@@ -22,7 +25,7 @@ fn different_properties_of_one_unkeyed_element_keep_both_edits() {
     assert_clean(&out);
     assert_value(
         Json,
-        &out.text,
+        out.text(),
         r#"{"l": [{"a": 1, "b": 1, "c": 0}, {"a": 5, "b": 7, "c": 3}]}"#,
     );
 }
@@ -36,7 +39,7 @@ fn an_edit_inside_a_renamed_subtree_follows_the_rename() {
     for (ours, theirs) in [(renamed, edited), (edited, renamed)] {
         let out = sj(base, ours, theirs);
         assert_clean(&out);
-        assert_value(Sjson, &out.text, want);
+        assert_value(Sjson, out.text(), want);
     }
     let out = js(
         r#"{"settings": {"fog": 1, "sky": 2, "sun": 3}}"#,
@@ -46,7 +49,7 @@ fn an_edit_inside_a_renamed_subtree_follows_the_rename() {
     assert_clean(&out);
     assert_value(
         Json,
-        &out.text,
+        out.text(),
         r#"{"render": {"fog": 1, "sky": 9, "sun": 3}}"#,
     );
 }
@@ -61,7 +64,7 @@ fn an_unrelated_new_member_is_not_a_rename() {
     assert_eq!(out.conflicts.len(), 1);
     assert_value(
         Sjson,
-        &out.text,
+        out.text(),
         "render = {\n\tquality = 3\n\tshadows = true\n}\nsettings = {\n\tfog = 5\n\tsky = 2\n}\n",
     );
 }

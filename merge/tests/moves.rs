@@ -20,15 +20,15 @@ fn reparented_by_ours_edited_by_theirs() {
     // ours whole without merging the moved element.
     let out = sj(TREE, MOVED, EDITED);
     assert_clean(&out);
-    assert_eq!(out.text, RESULT);
+    assert_eq!(out.text(), RESULT);
 }
 
 #[test]
 fn reparented_by_theirs_edited_by_ours() {
     let out = sj(TREE, EDITED, MOVED);
     assert_clean(&out);
-    assert_value(Sjson, &out.text, RESULT);
-    assert_eq!(count(&out.text, "id = 2"), 1, "{}", out.text);
+    assert_value(Sjson, out.text(), RESULT);
+    assert_eq!(count(out.text(), "id = 2"), 1, "{}", out.text());
 }
 
 #[test]
@@ -42,7 +42,7 @@ fn reparented_when_both_sides_changed_both_arrays() {
     assert_clean(&out);
     assert_value(
         Sjson,
-        &out.text,
+        out.text(),
         "a = [{ id = 1 x = 0 } { id = 3 }]\nb = [{ id = 9 } { id = 2 x = 5 } { id = 10 }]",
     );
 }
@@ -59,10 +59,10 @@ fn reparented_in_a_hierarchy() {
         "e = [\n\t{ id = 1 children = [] }\n\t{ id = 3 children = [ { id = 2 x = 7 } ] }\n]\n";
     let out = sj(base, ours, theirs);
     assert_clean(&out);
-    assert_eq!(out.text, expected);
+    assert_eq!(out.text(), expected);
     let out = sj(base, theirs, ours);
     assert_clean(&out);
-    assert_value(Sjson, &out.text, expected);
+    assert_value(Sjson, out.text(), expected);
 }
 
 #[test]
@@ -73,20 +73,20 @@ fn reparented_into_a_new_container() {
     assert_clean(&out);
     assert_value(
         Sjson,
-        &out.text,
+        out.text(),
         "a = [{ id = 1 x = 0 }]\nb = [{ id = 9 }]\ngroup = { members = [{ id = 2 x = 5 }] }",
     );
-    assert_eq!(count(&out.text, "id = 2"), 1);
+    assert_eq!(count(out.text(), "id = 2"), 1);
 }
 
 #[test]
 fn a_move_without_edits_on_the_other_side_keeps_ours_bytes() {
     let out = sj(TREE, MOVED, TREE);
     assert_clean(&out);
-    assert_eq!(out.text, MOVED);
+    assert_eq!(out.text(), MOVED);
     let out = sj(TREE, TREE, MOVED);
     assert_clean(&out);
-    assert_eq!(out.text, MOVED);
+    assert_eq!(out.text(), MOVED);
 }
 
 #[test]
@@ -97,7 +97,7 @@ fn both_move_one_entity_to_the_same_place() {
     let theirs = "a = [{id=1}]\nb = [{id=2 x=1 y=0}]\n";
     let out = sj(base, ours, theirs);
     assert_clean(&out);
-    assert_eq!(out.text, "a = [{id=1}]\nb = [{id=2 x=1 y=1}]\n");
+    assert_eq!(out.text(), "a = [{id=1}]\nb = [{id=2 x=1 y=1}]\n");
 }
 
 #[test]
@@ -112,7 +112,7 @@ fn both_move_one_entity_to_different_places() {
     assert_eq!(c.ours.as_deref(), Some(r#"{"id":2,"x":0,"y":1}"#));
     assert_value(
         Sjson,
-        &out.text,
+        out.text(),
         "a = [{id=1}]\nb = []\nc = [{id=2 x=1 y=1}]",
     );
     let out = sj_policy(Policy::Ours, base, ours, theirs);
@@ -124,7 +124,7 @@ fn both_move_one_entity_to_different_places() {
     );
     assert_value(
         Sjson,
-        &out.text,
+        out.text(),
         "a = [{id=1}]\nb = [{id=2 x=1 y=1}]\nc = []",
     );
 }
@@ -141,10 +141,10 @@ fn moved_against_deleted_is_a_conflict() {
         ConflictKind::ModifyDelete,
         Side::Theirs,
     );
-    assert_value(Sjson, &out.text, deleted);
+    assert_value(Sjson, out.text(), deleted);
     let out = sj_policy(Policy::Ours, base, moved, deleted);
     assert_eq!(out.conflicts.len(), 1);
-    assert_eq!(out.text, moved);
+    assert_eq!(out.text(), moved);
     let out = sj(base, deleted, moved);
     assert_conflict(
         one_conflict(&out),
@@ -152,7 +152,7 @@ fn moved_against_deleted_is_a_conflict() {
         ConflictKind::DeleteModify,
         Side::Theirs,
     );
-    assert_value(Sjson, &out.text, moved);
+    assert_value(Sjson, out.text(), moved);
 }
 
 const PLAIN: &str = "hello = {\n\ta = 1\n\tb = 2\n\tc = 3\n}\nz = 0\n";
@@ -164,7 +164,7 @@ fn wrapped_by_ours_edited_by_theirs() {
     let theirs = PLAIN.replace("b = 2", "b = 5");
     let out = sj(PLAIN, WRAPPED, &theirs);
     assert_clean(&out);
-    assert_eq!(out.text, WRAPPED.replace("b = 2", "b = 5"));
+    assert_eq!(out.text(), WRAPPED.replace("b = 2", "b = 5"));
 }
 
 #[test]
@@ -172,8 +172,8 @@ fn wrapped_by_theirs_edited_by_ours() {
     let ours = PLAIN.replace("b = 2", "b = 5");
     let out = sj(PLAIN, &ours, WRAPPED);
     assert_clean(&out);
-    assert_value(Sjson, &out.text, &WRAPPED.replace("b = 2", "b = 5"));
-    assert_eq!(count(&out.text, "hello"), 1);
+    assert_value(Sjson, out.text(), &WRAPPED.replace("b = 2", "b = 5"));
+    assert_eq!(count(out.text(), "hello"), 1);
 }
 
 #[test]
@@ -184,7 +184,7 @@ fn wrapped_nearly_equal_and_edited_on_both_sides() {
     let out = sj(PLAIN, &ours, &theirs);
     assert_clean(&out);
     assert_eq!(
-        out.text,
+        out.text(),
         WRAPPED
             .replace("a = 1", "a = 10")
             .replace("c = 3", "c = 30")
@@ -205,7 +205,7 @@ fn an_unrelated_object_under_the_same_key_is_not_a_move() {
     );
     assert_value_unordered(
         Sjson,
-        &out.text,
+        out.text(),
         "hello = { a = 1 b = 5 c = 3 }\nother = { hello = { x = 1 y = 2 } }\nz = 0",
     );
 }
@@ -224,18 +224,18 @@ fn unmigrated_theirs_against_migrated_ours() {
     // member to c had been an edit.
     let out = sj(UNKEYED, KEYED, UNKEYED_EDITED);
     assert_clean(&out);
-    assert_eq!(out.text, UNMIGRATED_RESULT);
+    assert_eq!(out.text(), UNMIGRATED_RESULT);
     // With policy ours, c is still deleted (no conflict to resolve).
     let out = sj_policy(Policy::Ours, UNKEYED, KEYED, UNKEYED_EDITED);
     assert_clean(&out);
-    assert_eq!(out.text, UNMIGRATED_RESULT);
+    assert_eq!(out.text(), UNMIGRATED_RESULT);
 }
 
 #[test]
 fn unmigrated_ours_against_migrated_theirs() {
     let out = sj(UNKEYED, UNKEYED_EDITED, KEYED);
     assert_clean(&out);
-    assert_value(Sjson, &out.text, UNMIGRATED_RESULT);
+    assert_value(Sjson, out.text(), UNMIGRATED_RESULT);
 }
 
 #[test]
@@ -248,7 +248,7 @@ fn unmigrated_without_natural_keys_aligns_by_similarity() {
     let out = sj(base, keyed, edited);
     assert_clean(&out);
     assert_eq!(
-        out.text,
+        out.text(),
         "l = [\n\t{ id = 1 a = 1 b = 1 c = 9 }\n\t{ id = 3 a = 3 b = 3 c = 3 }\n\t{ a = 7 b = 7 c = 7 }\n]\n"
     );
     // The migrated side also edited the element the other side deleted: a true conflict.
@@ -268,9 +268,9 @@ fn unmigrated_nothing_duplicated_when_both_edit_the_same_element() {
     let unkeyed_edited = UNKEYED.replace("name = \"d\" x = 4", "name = \"d\" x = 4 y = 1");
     let out = sj(UNKEYED, &keyed_edited, &unkeyed_edited);
     assert_clean(&out);
-    assert_eq!(ids_at(Sjson, &out.text, "l"), ["i1", "i2", "i3", "i4"]);
+    assert_eq!(ids_at(Sjson, out.text(), "l"), ["i1", "i2", "i3", "i4"]);
     assert_eq!(
-        out.text,
+        out.text(),
         KEYED.replace("name = \"d\" x = 4", "name = \"d\" x = 40 y = 1")
     );
 }
@@ -292,7 +292,7 @@ fn both_moved_to_the_same_place_with_an_edit_merges_cleanly_under_every_policy()
         assert_clean(&out);
         assert_value(
             sjson::Dialect::Json,
-            &out.text,
+            out.text(),
             r#"{"container": {"hello": {"bar": 0, "foo": 2}}}"#,
         );
     }
@@ -310,7 +310,7 @@ fn a_rename_inside_a_subtree_the_other_side_wrapped_follows_the_wrap() {
         assert_clean(&out);
         assert_value(
             Sjson,
-            &out.text,
+            out.text(),
             "wrapper = { shared = { m1 = { v = 2 } n = { k = 1 } } }",
         );
     }

@@ -30,7 +30,7 @@ fn the_merge_takes_a_one_sided_change_f64_cannot_see() {
         "a = 2e400\nb = 0.0\n",
     );
     assert!(out.conflicts.is_empty());
-    assert_eq!(out.text, "a = 2e400\nb = -0.0\n");
+    assert_eq!(out.text(), "a = 2e400\nb = -0.0\n");
 }
 
 #[test]

@@ -9,7 +9,7 @@ use merge::{ConflictKind, MergeOptions, Policy, Side};
 fn equal_changes_on_both_sides_are_one_change() {
     let out = sj("a = 1\nb = 2\n", "a = 5\nb = 2\n", "a = 5\nb = 2\n");
     assert_clean(&out);
-    assert_eq!(out.text, "a = 5\nb = 2\n");
+    assert_eq!(out.text(), "a = 5\nb = 2\n");
 }
 
 #[test]
@@ -17,7 +17,7 @@ fn equal_values_written_differently_are_equal() {
     // `5` and `5.0` are one value: no conflict, ours' text kept.
     let out = sj("a = 1\n", "a = 5\n", "a = 5.0\n");
     assert_clean(&out);
-    assert_eq!(out.text, "a = 5\n");
+    assert_eq!(out.text(), "a = 5\n");
 }
 
 #[test]
@@ -25,10 +25,10 @@ fn a_change_on_one_side_is_taken() {
     let base = "a = 1\nb = 2\n";
     let out = sj(base, "a = 3\nb = 2\n", base);
     assert_clean(&out);
-    assert_eq!(out.text, "a = 3\nb = 2\n");
+    assert_eq!(out.text(), "a = 3\nb = 2\n");
     let out = sj(base, base, "a = 1\nb = \"x\"\n");
     assert_clean(&out);
-    assert_eq!(out.text, "a = 1\nb = \"x\"\n");
+    assert_eq!(out.text(), "a = 1\nb = \"x\"\n");
 }
 
 #[test]
@@ -39,7 +39,7 @@ fn different_keys_changed_on_each_side_both_kept() {
         "a = 1\nb = 2\nc = 30\n",
     );
     assert_clean(&out);
-    assert_eq!(out.text, "a = 10\nb = 2\nc = 30\n");
+    assert_eq!(out.text(), "a = 10\nb = 2\nc = 30\n");
 }
 
 #[test]
@@ -51,7 +51,7 @@ fn nested_objects_merge_key_by_key() {
     );
     assert_clean(&out);
     assert_eq!(
-        out.text,
+        out.text(),
         "o = {\n\tx = 5\n\ty = 6\n\tz = { p = 7, q = 9 }\n}\n"
     );
 }
@@ -64,7 +64,7 @@ fn true_conflict_takes_theirs_and_is_reported() {
     assert_eq!(c.base.as_deref(), Some("1"));
     assert_eq!(c.ours.as_deref(), Some("2"));
     assert_eq!(c.theirs.as_deref(), Some("3"));
-    assert_eq!(out.text, "o = { a = 3 }\n");
+    assert_eq!(out.text(), "o = { a = 3 }\n");
     assert!(!out.failed(Policy::Theirs));
 }
 
@@ -73,7 +73,7 @@ fn policy_ours_takes_ours() {
     let out = sj_policy(Policy::Ours, "a = 1\n", "a = 2\n", "a = 3\n");
     let c = one_conflict(&out);
     assert_conflict(c, "/a", ConflictKind::BothModified, Side::Ours);
-    assert_eq!(out.text, "a = 2\n");
+    assert_eq!(out.text(), "a = 2\n");
     assert!(!out.failed(Policy::Ours));
 }
 
@@ -82,7 +82,7 @@ fn policy_fail_takes_theirs_and_fails() {
     let out = sj_policy(Policy::Fail, "a = 1\n", "a = 2\n", "a = 3\n");
     let c = one_conflict(&out);
     assert_conflict(c, "/a", ConflictKind::BothModified, Side::Theirs);
-    assert_eq!(out.text, "a = 3\n");
+    assert_eq!(out.text(), "a = 3\n");
     assert!(out.failed(Policy::Fail));
     // A clean merge does not fail.
     let clean = sj_policy(Policy::Fail, "a = 1\n", "a = 2\n", "a = 1\n");
@@ -122,45 +122,45 @@ fn type_change_against_a_change_is_a_conflict() {
         ConflictKind::BothModified,
         Side::Theirs,
     );
-    assert_value(Sjson, &out.text, "a = [1]");
+    assert_value(Sjson, out.text(), "a = [1]");
 }
 
 #[test]
 fn key_added_on_one_side() {
     let out = sj("a = 1\n", "a = 1\nb = 2\n", "a = 1\n");
     assert_clean(&out);
-    assert_eq!(out.text, "a = 1\nb = 2\n");
+    assert_eq!(out.text(), "a = 1\nb = 2\n");
     let out = sj("a = 1\n", "a = 1\n", "a = 1\nb = 2\n");
     assert_clean(&out);
-    assert_eq!(out.text, "a = 1\nb = 2\n");
+    assert_eq!(out.text(), "a = 1\nb = 2\n");
 }
 
 #[test]
 fn key_deleted_on_one_side() {
     let out = sj("a = 1\nb = 2\n", "a = 1\n", "a = 1\nb = 2\n");
     assert_clean(&out);
-    assert_eq!(out.text, "a = 1\n");
+    assert_eq!(out.text(), "a = 1\n");
     let out = sj(
         "a = 1\nb = 2\nc = 3\n",
         "a = 1\nb = 2\nc = 3\n",
         "a = 1\nc = 3\n",
     );
     assert_clean(&out);
-    assert_eq!(out.text, "a = 1\nc = 3\n");
+    assert_eq!(out.text(), "a = 1\nc = 3\n");
 }
 
 #[test]
 fn key_deleted_on_both_sides() {
     let out = sj("a = 1\nb = 2\n", "a = 1\n", "a = 1\n");
     assert_clean(&out);
-    assert_eq!(out.text, "a = 1\n");
+    assert_eq!(out.text(), "a = 1\n");
 }
 
 #[test]
 fn both_add_equal_values_is_one_addition() {
     let out = sj("a = 1\n", "a = 1\nb = [1 2]\n", "a = 1\nb = [1.0 2]\n");
     assert_clean(&out);
-    assert_eq!(out.text, "a = 1\nb = [1 2]\n");
+    assert_eq!(out.text(), "a = 1\nb = [1 2]\n");
 }
 
 #[test]
@@ -171,7 +171,7 @@ fn both_add_different_scalars_is_a_both_added_conflict() {
     assert_eq!(c.base, None);
     assert_eq!(c.ours.as_deref(), Some("2"));
     assert_eq!(c.theirs.as_deref(), Some("3"));
-    assert_value(Sjson, &out.text, "a = 1\nb = 3");
+    assert_value(Sjson, out.text(), "a = 1\nb = 3");
     let out = sj_policy(Policy::Ours, "a = 1\n", "a = 1\nb = 2\n", "a = 1\nb = 3\n");
     assert_conflict(
         one_conflict(&out),
@@ -179,7 +179,7 @@ fn both_add_different_scalars_is_a_both_added_conflict() {
         ConflictKind::BothAdded,
         Side::Ours,
     );
-    assert_eq!(out.text, "a = 1\nb = 2\n");
+    assert_eq!(out.text(), "a = 1\nb = 2\n");
 }
 
 #[test]
@@ -190,7 +190,7 @@ fn both_add_different_objects_merge_against_an_empty_base() {
         "a = 1\nb = {\n\ty = 2\n\tz = 3\n}\n",
     );
     assert_clean(&out);
-    assert_value(Sjson, &out.text, "a = 1\nb = { x = 1 y = 2 z = 3 }");
+    assert_value(Sjson, out.text(), "a = 1\nb = { x = 1 y = 2 z = 3 }");
     // Inside, a key both added differently is a both-added conflict.
     let out = sj("", "b = { x = 1 }\n", "b = { x = 2 }\n");
     assert_conflict(
@@ -199,7 +199,7 @@ fn both_add_different_objects_merge_against_an_empty_base() {
         ConflictKind::BothAdded,
         Side::Theirs,
     );
-    assert_value(Sjson, &out.text, "b = { x = 2 }");
+    assert_value(Sjson, out.text(), "b = { x = 2 }");
 }
 
 #[test]
@@ -213,7 +213,7 @@ fn delete_vs_modify_is_a_conflict() {
     assert_eq!(c.base.as_deref(), Some(r#"{"x":1}"#));
     assert_eq!(c.ours, None);
     assert_eq!(c.theirs.as_deref(), Some(r#"{"x":2}"#));
-    assert_value(Sjson, &out.text, theirs);
+    assert_value(Sjson, out.text(), theirs);
     let out = sj_policy(Policy::Ours, base, ours, theirs);
     assert_conflict(
         one_conflict(&out),
@@ -221,10 +221,10 @@ fn delete_vs_modify_is_a_conflict() {
         ConflictKind::DeleteModify,
         Side::Ours,
     );
-    assert_eq!(out.text, ours);
+    assert_eq!(out.text(), ours);
     let out = sj_policy(Policy::Fail, base, ours, theirs);
     assert!(out.failed(Policy::Fail));
-    assert_value(Sjson, &out.text, theirs);
+    assert_value(Sjson, out.text(), theirs);
 }
 
 #[test]
@@ -239,7 +239,7 @@ fn modify_vs_delete_is_a_conflict() {
         (c.base.as_deref(), c.ours.as_deref(), c.theirs.as_deref()),
         (Some("2"), Some("5"), None)
     );
-    assert_eq!(out.text, theirs);
+    assert_eq!(out.text(), theirs);
     let out = sj_policy(Policy::Ours, base, ours, theirs);
     assert_conflict(
         one_conflict(&out),
@@ -247,7 +247,7 @@ fn modify_vs_delete_is_a_conflict() {
         ConflictKind::ModifyDelete,
         Side::Ours,
     );
-    assert_eq!(out.text, ours);
+    assert_eq!(out.text(), ours);
 }
 
 #[test]
@@ -255,7 +255,7 @@ fn null_is_a_value_not_a_deletion() {
     // Setting null against an unchanged value: null taken, key kept.
     let out = sj("a = 1\nb = 2\n", "a = 1\nb = null\n", "a = 1\nb = 2\n");
     assert_clean(&out);
-    assert_eq!(out.text, "a = 1\nb = null\n");
+    assert_eq!(out.text(), "a = 1\nb = null\n");
     // Setting null against a deletion: a modify-delete conflict, not agreement.
     let out = sj("a = 1\nb = 2\n", "a = 1\nb = null\n", "a = 1\n");
     assert_conflict(
@@ -264,7 +264,7 @@ fn null_is_a_value_not_a_deletion() {
         ConflictKind::ModifyDelete,
         Side::Theirs,
     );
-    assert_eq!(out.text, "a = 1\n");
+    assert_eq!(out.text(), "a = 1\n");
     // null against another value: both modified.
     let out = sj("a = 1\n", "a = null\n", "a = 2\n");
     assert_conflict(
@@ -276,11 +276,11 @@ fn null_is_a_value_not_a_deletion() {
     // Adding null on one side is an addition.
     let out = sj("a = 1\n", "a = 1\n", "a = 1\nn = null\n");
     assert_clean(&out);
-    assert_eq!(out.text, "a = 1\nn = null\n");
+    assert_eq!(out.text(), "a = 1\nn = null\n");
     // A base null deleted on one side is deleted.
     let out = sj("a = null\nb = 1\n", "b = 1\n", "a = null\nb = 2\n");
     assert_clean(&out);
-    assert_value(Sjson, &out.text, "b = 2");
+    assert_value(Sjson, out.text(), "b = 2");
 }
 
 #[test]
@@ -291,8 +291,8 @@ fn key_order_is_ours_with_theirs_new_keys_after_their_predecessor() {
     let theirs = "y = 0\na = 1\nb = 2\nx = 9\nc = 3\n";
     let out = sj(base, ours, theirs);
     assert_clean(&out);
-    assert_eq!(keys_at(Sjson, &out.text, ""), ["y", "c", "a", "b", "x"]);
-    assert_eq!(out.text, "y = 0\nc = 3\na = 1\nb = 2\nx = 9\n");
+    assert_eq!(keys_at(Sjson, out.text(), ""), ["y", "c", "a", "b", "x"]);
+    assert_eq!(out.text(), "y = 0\nc = 3\na = 1\nb = 2\nx = 9\n");
 }
 
 #[test]
@@ -300,10 +300,10 @@ fn theirs_reordering_keys_does_not_reorder_ours() {
     // Both changed the object: ours' key order.
     let out = sj("a = 1\nb = 2\n", "a = 1\nb = 3\n", "b = 2\na = 5\n");
     assert_clean(&out);
-    assert_eq!(out.text, "a = 5\nb = 3\n");
+    assert_eq!(out.text(), "a = 5\nb = 3\n");
     // Only theirs changed it (a reordering is a change of an ordered object): theirs.
     let out = sj("a = 1\nb = 2\n", "a = 1\nb = 2\n", "b = 2\na = 1\n");
-    assert_eq!(keys_at(Sjson, &out.text, ""), ["b", "a"]);
+    assert_eq!(keys_at(Sjson, out.text(), ""), ["b", "a"]);
 }
 
 #[test]
@@ -315,16 +315,16 @@ fn both_insert_after_the_same_key_ours_first() {
     );
     assert_clean(&out);
     assert_eq!(
-        keys_at(Sjson, &out.text, ""),
+        keys_at(Sjson, out.text(), ""),
         ["a", "ours1", "ours2", "theirs1", "theirs2", "z"]
     );
     // At the start, too.
     let out = sj("a = 1\n", "o = 1\na = 1\n", "t = 1\na = 1\n");
     assert_clean(&out);
-    assert_eq!(keys_at(Sjson, &out.text, ""), ["o", "t", "a"]);
+    assert_eq!(keys_at(Sjson, out.text(), ""), ["o", "t", "a"]);
     // At the end.
     let out = sj("a = 1\n", "a = 1\no = 1\n", "a = 1\nt = 1\n");
-    assert_eq!(keys_at(Sjson, &out.text, ""), ["a", "o", "t"]);
+    assert_eq!(keys_at(Sjson, out.text(), ""), ["a", "o", "t"]);
 }
 
 #[test]
@@ -335,7 +335,7 @@ fn theirs_new_key_after_a_key_ours_deleted() {
         "a = 1\nb = 2\nx = 0\nc = 3\n",
     );
     assert_clean(&out);
-    let keys = keys_at(Sjson, &out.text, "");
+    let keys = keys_at(Sjson, out.text(), "");
     assert_eq!(keys.len(), 3, "{keys:?}");
     assert!(keys.contains(&"x".to_string()));
     // The natural place: after `a` (the deleted anchor's predecessor), before `c`.
@@ -346,9 +346,9 @@ fn theirs_new_key_after_a_key_ours_deleted() {
 fn root_replaced_whole_by_one_side() {
     let out = js("[1, 2]", "[1, 2]", "{\"a\": 1}");
     assert_clean(&out);
-    assert_eq!(out.text, "{\"a\": 1}");
+    assert_eq!(out.text(), "{\"a\": 1}");
     let out = js("1", "\"x\"", "1");
-    assert_eq!(out.text, "\"x\"");
+    assert_eq!(out.text(), "\"x\"");
 }
 
 #[test]
@@ -360,7 +360,7 @@ fn json_scalar_roots_conflict() {
         ConflictKind::BothModified,
         Side::Theirs,
     );
-    assert_eq!(out.text, "3");
+    assert_eq!(out.text(), "3");
     assert_eq!(
         out.conflicts[0].to_string(),
         "/: both modified, took theirs"
@@ -384,17 +384,21 @@ fn custom_options_are_honoured() {
         ..MergeOptions::default()
     };
     let out = merge_with(Sjson, "a = 1", "a = 2", "a = 3", &opts);
-    assert_eq!(out.text, "a = 2");
+    assert_eq!(out.text(), "a = 2");
 }
 
 #[test]
 fn parse_errors_name_the_side() {
     let opts = MergeOptions::default();
-    let e = merge::merge_texts("a = 1", "a = {", "a = 1", Sjson, &opts).unwrap_err();
+    let e = merge::merge(
+        merge::Inputs::texts("a = 1", "a = {", "a = 1", Sjson),
+        &opts,
+    )
+    .unwrap_err();
     assert!(e.to_string().starts_with("ours: "), "{e}");
-    let e = merge::merge_texts("{", "a = 1", "a = 1", Sjson, &opts).unwrap_err();
+    let e = merge::merge(merge::Inputs::texts("{", "a = 1", "a = 1", Sjson), &opts).unwrap_err();
     assert!(e.to_string().starts_with("base: "), "{e}");
-    let e = merge::merge_texts("{}", "{}", "a = 1", Json, &opts).unwrap_err();
+    let e = merge::merge(merge::Inputs::texts("{}", "{}", "a = 1", Json), &opts).unwrap_err();
     assert!(e.to_string().starts_with("theirs: "), "{e}");
 }
 
@@ -420,7 +424,7 @@ fn deeply_nested_documents_merge_on_this_thread() {
         &(nest("1") + "y = 1\n"),
     );
     assert_clean(&out);
-    assert_eq!(out.text, nest("2") + "x = 1\ny = 1\n");
+    assert_eq!(out.text(), nest("2") + "x = 1\ny = 1\n");
     let out = sj(
         &nest("1"),
         &(nest("2") + "x = 1\n"),
@@ -435,7 +439,7 @@ fn deeply_nested_documents_merge_on_this_thread() {
         &(arr("1 2") + "y = 1\n"),
     );
     assert_clean(&out);
-    assert_eq!(out.text, arr("1 3") + "x = 1\ny = 1\n");
+    assert_eq!(out.text(), arr("1 3") + "x = 1\ny = 1\n");
     // Both changed the innermost list: nested lists are not paired (one conflict at the
     // outermost overlapping element).
     let out = sj(
@@ -445,5 +449,5 @@ fn deeply_nested_documents_merge_on_this_thread() {
     );
     assert_eq!(out.conflicts.len(), 1);
     assert_eq!(out.conflicts[0].path, "/a/0");
-    assert_value(Sjson, &out.text, &(arr("0 1 2") + "x = 1\ny = 1\n"));
+    assert_value(Sjson, out.text(), &(arr("0 1 2") + "x = 1\ny = 1\n"));
 }

@@ -13,7 +13,7 @@ fn ours_formatting_survives_byte_for_byte() {
     let theirs = base.replace("x = 1.50", "x = 2");
     let out = sj(&base, &ours, &theirs);
     assert_clean(&out);
-    assert_eq!(out.text, ours.replace("x = 1.50", "x = 2"));
+    assert_eq!(out.text(), ours.replace("x = 1.50", "x = 2"));
 }
 
 #[test]
@@ -21,7 +21,7 @@ fn merge_with_unchanged_theirs_is_ours_byte_for_byte() {
     let base = "a = 1\nb = [1 2 3]\n";
     let ours = "\u{FEFF}\n\n// c\na=2,b=[ 1, 2,3 ]  // d\n\n";
     let out = sj(base, ours, base);
-    assert_eq!(out.text, ours);
+    assert_eq!(out.text(), ours);
 }
 
 #[test]
@@ -33,8 +33,8 @@ fn a_comment_never_runs_into_an_item_after_a_lone_carriage_return() {
     let theirs = "a = [new // about new\nold]";
     let out = sj(base, base, theirs);
     assert_clean(&out);
-    assert_value(sjson::Dialect::Sjson, &out.text, "a = [new old]");
-    assert!(out.text.contains("// about new\n"), "{:?}", out.text);
+    assert_value(sjson::Dialect::Sjson, out.text(), "a = [new old]");
+    assert!(out.text().contains("// about new\n"), "{:?}", out.text());
 }
 
 #[test]
@@ -46,19 +46,19 @@ fn crlf_documents_stay_crlf() {
     let out = sj(base, ours, theirs);
     assert_clean(&out);
     assert!(
-        !out.text.replace("\r\n", "").contains('\n'),
+        !out.text().replace("\r\n", "").contains('\n'),
         "{:?}",
-        out.text
+        out.text()
     );
     assert_value(
         Sjson,
-        &out.text,
+        out.text(),
         "a = 2 b = { c = 1 d = [{ x = 1 }] } new = { k = 1 }",
     );
     assert!(
-        out.text.starts_with("a = 2\r\nb = {\r\n\tc = 1\r\n"),
+        out.text().starts_with("a = 2\r\nb = {\r\n\tc = 1\r\n"),
         "{:?}",
-        out.text
+        out.text()
     );
 }
 
@@ -70,11 +70,11 @@ fn crlf_json_stays_crlf() {
     let out = js(base, ours, theirs);
     assert_clean(&out);
     assert!(
-        !out.text.replace("\r\n", "").contains('\n'),
+        !out.text().replace("\r\n", "").contains('\n'),
         "{:?}",
-        out.text
+        out.text()
     );
-    assert_value(Json, &out.text, r#"{"a": 5, "b": 2, "c": {"d": [1, 2]}}"#);
+    assert_value(Json, out.text(), r#"{"a": 5, "b": 2, "c": {"d": [1, 2]}}"#);
 }
 
 #[test]
@@ -85,7 +85,7 @@ fn comments_travel_with_a_new_key() {
         "a = 1\n// about n\nn = 3 // trailing\nb = 2\n",
     );
     assert_clean(&out);
-    assert_eq!(out.text, "a = 5\n// about n\nn = 3 // trailing\nb = 2\n");
+    assert_eq!(out.text(), "a = 5\n// about n\nn = 3 // trailing\nb = 2\n");
 }
 
 #[test]
@@ -96,7 +96,7 @@ fn comments_travel_with_a_new_nested_key() {
     let out = sj(base, ours, theirs);
     assert_clean(&out);
     assert_eq!(
-        out.text,
+        out.text(),
         "o = {\n\ta = 1\n\t/* block */\n\t// line\n\tn = 4 // after\n\tb = 3\n}\nz = 2\n"
     );
 }
@@ -109,7 +109,7 @@ fn comments_travel_with_a_new_keyed_element() {
     let out = sj(base, ours, theirs);
     assert_clean(&out);
     assert_eq!(
-        out.text,
+        out.text(),
         "l = [\n\t{ id = 1 x = 1 }\n\t// the second\n\t{ id = 2 }\n]\n"
     );
 }
@@ -118,23 +118,23 @@ fn comments_travel_with_a_new_keyed_element() {
 fn a_new_first_key_of_a_braceless_root() {
     // Regression: the result started with an empty line.
     let out = sj("a = 1\nb = 2\n", "a = 1\nb = 3\n", "y = 0\na = 1\nb = 2\n");
-    assert_eq!(out.text, "y = 0\na = 1\nb = 3\n");
+    assert_eq!(out.text(), "y = 0\na = 1\nb = 3\n");
     // With comments: theirs' comment comes along, ours' header stays on its own line.
     let out = sj(
         "a = 1\nb = 2\n",
         "// head\na = 1\nb = 3\n",
         "// about y\ny = 0\na = 1\nb = 2\n",
     );
-    assert_eq!(out.text, "// about y\ny = 0\n// head\na = 1\nb = 3\n");
+    assert_eq!(out.text(), "// about y\ny = 0\n// head\na = 1\nb = 3\n");
 }
 
 #[test]
 fn deleting_the_first_key_of_a_braceless_root() {
     // Regression: the result started with an empty line.
     let out = sj("a = 1\nb = 2\n", "a = 1\nb = 3\n", "b = 2\n");
-    assert_eq!(out.text, "b = 3\n");
+    assert_eq!(out.text(), "b = 3\n");
     let out = sj("\n\nx = 1\nz = 1\n", "\n\nx = 1\nz = 2\n", "z = 1\n");
-    assert_eq!(out.text, "\n\nz = 2\n");
+    assert_eq!(out.text(), "\n\nz = 2\n");
 }
 
 #[test]
@@ -142,20 +142,20 @@ fn single_line_braceless_root_insertions() {
     // Regression: `y = 1x = 1 z = 2` did not parse (internal error).
     let out = sj("x = 1 z = 1", "x = 1 z = 2", "y = 1 x = 1 z = 1");
     assert_clean(&out);
-    assert_eq!(out.text, "y = 1 x = 1 z = 2");
+    assert_eq!(out.text(), "y = 1 x = 1 z = 2");
     let out = sj("x = 1 z = 1", "z = 2", "x = 1 z = 1");
-    assert_eq!(out.text, "z = 2");
+    assert_eq!(out.text(), "z = 2");
 }
 
 #[test]
 fn single_line_sjson_with_commas() {
     let out = sj("a = [1,2] b = 1", "a = [1,2] b = 2", "a = [1,2,3] b = 1");
-    assert_eq!(out.text, "a = [1,2,3] b = 2");
+    assert_eq!(out.text(), "a = [1,2,3] b = 2");
     // Both changed the list: rebuilt in place.
     let out = sj("a = [1,2]", "a = [0,1,2]", "a = [1,2,3]");
-    assert_value(Sjson, &out.text, "a = [0 1 2 3]");
+    assert_value(Sjson, out.text(), "a = [0 1 2 3]");
     let out = sj("o = {a=1,b=2}", "o = {a=1,b=3}", "o = {x=0,a=1,b=2,y=4}");
-    assert_value(Sjson, &out.text, "o = {x=0 a=1 b=3 y=4}");
+    assert_value(Sjson, out.text(), "o = {x=0 a=1 b=3 y=4}");
 }
 
 #[test]
@@ -166,13 +166,13 @@ fn reordered_keyed_elements_on_one_line() {
         "a = [{id=2 x=1} {id=1 x=1}] b = 0",
     );
     assert_clean(&out);
-    assert_value(Sjson, &out.text, "a = [{id=2 x=2} {id=1 x=1}] b = 1");
+    assert_value(Sjson, out.text(), "a = [{id=2 x=2} {id=1 x=1}] b = 1");
     let out = sj(
         "a = [{id=1},{id=2},{id=3}] b = 0",
         "a = [{id=1},{id=2},{id=3}] b = 1",
         "a = [{id=3},{id=1},{id=2}] b = 0",
     );
-    assert_value(Sjson, &out.text, "a = [{id=3} {id=1} {id=2}] b = 1");
+    assert_value(Sjson, out.text(), "a = [{id=3} {id=1} {id=2}] b = 1");
 }
 
 /// Ours edits `z` so the object is rebuilt in place; theirs' edits are in `edit`.
@@ -180,7 +180,7 @@ fn json_object_case(base: &str, theirs: &str) -> String {
     let ours = base.replace("\"z\": 0", "\"z\": 1");
     let out = js(base, &ours, theirs);
     assert_clean(&out);
-    out.text
+    out.into_text()
 }
 
 #[test]
@@ -220,7 +220,7 @@ fn json_object_commas_after_deletions() {
     // The last key deleted by theirs, ours edited the first.
     let ours = base.replace("\"a\": 1", "\"a\": 5");
     let out = js(base, &ours, "{\n  \"a\": 1,\n  \"b\": 2,\n  \"c\": 3\n}\n");
-    assert_eq!(out.text, "{\n  \"a\": 5,\n  \"b\": 2,\n  \"c\": 3\n}\n");
+    assert_eq!(out.text(), "{\n  \"a\": 5,\n  \"b\": 2,\n  \"c\": 3\n}\n");
     // Single line.
     let base = r#"{"a": 1, "b": 2, "c": 3, "z": 0}"#;
     assert_eq!(
@@ -233,7 +233,7 @@ fn json_object_commas_after_deletions() {
     );
     let ours = r#"{"a": 5, "b": 2, "c": 3, "z": 0}"#;
     let out = js(base, ours, r#"{"a": 1, "b": 2, "c": 3}"#);
-    assert_eq!(out.text, r#"{"a": 5, "b": 2, "c": 3}"#);
+    assert_eq!(out.text(), r#"{"a": 5, "b": 2, "c": 3}"#);
 }
 
 #[test]
@@ -252,7 +252,7 @@ fn json_array_commas() {
         let theirs = format!(r#"{{"l": {theirs_l}, "k": 0}}"#);
         let out = js(base, &ours, &theirs);
         assert_clean(&out);
-        assert_value(Json, &out.text, &format!(r#"{{"l": {merged}, "k": 1}}"#));
+        assert_value(Json, out.text(), &format!(r#"{{"l": {merged}, "k": 1}}"#));
     }
     // Multi-line arrays.
     let base = "{\"l\": [\n  1,\n  2,\n  3\n], \"k\": 0}";
@@ -260,7 +260,7 @@ fn json_array_commas() {
     let theirs = "{\"l\": [\n  7,\n  1,\n  2,\n  3,\n  8\n], \"k\": 0}";
     let out = js(base, ours, theirs);
     assert_clean(&out);
-    assert_eq!(out.text, "{\"l\": [\n  7,\n  1,\n  3,\n  8\n], \"k\": 1}");
+    assert_eq!(out.text(), "{\"l\": [\n  7,\n  1,\n  3,\n  8\n], \"k\": 1}");
 }
 
 #[test]
@@ -272,7 +272,7 @@ fn json_keyed_array_commas() {
     assert_clean(&out);
     assert_value(
         Json,
-        &out.text,
+        out.text(),
         r#"{"a":[{"id":0},{"id":1},{"id":3}],"k":1}"#,
     );
     // Into empty containers.
@@ -281,13 +281,13 @@ fn json_keyed_array_commas() {
         r#"{"a":[],"o":{},"k":1}"#,
         r#"{"a":[1],"o":{"x":1},"k":0}"#,
     );
-    assert_value(Json, &out.text, r#"{"a":[1],"o":{"x":1},"k":1}"#);
+    assert_value(Json, out.text(), r#"{"a":[1],"o":{"x":1},"k":1}"#);
     let out = js(
         r#"{"a":[],"o":{}}"#,
         r#"{"a":[1,2],"o":{"p":1}}"#,
         r#"{"a":[3],"o":{"q":2}}"#,
     );
-    assert_value(Json, &out.text, r#"{"a":[1,2,3],"o":{"p":1,"q":2}}"#);
+    assert_value(Json, out.text(), r#"{"a":[1,2,3],"o":{"p":1,"q":2}}"#);
 }
 
 #[test]
@@ -301,7 +301,7 @@ fn sjson_values_from_theirs_are_rendered_as_json_in_json() {
     assert_clean(&out);
     assert_value(
         Json,
-        &out.text,
+        out.text(),
         r#"{"a": 2, "n": {"x": [1, 2], "s": "té"}}"#,
     );
 }
@@ -315,7 +315,7 @@ fn new_values_use_ours_style() {
     let out = sj(base, ours, theirs);
     assert_clean(&out);
     assert_eq!(
-        out.text,
+        out.text(),
         "{\n    a: 1,\n    b: 3,\n    c: {\n        d: 1,\n        e: [\n            {\n                f: 1,\n            },\n        ],\n    },\n}\n"
     );
 }
@@ -329,15 +329,18 @@ fn three_quotes_always_open_a_raw_string() {
     let base = "w = [1]\n";
     let ours = "w = [\"\"\"x\" 1]\n";
     let theirs = "w = [1 \"\"\"raw\"\"\"]\n";
-    let err =
-        merge::merge_texts(base, ours, theirs, Sjson, &merge::MergeOptions::default()).unwrap_err();
+    let err = merge::merge(
+        merge::Inputs::texts(base, ours, theirs, Sjson),
+        &merge::MergeOptions::default(),
+    )
+    .unwrap_err();
     assert!(
         matches!(err, merge::MergeError::Parse { side: "ours", .. }),
         "{err}"
     );
     let out = sj(base, "w = [\"\" \"x\" 1]\n", theirs);
     assert_clean(&out);
-    assert_value(Sjson, &out.text, "w = [\"\" \"x\" 1 \"\"\"raw\"\"\"]");
+    assert_value(Sjson, out.text(), "w = [\"\" \"x\" 1 \"\"\"raw\"\"\"]");
     // The fuzzer's inputs: whatever parses merges into text that parses, and
     // merge(b, b, x) is x.
     let q = |n: usize| "\"".repeat(n);
@@ -369,11 +372,11 @@ fn three_quotes_always_open_a_raw_string() {
     ];
     for (b, o, t) in &fuzzed {
         let options = merge::MergeOptions::default();
-        if let Ok(out) = merge::merge_texts(b, o, t, Sjson, &options) {
-            parse(Sjson, &out.text);
+        if let Ok(out) = merge::merge(merge::Inputs::texts(b, o, t, Sjson), &options) {
+            parse(Sjson, out.text());
         }
-        if let Ok(out) = merge::merge_texts(b, b, t, Sjson, &options) {
-            assert!(parse(Sjson, &out.text)
+        if let Ok(out) = merge::merge(merge::Inputs::texts(b, b, t, Sjson), &options) {
+            assert!(parse(Sjson, out.text())
                 .root()
                 .same_value(&parse(Sjson, t).root()));
         }
@@ -385,16 +388,16 @@ fn new_values_do_not_run_into_comments() {
     // Regression (found by the merge3 fuzz target): a bare string `s/` printed right
     // before ours' comment `// l}` read as `s` and the comment `/// l}`.
     let out = sj("// l}\n", "// l}\n", "// li1ghtinu\nambie =s/");
-    assert_value(Sjson, &out.text, "ambie = \"s/\"");
-    assert_eq!(out.text, "// li1ghtinu\nambie = s/\n// l}\n");
+    assert_value(Sjson, out.text(), "ambie = \"s/\"");
+    assert_eq!(out.text(), "// li1ghtinu\nambie = s/\n// l}\n");
     // Ours' value replaced in place, its comment right after it.
     let out = sj(
         "a = 1// c\nb = 1\n",
         "a = 1// c\nb = 2\n",
         "a = s/\nb = 1\n",
     );
-    assert_value(Sjson, &out.text, "a = \"s/\" b = 2");
-    assert_eq!(out.text, "a = s/ // c\nb = 2\n");
+    assert_value(Sjson, out.text(), "a = \"s/\" b = 2");
+    assert_eq!(out.text(), "a = s/ // c\nb = 2\n");
     // New items in containers that hold only a comment.
     let out = sj(
         "a = [1] b = {}",
@@ -402,7 +405,7 @@ fn new_values_do_not_run_into_comments() {
         "a = [1 s/] b = { x = y/ }",
     );
     // (Ours emptied `a`, theirs appended to it: a conflict, theirs taken.)
-    assert_value(Sjson, &out.text, "a = [1 \"s/\"] b = { x = \"y/\" }");
+    assert_value(Sjson, out.text(), "a = [1 \"s/\"] b = { x = \"y/\" }");
 }
 
 #[test]
@@ -415,15 +418,18 @@ fn a_replaced_value_does_not_run_into_the_next_item() {
     let out = sj(base, ours, theirs);
     assert_value(
         Sjson,
-        &out.text,
+        out.text(),
         "fog = { density = 0.02 color = [0.5 0.5 0.7] }",
     );
-    assert_eq!(out.text, "fog = { density = 0.02 color = [0.5 0.5 0.7] }\n");
+    assert_eq!(
+        out.text(),
+        "fog = { density = 0.02 color = [0.5 0.5 0.7] }\n"
+    );
     // A bare string for a quoted one.
     let out = sj(
         "o = { a = \"s\"b = 1 }",
         "o = { a = \"s\"b = 2 }",
         "o = { a = t b = 1 }",
     );
-    assert_eq!(out.text, "o = { a = t b = 2 }");
+    assert_eq!(out.text(), "o = { a = t b = 2 }");
 }

@@ -19,7 +19,7 @@ fn merge_case(name: &str) -> (String, String) {
     let read = |side: &str| std::fs::read_to_string(dir.join(format!("{side}.json"))).unwrap();
     let out = merge3(Dialect::Json, &read("base"), &read("ours"), &read("theirs"));
     assert_clean(&out);
-    (out.text, read("human"))
+    (out.into_text(), read("human"))
 }
 
 /// A Minecraft lang file repeating `"_comment"` (repeats aligned with base's, kept).
@@ -51,7 +51,7 @@ fn repeated_keys_merge_by_occurrence() {
     let out = js(base, ours, theirs);
     assert_clean(&out);
     assert_eq!(
-        out.text,
+        out.text(),
         "{\n  \"_comment\": \"a\",\n  \"x\": 1,\n  \"_comment\": \"B\",\n  \"y\": 3\n}\n"
     );
     // Theirs adds a third repeat; ours edits the first.
@@ -59,7 +59,7 @@ fn repeated_keys_merge_by_occurrence() {
     let ours = base.replace("\"a\"", "\"A\"");
     let out = js(base, &ours, &theirs);
     assert_clean(&out);
-    let doc = parse(Dialect::Json, &out.text);
+    let doc = parse(Dialect::Json, out.text());
     let comments: Vec<String> = doc
         .root()
         .members()
@@ -79,7 +79,7 @@ fn jsonc_edits_keep_comments_and_trailing_commas() {
     let out = js(base, ours, theirs);
     assert_clean(&out);
     assert_eq!(
-        out.text,
+        out.text(),
         "{\n  // head\n  \"a\": 5, // one\n  \"b\": 2, /* two, */\n  \"c\": 3,\n}\n"
     );
 }
@@ -93,7 +93,7 @@ fn a_number_id_and_a_string_id_are_different_objects() {
     let ours = r#"{"l": [{"id": 5, "x": 2}, {"id": 6, "x": 1}]}"#;
     let theirs = r#"{"l": [{"id": "\u00005", "x": 1}, {"id": 6, "x": 1}]}"#;
     let out = js(base, ours, theirs);
-    let doc = parse(Dialect::Json, &out.text);
+    let doc = parse(Dialect::Json, out.text());
     let l = doc.root().get("l").unwrap();
     let edited_string_object = l.children().any(|el| {
         el.get("id")
@@ -103,11 +103,11 @@ fn a_number_id_and_a_string_id_are_different_objects() {
     assert!(
         !edited_string_object,
         "ours' edit landed on theirs' object:\n{}",
-        out.text
+        out.text()
     );
     assert!(
         !out.conflicts.is_empty(),
         "ours edited what theirs deleted:\n{}",
-        out.text
+        out.text()
     );
 }

@@ -6,12 +6,12 @@
 use std::path::Path;
 
 use crate::common::*;
-use merge::{ConflictKind, MergeOutcome, Side};
+use merge::{ConflictKind, Merged, Side};
 use proptest::prelude::*;
 use sjson::Dialect;
 
 /// The repairs reporting a repeated key: (path, side).
-fn collapses(out: &MergeOutcome) -> Vec<(String, Side)> {
+fn collapses(out: &Merged) -> Vec<(String, Side)> {
     out.conflicts
         .iter()
         .filter(|c| c.kind == ConflictKind::RepeatedKey)
@@ -27,7 +27,7 @@ fn a_dead_copy_is_no_change_and_is_written_once() {
     let ours = "{\n  \"n\": \"dead\",\n  \"a\": 1,\n  \"n\": \"old\",\n  \"z\": 3\n}\n";
     let theirs = "{\n  \"a\": 1,\n  \"n\": \"new\",\n  \"z\": 3\n}\n";
     let out = js(base, ours, theirs);
-    assert_eq!(out.text, theirs);
+    assert_eq!(out.text(), theirs);
     assert_eq!(collapses(&out), [("/n".to_string(), Side::Ours)]);
     assert_eq!(out.conflicts.len(), 1, "{:#?}", out.conflicts);
     let line = out.conflicts[0].to_string();
@@ -49,9 +49,9 @@ fn the_last_occurrence_is_the_sides_value() {
     let ours = "{\"a\": 5, \"n\": 2}";
     let theirs = "{\"a\": 1, \"n\": 2, \"n\": 7, \"n\": 9}";
     let out = js(base, ours, theirs);
-    let doc = parse(Dialect::Json, &out.text);
-    assert!(doc.duplicate_keys().is_empty(), "{}", out.text);
-    assert_value(Dialect::Json, &out.text, "{\"a\": 5, \"n\": 9}");
+    let doc = parse(Dialect::Json, &out.text());
+    assert!(doc.duplicate_keys().is_empty(), "{}", out.text());
+    assert_value(Dialect::Json, &out.text(), "{\"a\": 5, \"n\": 9}");
     let c = one_conflict(&out);
     assert_eq!(c.kind, ConflictKind::RepeatedKey);
     assert!(c.to_string().contains("theirs wrote \"n\" 3 times"), "{c}");
@@ -64,14 +64,14 @@ fn sjson_repeats_collapse_too() {
     let ours = "n = 0\na = 1\nn = 2\n";
     let theirs = "a = 1\nn = 3\n";
     let out = sj(base, ours, theirs);
-    assert_eq!(out.text, "a = 1\nn = 3\n");
+    assert_eq!(out.text(), "a = 1\nn = 3\n");
     assert_eq!(collapses(&out), [("/n".to_string(), Side::Ours)]);
     // Nested objects collapse where they are.
     let base = "o = { a = 1 }\n";
     let ours = "o = { a = 1 b = 1 b = 2 }\n";
     let theirs = "o = { a = 4 }\n";
     let out = sj(base, ours, theirs);
-    assert_value(Dialect::Sjson, &out.text, "o = { a = 4 b = 2 }\n");
+    assert_value(Dialect::Sjson, &out.text(), "o = { a = 4 b = 2 }\n");
     assert_eq!(collapses(&out), [("/o/b".to_string(), Side::Ours)]);
 }
 
@@ -85,14 +85,14 @@ fn a_repeat_inserted_first_does_not_shift_the_pairing() {
     let out = js(base, ours, theirs);
     assert_clean(&out);
     assert_eq!(
-        out.text,
+        out.text(),
         "{\n  \"_c\": \"new\",\n  \"_c\": \"a\",\n  \"x\": 1,\n  \"_c\": \"B\"\n}\n"
     );
     // Both sides add a repeat: both are kept.
     let theirs = "{\n  \"_c\": \"a\",\n  \"x\": 1,\n  \"_c\": \"b\",\n  \"_c\": \"c\"\n}\n";
     let out = js(base, ours, theirs);
     assert_clean(&out);
-    let doc = parse(Dialect::Json, &out.text);
+    let doc = parse(Dialect::Json, &out.text());
     let comments: Vec<String> = doc
         .root()
         .members()
@@ -111,7 +111,7 @@ fn deleting_the_first_repeat_keeps_the_second_paired() {
     let theirs = r#"{"_c": "a", "x": 1, "_c": "B"}"#;
     let out = js(base, ours, theirs);
     assert_clean(&out);
-    assert_eq!(out.text, r#"{"x": 1, "_c": "B"}"#);
+    assert_eq!(out.text(), r#"{"x": 1, "_c": "B"}"#);
 }
 
 /// TerraformersMC/ModMenu 1d057118bf, `zh_cn.json`: ours added copies of three keys base
@@ -124,8 +124,8 @@ fn mod_menu_lang_file_with_dead_copies() {
     );
     let read = |side: &str| std::fs::read_to_string(dir.join(format!("{side}.json"))).unwrap();
     let out = js(&read("base"), &read("ours"), &read("theirs"));
-    let doc = parse(Dialect::Json, &out.text);
-    assert!(doc.duplicate_keys().is_empty(), "{}", out.text);
+    let doc = parse(Dialect::Json, &out.text());
+    assert!(doc.duplicate_keys().is_empty(), "{}", out.text());
     let mut keys: Vec<String> = collapses(&out).into_iter().map(|c| c.0).collect();
     keys.sort();
     assert_eq!(
@@ -165,7 +165,7 @@ proptest! {
         let base: Vec<(usize, u8)> = base.into_iter().collect();
         let (b, o, t) = (object(&base), object(&ours), object(&theirs));
         let out = js(&b, &o, &t);
-        let doc = parse(Dialect::Json, &out.text);
+        let doc = parse(Dialect::Json, &out.text());
         // A side is taken whole where the other kept base or both agree (as git would): its
         // repeats too.
         let kept_base = |side: &str| {
@@ -173,7 +173,7 @@ proptest! {
         };
         let same = parse(Dialect::Json, &o).root().same_value(&parse(Dialect::Json, &t).root());
         if !kept_base(&o) && !kept_base(&t) && !same {
-            prop_assert!(doc.duplicate_keys().is_empty(), "{}", out.text);
+            prop_assert!(doc.duplicate_keys().is_empty(), "{}", out.text());
         }
         for (side, members) in [(Side::Ours, &ours), (Side::Theirs, &theirs)] {
             for k in 0..4usize {

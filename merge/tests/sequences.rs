@@ -15,14 +15,14 @@ fn atomic_tuples_conflict_as_a_whole() {
         (c.base.as_deref(), c.ours.as_deref(), c.theirs.as_deref()),
         (Some("[1,2,3]"), Some("[9,2,3]"), Some("[1,2,8]"))
     );
-    assert_eq!(out.text, "pos = [1 2 8]\n");
+    assert_eq!(out.text(), "pos = [1 2 8]\n");
     let out = sj_policy(
         Policy::Ours,
         "pos = [1 2 3]\n",
         "pos = [9 2 3]\n",
         "pos = [1 2 8]\n",
     );
-    assert_eq!(out.text, "pos = [9 2 3]\n");
+    assert_eq!(out.text(), "pos = [9 2 3]\n");
     // The seed: `[1,2,3]` → `[1,2,4]` / `[1,2,5]`: a conflict, theirs.
     let out = js("[1,2,3]", "[1,2,4]", "[1,2,5]");
     assert_conflict(
@@ -31,7 +31,7 @@ fn atomic_tuples_conflict_as_a_whole() {
         ConflictKind::BothModified,
         Side::Theirs,
     );
-    assert_eq!(out.text, "[1,2,5]");
+    assert_eq!(out.text(), "[1,2,5]");
     // Weights, from the sample cases (tests/data/cases).
     let out = sj(
         "weights = [0.5 0.25 0.25]\n",
@@ -44,7 +44,7 @@ fn atomic_tuples_conflict_as_a_whole() {
         ConflictKind::BothModified,
         Side::Theirs,
     );
-    assert_eq!(out.text, "weights = [0.6 0.2 0.2]\n");
+    assert_eq!(out.text(), "weights = [0.6 0.2 0.2]\n");
 }
 
 #[test]
@@ -54,7 +54,10 @@ fn atomic_tuples_in_keyed_elements() {
     let theirs = "l = [{ id = 1 pos = [1 2 3] rot = [0 1 0 0] }]\n";
     let out = sj(base, ours, theirs);
     assert_clean(&out);
-    assert_eq!(out.text, "l = [{ id = 1 pos = [4 2 3] rot = [0 1 0 0] }]\n");
+    assert_eq!(
+        out.text(),
+        "l = [{ id = 1 pos = [4 2 3] rot = [0 1 0 0] }]\n"
+    );
     let theirs = "l = [{ id = 1 pos = [1 2 5] rot = [0 0 0 1] }]\n";
     let out = sj(base, ours, theirs);
     assert_eq!(one_conflict(&out).path, "/l/[id=1]/pos");
@@ -64,14 +67,14 @@ fn atomic_tuples_in_keyed_elements() {
 fn a_length_change_makes_a_number_list_a_sequence() {
     let out = sj("l = [1 2]\n", "l = [0 1 2]\n", "l = [1 2 3]\n");
     assert_clean(&out);
-    assert_eq!(out.text, "l = [0 1 2 3]\n");
+    assert_eq!(out.text(), "l = [0 1 2 3]\n");
     let out = js("[1,2]", "[0,1,2]", "[1,2,3]");
     assert_clean(&out);
-    assert_value(Json, &out.text, "[0, 1, 2, 3]");
+    assert_value(Json, out.text(), "[0, 1, 2, 3]");
     // One side changes the length, the other a component: a sequence merge.
     let out = sj("l = [1 2 3]\n", "l = [1 2 3 4]\n", "l = [7 2 3]\n");
     assert_clean(&out);
-    assert_value(Sjson, &out.text, "l = [7 2 3 4]");
+    assert_value(Sjson, out.text(), "l = [7 2 3 4]");
 }
 
 #[test]
@@ -86,7 +89,7 @@ fn long_number_lists_are_sequences() {
     assert_clean(&out);
     let mut expected = ours.clone();
     expected[19] = "119".into();
-    assert_eq!(out.text, l(&expected));
+    assert_eq!(out.text(), l(&expected));
     // atomic_max is configurable: at 2, a triple is a sequence.
     let opts = MergeOptions {
         atomic_max: 2,
@@ -94,7 +97,7 @@ fn long_number_lists_are_sequences() {
     };
     let out = merge_with(Sjson, "p = [1 2 3]", "p = [9 2 3]", "p = [1 2 8]", &opts);
     assert_clean(&out);
-    assert_eq!(out.text, "p = [9 2 8]");
+    assert_eq!(out.text(), "p = [9 2 8]");
 }
 
 #[test]
@@ -105,25 +108,25 @@ fn sequences_merge_by_diff3() {
         "l = [a b c d y z]\n",
     );
     assert_clean(&out);
-    assert_eq!(out.text, "l = [a x c d y z]\n");
+    assert_eq!(out.text(), "l = [a x c d y z]\n");
     // Deletions on both sides.
     let out = sj("l = [a b c d e]\n", "l = [b c d e]\n", "l = [a b c d]\n");
     assert_clean(&out);
-    assert_value(Sjson, &out.text, "l = [b c d]");
+    assert_value(Sjson, out.text(), "l = [b c d]");
     // The same deletion on both sides.
     let out = sj("l = [a b c]\n", "l = [a c]\n", "l = [a c]\n");
-    assert_eq!(out.text, "l = [a c]\n");
+    assert_eq!(out.text(), "l = [a c]\n");
 }
 
 #[test]
 fn sequences_both_insert_at_one_place_ours_first() {
     let out = sj("l = [a z]\n", "l = [a o1 o2 z]\n", "l = [a t1 z]\n");
     assert_clean(&out);
-    assert_value(Sjson, &out.text, "l = [a o1 o2 t1 z]");
+    assert_value(Sjson, out.text(), "l = [a o1 o2 t1 z]");
     let out = sj("l = [a]\n", "l = [a o]\n", "l = [a t]\n");
-    assert_value(Sjson, &out.text, "l = [a o t]");
+    assert_value(Sjson, out.text(), "l = [a o t]");
     let out = sj("l = []\n", "l = [o]\n", "l = [t]\n");
-    assert_value(Sjson, &out.text, "l = [o t]");
+    assert_value(Sjson, out.text(), "l = [o t]");
 }
 
 #[test]
@@ -138,7 +141,7 @@ fn sequences_overlapping_scalar_changes_conflict() {
         (c.base.as_deref(), c.ours.as_deref(), c.theirs.as_deref()),
         (Some("[\"b\"]"), Some("[\"x\"]"), Some("[\"y\"]"))
     );
-    assert_value(Sjson, &out.text, theirs);
+    assert_value(Sjson, out.text(), theirs);
     let out = sj_policy(Policy::Ours, base, ours, theirs);
     assert_conflict(
         one_conflict(&out),
@@ -146,11 +149,11 @@ fn sequences_overlapping_scalar_changes_conflict() {
         ConflictKind::BothModified,
         Side::Ours,
     );
-    assert_eq!(out.text, ours);
+    assert_eq!(out.text(), ours);
     // Edit against delete of the same element.
     let out = sj(base, "l = [a x c]\n", "l = [a c]\n");
     assert_eq!(out.conflicts.len(), 1, "{:?}", out.conflicts);
-    assert_value(Sjson, &out.text, "l = [a c]");
+    assert_value(Sjson, out.text(), "l = [a c]");
 }
 
 #[test]
@@ -163,7 +166,7 @@ fn seed_unkeyed_objects_edit_and_append() {
     );
     let out = sj(base, &ours, &theirs);
     assert_clean(&out);
-    assert_eq!(out.text, theirs.replace("sort = 1\n", "sort = 10\n"));
+    assert_eq!(out.text(), theirs.replace("sort = 1\n", "sort = 10\n"));
 }
 
 #[test]
@@ -176,7 +179,7 @@ fn overlapping_object_edits_pair_by_natural_key() {
     assert_clean(&out);
     assert_value(
         Sjson,
-        &out.text,
+        out.text(),
         "l = [{ name = \"n\" x = 0 y = 0 } { name = \"a\" x = 2 y = 3 } { name = \"b\" x = 1 y = 4 }]",
     );
 }
@@ -189,7 +192,11 @@ fn natural_key_pairs_objects_that_changed_a_lot() {
     let theirs = "l = [{ name = \"a\" p = 1 q = 1 r = 3 }]\n";
     let out = sj(base, ours, theirs);
     assert_clean(&out);
-    assert_value(Sjson, &out.text, "l = [{ name = \"a\" p = 2 q = 2 r = 3 }]");
+    assert_value(
+        Sjson,
+        out.text(),
+        "l = [{ name = \"a\" p = 2 q = 2 r = 3 }]",
+    );
 }
 
 #[test]
@@ -201,7 +208,7 @@ fn overlapping_object_edits_pair_by_similarity() {
     assert_clean(&out);
     assert_value(
         Sjson,
-        &out.text,
+        out.text(),
         "l = [{ k = 1 a = 9 b = 1 c = 8 } { k = 2 a = 8 b = 9 c = 2 }]",
     );
     // A true conflict inside a paired object is reported at its index.
@@ -227,7 +234,7 @@ fn unpairable_objects_in_overlapping_changes() {
     assert_eq!(out.conflicts[0].kind, ConflictKind::DeleteModify);
     assert_value(
         Sjson,
-        &out.text,
+        out.text(),
         "l = [{ x = 1 y = 1 z = 1 } { a = 1 b = 1 c = 2 }]",
     );
 }
@@ -242,10 +249,10 @@ fn arrays_added_on_both_sides_merge_as_sequences() {
         ConflictKind::BothAdded,
         Side::Theirs,
     );
-    assert_value(Sjson, &out.text, "l = [1 2 4]");
+    assert_value(Sjson, out.text(), "l = [1 2 4]");
     let out = sj("", "l = [{ id = 1 }]\n", "l = [{ id = 2 }]\n");
     assert_clean(&out);
-    assert_value(Sjson, &out.text, "l = [{ id = 1 } { id = 2 }]");
+    assert_value(Sjson, out.text(), "l = [{ id = 1 } { id = 2 }]");
 }
 
 #[test]
@@ -255,7 +262,7 @@ fn no_id_is_duplicated_when_both_sides_add_it() {
     let theirs = units(&[("a", "w"), ("n", "w")]);
     let out = sj(&base, &ours, &theirs);
     assert_clean(&out);
-    let ids = ids_at(Sjson, &out.text, "units");
+    let ids = ids_at(Sjson, out.text(), "units");
     assert_eq!(ids.len(), 2, "{ids:?}");
 }
 
@@ -274,5 +281,5 @@ fn long_lists_of_unkeyed_objects_all_edited() {
     let theirs = list(&|i| el(i, 0, 1));
     let out = sj(&base, &ours, &theirs);
     assert_clean(&out);
-    assert_eq!(out.text, list(&|i| el(i, usize::from(i == 17), 1)));
+    assert_eq!(out.text(), list(&|i| el(i, usize::from(i == 17), 1)));
 }

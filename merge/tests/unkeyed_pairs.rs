@@ -4,7 +4,7 @@
 //! the deleted element never comes back and the edit is never lost, however alike the
 //! neighbours are (connections share their source).
 
-use merge::{merge_texts, MergeOptions};
+use merge::{merge, Inputs, MergeOptions};
 use serde_json::Value;
 use sjson::Dialect;
 
@@ -64,8 +64,12 @@ fn deleting_one_connection_and_editing_another_keeps_both_changes() {
                 (deleted(i), edited(j), "ours deletes"),
                 (edited(j), deleted(i), "theirs deletes"),
             ] {
-                let out = merge_texts(MATERIAL, &ours, &theirs, Dialect::Sjson, &opts).unwrap();
-                if connections(&out.text) != want || !out.conflicts.is_empty() {
+                let out = merge(
+                    Inputs::texts(MATERIAL, &ours, &theirs, Dialect::Sjson),
+                    &opts,
+                )
+                .unwrap();
+                if connections(out.text()) != want || !out.conflicts.is_empty() {
                     wrong.push(format!(
                         "{who} {i}, the other edits {j}: {:?}",
                         out.conflicts

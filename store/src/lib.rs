@@ -92,8 +92,8 @@ pub use sync::{
     Wip, REMOTE_WIP_PREFIX, SAVED_PREFIX, WIP_PREFIX,
 };
 pub use treemerge::{
-    conflict_lines, AssetRules, MergeReport, MergeResult, MergeTrees, MergedFile, StrategyMerge,
-    Unresolved, UnresolvedKind,
+    conflict_lines, AssetRules, MergeReport, MergeResult, MergeTrees, MergedFile, PathRules,
+    StrategyMerge, Unresolved, UnresolvedKind,
 };
 pub use trusted_config::{trusted_config, ConfigEntry};
 pub use worktree::{worktree_file, PathChange};

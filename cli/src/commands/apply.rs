@@ -376,7 +376,8 @@ fn summary(target: &Target, policy: Policy) -> String {
             }
         )
     } else {
-        let applied = merging::summary(path, outcome, policy).replacen("merged", "applied", 1);
+        let applied =
+            merging::summary(path, &outcome.conflicts, policy).replacen("merged", "applied", 1);
         if unapplied == 0 {
             applied
         } else if unapplied == outcome.conflicts.len() {

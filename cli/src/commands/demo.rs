@@ -461,15 +461,15 @@ fn outcome(
     paint: Paint,
     say: &mut impl FnMut(String),
 ) -> Result<()> {
-    let outcome = merge::merge_texts(
+    let inputs = merge::Inputs::texts(
         edits.base,
-        &edits.alice,
-        &edits.bob,
+        edits.alice.as_str(),
+        edits.bob.as_str(),
         Dialect::Sjson,
-        &merge::MergeOptions::default(),
-    )
-    .map_err(|e| anyhow!("{e}"))?;
-    if outcome.text != result {
+    );
+    let outcome =
+        merge::merge(inputs, &merge::MergeOptions::default()).map_err(|e| anyhow!("{e}"))?;
+    if outcome.text() != result {
         bail!("the driver's result differs from the structured merge");
     }
     say(paint.bold("outcome"));

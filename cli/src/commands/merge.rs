@@ -13,7 +13,7 @@ use std::process::ExitCode;
 use clap::Args;
 use merge::Policy;
 use store::ObjectId;
-use store::{self, AssetRules, MergeResult};
+use store::{self, MergeResult};
 
 use super::merge_file::parse_policy;
 use super::porcelain;
@@ -80,13 +80,9 @@ pub fn merge_into_head(
 ) -> anyhow::Result<ExitCode> {
     let root = repo.workdir().unwrap_or(repo.git_dir()).to_path_buf();
     let (options, config) = porcelain::settings(&root, policy)?;
-    let dialect_of = porcelain::dialect_fn(&config)?;
     let policy = options.policy;
     let resources_config = config.clone();
-    let rules = AssetRules {
-        dialect_of: &dialect_of,
-        options,
-    };
+    let rules = porcelain::asset_rules(&config, options)?;
     let report = repo
         .merge_into_head(theirs, label, title, &rules)
         .map_err(porcelain::fail)?;

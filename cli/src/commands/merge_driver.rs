@@ -126,7 +126,7 @@ fn merge_file(args: &MergeDriverArgs) -> anyhow::Result<ExitCode> {
     options.policy = configured.for_operation(operation.swapped);
     // Ours' document too, when finding its dialect parsed it (one parse, not two).
     let detected = merging::detect_file(&config, Path::new(&args.path), &args.current);
-    options.profile = merging::profile_of(&config, Path::new(&args.path));
+    options.profile = merging::profile_of(&config.profiles, Path::new(&args.path));
     let shown = |side: &str| format!("{} ({side})", args.path);
     let docs = merging::load_three(
         [
@@ -150,37 +150,36 @@ fn merge_file(args: &MergeDriverArgs) -> anyhow::Result<ExitCode> {
         }
     };
     // The result is returned parsed (reports read it without parsing it again).
-    let merged = merging::merge_coherent_files(loaded, &options, |_, _| ())
+    let merged = merging::merge_loaded(loaded, &options)
         .map_err(|e| anyhow!("{}: {}", args.path, merging::describe(e)))?;
-    let (outcome, result) = (merged.outcome, merged.document);
-    // Where each conflict is, for people (indexing walks the result: only for conflicts).
-    let places = merge::naming::places(result.root(), &outcome.conflicts, &options);
+    // Where each conflict is, for people.
+    let places = merged.places();
     // The versions are copied before %A is replaced by the result.
-    let versions = match (&git_dir, outcome.conflicts.is_empty()) {
+    let versions = match (&git_dir, merged.conflicts.is_empty()) {
         (Some(dir), false) => Some(Journal::at(dir).begin(&operation).and_then(|log| {
             log.save_version_files([&args.base, &args.current, &args.other])
                 .map(|name| (log, name))
         })),
         _ => None,
     };
-    write_result(&args.current, result.text().as_bytes())
+    write_result(&args.current, merged.text().as_bytes())
         .with_context(|| args.current.display().to_string())?;
     let sides = merging::Sides::of(&operation);
     eprintln!(
         "assetvc: {}",
-        merging::summary_in(&args.path, &outcome, configured, &sides)
+        merging::summary_in(&args.path, &merged.conflicts, configured, &sides)
     );
-    for (i, c) in outcome.conflicts.iter().enumerate() {
+    for (i, c) in merged.conflicts.iter().enumerate() {
         let place = places.get(i).and_then(|p| p.as_deref());
         eprintln!(
             "assetvc:   {}",
             merging::conflict_line(c, configured, &sides, place)
         );
     }
-    for v in &outcome.violations {
+    for v in &merged.violations {
         eprintln!("assetvc:   not merged cleanly, the result breaks what its inputs kept: {v}");
     }
-    let step = merging::step_report(&args.path, configured, &sides, &outcome.conflicts, &places);
+    let step = merging::step_report(&args.path, configured, &sides, &merged.conflicts, &places);
     match versions {
         Some(Ok((log, name))) => {
             append(&log, step, &place, Some(name));
@@ -188,7 +187,7 @@ fn merge_file(args: &MergeDriverArgs) -> anyhow::Result<ExitCode> {
         Some(Err(e)) => eprintln!("assetvc: warning: could not record the merge: {e}"),
         None => record(git_dir.as_deref(), &operation, &place, step, None),
     }
-    Ok(ExitCode::from(u8::from(outcome.failed(options.policy))))
+    Ok(ExitCode::from(u8::from(merged.failed(options.policy))))
 }
 
 /// Writes the result into %A whole or not at all: a temporary file next to it, renamed

@@ -5,8 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Args;
-use merge::naming::Names;
-use merge::{Conflict, Policy};
+use merge::Policy;
 
 use super::merging;
 use crate::exit::{Exit, FAILED};
@@ -62,7 +61,7 @@ pub fn run(args: &MergeFileArgs) -> anyhow::Result<ExitCode> {
         merging::options(&repo_config::root_for(dir), args.policy).map_err(anyhow::Error::msg)?;
     // Ours' document too, when finding its dialect parsed it (one parse, not two).
     let detected = merging::detect_file(&config, &args.current, &args.current);
-    options.profile = merging::profile_of(&config, &args.current);
+    options.profile = merging::profile_of(&config.profiles, &args.current);
     fn shown(p: &Path) -> (&Path, String) {
         (p, p.display().to_string())
     }
@@ -80,38 +79,28 @@ pub fn run(args: &MergeFileArgs) -> anyhow::Result<ExitCode> {
     let sides = [&args.base, &args.current, &args.other].map(|p| p.display().to_string());
     let sides = [sides[0].as_str(), sides[1].as_str(), sides[2].as_str()];
     let name = args.current.display().to_string();
-    // Name the conflicts' places the way people do while the coherence pass checks the
-    // result.
-    let checked = merging::merge_coherent_files(loaded, &options, |result, conflicts| {
-        NamedConflicts::of(result, conflicts, &options)
-    });
-    let merged = checked
+    // The merge names the conflicts' places the way people do while the coherence pass
+    // checks the result.
+    let merged = merging::merge_loaded(loaded, &options)
         .map_err(|e| anyhow::Error::msg(merging::name_sides(merging::describe(e), sides)))?;
-    let (outcome, result, named) = (merged.outcome, merged.document, merged.beside);
+    let lines = merged.lines();
+    let (outcome, result) = (&merged, &merged.document);
     // The ids the result repeats (an input whose keyed array repeats an id cannot be
     // merged by id; the result fails `check`): none when the coherence pass found no id
     // held twice in the whole result, which it indexed anyway.
     let duplicates = match merged.unique_ids {
         true => Vec::new(),
-        false => hooks::checks::duplicate_ids_in(&name, &result, &options.id_keys),
+        false => hooks::checks::duplicate_ids_in(&name, result, &options.id_keys),
     };
     let file_report = merging::file_report(&name, options.policy, &outcome.conflicts);
     let report_json = named_report(
         &file_report,
-        &named.pointers,
+        &merged.names,
         &duplicates,
         &outcome.violations,
     );
     if let Some(inputs) = &inputs {
-        explain_and_keep(
-            args,
-            inputs,
-            &name,
-            &result,
-            &report_json,
-            &outcome,
-            &options,
-        )?;
+        explain_and_keep(args, inputs, &name, &report_json, outcome, &options)?;
     }
     if let Some(path) = &args.report {
         files::write_atomic(path, format!("{report_json}\n").as_bytes())?;
@@ -134,12 +123,12 @@ pub fn run(args: &MergeFileArgs) -> anyhow::Result<ExitCode> {
         if duplicates.is_empty() || !outcome.conflicts.is_empty() {
             eprintln!(
                 "assetvc: {}",
-                merging::summary(&name, &outcome, options.policy)
+                merging::summary(&name, &outcome.conflicts, options.policy)
             );
         } else {
             eprintln!("assetvc: {name}: merged, but ids are not unique (`assetvc check` fails):");
         }
-        for line in &named.lines {
+        for line in &lines {
             eprintln!("  {line}");
         }
         for p in &duplicates {
@@ -157,11 +146,11 @@ fn explain_and_keep(
     args: &MergeFileArgs,
     inputs: &debug_bundle::Inputs,
     name: &str,
-    result: &sjson::Document,
     report_json: &str,
-    outcome: &merge::MergeOutcome,
+    outcome: &merge::Merged,
     options: &merge::MergeOptions,
 ) -> std::io::Result<()> {
+    let result = &outcome.document;
     let explanation = debug_bundle::explain(inputs, result, &outcome.conflicts, options);
     let trace = debug_bundle::trace(inputs, options);
     if let Some(dir) = debug_bundle::dir_from_env() {
@@ -187,33 +176,6 @@ fn explain_and_keep(
         }
     }
     Ok(())
-}
-
-/// Each conflict's place for people, as the JSON report and the summary show it.
-struct NamedConflicts {
-    /// Each conflict's path (`name` in the JSON report).
-    pointers: Vec<String>,
-    /// Each conflict as one line.
-    lines: Vec<String>,
-}
-
-impl NamedConflicts {
-    /// Names `conflicts`, which the merge reported for `result`.
-    fn of(
-        result: &sjson::Document,
-        conflicts: &[Conflict],
-        options: &merge::MergeOptions,
-    ) -> NamedConflicts {
-        // (Indexing names walks the document: only when there is a conflict to name.)
-        let named = Some(result).filter(|_| !conflicts.is_empty());
-        let names = Names::new(
-            named.into_iter().map(sjson::Document::root).collect(),
-            &options.id_keys,
-            &options.natural_keys,
-        );
-        let (pointers, lines) = names.conflicts(conflicts).into_iter().unzip();
-        NamedConflicts { pointers, lines }
-    }
 }
 
 /// The JSON report with each conflict's `name` (the path for people) beside its pointer,

@@ -17,7 +17,7 @@ use std::process::ExitCode;
 
 use anyhow::anyhow;
 use merge::Policy;
-use store::{AssetRules, Journal, MergeTrees, ObjectId, StrategyMerge};
+use store::{Journal, MergeTrees, ObjectId, StrategyMerge};
 
 use super::merging::{self, Sides};
 use super::porcelain;
@@ -135,11 +135,7 @@ fn run(args: &StrategyArgs) -> anyhow::Result<ExitCode> {
     let (mut options, config) = porcelain::settings(&root, chosen)?;
     let configured = options.policy;
     options.policy = configured.for_operation(operation.swapped);
-    let dialect_of = porcelain::dialect_fn(&config)?;
-    let rules = AssetRules {
-        dialect_of: &dialect_of,
-        options,
-    };
+    let rules = porcelain::asset_rules(&config, options)?;
     let theirs_label = std::env::var(format!("GITHEAD_{theirs}"))
         .unwrap_or_else(|_| theirs.to_hex_with_len(7).to_string());
     let trees = MergeTrees {

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use config::Config;
-use merge::{Conflict, MergeOptions, MergeOutcome, Policy, Side};
+use merge::{Conflict, MergeOptions, Policy, Side};
 use serde::Serialize;
 use serde_json::value::RawValue;
 use sjson::{Detected, Dialect, Document, ParseOptions};
@@ -120,14 +120,13 @@ pub fn load_three(
     })
 }
 
-/// [`merge::merge_coherent_owned`] on versions read from files: the structural merge,
-/// checked to parse, then made a coherent level; a large base is freed during the merge
-/// and read again from its file only if a repair needs it.
-pub fn merge_coherent_files<R: Send>(
+/// [`merge::merge`] on versions read from files, given up to it ([`merge::Inputs::Owned`]):
+/// a large base is freed during the merge and read again from its file only if a repair
+/// needs it.
+pub fn merge_loaded(
     loaded: Loaded,
     options: &MergeOptions,
-    beside: impl Fn(&Document, &[Conflict]) -> R + Sync,
-) -> Result<merge::Coherent<R>, merge::MergeError> {
+) -> Result<merge::Merged, merge::MergeError> {
     let Loaded {
         ours,
         base,
@@ -138,7 +137,13 @@ pub fn merge_coherent_files<R: Send>(
     let base_again = read_again
         .as_ref()
         .map(|read| read as merge::coherence::BaseAgain<'_>);
-    merge::merge_coherent_owned(base, ours, theirs, base_again, options, beside)
+    let inputs = merge::Inputs::Owned {
+        base,
+        ours,
+        theirs,
+        base_again,
+    };
+    merge::merge(inputs, options)
 }
 
 /// A merge error as the diagnostic the cli prints.
@@ -149,7 +154,7 @@ pub fn describe(e: merge::MergeError) -> String {
     }
 }
 
-/// An error of [`merge_coherent_files`], described, with the position of a bad reference
+/// An error of [`merge_loaded`], described, with the position of a bad reference
 /// named by the version's file (`ours` → `names[1]`) instead of its side.
 pub fn name_sides(e: String, names: [&str; 3]) -> String {
     for (side, name) in ["base", "ours", "theirs"].into_iter().zip(names) {
@@ -227,9 +232,9 @@ pub fn violations_json(violations: &[merge::GateViolation]) -> serde_json::Value
 }
 
 /// The one-line summary: `level.sjson: merged, 2 conflicts resolved (theirs)`.
-pub fn summary(path: &str, outcome: &MergeOutcome, policy: Policy) -> String {
+pub fn summary(path: &str, conflicts: &[Conflict], policy: Policy) -> String {
     let path = crate::report::safe(path);
-    match outcome.conflicts.len() {
+    match conflicts.len() {
         0 => format!("{path}: merged cleanly"),
         1 => format!(
             "{path}: merged, 1 conflict resolved ({})",
@@ -323,8 +328,8 @@ fn keep_if(exact: bool, found: Detected) -> Detected {
 
 /// The engine profile of `path`: `assetvc.toml`'s `[profiles]`, else by extension;
 /// `None` leaves it to the content of ours at the merge.
-pub fn profile_of(config: &Config, path: &Path) -> Option<merge::profile::Format> {
-    match config.profiles.for_path(path) {
+pub fn profile_of(profiles: &config::Profiles, path: &Path) -> Option<merge::profile::Format> {
+    match profiles.for_path(path) {
         Some((format, _)) => Some(format),
         None => merge::profile::Format::by_file_name(&path.to_string_lossy()),
     }
@@ -423,14 +428,14 @@ pub fn conflict_line(
 
 /// The one-line summary, with the meaning of a workflow policy:
 /// `level.sjson: merged, 1 conflict resolved (kept local: theirs in this rebase)`.
-pub fn summary_in(path: &str, outcome: &MergeOutcome, configured: Policy, sides: &Sides) -> String {
-    if !by_meaning(configured) || outcome.conflicts.is_empty() {
-        return summary(path, outcome, configured);
+pub fn summary_in(path: &str, conflicts: &[Conflict], configured: Policy, sides: &Sides) -> String {
+    if !by_meaning(configured) || conflicts.is_empty() {
+        return summary(path, conflicts, configured);
     }
     let side = configured
         .for_operation(sides.meanings() == store::SideMeanings::SWAPPED)
         .side();
-    let n = outcome.conflicts.len();
+    let n = conflicts.len();
     format!(
         "{path}: merged, {n} conflict{} resolved (kept {}: {} in this {})",
         if n == 1 { "" } else { "s" },

@@ -113,7 +113,8 @@ pub fn run(args: &MigrateArgs) -> anyhow::Result<ExitCode> {
     let repo = store::Repo::discover(Path::new(".")).map_err(porcelain::fail)?;
     let commit = repo.resolve_commit(&args.rev).map_err(porcelain::fail)?;
     let config = config_at(&repo, commit, &args.rev)?;
-    let dialect_of = porcelain::dialect_fn(&config)?;
+    let rules = porcelain::asset_rules(&config, config.merge_options())?;
+    let dialect_of = |path: &str| rules.dialect_of(path);
     if args.id_key.is_empty() {
         bail!("--id-key: the key must not be empty");
     }

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use merge::Policy;
 use store::Error;
-use store::{MergeReport, UnresolvedKind};
+use store::{AssetRules, MergeReport, PathRules, UnresolvedKind};
 
 use super::merging;
 use crate::exit::{Exit, FAILED};
@@ -45,10 +45,21 @@ pub fn settings(
     merging::options(root, policy).map_err(anyhow::Error::msg)
 }
 
-/// The matcher's dialect for a repository path, for the store's asset rules.
-pub fn dialect_fn(config: &Config) -> anyhow::Result<impl Fn(&str) -> Option<sjson::Dialect>> {
+/// How the repository configured by `config` merges each path, with the merge settings
+/// `options`: which paths are assets and their dialect (the asset patterns), and each
+/// asset's engine profile (`[profiles]`, else its file name; [`merging::profile_of`]).
+/// The one place the porcelain's merges (`merge`, `pull`, `sync`, the merge strategy,
+/// `pr`) learn it.
+pub fn asset_rules(config: &Config, options: merge::MergeOptions) -> anyhow::Result<AssetRules> {
     let matcher = config.matcher()?;
-    Ok(move |path: &str| matcher.dialect(Path::new(path)))
+    let profiles = config.profiles.clone();
+    let of_path = move |path: &str| {
+        let path = Path::new(path);
+        let dialect = matcher.dialect(path)?;
+        let profile = merging::profile_of(&profiles, path);
+        Some(PathRules { dialect, profile })
+    };
+    Ok(AssetRules::new(of_path, options))
 }
 
 /// Prints what a merge did to stderr: one summary per merged asset and its conflicts, and

@@ -40,7 +40,8 @@ pub fn run(args: &WhoArgs) -> anyhow::Result<ExitCode> {
     let (repo, root) = porcelain::open_worktree()?;
     let target = target(&repo, args.remote.as_deref())?;
     let (options, config) = porcelain::settings(&root, None)?;
-    let dialect_of = porcelain::dialect_fn(&config)?;
+    let rules = porcelain::asset_rules(&config, options.clone())?;
+    let dialect_of = |path: &str| rules.dialect_of(path);
     let from_git = repo
         .config_value("assetvc.sync.stale")
         .map(|v| (v, "git config assetvc.sync.stale"));

@@ -7,7 +7,7 @@ use super::overlay::{Builder, Node, State};
 use super::write::Resolver;
 use super::{ChangeOp, OpKind, Placement};
 use crate::merger::compact_json;
-use crate::{merge, Conflict, ConflictKind, MergeOptions, MergeOutcome, Side};
+use crate::{structural, Conflict, ConflictKind, MergeOptions, MergeOutcome, Side};
 
 /// Why a change set could not be applied.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -32,7 +32,7 @@ pub enum ApplyError {
 
 /// Applies `ops` to `target`: the base is `target` with every place the change set
 /// touches set to the value it replaces, theirs is that with the new values, and the
-/// result is [`merge`]`(base, target, theirs)` printed as an edit of `target`. A place
+/// result is [`crate::structural`]`(base, target, theirs)` printed as an edit of `target`. A place
 /// `target` changed since is a conflict resolved by the policy; a change inside an object
 /// `target` deleted is a delete-modify conflict that keeps it deleted (the change set does
 /// not hold the object's other values); with no operation the result is `target`'s text.
@@ -121,9 +121,13 @@ pub fn apply_change_set(
         Document::parse_with(text, ParseOptions::new(dialect)).map_err(ApplyError::Invalid)
     };
     // Base and theirs are built and parsed side by side.
-    let (b, t) = crate::both(true, || parse(text_of(&base)), || parse(text_of(&theirs)));
+    let (b, t) = crate::both(
+        options.threads == crate::Threads::Auto,
+        || parse(text_of(&base)),
+        || parse(text_of(&theirs)),
+    );
     let (b, t) = (b?, t?);
-    let outcome = merge(&b, target, &t, options);
+    let outcome = structural(&b, target, &t, options);
     drop((b, t));
     let checked = parse(outcome.text)?;
     lost.extend(outcome.conflicts);

@@ -27,8 +27,9 @@ use sjson::{Path, Value};
 
 use crate::merger::compact_json;
 
+pub use crate::report_path::parse_report_pointer;
 pub use apply::{apply_change_set, ApplyError};
-pub use read::{parse_change_set, parse_report_pointer, read_ops, ChangeSetError, Line};
+pub use read::{parse_change_set, read_ops, ChangeSetError, Line};
 pub use write::change_set;
 
 /// The three operations.

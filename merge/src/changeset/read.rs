@@ -137,57 +137,9 @@ fn read_op(line: &Line) -> Result<ChangeOp<'_>, ChangeSetError> {
     })
 }
 
-/// A pointer of one of assetvc's own reports, read as [`Path::parse`] reads it (a
-/// malformed one as plain keys); a number step is an array index where `is_array` says
-/// the path so far leads to an array.
-pub fn parse_report_pointer(text: &str, mut is_array: impl FnMut(&Path) -> bool) -> Path {
-    let parsed = Path::parse(text).unwrap_or_else(|_| {
-        Path(
-            text.split('/')
-                .skip(1)
-                .map(|t| Segment::Key(t.to_string()))
-                .collect(),
-        )
-    });
-    let mut path = Path::root();
-    for seg in parsed.0 {
-        let seg = match seg {
-            Segment::Key(k) => match k.parse::<usize>() {
-                Ok(i) if !k.starts_with('+') && is_array(&path) => Segment::Index(i),
-                _ => Segment::Key(k),
-            },
-            other => other,
-        };
-        path.push(seg);
-    }
-    path
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn report_pointers_make_number_steps_indices_where_told() {
-        let p = parse_report_pointer("/a/[id=x~1y]/2/+3", |p| p.0.len() == 2);
-        assert_eq!(
-            p.0,
-            vec![
-                Segment::Key("a".into()),
-                Segment::Id {
-                    key: "id".into(),
-                    value: "x/y".into()
-                },
-                Segment::Index(2),
-                Segment::Key("+3".into()),
-            ]
-        );
-        // Malformed (a bad escape): plain keys, never an error.
-        assert_eq!(
-            parse_report_pointer("/a~2/1", |_| true).0,
-            vec![Segment::Key("a~2".into()), Segment::Index(1)]
-        );
-    }
 
     #[test]
     fn bad_lines_name_line_and_column() {

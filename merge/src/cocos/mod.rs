@@ -83,13 +83,14 @@ pub fn merge_cocos(
         references: options.references.clone(),
         // The format's knowledge (editor-derived members) holds in the keyed form too.
         profile: Some(crate::profile::resolve(options.profile, ours)),
+        threads: options.threads,
     };
     let parse = |els: &[J]| {
         let text = J::Arr(els.to_vec()).compact();
         Document::parse_with(text, ParseOptions::new(Dialect::Json)).map_err(MergeError::Invalid)
     };
     let [kb, ko, kt] = [parse(&keyed[0])?, parse(&keyed[1])?, parse(&keyed[2])?];
-    let merged = crate::merge(&kb, &ko, &kt, &inner);
+    let merged = crate::structural(&kb, &ko, &kt, &inner);
     let merged_doc = Document::parse_with(merged.text, ParseOptions::new(Dialect::Json))
         .map_err(MergeError::Invalid)?;
     let mut merged_elements = match J::of(merged_doc.root()) {

@@ -77,6 +77,8 @@ pub(crate) struct Matchers<'o> {
     pub id_keys_lower: &'o [String],
     pub keys: GlobSet,
     pub parent: GlobSet,
+    /// Whether the pass may use a second thread.
+    pub threads: crate::Threads,
 }
 
 impl Matchers<'_> {
@@ -329,7 +331,7 @@ pub(crate) fn resolve<'d>(
         }
         out
     };
-    if doc.text().len() < crate::PARALLEL_FROM {
+    if !m.threads.parallel(doc.text().len()) {
         return half(strings);
     }
     let (a, b) = strings.split_at(strings.len() / 2);

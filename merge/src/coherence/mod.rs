@@ -166,6 +166,7 @@ fn repaired_from(
         id_keys_lower: &id_keys_lower,
         keys: globs("keys", &options.references.keys)?,
         parent: globs("parent", &options.references.parent)?,
+        threads: options.threads,
     };
     // Only the result is indexed in full; the sides are measured against it by one
     // id-only walk each (what they hold that the result lacks is what can need a

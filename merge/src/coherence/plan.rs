@@ -106,7 +106,7 @@ impl<'s, 'o> State<'s, 'o> {
         's: 'm,
     {
         let ids = self.m.id_keys_lower;
-        let parallel = doc.text().len() >= crate::PARALLEL_FROM;
+        let parallel = self.m.threads.parallel(doc.text().len());
         let (walked, (im, strings)) = match walked {
             Some(walked) => (walked, DocIndex::build_with_strings(doc.root(), self.m)),
             None => {

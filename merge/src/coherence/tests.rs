@@ -1,17 +1,17 @@
 use sjson::{Dialect, Document};
 
-use crate::{merge_texts, ConflictKind, MergeOptions, MergeOutcome, Policy, Side};
+use crate::{merge, ConflictKind, Inputs, MergeOptions, Merged, Policy, Side};
 
-fn run(dialect: Dialect, base: &str, ours: &str, theirs: &str, policy: Policy) -> MergeOutcome {
+fn run(dialect: Dialect, base: &str, ours: &str, theirs: &str, policy: Policy) -> Merged {
     let opts = MergeOptions {
         policy,
         ..MergeOptions::default()
     };
-    merge_texts(base, ours, theirs, dialect, &opts)
+    merge(Inputs::texts(base, ours, theirs, dialect), &opts)
         .unwrap_or_else(|e| panic!("{e}\nbase:\n{base}\nours:\n{ours}\ntheirs:\n{theirs}"))
 }
 
-fn sj(base: &str, ours: &str, theirs: &str) -> MergeOutcome {
+fn sj(base: &str, ours: &str, theirs: &str) -> Merged {
     run(Dialect::Sjson, base, ours, theirs, Policy::Theirs)
 }
 
@@ -24,7 +24,7 @@ fn ids(dialect: Dialect, text: &str, key: &str) -> Vec<String> {
         .collect()
 }
 
-fn repairs(out: &MergeOutcome) -> Vec<(ConflictKind, String)> {
+fn repairs(out: &Merged) -> Vec<(ConflictKind, String)> {
     out.conflicts
         .iter()
         .filter(|c| c.kind.is_repair())
@@ -48,8 +48,8 @@ pub(super) fn unit_deleted_under_a_new_flow_node() -> (String, String, String) {
 fn a_unit_theirs_deleted_that_ours_new_flow_node_uses_is_restored_sjson() {
     let (base, ours, theirs) = unit_deleted_under_a_new_flow_node();
     let out = sj(&base, &ours, &theirs);
-    assert_eq!(ids(Dialect::Sjson, &out.text, "units"), [UNIT]);
-    assert_eq!(ids(Dialect::Sjson, &out.text, "flow"), ["n1"]);
+    assert_eq!(ids(Dialect::Sjson, out.text(), "units"), [UNIT]);
+    assert_eq!(ids(Dialect::Sjson, out.text(), "flow"), ["n1"]);
     let r = &out.conflicts[0];
     assert_eq!(r.kind, ConflictKind::DanglingReference);
     assert_eq!(r.path, format!("/units/[id={UNIT}]"));
@@ -70,9 +70,9 @@ fn a_unit_ours_deleted_that_theirs_new_flow_node_uses_is_restored_json() {
         r#"{{"units": [{{"id": "{UNIT}", "v": 2}}], "flow": [{{"id": "n1", "unit": "{UNIT}"}}]}}"#
     );
     let out = run(Dialect::Json, &base, &ours, &theirs, Policy::Ours);
-    assert_eq!(ids(Dialect::Json, &out.text, "units"), [UNIT]);
+    assert_eq!(ids(Dialect::Json, out.text(), "units"), [UNIT]);
     // Theirs' content, theirs' edits included.
-    assert!(out.text.contains("\"v\": 2"), "{}", out.text);
+    assert!(out.text().contains("\"v\": 2"), "{}", out.text());
     assert!(repairs(&out).contains(&(
         ConflictKind::DanglingReference,
         format!("/units/[id={UNIT}]")
@@ -86,7 +86,7 @@ fn a_new_child_of_a_deleted_parent_brings_the_parent_back_with_its_ancestors() {
         "l = [\n\t{ id = g parent = \"\" }\n\t{ id = p parent = g }\n\t{ id = c parent = p }\n]\n";
     let theirs = "l = [\n]\n";
     let out = sj(base, ours, theirs);
-    assert_eq!(ids(Dialect::Sjson, &out.text, "l"), ["g", "p", "c"]);
+    assert_eq!(ids(Dialect::Sjson, out.text(), "l"), ["g", "p", "c"]);
     let kinds: Vec<_> = repairs(&out).into_iter().map(|(k, _)| k).collect();
     assert_eq!(
         kinds,
@@ -113,7 +113,7 @@ fn an_object_moved_into_a_container_the_other_side_deleted_survives() {
             ),
         };
         let out = run(dialect, base, ours, theirs, Policy::Theirs);
-        assert_eq!(ids(dialect, &out.text, "l"), ["x"], "{}", out.text);
+        assert_eq!(ids(dialect, out.text(), "l"), ["x"], "{}", out.text());
         assert_eq!(
             repairs(&out),
             [(ConflictKind::Orphan, "/l/[id=x]".to_string())]
@@ -128,8 +128,13 @@ fn nesting_each_in_the_other_keeps_both_under_the_policy_sides_structure() {
     let theirs = "l = [\n\t{ id = b c = [\n\t\t{ id = a c = [] }\n\t] }\n]\n";
     for (policy, top, inner) in [(Policy::Theirs, "b", "a"), (Policy::Ours, "a", "b")] {
         let out = run(Dialect::Sjson, base, ours, theirs, policy);
-        assert_eq!(ids(Dialect::Sjson, &out.text, "l"), [top], "{}", out.text);
-        let d = Document::parse(&out.text, Dialect::Sjson).unwrap();
+        assert_eq!(
+            ids(Dialect::Sjson, out.text(), "l"),
+            [top],
+            "{}",
+            out.text()
+        );
+        let d = Document::parse(out.text(), Dialect::Sjson).unwrap();
         let l = d.root().get("l").unwrap();
         let c = l.children().next().unwrap().get("c").unwrap();
         assert_eq!(
@@ -162,7 +167,7 @@ fn reparenting_each_under_the_other_reverts_the_losing_sides_reparent() {
             ),
         };
         let out = run(dialect, base, ours, theirs, Policy::Theirs);
-        let d = Document::parse(&out.text, dialect).unwrap();
+        let d = Document::parse(out.text(), dialect).unwrap();
         let parent = |i: usize| {
             let l = d.root().get("l").unwrap();
             let o = l.children().nth(i).unwrap();
@@ -172,7 +177,7 @@ fn reparenting_each_under_the_other_reverts_the_losing_sides_reparent() {
             (parent(0), parent(1)),
             ("r".into(), "a".into()),
             "{}",
-            out.text
+            out.text()
         );
         assert_eq!(
             repairs(&out),
@@ -187,7 +192,7 @@ fn a_cycle_one_side_already_had_is_left_alone() {
     let base = "l = [\n\t{ id = a parent = b }\n\t{ id = b parent = a }\n]\n";
     let ours = "l = [\n\t{ id = a parent = b x = 1 }\n\t{ id = b parent = a }\n]\n";
     let out = sj(base, ours, base);
-    assert_eq!(out.text, ours);
+    assert_eq!(out.text(), ours);
     assert!(out.conflicts.is_empty());
 }
 
@@ -196,7 +201,7 @@ fn a_reference_a_side_left_dangling_itself_is_not_repaired() {
     let base = format!("units = [{{ id = \"{UNIT}\" }}] n = [{{ id = q unit = \"{UNIT}\" }}]\n");
     let ours = format!("units = [] n = [{{ id = q unit = \"{UNIT}\" }}]\n");
     let out = sj(&base, &ours, &base);
-    assert_eq!(out.text, ours);
+    assert_eq!(out.text(), ours);
 }
 
 #[test]
@@ -223,17 +228,14 @@ fn a_reference_naming_an_id_held_twice_merges() {
         "n = [{ id = n1 unit = k1 y = 2 }]",
     );
     let theirs = base.replace("{ id = k1 x = 1 } {", "{ id = k1 x = 3 } {");
-    let out = merge_texts(
-        base,
-        &ours,
-        &theirs,
-        Dialect::Sjson,
+    let out = merge(
+        Inputs::texts(base, &ours, &theirs, Dialect::Sjson),
         &MergeOptions::default(),
     )
     .unwrap();
     assert!(out.conflicts.is_empty(), "{:?}", out.conflicts);
     assert_eq!(
-        out.text,
+        out.text(),
         "u = [{ id = k1 x = 3 } { id = k1 x = 1 }] n = [{ id = n1 unit = k1 y = 2 }]\n"
     );
 }
@@ -242,11 +244,8 @@ fn a_reference_naming_an_id_held_twice_merges() {
 fn bad_reference_globs_are_errors() {
     let mut opts = MergeOptions::default();
     opts.references.keys = vec!["a[".into()];
-    let err = merge_texts(
-        "u = [{ id = k1 }]",
-        "u = []",
-        "u = []",
-        Dialect::Sjson,
+    let err = merge(
+        Inputs::texts("u = [{ id = k1 }]", "u = []", "u = []", Dialect::Sjson),
         &opts,
     )
     .unwrap_err();
@@ -265,8 +264,13 @@ fn an_object_moved_out_of_a_container_the_policy_kept_whole_is_held_once() {
     let ours = "l = [\n\t{ id = c v = 1 children = [\n\t\t{ id = xxxxxxxx v = 2 children = [\n\t\t\t{ id = n v = 3 children = [] }\n\t\t] }\n\t] }\n]\n";
     let theirs = "l = [\n\t{ id = xxxxxxxx v = 2 children = [] }\n]\n";
     let out = run(Dialect::Sjson, base, ours, theirs, Policy::Ours);
-    assert_eq!(out.text.matches("id = xxxxxxxx").count(), 1, "{}", out.text);
-    assert!(out.text.contains("id = n"), "{}", out.text);
+    assert_eq!(
+        out.text().matches("id = xxxxxxxx").count(),
+        1,
+        "{}",
+        out.text()
+    );
+    assert!(out.text().contains("id = n"), "{}", out.text());
 }
 
 #[test]
@@ -287,7 +291,7 @@ fn a_restored_object_under_unkeyed_elements_is_reported_and_placed_by_its_route(
             format!("/g/1/items/[id={unit}]")
         )]
     );
-    let d = Document::parse(&out.text, Dialect::Sjson).unwrap();
+    let d = Document::parse(out.text(), Dialect::Sjson).unwrap();
     let items = d.root().get("g").unwrap().children().nth(1).unwrap();
     let held: Vec<String> = items
         .get("items")
@@ -357,8 +361,8 @@ fn a_large_level_is_repaired_like_a_small_one() {
             },
             ..MergeOptions::default()
         };
-        let out = merge_texts(&base, &ours, &theirs, Dialect::Sjson, &opts).unwrap();
-        assert!(out.text.contains(&format!("id = \"{gone:08}-entity\"")));
+        let out = merge(Inputs::texts(&base, &ours, &theirs, Dialect::Sjson), &opts).unwrap();
+        assert!(out.text().contains(&format!("id = \"{gone:08}-entity\"")));
         // Paths with the three entities named alike at both sizes.
         let mut found: Vec<(ConflictKind, String)> = repairs(&out)
             .into_iter()
@@ -391,13 +395,13 @@ fn a_large_level_is_repaired_like_a_small_one() {
     );
 }
 
-/// What `merge_coherent_beside`'s closure saw: the document's text and the conflicts.
+/// What `coherent::merge_beside`'s closure saw: the document's text and the conflicts.
 fn beside_runs(base: &str, ours: &str, theirs: &str) -> (String, Vec<(String, usize)>) {
     let parse = |t: &str| Document::parse(t, Dialect::Sjson).unwrap();
     let (b, o, t) = (parse(base), parse(ours), parse(theirs));
     let seen = std::sync::Mutex::new(Vec::new());
     let merged =
-        crate::merge_coherent_beside(&b, &o, &t, &MergeOptions::default(), |doc, conflicts| {
+        crate::coherent::merge_beside(&b, &o, &t, &MergeOptions::default(), |doc, conflicts| {
             let run = (doc.text().to_string(), conflicts.len());
             seen.lock().unwrap().push(run.clone());
             run
@@ -445,7 +449,7 @@ fn the_pass_tells_whether_the_result_holds_an_id_twice() {
     let unique = |base: &str, ours: &str, theirs: &str| {
         let parse = |t: &str| Document::parse(t, Dialect::Sjson).unwrap();
         let (b, o, t) = (parse(base), parse(ours), parse(theirs));
-        crate::merge_coherent_beside(&b, &o, &t, &MergeOptions::default(), |_, _| ())
+        crate::coherent::merge_beside(&b, &o, &t, &MergeOptions::default(), |_, _| ())
             .unwrap()
             .unique_ids
     };

@@ -33,8 +33,9 @@ use sjson::{Path, Value};
 use crate::merger::compact_json;
 use crate::MergeOptions;
 
+pub use crate::report_path::path_text;
 pub use lines::{line_diff, DiffLine};
-pub use text::{path_text, summary};
+pub use text::summary;
 use walk::Walker;
 
 /// Above this many steps (moved elements × array length), the patch replaces a reordered

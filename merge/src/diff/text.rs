@@ -1,53 +1,14 @@
 //! Text for people: paths (`entities[id=f341].position`) and one-line value summaries.
 
-use sjson::string::terminal_safe;
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
-use sjson::{Kind, Path, Segment, Value};
+use sjson::{Kind, Value};
+
+use crate::report_path::is_simple_key;
 
 /// The widest one-line summary of a value, in characters.
 const SUMMARY_WIDTH: usize = 64;
-
-/// A path for people: `entities[id=f341].position`, `units[2].pos`, `["a.b"].c`;
-/// `(root)` for the root.
-pub fn path_text(path: &Path) -> String {
-    let mut s = String::new();
-    for seg in &path.0 {
-        match seg {
-            Segment::Key(k) if is_simple_key(k) => {
-                if !s.is_empty() {
-                    s.push('.');
-                }
-                s.push_str(k);
-            }
-            Segment::Key(k) => {
-                s.push('[');
-                sjson::string::write_quoted(&mut s, k);
-                s.push(']');
-            }
-            Segment::Index(i) => {
-                let _ = write!(s, "[{i}]");
-            }
-            Segment::Id { key, value } => {
-                // Ids are shown bare: control characters in them are escaped.
-                let (key, value) = (terminal_safe(key), terminal_safe(value));
-                let _ = write!(s, "[{key}={value}]");
-            }
-        }
-    }
-    if s.is_empty() {
-        s.push_str("(root)");
-    }
-    s
-}
-
-fn is_simple_key(k: &str) -> bool {
-    !k.is_empty()
-        && k.chars().all(|c| {
-            !c.is_whitespace() && !c.is_control() && !matches!(c, '.' | '[' | ']' | '"' | '=')
-        })
-}
 
 /// A one-line summary of a value: scalars as written (strings quoted, long ones cut),
 /// short all-number arrays whole (`[0 0 1]`), objects by their most telling members

@@ -1,5 +1,5 @@
 use super::*;
-use crate::{merge_texts, ConflictKind, MergeOutcome, Policy};
+use crate::{merge, ConflictKind, Inputs, Merged, Policy};
 use proptest::prelude::*;
 use serde_json::{json, Value as Json};
 use sjson::Dialect;
@@ -21,23 +21,20 @@ fn object(id: u64, name: &str, x: i64) -> Json {
     json!({"id": id, "name": name, "x": x, "y": 0})
 }
 
-pub(super) fn run(base: &Json, ours: &Json, theirs: &Json, policy: Policy) -> (Json, MergeOutcome) {
+pub(super) fn run(base: &Json, ours: &Json, theirs: &Json, policy: Policy) -> (Json, Merged) {
     let options = MergeOptions {
         policy,
         ..MergeOptions::default()
     };
     let text = |v: &Json| serde_json::to_string_pretty(v).unwrap();
-    let out = merge_texts(
-        &text(base),
-        &text(ours),
-        &text(theirs),
-        Dialect::Json,
+    let out = merge(
+        Inputs::texts(text(base), text(ours), text(theirs), Dialect::Json),
         &options,
     )
     .expect("the merge succeeds");
-    let merged: Json = serde_json::from_str(&out.text).expect("the result is JSON");
-    let doc = Document::parse(out.text.clone(), Dialect::Json).unwrap();
-    assert!(crate::ids_coherent(&doc), "{}", out.text);
+    let merged: Json = serde_json::from_str(out.text()).expect("the result is JSON");
+    let doc = Document::parse(out.text(), Dialect::Json).unwrap();
+    assert!(crate::ids_coherent(&doc), "{}", out.text());
     (merged, out)
 }
 
@@ -397,8 +394,7 @@ proptest! {
         base in wild_map(), ours in wild_map(), theirs in wild_map(),
     ) {
         let text = |v: &Json| serde_json::to_string(v).unwrap();
-        let out = merge_texts(&text(&base), &text(&ours), &text(&theirs), Dialect::Json,
-            &MergeOptions::default());
+        let out = merge(Inputs::texts(text(&base), text(&ours), text(&theirs), Dialect::Json), &MergeOptions::default());
         prop_assert!(out.is_ok(), "{out:?}");
     }
 }

@@ -1,10 +1,14 @@
 use sjson::{Dialect, Document};
 
 use super::*;
-use crate::{merge_texts, MergeOptions, Policy};
+use crate::{merge, Inputs, MergeOptions, Policy};
 
-fn js(base: &str, ours: &str, theirs: &str) -> crate::MergeOutcome {
-    merge_texts(base, ours, theirs, Dialect::Json, &MergeOptions::default()).unwrap()
+fn js(base: &str, ours: &str, theirs: &str) -> crate::Merged {
+    merge(
+        Inputs::texts(base, ours, theirs, Dialect::Json),
+        &MergeOptions::default(),
+    )
+    .unwrap()
 }
 
 #[test]
@@ -48,16 +52,16 @@ fn both_sides_adding_one_string_at_two_places_keeps_it_once_or_fails() {
         .violations
         .iter()
         .any(|v| matches!(v, GateViolation::DuplicateElement { .. }));
-    let data: serde_json::Value = serde_json::from_str(&out.text).unwrap();
+    let data: serde_json::Value = serde_json::from_str(out.text()).unwrap();
     let xs = data["t"].as_array().unwrap().iter().filter(|v| *v == "x");
     let xs = xs.count();
     assert!(
         xs == 1 || (dup && out.failed(Policy::Theirs)),
         "{} {:?}",
-        out.text,
+        out.text(),
         out.violations
     );
-    assert!(xs == 2 || !dup, "{}", out.text);
+    assert!(xs == 2 || !dup, "{}", out.text());
 }
 
 #[test]

@@ -10,7 +10,7 @@ mod tests;
 
 use sjson::{Document, Kind, ParseOptions, Value};
 
-use crate::{merge, MergeOptions};
+use crate::{structural, MergeOptions};
 use sjson::unescape_token;
 
 pub use tree::{json_equal, Json};
@@ -382,7 +382,7 @@ pub fn apply_patch(
         Document::parse_with(text, ParseOptions::new(sjson::Dialect::Json)).map_err(invalid)?;
     let styled = sjson::format(&json, &sjson::Style::detect(target));
     let theirs = Document::parse_with(styled, ParseOptions::new(dialect)).map_err(invalid)?;
-    let outcome = merge(target, target, &theirs, options);
+    let outcome = structural(target, target, &theirs, options);
     Document::parse_with(outcome.text, ParseOptions::new(dialect))
         .map(Document::into_text)
         .map_err(invalid)

@@ -429,22 +429,6 @@ fn extension(path: &str) -> Option<&str> {
     name.rsplit_once('.').map(|(_, e)| e)
 }
 
-impl crate::MergeOptions {
-    /// These options for the file at `path`: its profile by extension when none is set
-    /// (the content decides at the merge when the extension names none).
-    pub fn for_path(&self, path: &str) -> std::borrow::Cow<'_, crate::MergeOptions> {
-        match Format::by_file_name(path) {
-            Some(format) if self.profile.is_none() => {
-                std::borrow::Cow::Owned(crate::MergeOptions {
-                    profile: Some(format),
-                    ..self.clone()
-                })
-            }
-            _ => std::borrow::Cow::Borrowed(self),
-        }
-    }
-}
-
 /// The id keys a merge of `format` uses, lower-cased: the profile's, then the options'.
 pub(crate) fn id_keys_lower(format: Format, options: &crate::MergeOptions) -> Vec<String> {
     let own = format

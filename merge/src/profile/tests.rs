@@ -1,7 +1,7 @@
 use sjson::{Dialect, Document};
 
 use super::*;
-use crate::{merge_texts, MergeOptions};
+use crate::{merge, Inputs, MergeOptions};
 
 fn json(text: &str) -> Document {
     Document::parse(text, Dialect::Json).unwrap()
@@ -84,15 +84,12 @@ fn ldtk_variant_tags_are_not_identities() {
         )
     };
     let (base, ours, theirs) = (doc("a", "b"), doc("A", "b"), doc("a", "B"));
-    let out = merge_texts(
-        &base,
-        &ours,
-        &theirs,
-        Dialect::Json,
+    let out = merge(
+        Inputs::texts(&base, &ours, &theirs, Dialect::Json),
         &MergeOptions::default(),
     )
     .unwrap();
-    assert_eq!(out.text, doc("A", "B"));
+    assert_eq!(out.text(), doc("A", "B"));
     assert!(out.conflicts.is_empty(), "{:?}", out.conflicts);
 }
 
@@ -106,35 +103,29 @@ fn a_changed_ldtk_variant_is_the_same_value() {
         )
     };
     let (base, ours, theirs) = (doc("V_Int", "1"), doc("V_Float", "1.5"), doc("V_Int", "2"));
-    let out = merge_texts(
-        &base,
-        &ours,
-        &theirs,
-        Dialect::Json,
+    let out = merge(
+        Inputs::texts(&base, &ours, &theirs, Dialect::Json),
         &MergeOptions::default(),
     )
     .unwrap();
-    let merged = json(&out.text);
+    let merged = json(out.text());
     let values = merged.root().get("realEditorValues").unwrap();
-    assert_eq!(values.len(), 1, "{}", out.text);
+    assert_eq!(values.len(), 1, "{}", out.text());
     // As plain JSON, "id" is an identity: the same edits give two values.
     let plain = |s: &str| s.replace(r#""jsonVersion":"1.5.3","#, "");
-    let out = merge_texts(
-        &plain(&base),
-        &plain(&ours),
-        &plain(&theirs),
-        Dialect::Json,
+    let out = merge(
+        Inputs::texts(plain(&base), plain(&ours), plain(&theirs), Dialect::Json),
         &MergeOptions::default(),
     )
     .unwrap();
     assert_eq!(
-        json(&out.text)
+        json(out.text())
             .root()
             .get("realEditorValues")
             .unwrap()
             .len(),
         2,
         "{}",
-        out.text
+        out.text()
     );
 }

@@ -1,9 +1,13 @@
 use sjson::Dialect;
 
-use crate::{merge_texts, MergeOptions};
+use crate::{merge, Inputs, MergeOptions};
 
-fn sj(base: &str, ours: &str, theirs: &str) -> crate::MergeOutcome {
-    merge_texts(base, ours, theirs, Dialect::Sjson, &MergeOptions::default()).unwrap()
+fn sj(base: &str, ours: &str, theirs: &str) -> crate::Merged {
+    merge(
+        Inputs::texts(base, ours, theirs, Dialect::Sjson),
+        &MergeOptions::default(),
+    )
+    .unwrap()
 }
 
 #[test]
@@ -13,7 +17,7 @@ fn both_sides_inserting_at_one_place_keep_both_sorted() {
         "tags = [\"a\" \"b\" \"d\"]\n",
         "tags = [\"a\" \"c\" \"d\"]\n",
     );
-    assert_eq!(out.text, "tags = [\"a\" \"b\" \"c\" \"d\"]\n");
+    assert_eq!(out.text(), "tags = [\"a\" \"b\" \"c\" \"d\"]\n");
     assert!(
         out.conflicts.is_empty() && out.violations.is_empty(),
         "{:?}",
@@ -28,7 +32,7 @@ fn both_sides_inserting_one_element_at_two_places_keep_it_once() {
         "tags = [\"a\" \"b\" \"d\"]\n",
         "tags = [\"a\" \"b\" \"d\" \"e\"]\n",
     );
-    assert_eq!(out.text, "tags = [\"a\" \"b\" \"d\" \"e\"]\n");
+    assert_eq!(out.text(), "tags = [\"a\" \"b\" \"d\" \"e\"]\n");
     assert!(out.conflicts.is_empty(), "{:?}", out.conflicts);
 }
 
@@ -51,7 +55,7 @@ fn deletions_are_honoured_and_an_unchanged_entry_both_resorted_comes_out_once() 
             .collect();
         n
     };
-    assert_eq!(names(&out.text), ["a", "c", "d"], "{}", out.text);
+    assert_eq!(names(out.text()), ["a", "c", "d"], "{}", out.text());
     assert!(out.conflicts.is_empty(), "{:?}", out.conflicts);
     // Sorted in all three: theirs' deletion of b is honoured, ours' d kept.
     let out = sj(
@@ -59,32 +63,34 @@ fn deletions_are_honoured_and_an_unchanged_entry_both_resorted_comes_out_once() 
         "names = [\"a\" \"b\" \"c\" \"d\"]\n",
         "names = [\"a\" \"c\"]\n",
     );
-    assert_eq!(names(&out.text), ["a", "c", "d"]);
+    assert_eq!(names(out.text()), ["a", "c", "d"]);
 }
 
 #[test]
 fn number_vectors_are_not_sets() {
     let out = sj("p = [0 1 2]\n", "p = [0 1 5]\n", "p = [0 3 2]\n");
-    assert_ne!(out.text, "p = [0 3 5]\n");
+    assert_ne!(out.text(), "p = [0 3 5]\n");
 }
 
 #[test]
 fn a_declared_set_merges_as_a_set_in_any_order() {
     let doc = |tags: &str| format!(r#"{{"jsonVersion":"1","iid":"w","tags":[{tags}]}}"#);
     let opts = MergeOptions::default();
-    let out = merge_texts(
-        &doc(r#""z","a""#),
-        &doc(r#""q","z","a""#),
-        &doc(r#""z","a","q""#),
-        Dialect::Json,
+    let out = merge(
+        Inputs::texts(
+            doc(r#""z","a""#),
+            doc(r#""q","z","a""#),
+            doc(r#""z","a","q""#),
+            Dialect::Json,
+        ),
         &opts,
     )
     .unwrap();
-    let v: serde_json::Value = serde_json::from_str(&out.text).unwrap();
+    let v: serde_json::Value = serde_json::from_str(out.text()).unwrap();
     assert_eq!(
         v["tags"],
         serde_json::json!(["q", "z", "a"]),
         "{}",
-        out.text
+        out.text()
     );
 }

@@ -1,28 +1,28 @@
 //! Helpers shared by the merge integration tests.
 #![allow(dead_code)]
 
-use merge::{merge_texts, Conflict, ConflictKind, MergeOptions, MergeOutcome, Policy, Side};
+use merge::{merge, Conflict, ConflictKind, Inputs, MergeOptions, Merged, Policy, Side};
 use sjson::{Dialect, Document, Kind, Value};
 
 pub use sjson::Dialect::{Json, Sjson};
 
 /// Merges three texts with the default options; panics (with the inputs) on an error.
-pub fn merge3(dialect: Dialect, base: &str, ours: &str, theirs: &str) -> MergeOutcome {
+pub fn merge3(dialect: Dialect, base: &str, ours: &str, theirs: &str) -> Merged {
     merge_with(dialect, base, ours, theirs, &MergeOptions::default())
 }
 
 /// Merges three SJSON texts with the default options.
-pub fn sj(base: &str, ours: &str, theirs: &str) -> MergeOutcome {
+pub fn sj(base: &str, ours: &str, theirs: &str) -> Merged {
     merge3(Sjson, base, ours, theirs)
 }
 
 /// Merges three JSON texts with the default options.
-pub fn js(base: &str, ours: &str, theirs: &str) -> MergeOutcome {
+pub fn js(base: &str, ours: &str, theirs: &str) -> Merged {
     merge3(Json, base, ours, theirs)
 }
 
 /// Merges with `policy`.
-pub fn sj_policy(policy: Policy, base: &str, ours: &str, theirs: &str) -> MergeOutcome {
+pub fn sj_policy(policy: Policy, base: &str, ours: &str, theirs: &str) -> Merged {
     let opts = MergeOptions {
         policy,
         ..MergeOptions::default()
@@ -36,8 +36,8 @@ pub fn merge_with(
     ours: &str,
     theirs: &str,
     opts: &MergeOptions,
-) -> MergeOutcome {
-    merge_texts(base, ours, theirs, dialect, opts).unwrap_or_else(|e| {
+) -> Merged {
+    merge(Inputs::texts(base, ours, theirs, dialect), opts).unwrap_or_else(|e| {
         panic!("merge failed: {e}\nbase:\n{base}\nours:\n{ours}\ntheirs:\n{theirs}")
     })
 }
@@ -133,24 +133,24 @@ pub fn ids_at(dialect: Dialect, text: &str, path: &str) -> Vec<String> {
 
 /// Asserts that the merge was clean.
 #[track_caller]
-pub fn assert_clean(out: &MergeOutcome) {
+pub fn assert_clean(out: &Merged) {
     assert!(
         out.conflicts.is_empty(),
         "unexpected conflicts: {:#?}\n{}",
         out.conflicts,
-        out.text
+        out.text()
     );
 }
 
 /// Asserts exactly one conflict and returns it.
 #[track_caller]
-pub fn one_conflict(out: &MergeOutcome) -> &Conflict {
+pub fn one_conflict(out: &Merged) -> &Conflict {
     assert_eq!(
         out.conflicts.len(),
         1,
         "expected one conflict: {:#?}\n{}",
         out.conflicts,
-        out.text
+        out.text()
     );
     &out.conflicts[0]
 }

@@ -7,7 +7,7 @@
 //!   keyed array, and the order of keyed elements is the reordering side's;
 //! - when theirs changes one scalar, the result is ours' text with that one lexeme
 //!   replaced;
-//! - the result always parses (checked by `merge_texts`) and merging never panics.
+//! - the result always parses (checked by `merge`) and merging never panics.
 
 use crate::common;
 mod model;
@@ -15,7 +15,7 @@ mod world;
 
 use common::{equal_unordered, parse};
 use levelgen::Rng;
-use merge::{merge_texts, MergeOptions, MergeOutcome};
+use merge::{merge, Inputs, MergeOptions, Merged};
 use model::*;
 use proptest::prelude::*;
 use sjson::{Dialect, Document, Kind, Value};
@@ -28,8 +28,8 @@ fn opts() -> MergeOptions {
     MergeOptions::default()
 }
 
-fn run(dialect: Dialect, b: &str, o: &str, t: &str) -> MergeOutcome {
-    merge_texts(b, o, t, dialect, &opts()).unwrap_or_else(|e| {
+fn run(dialect: Dialect, b: &str, o: &str, t: &str) -> Merged {
+    merge(Inputs::texts(b, o, t, dialect), &opts()).unwrap_or_else(|e| {
         panic!("merge failed: {e}\n--- base:\n{b}\n--- ours:\n{o}\n--- theirs:\n{t}")
     })
 }
@@ -148,19 +148,19 @@ fn check_laws(c: &Case) {
     let d = c.style.dialect();
     for x in [&c.ours, &c.theirs] {
         let out = run(d, &c.base, x, &c.base);
-        assert_eq!(&out.text, x, "merge(b, x, b) != x\n--- base:\n{}", c.base);
+        assert_eq!(out.text(), x, "merge(b, x, b) != x\n--- base:\n{}", c.base);
         assert!(out.conflicts.is_empty());
         let out = run(d, &c.base, &c.base, x);
-        let (got, want) = (parse(d, &out.text), parse(d, x));
+        let (got, want) = (parse(d, out.text()), parse(d, x));
         assert!(
             got.root().same_value(&want.root()),
             "merge(b, b, x) != x\n--- base:\n{}\n--- x:\n{x}\n--- got:\n{}",
             c.base,
-            out.text
+            out.text()
         );
         assert!(out.conflicts.is_empty());
         let out = run(d, &c.base, x, x);
-        assert_eq!(&out.text, x, "merge(b, x, x) != x");
+        assert_eq!(out.text(), x, "merge(b, x, x) != x");
         assert!(out.conflicts.is_empty());
     }
 }
@@ -171,7 +171,7 @@ fn check_disjoint(c: &Case) {
     let ctx = || {
         format!(
             "\n--- base:\n{}\n--- ours:\n{}\n--- theirs:\n{}\n--- merged:\n{}\n--- conflicts: {:#?}",
-            c.base, c.ours, c.theirs, out.text, out.conflicts
+            c.base, c.ours, c.theirs, out.text(), out.conflicts
         )
     };
     assert!(
@@ -179,7 +179,7 @@ fn check_disjoint(c: &Case) {
         "disjoint edits conflicted{}",
         ctx()
     );
-    let got = parse(d, &out.text);
+    let got = parse(d, out.text());
     let want_text = print_doc(&c.expected, &c.style);
     let want = parse(d, &want_text);
     assert_eq!(
@@ -188,7 +188,7 @@ fn check_disjoint(c: &Case) {
         "a one-side edit is missing{}\n--- expected:\n{want_text}",
         ctx()
     );
-    assert_no_duplicate_ids(got.root(), c.w.id_key, &out.text);
+    assert_no_duplicate_ids(got.root(), c.w.id_key, out.text());
     // Keyed order: the base's elements in the reordering side's order.
     let order = |doc: &Document| -> Vec<String> {
         doc.root()
@@ -221,7 +221,7 @@ fn check_disjoint(c: &Case) {
         ctx()
     );
     assert_eq!(
-        canon(parse(d, &swapped.text).root(), c.w.id_key),
+        canon(parse(d, swapped.text()).root(), c.w.id_key),
         canon(want.root(), c.w.id_key),
         "swapped sides{}",
         ctx()
@@ -315,9 +315,12 @@ fn check_one_scalar(seed: u64, json: bool) {
     let expected = format!("{}{}{}", &c.ours[..span.start], lexeme, &c.ours[span.end..]);
     let out = run(d, &c.base, &c.ours, &theirs_text);
     assert_eq!(
-        out.text, expected,
+        out.text(),
+        expected,
         "not ours' bytes with one lexeme replaced\n--- base:\n{}\n--- ours:\n{}\n--- theirs:\n{}",
-        c.base, c.ours, theirs_text
+        c.base,
+        c.ours,
+        theirs_text
     );
     assert!(out.conflicts.is_empty());
 }
@@ -367,11 +370,11 @@ proptest! {
         let d = style.dialect();
         for policy in [merge::Policy::Theirs, merge::Policy::Ours, merge::Policy::Fail] {
             let opts = MergeOptions { policy, ..MergeOptions::default() };
-            let out = merge_texts(&b, &o, &t, d, &opts).unwrap_or_else(|e| {
+            let out = merge(Inputs::texts(&b, &o, &t, d), &opts).unwrap_or_else(|e| {
                 panic!("{e}\n--- base:\n{b}\n--- ours:\n{o}\n--- theirs:\n{t}")
             });
-            let got = parse(d, &out.text);
-            assert_no_duplicate_ids(got.root(), w.id_key, &out.text);
+            let got = parse(d, out.text());
+            assert_no_duplicate_ids(got.root(), w.id_key, out.text());
             prop_assert_eq!(out.failed(policy), policy == merge::Policy::Fail && !out.conflicts.is_empty());
             for c in &out.conflicts {
                 prop_assert_eq!(c.taken, if policy == merge::Policy::Ours { merge::Side::Ours } else { merge::Side::Theirs });
@@ -380,9 +383,9 @@ proptest! {
         }
         // Merging the result with itself changes nothing.
         let out = run(d, &b, &o, &t);
-        let again = run(d, &b, &out.text, &out.text);
-        prop_assert_eq!(&again.text, &out.text);
-        let _ = equal_unordered(parse(d, &out.text).root(), parse(d, &out.text).root());
+        let again = run(d, &b, out.text(), out.text());
+        prop_assert_eq!(again.text(), out.text());
+        let _ = equal_unordered(parse(d, out.text()).root(), parse(d, out.text()).root());
     }
 }
 

@@ -97,7 +97,7 @@ impl Repo {
         wip: &Wip,
         upstream: ObjectId,
         upstream_label: &str,
-        rules: &AssetRules<'_>,
+        rules: &AssetRules,
     ) -> Result<Brought> {
         let repo = &self.git;
         let head = wip.head;
@@ -131,11 +131,10 @@ impl Repo {
         let (worktree_tree, files, sides) = if wip.is_clean() {
             (new_tree, Vec::new(), Vec::new())
         } else {
-            let mut local_wins = AssetRules {
-                dialect_of: rules.dialect_of,
-                options: rules.options.clone(),
-            };
-            local_wins.options.policy = Policy::Ours;
+            let local_wins = rules.with_options(merge::MergeOptions {
+                policy: Policy::Ours,
+                ..rules.options.clone()
+            });
             let labels = ("your uncommitted edits", upstream_label);
             let merged = merge_commits(repo, wip.commit, new_head, labels, &local_wins)?;
             if !merged.unresolved.is_empty() {
@@ -208,7 +207,7 @@ fn carried_staged_changes(
     repo: &gix::Repository,
     wip: &Wip,
     index: &gix::index::File,
-    rules: &AssetRules<'_>,
+    rules: &AssetRules,
 ) -> Result<Vec<worktree::PathChange>> {
     let unmerged = worktree::unmerged_paths(index);
     if !unmerged.is_empty() {
@@ -221,7 +220,7 @@ fn carried_staged_changes(
     let staged = diff_indexes(&head_index, index);
     let not_carried: Vec<String> = staged
         .iter()
-        .filter(|c| c.new.is_none() || (rules.dialect_of)(&c.path.to_str_lossy()).is_none())
+        .filter(|c| c.new.is_none() || rules.dialect_of(&c.path.to_str_lossy()).is_none())
         .map(|c| c.path.to_str_lossy().into_owned())
         .collect();
     if !not_carried.is_empty() {

@@ -5,7 +5,7 @@ use sjson::{Dialect, Document};
 
 use super::who::objects_of;
 use super::*;
-use crate::treemerge::AssetRules;
+use crate::treemerge::{AssetRules, PathRules};
 
 #[test]
 fn emails_become_ref_components() {
@@ -190,7 +190,7 @@ proptest! {
         prop_assert_eq!(wip.is_clean(), ours == base);
 
         let up = repo.resolve_commit("up").unwrap();
-        let rules = AssetRules { dialect_of: &sjson_only, options: Default::default() };
+        let rules = AssetRules::new(|p: &str| sjson_only(p).map(|dialect| PathRules { dialect, profile: None }), Default::default());
         let brought = repo.bring_upstream("main", &wip, up, "up", &rules).unwrap();
         // The person at the keyboard wins: a value changed locally stays, the upstream's
         // changes come in everywhere else; every true conflict is pending.

@@ -99,19 +99,24 @@ pub(super) fn merge_asset(
     let base_again = read_again
         .as_ref()
         .map(|read| read as merge::coherence::BaseAgain<'_>);
-    let (outcome, merged) =
-        match merge::merge_coherent_owned(b, o, t, base_again, options, |_, _| ()) {
-            Ok(merged) => (merged.outcome, merged.document),
-            Err(e) => return Ok(AssetMerge::Failed(UnresolvedKind::Internal(e.to_string()))),
-        };
-    let failed = outcome.failed(options.policy);
+    let inputs = merge::Inputs::Owned {
+        base: b,
+        ours: o,
+        theirs: t,
+        base_again,
+    };
+    let merged = match merge::merge(inputs, options) {
+        Ok(merged) => merged,
+        Err(e) => return Ok(AssetMerge::Failed(UnresolvedKind::Internal(e.to_string()))),
+    };
+    let failed = merged.failed(options.policy);
     let blob = repo.write_blob(merged.text().as_bytes())?.detach();
-    let places = merge::naming::places(merged.root(), &outcome.conflicts, options);
+    let places = merged.places();
     Ok(AssetMerge::Merged {
         blob,
-        conflicts: outcome.conflicts,
+        conflicts: merged.conflicts,
         places,
-        violations: outcome.violations,
+        violations: merged.violations,
         failed,
     })
 }

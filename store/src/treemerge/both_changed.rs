@@ -43,7 +43,7 @@ impl BothChanged {
         repo: &gix::Repository,
         tree: &gix::Tree<'_>,
         first_base_tree: Option<ObjectId>,
-        rules: &AssetRules<'_>,
+        rules: &AssetRules,
         (i, c): (usize, &gix::merge::tree::Conflict),
     ) -> Result<()> {
         let Some(content) = c.content_merge() else {
@@ -61,7 +61,7 @@ impl BothChanged {
             return Ok(());
         };
         let path_str = path.to_str_lossy().into_owned();
-        let Some(dialect) = (rules.dialect_of)(&path_str) else {
+        let Some(path_rules) = rules.of_path(&path_str) else {
             return Ok(());
         };
         self.handled.insert(i);
@@ -90,8 +90,8 @@ impl BothChanged {
             (base.as_ref().map(|b| b.0), fallback_base),
             ours_entry.0,
             theirs_entry.0,
-            dialect,
-            &rules.options.for_path(&path_str),
+            path_rules.dialect,
+            &rules.options_for(path_rules),
         )?;
         let kind = entry_mode.kind();
         match merged {

@@ -105,7 +105,7 @@ impl Repo {
         theirs: ObjectId,
         theirs_label: &str,
         title: &str,
-        rules: &AssetRules<'_>,
+        rules: &AssetRules,
     ) -> Result<MergeReport> {
         let repo = &self.git;
         if let Some(head_journal::Resumed::Conflicted(merging)) = head_journal::resume(repo)? {

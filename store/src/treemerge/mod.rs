@@ -21,6 +21,7 @@ mod strategy;
 mod tests;
 
 use std::collections::HashSet;
+use std::sync::Arc;
 
 use gix::bstr::{BString, ByteSlice};
 use gix::merge::tree::{ResolutionFailure, TreatAsUnresolved};
@@ -37,13 +38,67 @@ use both_changed::BothChanged;
 pub use head::{conflict_lines, current_index, update_head, MergeReport, MergeResult};
 pub use strategy::{MergeTrees, StrategyMerge};
 
-/// What assetvc knows about assets: which paths are assets, and how to merge them.
-pub struct AssetRules<'a> {
-    /// The dialect of an asset path (repository-relative, `/`-separated), `None` for files
-    /// that are not assets.
-    pub dialect_of: &'a dyn Fn(&str) -> Option<Dialect>,
-    /// Merge settings (policy, id keys…).
+/// How one asset path is merged: its syntax and its engine profile.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PathRules {
+    /// The syntax the asset patterns give the path (a file they call SJSON is still read as
+    /// JSON when ours' content is).
+    pub dialect: Dialect,
+    /// The engine format configured for the path (`assetvc.toml` `[profiles]`) or told by
+    /// its name; `None`: ours' content decides when the merge starts.
+    pub profile: Option<merge::profile::Format>,
+}
+
+/// The rules of a path ([`AssetRules::new`]).
+type RulesOf = dyn Fn(&str) -> Option<PathRules> + Send + Sync;
+
+/// What assetvc knows about assets: which paths are assets, and how to merge each.
+#[derive(Clone)]
+pub struct AssetRules {
+    /// The rules of an asset path, `None` for files that are not assets.
+    of_path: Arc<RulesOf>,
+    /// Merge settings (policy, id keys…); each path's profile is set from its rules.
     pub options: MergeOptions,
+}
+
+impl AssetRules {
+    /// Rules from `of_path` (an asset path, repository-relative and `/`-separated, to its
+    /// rules; `None` for files that are not assets) and the merge settings.
+    pub fn new(
+        of_path: impl Fn(&str) -> Option<PathRules> + Send + Sync + 'static,
+        options: MergeOptions,
+    ) -> AssetRules {
+        AssetRules {
+            of_path: Arc::new(of_path),
+            options,
+        }
+    }
+
+    /// The same rules for paths, with other merge settings.
+    pub fn with_options(&self, options: MergeOptions) -> AssetRules {
+        AssetRules {
+            of_path: Arc::clone(&self.of_path),
+            options,
+        }
+    }
+
+    /// The rules of `path`, `None` when it is not an asset.
+    pub fn of_path(&self, path: &str) -> Option<PathRules> {
+        (self.of_path)(path)
+    }
+
+    /// The dialect of `path`, `None` when it is not an asset.
+    pub fn dialect_of(&self, path: &str) -> Option<Dialect> {
+        self.of_path(path).map(|rules| rules.dialect)
+    }
+
+    /// The merge settings for a path with `rules`: its profile set.
+    pub fn options_for(&self, rules: PathRules) -> MergeOptions {
+        MergeOptions {
+            profile: rules.profile,
+            ..self.options.clone()
+        }
+    }
 }
 
 /// An asset merged by structure.
@@ -216,7 +271,7 @@ pub fn merge_commits(
     ours: ObjectId,
     theirs: ObjectId,
     labels: (&str, &str),
-    rules: &AssetRules<'_>,
+    rules: &AssetRules,
 ) -> Result<TreeMerge> {
     let target = repo;
     let mut memory_repo = merge_repo(repo);
@@ -246,7 +301,7 @@ fn finish(
     repo: &gix::Repository,
     mut tree_merge: gix::merge::tree::Outcome<'_>,
     first_base_tree: Option<ObjectId>,
-    rules: &AssetRules<'_>,
+    rules: &AssetRules,
 ) -> Result<(TreeMerge, Vec<ObjectId>)> {
     let merged_tree = tree_merge.tree.write()?.detach();
     let how = TreatAsUnresolved::git();

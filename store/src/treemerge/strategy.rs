@@ -54,11 +54,7 @@ impl Repo {
     /// Merges `trees` in memory: assets by structure, every other path as gix's tree merge
     /// (merge-ort's rules: renames, binary files, modify/delete). Only the objects of the
     /// result are written to the object database; no ref, index or file changes.
-    pub fn merge_trees(
-        &self,
-        trees: &MergeTrees<'_>,
-        rules: &AssetRules<'_>,
-    ) -> Result<StrategyMerge> {
+    pub fn merge_trees(&self, trees: &MergeTrees<'_>, rules: &AssetRules) -> Result<StrategyMerge> {
         Ok(StrategyMerge::of(&mut merge_explicit(
             &self.git, trees, rules,
         )?))
@@ -72,7 +68,7 @@ impl Repo {
     pub fn merge_trees_into_worktree(
         &self,
         trees: &MergeTrees<'_>,
-        rules: &AssetRules<'_>,
+        rules: &AssetRules,
     ) -> Result<StrategyMerge> {
         let repo = &self.git;
         let mut lock = worktree::IndexLock::acquire(repo)?;
@@ -166,7 +162,7 @@ fn peel_to_tree(repo: &gix::Repository, id: ObjectId) -> Result<ObjectId> {
 fn merge_explicit(
     repo: &gix::Repository,
     trees: &MergeTrees<'_>,
-    rules: &AssetRules<'_>,
+    rules: &AssetRules,
 ) -> Result<TreeMerge> {
     if trees.bases.len() > 1 {
         // Several merge bases (criss-cross history): merged into a virtual base, which
@@ -200,6 +196,7 @@ fn merge_explicit(
 mod tests {
     use super::*;
     use crate::test_git::git;
+    use crate::PathRules;
     use merge::MergeOptions;
     use proptest::prelude::*;
     use sjson::Dialect;
@@ -208,11 +205,16 @@ mod tests {
         path.ends_with(".sjson").then_some(Dialect::Sjson)
     }
 
-    fn rules() -> AssetRules<'static> {
-        AssetRules {
-            dialect_of: &sjson_only,
-            options: MergeOptions::default(),
-        }
+    fn rules() -> AssetRules {
+        AssetRules::new(
+            |p: &str| {
+                sjson_only(p).map(|dialect| PathRules {
+                    dialect,
+                    profile: None,
+                })
+            },
+            MergeOptions::default(),
+        )
     }
 
     /// A scratch repository (objects only are written to it).

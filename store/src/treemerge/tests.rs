@@ -32,10 +32,15 @@ fn assets_merge_by_structure_and_report_conflicts() {
     let repo = crate::Repo::discover(dir).unwrap();
     let ours = repo.resolve_commit("ours").unwrap();
     let theirs = repo.resolve_commit("theirs").unwrap();
-    let rules = AssetRules {
-        dialect_of: &sjson_only,
-        options: MergeOptions::default(),
-    };
+    let rules = AssetRules::new(
+        |p: &str| {
+            sjson_only(p).map(|dialect| PathRules {
+                dialect,
+                profile: None,
+            })
+        },
+        MergeOptions::default(),
+    );
     let m = merge_commits(repo.gix(), ours, theirs, ("ours", "theirs"), &rules).unwrap();
     assert!(m.unresolved.is_empty(), "{:?}", m.unresolved);
     assert_eq!(m.files.len(), 1);
@@ -61,10 +66,15 @@ fn an_unparsable_side_is_left_with_stages() {
     let repo = crate::Repo::discover(dir).unwrap();
     let ours = repo.resolve_commit("ours").unwrap();
     let theirs = repo.resolve_commit("theirs").unwrap();
-    let rules = AssetRules {
-        dialect_of: &sjson_only,
-        options: MergeOptions::default(),
-    };
+    let rules = AssetRules::new(
+        |p: &str| {
+            sjson_only(p).map(|dialect| PathRules {
+                dialect,
+                profile: None,
+            })
+        },
+        MergeOptions::default(),
+    );
     let m = merge_commits(repo.gix(), ours, theirs, ("ours", "theirs"), &rules).unwrap();
     assert_eq!(m.unresolved.len(), 1);
     assert!(matches!(

@@ -23,7 +23,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
 use merge::Policy;
-use store::{AssetRules, MergeTrees, ObjectId, StrategyMerge};
+use store::{MergeTrees, ObjectId, StrategyMerge};
 
 use super::merge_file::parse_policy;
 use super::porcelain;
@@ -162,11 +162,7 @@ fn merge_pr(
 ) -> anyhow::Result<PrMerge> {
     let (options, config) = porcelain::settings(root, policy)?;
     let policy = options.policy;
-    let dialect_of = porcelain::dialect_fn(&config)?;
-    let rules = AssetRules {
-        dialect_of: &dialect_of,
-        options,
-    };
+    let rules = porcelain::asset_rules(&config, options)?;
     let base = repo.merge_base_of(ours, theirs).map_err(porcelain::fail)?;
     let mut out = PrMerge {
         ours,

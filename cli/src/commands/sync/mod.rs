@@ -208,18 +208,13 @@ fn sleep_unless_stopped(pause: Duration, stop: &AtomicBool) {
     }
 }
 
-/// The asset rules' dialect function.
-type DialectFn = Box<dyn Fn(&str) -> Option<sjson::Dialect>>;
-
-/// The repository (opened afresh each cycle: config and refs may have changed), its root,
-/// the merge options and the asset dialects.
-fn open(
-    policy: Option<Policy>,
-) -> anyhow::Result<(store::Repo, PathBuf, merge::MergeOptions, DialectFn)> {
+/// The repository (opened afresh each cycle: config and refs may have changed), its root
+/// and how its assets merge.
+fn open(policy: Option<Policy>) -> anyhow::Result<(store::Repo, PathBuf, AssetRules)> {
     let (repo, root) = porcelain::open_worktree()?;
     let (options, config) = porcelain::settings(&root, policy)?;
-    let dialect_of = porcelain::dialect_fn(&config)?;
-    Ok((repo, root, options, Box::new(dialect_of)))
+    let rules = porcelain::asset_rules(&config, options)?;
+    Ok((repo, root, rules))
 }
 
 /// One sync cycle; everything it has to say goes to stderr (and into its JSON).
@@ -263,14 +258,11 @@ fn cycle_steps(
     out: &mut Cycle,
     timings: &mut serde_json::Map<String, serde_json::Value>,
 ) -> Result<&'static str, Ended> {
-    let (repo, _, options, dialect_of) = open(args.policy).map_err(Ended::Failed)?;
+    let (repo, _, rules) = open(args.policy).map_err(Ended::Failed)?;
+    let dialect_of = |path: &str| rules.dialect_of(path);
     // Resolved every cycle: the user may switch branches while watching.
     let target = target(&repo, args.remote.as_deref()).map_err(Ended::Failed)?;
     out.json = json!({"user": target.user, "branch": target.branch, "remote": target.remote});
-    let rules = AssetRules {
-        dialect_of: &dialect_of,
-        options,
-    };
     let failed = |e: Error| Ended::Failed(porcelain::fail(e));
     // 1. Record the work in progress.
     let start = Instant::now();

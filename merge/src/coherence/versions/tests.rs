@@ -13,7 +13,7 @@ fn from_texts(base: &str, ours: &str, theirs: &str) -> (String, usize) {
     let parse = |t: &str| Document::parse(t, Dialect::Sjson).unwrap();
     let (b, o, t) = (parse(base), parse(ours), parse(theirs));
     let opts = MergeOptions::default();
-    let merged = parse(&crate::merge(&b, &o, &t, &opts).text);
+    let merged = parse(&crate::structural(&b, &o, &t, &opts).text);
     let answer = |pass: crate::coherence::Repaired| {
         let text = pass.document.map(|d| d.text().to_string());
         format!("{text:?} {:?} {}", pass.reports, pass.unique_ids)
@@ -79,18 +79,15 @@ fn versions_given_up_are_parsed_again_in_their_own_dialects() {
     };
     let opts = MergeOptions::default();
     let (b, o, t) = docs();
-    let borrowed = crate::merge_coherent_beside(&b, &o, &t, &opts, |_, _| ()).unwrap();
+    let borrowed = crate::merge(crate::Inputs::documents(&b, &o, &t), &opts).unwrap();
     let (b, o, t) = docs();
-    let owned = crate::merge_coherent_owned(b, o, t, None, &opts, |_, _| ()).unwrap();
+    let owned = crate::merge(crate::Inputs::owned(b, o, t), &opts).unwrap();
     assert_eq!(owned.document.text(), borrowed.document.text());
     assert_eq!(
-        format!("{:?}", owned.outcome.conflicts),
-        format!("{:?}", borrowed.outcome.conflicts)
+        format!("{:?}", owned.conflicts),
+        format!("{:?}", borrowed.conflicts)
     );
-    assert_eq!(
-        owned.outcome.conflicts[0].kind,
-        ConflictKind::DanglingReference
-    );
+    assert_eq!(owned.conflicts[0].kind, ConflictKind::DanglingReference);
 }
 
 #[test]
@@ -102,7 +99,7 @@ fn a_version_that_does_not_parse_again_fails_the_pass_without_a_panic() {
     let parse = |t: &str| Document::parse(t, Dialect::Sjson).unwrap();
     let (b, o, t) = (parse(&base), parse(&ours), parse(&theirs));
     let opts = MergeOptions::default();
-    let merged = parse(&crate::merge(&b, &o, &t, &opts).text);
+    let merged = parse(&crate::structural(&b, &o, &t, &opts).text);
     let versions = Versions::texts(
         (&base, Dialect::Sjson),
         (&ours, Dialect::Json),
@@ -125,7 +122,7 @@ fn a_freed_base_is_read_again_only_when_a_repair_needs_it() {
     let parse = |t: &str| Document::parse(t, Dialect::Sjson).unwrap();
     let opts = MergeOptions::default();
     let (b, o, t) = (parse(base), parse(ours), parse(theirs));
-    let borrowed = crate::merge_coherent_beside(&b, &o, &t, &opts, |_, _| ()).unwrap();
+    let borrowed = crate::merge(crate::Inputs::documents(&b, &o, &t), &opts).unwrap();
     assert!(
         borrowed.document.text().contains("n1") && !borrowed.document.text().contains("n0"),
         "{}",
@@ -136,30 +133,32 @@ fn a_freed_base_is_read_again_only_when_a_repair_needs_it() {
         reads.set(reads.get() + 1);
         Some(base.to_string())
     };
-    let owned = crate::merge_coherent_owned(
-        parse(base),
-        parse(ours),
-        parse(theirs),
-        Some(&again),
+    let owned = crate::merge(
+        crate::Inputs::Owned {
+            base: parse(base),
+            ours: parse(ours),
+            theirs: parse(theirs),
+            base_again: Some(&again),
+        },
         &opts,
-        |_, _| (),
     )
     .unwrap();
     assert_eq!(owned.document.text(), borrowed.document.text());
     assert_eq!(
-        format!("{:?}", owned.outcome.conflicts),
-        format!("{:?}", borrowed.outcome.conflicts)
+        format!("{:?}", owned.conflicts),
+        format!("{:?}", borrowed.conflicts)
     );
     assert_eq!(reads.get(), 1, "base read again once, for the repair");
     // Base cannot be had again: the merge fails, nothing is guessed.
     let gone = || None;
-    let failed = crate::merge_coherent_owned(
-        parse(base),
-        parse(ours),
-        parse(theirs),
-        Some(&gone),
+    let failed = crate::merge(
+        crate::Inputs::Owned {
+            base: parse(base),
+            ours: parse(ours),
+            theirs: parse(theirs),
+            base_again: Some(&gone),
+        },
         &opts,
-        |_, _| (),
     );
     assert!(
         matches!(
@@ -169,13 +168,14 @@ fn a_freed_base_is_read_again_only_when_a_repair_needs_it() {
         "{failed:?}"
     );
     // A merge with nothing to repair never asks for base.
-    let plain = crate::merge_coherent_owned(
-        parse(base),
-        parse("a = [{ id = c1 items = [{ id = n0 v = 1 }] }]\n"),
-        parse(base),
-        Some(&gone),
+    let plain = crate::merge(
+        crate::Inputs::Owned {
+            base: parse(base),
+            ours: parse("a = [{ id = c1 items = [{ id = n0 v = 1 }] }]\n"),
+            theirs: parse(base),
+            base_again: Some(&gone),
+        },
         &opts,
-        |_, _| (),
     );
     assert!(plain.is_ok(), "{plain:?}");
 }
