@@ -238,3 +238,59 @@ fn non_asset_paths_merge_as_git_merge_tree_does() {
     }
     assert!(failed.is_empty(), "{}", failed.join("\n\n"));
 }
+
+/// The text of `path` in `tree`.
+fn text_at(repo: &crate::Repo, tree: ObjectId, path: &str) -> Option<String> {
+    let g = repo.gix();
+    let entry = g
+        .find_tree(tree)
+        .unwrap()
+        .lookup_entry_by_path(path)
+        .unwrap()?;
+    Some(String::from_utf8(g.find_blob(entry.object_id()).unwrap().take_data()).unwrap())
+}
+
+#[test]
+fn assets_follow_git_renames_and_merge_by_structure_without_the_driver() {
+    // Adjacent lines edited by both sides: a line merge conflicts, the structured merge
+    // does not. Ours renames the file (and moves its directory); theirs edits it.
+    let level = "x = 1\ny = 1\nname = \"a long enough level to be paired by rename detection\"\n";
+    let tmp = case(
+        &format!(
+            "mkdir lv; printf '{level}' > lv/a.sjson; echo t > lv/t.txt\n\
+             echo '*.sjson merge=assetvc' > .gitattributes"
+        ),
+        "git mv lv maps; sed -i 's/x = 1/x = 2/' maps/a.sjson",
+        "sed -i 's/y = 1/y = 3/' lv/a.sjson; echo new > lv/b.txt",
+    );
+    let dir = tmp.path();
+    // The attributes name a driver that would fail the merge if git ran it.
+    sh(dir, "git config merge.assetvc.driver false");
+    let repo = crate::Repo::discover(dir).unwrap();
+    let id = |r: &str| repo.resolve_object(r).unwrap();
+    let trees = MergeTrees {
+        bases: &[id("base")],
+        ours: id("ours"),
+        theirs: id("theirs"),
+        labels: ("ours", "theirs"),
+    };
+    let sjson = |p: &str| p.ends_with(".sjson").then_some(Dialect::Sjson);
+    let rules = AssetRules {
+        dialect_of: &sjson,
+        options: MergeOptions::default(),
+    };
+    let m = merge_explicit(repo.gix(), &trees, &rules).unwrap();
+    // Theirs' new file in the renamed directory: merge-ort's "file location" conflict
+    // (merge.directoryRenames defaults to `conflict`), the file at the new place.
+    let left: Vec<&str> = m.unresolved.iter().map(|u| u.path.as_str()).collect();
+    assert_eq!(left, ["maps/b.txt"]);
+    assert_eq!(m.files.len(), 1);
+    assert_eq!(m.files[0].path, "maps/a.sjson");
+    let merged = text_at(&repo, m.tree, "maps/a.sjson").unwrap();
+    assert!(merged.starts_with("x = 2\ny = 3\n"), "{merged}");
+    assert_eq!(text_at(&repo, m.tree, "lv/a.sjson"), None);
+    assert_eq!(
+        text_at(&repo, m.tree, "maps/b.txt").as_deref(),
+        Some("new\n")
+    );
+}
