@@ -51,8 +51,8 @@ impl StrategyMerge {
 }
 
 impl Repo {
-    /// Merges `trees` in memory: assets by structure, every other path as gix's tree merge
-    /// (merge-ort's rules: renames, binary files, modify/delete). Only the objects of the
+    /// Merges `trees` in memory: assets by structure, every other path as git's merge-ort
+    /// (`git merge-tree`: renames, binary files, modify/delete). Only the objects of the
     /// result are written to the object database; no ref, index or file changes.
     pub fn merge_trees(
         &self,
