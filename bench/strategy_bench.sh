@@ -9,7 +9,9 @@
 #   every result is compared with the expected merge (count of wrong files printed);
 #   git rebase of 20 commits x 50 level files, every replayed file also changed upstream.
 #
-# Target (#32): the strategy within 2x plain git on each, every file right.
+# Target (#32): the strategy within 2x plain git on each, every file right. Beside wall
+# time, the CPU time and (where the machine has counters) user-space instructions of the
+# command and its children, from perf stat: on a busy machine compare those.
 # Rerun with: bench/strategy_bench.sh   (FILES=2000 RUNS=1 for a quick run;
 #             ASSETVC=path/to/assetvc to skip the release build; git-merge-assetvc and
 #             assetvc-merge-driver must be beside it). Prints a markdown table; no timed
@@ -80,29 +82,45 @@ setup_how() {
     strategy) : > "$M/.git/info/attributes"; git -C "$M" config pull.twohead assetvc ;;
   esac
 }
-time_op() { # HOW CMD...: medians of RUNS runs: WALL; WRONG of the last
+# CPU time and user-space instructions of a command and its children (perf stat), which
+# a busy machine changes far less than wall time; "-" without perf.
+PERF=$(command -v perf > /dev/null && perf stat -e instructions:u true > /dev/null 2>&1 && echo yes || true)
+counted() { # CMD...: runs CMD, sets CPU (s) and INSTR (10^9) when perf works
+  CPU=-; INSTR=-
+  if [ -n "$PERF" ]; then
+    perf stat -x, -e instructions:u,task-clock -o "$WORK/perf.txt" -- "$@" || true
+    INSTR=$(awk -F, '$3 ~ /^instructions/ {printf "%.2f", $1 / 1e9}' "$WORK/perf.txt")
+    case $INSTR in ""|0.00) INSTR=- ;; esac
+    CPU=$(awk -F, '$3 ~ /^task-clock/ {printf "%.3f", $1 / 1000}' "$WORK/perf.txt")
+  else
+    "$@" || true
+  fi
+}
+time_op() { # HOW CMD...: medians of RUNS runs: WALL, CPU, INSTR; WRONG of the last
   setup_how "$1"; shift
-  local times=""
+  local times="" cpus="" instrs=""
   for _ in $(seq "$RUNS"); do
     reset_many
     local start; start=$(now)
-    (cd "$M" && "$@" > "$WORK/op.out" 2>&1) || true
-    times+="$(since "$start") "
+    counted sh -c 'cd "$1" && shift && exec "$@" > "$0" 2>&1' "$WORK/op.out" "$M" "$@"
+    times+="$(since "$start") "; cpus+="$CPU "; instrs+="$INSTR "
     WRONG=$(wrong)
   done
   WALL=$(echo "$times" | med)
+  if [ -n "$PERF" ]; then CPU=$(echo "$cpus" | med); INSTR=$(echo "$instrs" | med); fi
 }
-echo "| task ($FILES files, 1,010 edited by both) | plain git | with the strategy | ratio | wrong files (plain / strategy) |"
-echo "|---|---:|---:|---:|---|"
+cratio() { if [ "$1" = - ] || [ "$2" = - ]; then echo -; else ratio "$1" "$2"; fi; }
+echo "| task ($FILES files, 1,010 edited by both) | plain git | with the strategy | ratio | CPU s (plain / strategy) | CPU ratio | instructions 10^9 (plain / strategy) | instructions ratio | wrong files (plain / strategy) |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---|"
 row() { # NAME CMD...
   local name=$1; shift
-  time_op plain "$@"; local p=$WALL pw=$WRONG
-  time_op strategy "$@"; local s=$WALL sw=$WRONG
-  echo "| $name | ${p} s | ${s} s | $(ratio "$s" "$p") | $pw / $sw |"
+  time_op plain "$@"; local p=$WALL pc=$CPU pi=$INSTR pw=$WRONG
+  time_op strategy "$@"; local s=$WALL sc=$CPU si=$INSTR sw=$WRONG
+  echo "| $name | ${p} s | ${s} s | $(ratio "$s" "$p") | $pc / $sc | $(cratio "$sc" "$pc") | $pi / $si | $(cratio "$si" "$pi") | $pw / $sw |"
 }
 row "git merge" git merge -q --no-edit theirs
 time_op driver git merge -q --no-edit theirs
-echo "| (git merge with the lean driver) | | ${WALL} s | | $WRONG wrong |"
+echo "| (git merge with the lean driver) | | ${WALL} s | | $CPU | | $INSTR | | $WRONG wrong |"
 row "git pull" git pull -q --no-rebase --no-edit origin main
 row "git pull --rebase" git pull -q --rebase origin main
 row "git cherry-pick" git cherry-pick theirs
@@ -134,18 +152,19 @@ git -C "$B" checkout -q main; level "$B" 1 0; git -C "$B" commit -q -am upstream
 mkdir -p "$WORK/rebase_expect/levels"; level "$WORK/rebase_expect" 1 1000
 time_rebase() { # TWOHEAD
   git -C "$B" config pull.twohead "$1"
-  local times=""
+  local times="" cpus="" instrs=""
   for _ in $(seq "$RUNS"); do
     git -C "$B" rebase --abort > /dev/null 2>&1 || true
     git -C "$B" checkout -q -f feature; git -C "$B" reset -q --hard "$feature_tip"
     rm -rf "$B/.git/assetvc"
     local start; start=$(now)
-    git -C "$B" rebase -q main > "$WORK/rebase.out" 2>&1 || true
-    times+="$(since "$start") "
+    counted sh -c 'exec git -C "$1" rebase -q main > "$0" 2>&1' "$WORK/rebase.out" "$B"
+    times+="$(since "$start") "; cpus+="$CPU "; instrs+="$INSTR "
   done
   WALL=$(echo "$times" | med)
+  if [ -n "$PERF" ]; then CPU=$(echo "$cpus" | med); INSTR=$(echo "$instrs" | med); fi
   WRONG=$({ diff -rq "$WORK/rebase_expect/levels" "$B/levels" 2>/dev/null || true; } | wc -l)
 }
-time_rebase ort; plain=$WALL; plain_wrong=$WRONG
-time_rebase assetvc; strat=$WALL; strat_wrong=$WRONG
-echo "| git rebase, 20 commits x 50 level files | ${plain} s | ${strat} s | $(ratio "$strat" "$plain") | $plain_wrong / $strat_wrong |"
+time_rebase ort; plain=$WALL; pc=$CPU; pi=$INSTR; plain_wrong=$WRONG
+time_rebase assetvc; strat=$WALL; sc=$CPU; si=$INSTR; strat_wrong=$WRONG
+echo "| git rebase, 20 commits x 50 level files | ${plain} s | ${strat} s | $(ratio "$strat" "$plain") | $pc / $sc | $(cratio "$sc" "$pc") | $pi / $si | $(cratio "$si" "$pi") | $plain_wrong / $strat_wrong |"

@@ -28,7 +28,7 @@ impl<S: AsRef<str>> IdSource for Vec<S> {
 
 /// Positions in a list of ids, found by id. Every call passes the same list (grown only
 /// at its end).
-#[derive(Default)]
+#[derive(Default, Debug)]
 pub struct IdTable(HashTable<u32>);
 
 fn hash(id: &str) -> u64 {

@@ -3,9 +3,9 @@
 //! `git rebase` and `git cherry-pick`), or with `-s assetvc`:
 //! `git-merge-assetvc [--OPTION...] BASE... -- HEAD REMOTE`.
 //!
-//! It merges the three trees it is given in process — assets by structure, every other
-//! path as gix's tree merge (merge-ort's rules) — and writes the worktree and the index
-//! under the index lock: exit 0 clean, 1 when paths are left for the user (unmerged index
+//! It merges the three trees it is given — assets by structure in process, every other
+//! path by git's own merge-ort (`git merge-tree --write-tree`) — and writes the worktree
+//! and the index under the index lock: exit 0 clean, 1 when paths are left for the user (unmerged index
 //! entries with stages 1–3, conflict markers or the structured result in their files, as
 //! the driver leaves them), 2 when it did nothing (local changes in the way, an octopus).
 //! It never commits nor touches `MERGE_HEAD`/`MERGE_MSG`: git does that around it. Each

@@ -187,8 +187,8 @@ impl<'s, 'o> State<'s, 'o> {
         // one that both sides deleted: nothing references it that a repair could serve).
         let lengths = so.gone_lengths | st.gone_lengths | im.lengths;
         let refs = {
-            let known = |s: &str| match im.by_id.get(s) {
-                Some(&i) => Named::Object(i),
+            let known = |s: &str| match im.position(s) {
+                Some(i) => Named::Object(i),
                 None if so.has_gone(s) || st.has_gone(s) => Named::Elsewhere,
                 None => Named::Nothing,
             };
@@ -293,10 +293,10 @@ impl<'s, 'o> State<'s, 'o> {
     /// the other side deleted).
     fn lost_container(&self, id: &str) -> bool {
         let (ours, theirs) = (self.side(Side::Ours), self.side(Side::Theirs));
-        match (ours.by_id.get(id), theirs.by_id.get(id)) {
+        match (ours.position(id), theirs.position(id)) {
             (Some(_), Some(_)) => true,
-            (Some(&i), None) => ours.owner_id(i).is_some_and(|o| self.base().has(o)),
-            (None, Some(&i)) => theirs.owner_id(i).is_some_and(|o| self.base().has(o)),
+            (Some(i), None) => ours.owner_id(i).is_some_and(|o| self.base().has(o)),
+            (None, Some(i)) => theirs.owner_id(i).is_some_and(|o| self.base().has(o)),
             (None, None) => false,
         }
     }
@@ -319,7 +319,7 @@ impl<'s, 'o> State<'s, 'o> {
                 .filter(|&i| im.objs[i].id == id)
                 .collect();
             let winner = self.side(self.winner);
-            let wanted = winner.by_id.get(id).map(|&i| winner.owner_id(i));
+            let wanted = winner.position(id).map(|i| winner.owner_id(i));
             let keep = copies
                 .iter()
                 .copied()
@@ -353,7 +353,7 @@ impl<'s, 'o> State<'s, 'o> {
     fn ancestors(&self, side: Side, id: &str) -> Vec<&str> {
         let index = self.side(side);
         let mut out = Vec::new();
-        let mut at = index.by_id.get(id).copied();
+        let mut at = index.position(id);
         while let Some(i) = at.and_then(|i| index.objs[i].owner) {
             if out.len() > index.objs.len() {
                 break;

@@ -118,7 +118,7 @@ impl<'d> SideIds<'d> {
         for (id, node, nested) in objects {
             let found = match im.objs.get(next) {
                 Some(o) if in_order && o.id == id => Some(next),
-                _ => im.by_id.get(&*id).copied(),
+                _ => im.position(&id),
             };
             if let Some(k) = found {
                 next = k + 1;
@@ -147,16 +147,16 @@ impl<'d> SideIds<'d> {
     /// The node of the side's (first) object with `id` in the side's document; `im` is
     /// the index this was built against.
     pub fn node(&self, im: &DocIndex<'_>, id: &str) -> Option<NodeId> {
-        match im.by_id.get(id) {
-            Some(&k) => self.at[k],
+        match im.position(id) {
+            Some(k) => self.at[k],
             None => Some(self.gone[*self.gone_by_id.get(id)?].1),
         }
     }
 
     /// Whether the side holds `id`.
     pub fn has(&self, im: &DocIndex<'_>, id: &str) -> bool {
-        match im.by_id.get(id) {
-            Some(&k) => self.at[k].is_some(),
+        match im.position(id) {
+            Some(k) => self.at[k].is_some(),
             None => self.gone_by_id.contains_key(id),
         }
     }

@@ -15,8 +15,11 @@
 mod asset;
 mod both_changed;
 mod head;
+mod ort;
 mod strategy;
 
+#[cfg(test)]
+mod ort_parity;
 #[cfg(test)]
 mod tests;
 

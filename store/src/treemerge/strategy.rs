@@ -7,7 +7,7 @@
 
 use gix::ObjectId;
 
-use super::{finish, merge_commits, merge_repo, persist, AssetRules, MergedFile, TreeMerge};
+use super::{AssetRules, MergedFile, TreeMerge};
 use super::{Unresolved, Versions};
 use crate::error::{Error, Result};
 use crate::worktree;
@@ -51,8 +51,8 @@ impl StrategyMerge {
 }
 
 impl Repo {
-    /// Merges `trees` in memory: assets by structure, every other path as gix's tree merge
-    /// (merge-ort's rules: renames, binary files, modify/delete). Only the objects of the
+    /// Merges `trees` in memory: assets by structure, every other path as git's merge-ort
+    /// (`git merge-tree`: renames, binary files, modify/delete). Only the objects of the
     /// result are written to the object database; no ref, index or file changes.
     pub fn merge_trees(&self, trees: &MergeTrees<'_>, rules: &AssetRules) -> Result<StrategyMerge> {
         Ok(StrategyMerge::of(&mut merge_explicit(
@@ -158,38 +158,27 @@ fn peel_to_tree(repo: &gix::Repository, id: ObjectId) -> Result<ObjectId> {
     Ok(object.peel_to_tree().map_err(Error::git)?.id)
 }
 
-/// The merge of `trees`, its objects written to `repo`'s object database.
-fn merge_explicit(
+/// The merge of `trees`, its objects written to `repo`'s object database: git's own
+/// merge (merge-ort) for the tree, the structured merge for the assets both sides changed
+/// (see `ort.rs`).
+pub(super) fn merge_explicit(
     repo: &gix::Repository,
     trees: &MergeTrees<'_>,
     rules: &AssetRules,
 ) -> Result<TreeMerge> {
-    if trees.bases.len() > 1 {
-        // Several merge bases (criss-cross history): merged into a virtual base, which
-        // needs the commits.
-        return merge_commits(repo, trees.ours, trees.theirs, trees.labels, rules);
-    }
-    let base = match trees.bases.first() {
-        Some(b) => peel_to_tree(repo, *b)?,
-        None => ObjectId::empty_tree(repo.object_hash()),
-    };
-    let (ours, theirs) = (
+    // The first merge base tells which assets changed (with several, git merges them
+    // into a virtual base itself).
+    let base = trees
+        .bases
+        .first()
+        .map(|b| peel_to_tree(repo, *b))
+        .transpose()?;
+    let sides = (
+        base,
         peel_to_tree(repo, trees.ours)?,
         peel_to_tree(repo, trees.theirs)?,
     );
-    let mut memory_repo = merge_repo(repo);
-    let memory = &memory_repo;
-    let labels = gix::merge::blob::builtin_driver::text::Labels {
-        ancestor: Some("base".into()),
-        current: Some(trees.labels.0.into()),
-        other: Some(trees.labels.1.into()),
-    };
-    let options = memory.tree_merge_options()?;
-    let outcome = memory.merge_trees(base, ours, theirs, labels, options)?;
-    let (merge, roots) = finish(memory, outcome, None, rules)?;
-    let objects = memory_repo.objects.take_object_memory().unwrap_or_default();
-    persist(repo, &objects, &roots)?;
-    Ok(merge)
+    super::ort::merge_with_git(repo, trees, sides, rules)
 }
 
 #[cfg(test)]

@@ -94,7 +94,7 @@ impl<'s> State<'s, '_> {
                 let Some(parent) = im.owner_id(c) else {
                     return false;
                 };
-                index.by_id.get(&**id).and_then(|&i| index.owner_id(i)) == Some(parent)
+                index.position(id).and_then(|i| index.owner_id(i)) == Some(parent)
             }
         }
     }
@@ -122,10 +122,10 @@ impl<'s> State<'s, '_> {
         let dangles = |e: Value<'_>| {
             e.as_str().is_some_and(|s| {
                 let s: &str = &s;
-                self.base().by_id.contains_key(s)
-                    && !im.by_id.contains_key(s)
-                    && !self.side(Side::Ours).by_id.contains_key(s)
-                    && !self.side(Side::Theirs).by_id.contains_key(s)
+                self.base().has(s)
+                    && !im.has(s)
+                    && !self.side(Side::Ours).has(s)
+                    && !self.side(Side::Theirs).has(s)
             })
         };
         let ids_known = |v: Value<'_>| match v.kind() {
@@ -168,9 +168,8 @@ impl<'s> State<'s, '_> {
         round.edits.push(edit);
         let json = |i: &DocIndex<'_>| Self::member(i, &id, &r.key).map(compact_json);
         let target_pointer = im
-            .by_id
-            .get(&r.target)
-            .map(|&p| im.pointer(p).to_string())
+            .position(&r.target)
+            .map(|p| im.pointer(p).to_string())
             .unwrap_or_default();
         round.reports.push(Conflict {
             path: format!("{}/{}", im.pointer(c), r.key),

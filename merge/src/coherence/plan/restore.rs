@@ -23,8 +23,8 @@ impl<'s> State<'s, '_> {
             (true, true) => {
                 let housed = |s: Side| {
                     let index = self.side(s);
-                    let at = index.by_id.get(id);
-                    at.is_some_and(|&i| index.owner_id(i).is_none_or(|o| im.has(o)))
+                    let at = index.position(id);
+                    at.is_some_and(|i| index.owner_id(i).is_none_or(|o| im.has(o)))
                 };
                 Some(match (housed(Side::Ours), housed(Side::Theirs)) {
                     (true, false) => Side::Ours,
@@ -56,7 +56,7 @@ impl<'s> State<'s, '_> {
         let other_index = self.side(other(side));
         // (The side's index holds `id`: the side's walk found it there. Read with `get`
         // all the same: a version that could not be had again is indexed as empty.)
-        let Some(&x) = si.by_id.get(id) else {
+        let Some(x) = si.position(id) else {
             return;
         };
         // The topmost ancestor the result lacks: it is restored whole.

@@ -1,0 +1,315 @@
+//! The strategy's tree merge through git's own (`git merge-tree --write-tree`, merge-ort),
+//! so that every path that is not an asset — renames, rename/delete, directory renames,
+//! binary files, modes, submodules — ends exactly as `git merge` leaves it.
+//!
+//! The assets both sides changed must not be line merged nor given to the `merge.assetvc`
+//! driver (one process per file): git is run with `--attr-source` pointing at ours' tree
+//! in which each directory's `.gitattributes` ends with `merge=binary` for the asset paths
+//! either side changed. git's binary merge runs in process and leaves such a path
+//! conflicted with its three stages — the versions after rename detection — which the
+//! structured merge then replaces. Attributes of every other path are ours' own.
+
+use std::collections::BTreeMap;
+use std::process::Command;
+
+use gix::bstr::{BStr, BString, ByteSlice};
+use gix::ObjectId;
+
+use super::asset::{merge_asset, AssetMerge};
+use super::UnresolvedKind;
+use super::{edit_tree, AssetRules, MergeTrees, MergedFile, TreeMerge, Unresolved};
+use crate::error::{Error, Result};
+use crate::worktree;
+
+/// One conflicted path as `git merge-tree` reports it: its stages (base, ours, theirs).
+type GitStages = BTreeMap<BString, worktree::Stages>;
+
+/// What `git merge-tree --write-tree -z` printed.
+struct GitMerge {
+    tree: ObjectId,
+    stages: GitStages,
+    /// `(paths, conflict type, message)` of each informational message.
+    messages: Vec<(Vec<BString>, String, String)>,
+}
+
+/// Merges `trees` with git's merge-ort for the tree and the structured merge for the
+/// assets both sides changed; objects are written to `repo`'s object database.
+pub(super) fn merge_with_git(
+    repo: &gix::Repository,
+    trees: &MergeTrees<'_>,
+    (base, ours, theirs): (Option<ObjectId>, ObjectId, ObjectId),
+    rules: &AssetRules<'_>,
+) -> Result<TreeMerge> {
+    let attributes = attribute_tree(repo, (base, ours, theirs), rules)?;
+    let git = run_merge_tree(repo, trees, attributes)?;
+    finish(repo, git, rules)
+}
+
+/// Ours' tree with `merge=binary` for the asset paths either side changed from the base,
+/// appended to the `.gitattributes` of their directories (the deepest file wins).
+fn attribute_tree(
+    repo: &gix::Repository,
+    (base, ours, theirs): (Option<ObjectId>, ObjectId, ObjectId),
+    rules: &AssetRules<'_>,
+) -> Result<ObjectId> {
+    let mut by_dir: BTreeMap<BString, Vec<u8>> = BTreeMap::new();
+    let base = base.unwrap_or_else(|| ObjectId::empty_tree(repo.object_hash()));
+    for side in [ours, theirs] {
+        for path in changed_paths(repo, base, side)? {
+            let Some(line) = binary_line(&path, rules) else {
+                continue;
+            };
+            let (dir, _) = split(path.as_bstr());
+            by_dir.entry(dir.to_owned()).or_default().extend(line);
+        }
+    }
+    if by_dir.is_empty() {
+        return Ok(ours);
+    }
+    let ours_tree = repo.find_tree(ours)?;
+    let mut edits = Vec::new();
+    for (dir, lines) in by_dir {
+        let path: BString = if dir.is_empty() {
+            ".gitattributes".into()
+        } else {
+            format!("{dir}/.gitattributes").into()
+        };
+        let mut text = match ours_tree.lookup_entry_by_path(crate::repo::to_path(path.as_bstr()))? {
+            Some(e) if e.mode().is_blob() => repo.find_blob(e.object_id())?.take_data(),
+            _ => Vec::new(),
+        };
+        if !text.is_empty() && !text.ends_with(b"\n") {
+            text.push(b'\n');
+        }
+        text.extend(lines);
+        let blob = repo.write_blob(&text)?.detach();
+        edits.push((path, gix::objs::tree::EntryKind::Blob, blob));
+    }
+    edit_tree(repo, ours, &edits)
+}
+
+/// The paths (old and new locations) whose entries differ between trees `a` and `b`.
+fn changed_paths(repo: &gix::Repository, a: ObjectId, b: ObjectId) -> Result<Vec<BString>> {
+    if a == b {
+        return Ok(Vec::new());
+    }
+    let (a, b) = (repo.find_tree(a)?, repo.find_tree(b)?);
+    let options = gix::diff::Options::default().with_rewrites(None);
+    let changes = repo
+        .diff_tree_to_tree(&a, &b, options)
+        .map_err(Error::git)?;
+    Ok(changes
+        .into_iter()
+        .filter(|c| !c.entry_mode().is_tree())
+        .map(|c| c.location().to_owned())
+        .collect())
+}
+
+/// The attribute line making `path` (an asset) merge as binary, `None` for a path that is
+/// not an asset or whose name a pattern cannot spell plainly (git then merges it as ours'
+/// attributes say).
+fn binary_line(path: &BString, rules: &AssetRules<'_>) -> Option<Vec<u8>> {
+    let text = path.to_str().ok()?;
+    (rules.dialect_of)(text)?;
+    let (_, name) = split(path.as_bstr());
+    let plain = name
+        .iter()
+        .all(|&b| b.is_ascii_graphic() && !b"\\\"*?[]!#".contains(&b));
+    plain.then(|| format!("/{} merge=binary\n", name.to_str_lossy()).into_bytes())
+}
+
+/// `path`'s directory (empty at the root) and name.
+fn split(path: &BStr) -> (&BStr, &BStr) {
+    match path.rfind_byte(b'/') {
+        Some(i) => (path[..i].as_bstr(), path[i + 1..].as_bstr()),
+        None => (b"".as_bstr(), path),
+    }
+}
+
+/// Runs `git merge-tree --write-tree -z` on `trees` with attributes from `attributes`.
+fn run_merge_tree(
+    repo: &gix::Repository,
+    trees: &MergeTrees<'_>,
+    attributes: ObjectId,
+) -> Result<GitMerge> {
+    let mut cmd = Command::new("git");
+    cmd.arg("--git-dir")
+        .arg(repo.git_dir())
+        .arg(format!("--attr-source={attributes}"))
+        .args(["merge-tree", "--write-tree", "-z", "--messages"]);
+    match trees.bases {
+        [one] => {
+            cmd.arg(format!("--merge-base={one}"));
+        }
+        [] => {
+            // Unrelated histories: the empty tree is the base (ours and theirs may be trees).
+            let empty = ObjectId::empty_tree(repo.object_hash());
+            cmd.arg(format!("--merge-base={empty}"));
+        }
+        _ => {} // git computes the merge bases (and their virtual merge) itself
+    }
+    cmd.arg(label(repo, trees.labels.0, trees.ours))
+        .arg(label(repo, trees.labels.1, trees.theirs));
+    for var in ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_PREFIX"] {
+        cmd.env_remove(var);
+    }
+    let out = cmd
+        .output()
+        .map_err(|e| Error::git_in("git merge-tree", e))?;
+    if !matches!(out.status.code(), Some(0 | 1)) {
+        return Err(Error::git_in(
+            "git merge-tree",
+            String::from_utf8_lossy(&out.stderr).trim().to_string(),
+        ));
+    }
+    parse_merge_tree(&out.stdout)
+        .ok_or_else(|| Error::git_in("git merge-tree", "output not understood"))
+}
+
+/// What git names a side by in conflict markers: its label when that resolves to the
+/// side's commit (`HEAD`, a branch), else the commit id.
+fn label(repo: &gix::Repository, label: &str, id: ObjectId) -> String {
+    let resolves = !label.starts_with('-')
+        && repo
+            .rev_parse_single(label.as_bytes().as_bstr())
+            .is_ok_and(|found| found.detach() == id);
+    if resolves {
+        label.to_string()
+    } else {
+        id.to_string()
+    }
+}
+
+/// Parses `TREE NUL (MODE OID STAGE TAB PATH NUL)* NUL (N NUL PATH NUL... TYPE NUL MSG NUL)*`.
+fn parse_merge_tree(out: &[u8]) -> Option<GitMerge> {
+    let mut fields = out.split(|&b| b == 0);
+    let tree = ObjectId::from_hex(fields.next()?).ok()?;
+    let mut stages = GitStages::new();
+    for field in fields.by_ref() {
+        if field.is_empty() {
+            break;
+        }
+        let (info, path) = field.split_once_str(b"\t")?;
+        let mut parts = info.split_str(b" ");
+        let mode = u32::from_str_radix(parts.next()?.to_str().ok()?, 8).ok()?;
+        let id = ObjectId::from_hex(parts.next()?).ok()?;
+        let stage: usize = parts.next()?.to_str().ok()?.parse().ok()?;
+        let slot = stages.entry(path.into()).or_default();
+        *slot.get_mut(stage.checked_sub(1)?)? =
+            Some((id, gix::index::entry::Mode::from_bits_truncate(mode)));
+    }
+    let mut messages = Vec::new();
+    while let Some(count) = fields.next().filter(|f| !f.is_empty()) {
+        let n: usize = count.to_str().ok()?.parse().ok()?;
+        let paths = (0..n)
+            .map(|_| fields.next().map(BString::from))
+            .collect::<Option<Vec<_>>>()?;
+        let kind = fields.next()?.to_str_lossy().into_owned();
+        let message = fields.next()?.to_str_lossy().into_owned();
+        messages.push((paths, kind, message));
+    }
+    Some(GitMerge {
+        tree,
+        stages,
+        messages,
+    })
+}
+
+/// Replaces the assets git left with three stages by their structured merges and builds
+/// the trees and the index of the result.
+fn finish(repo: &gix::Repository, git: GitMerge, rules: &AssetRules<'_>) -> Result<TreeMerge> {
+    let mut files = Vec::new();
+    let mut unresolved = Vec::new();
+    let mut commit_edits = Vec::new();
+    let mut left = GitStages::new();
+    for (path, stages) in git.stages {
+        let merged = match (&stages, path.to_str().ok().and_then(rules.dialect_of)) {
+            ([base, Some(ours), Some(theirs)], Some(dialect)) => Some(merge_asset(
+                repo,
+                (base.map(|b| b.0), None),
+                ours.0,
+                theirs.0,
+                dialect,
+                &rules.options.for_path(&path.to_str_lossy()),
+            )?),
+            _ => None,
+        };
+        let path_str = path.to_str_lossy().into_owned();
+        match merged {
+            Some(AssetMerge::Merged {
+                blob,
+                conflicts,
+                places,
+                failed,
+            }) => {
+                let kind = mode_kind(stages[1].map(|s| s.1));
+                commit_edits.push((path.clone(), kind, blob));
+                if failed {
+                    left.insert(path.clone(), stages);
+                    unresolved.push(Unresolved {
+                        path: path_str.clone(),
+                        kind: UnresolvedKind::PolicyFail,
+                    });
+                }
+                files.push(MergedFile {
+                    path: path_str,
+                    conflicts,
+                    places,
+                    failed,
+                });
+            }
+            Some(AssetMerge::Failed(kind)) => {
+                left.insert(path, stages);
+                unresolved.push(Unresolved {
+                    path: path_str,
+                    kind,
+                });
+            }
+            None => {
+                let kind = git_kind(&git.messages, path.as_bstr());
+                left.insert(path, stages);
+                unresolved.push(Unresolved {
+                    path: path_str,
+                    kind,
+                });
+            }
+        }
+    }
+    // git's tree holds ours at an asset it merged as binary: the structured result goes
+    // into the commit and the worktree alike.
+    let tree = edit_tree(repo, git.tree, &commit_edits)?;
+    let mut index = repo.index_from_tree(&tree)?;
+    for (path, stages) in &left {
+        worktree::set_conflict_stages(&mut index, path.as_bstr(), *stages);
+    }
+    files.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(TreeMerge {
+        tree,
+        worktree_tree: tree,
+        index,
+        files,
+        unresolved,
+    })
+}
+
+fn mode_kind(mode: Option<gix::index::entry::Mode>) -> gix::objs::tree::EntryKind {
+    match mode {
+        Some(m) if m == gix::index::entry::Mode::FILE_EXECUTABLE => {
+            gix::objs::tree::EntryKind::BlobExecutable
+        }
+        _ => gix::objs::tree::EntryKind::Blob,
+    }
+}
+
+/// Why git left `path` conflicted, from its messages.
+fn git_kind(messages: &[(Vec<BString>, String, String)], path: &BStr) -> UnresolvedKind {
+    let found = messages
+        .iter()
+        .rfind(|(paths, kind, _)| kind.starts_with("CONFLICT") && paths.iter().any(|p| p == path));
+    match found {
+        Some((_, kind, _)) if kind == "CONFLICT (contents)" => UnresolvedKind::Text,
+        Some((_, kind, _)) if kind == "CONFLICT (binary)" => UnresolvedKind::Binary,
+        Some((_, _, message)) => UnresolvedKind::Tree(message.trim().to_string()),
+        None => UnresolvedKind::Tree("conflict".into()),
+    }
+}
