@@ -21,6 +21,15 @@ pub(super) enum AssetMerge {
     Failed(UnresolvedKind),
 }
 
+/// Why a merged asset that failed is left unresolved: the result gate's violations when
+/// it found any, else the policy `fail`.
+pub(super) fn failure_kind(violations: &[merge::GateViolation]) -> UnresolvedKind {
+    match violations.is_empty() {
+        true => UnresolvedKind::PolicyFail,
+        false => UnresolvedKind::Gate(violations.to_vec()),
+    }
+}
+
 pub(super) fn merge_asset(
     repo: &gix::Repository,
     (base, fallback_base): (Option<ObjectId>, Option<ObjectId>),

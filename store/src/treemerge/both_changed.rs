@@ -10,7 +10,7 @@ use gix::merge::tree::Resolution;
 use gix::ObjectId;
 
 use super::asset::{merge_asset, AssetMerge};
-use super::{base_of, AssetRules, MergedFile, Unresolved, UnresolvedKind};
+use super::{base_of, AssetRules, MergedFile, Unresolved};
 use crate::error::Result;
 use crate::repo;
 use crate::worktree;
@@ -106,13 +106,9 @@ impl BothChanged {
                 self.worktree_edits.push((path.clone(), kind, blob));
                 if failed {
                     self.stages.push((path.clone(), conflict_stages));
-                    let kind = match violations.is_empty() {
-                        true => UnresolvedKind::PolicyFail,
-                        false => UnresolvedKind::Gate(violations.clone()),
-                    };
                     self.unresolved.push(Unresolved {
                         path: path_str.clone(),
-                        kind,
+                        kind: super::asset::failure_kind(&violations),
                     });
                 }
                 self.files.push(MergedFile {

@@ -38,7 +38,7 @@ pub(super) fn merge_with_git(
     repo: &gix::Repository,
     trees: &MergeTrees<'_>,
     (base, ours, theirs): (Option<ObjectId>, ObjectId, ObjectId),
-    rules: &AssetRules<'_>,
+    rules: &AssetRules,
 ) -> Result<TreeMerge> {
     let attributes = attribute_tree(repo, (base, ours, theirs), rules)?;
     let git = run_merge_tree(repo, trees, attributes)?;
@@ -50,7 +50,7 @@ pub(super) fn merge_with_git(
 fn attribute_tree(
     repo: &gix::Repository,
     (base, ours, theirs): (Option<ObjectId>, ObjectId, ObjectId),
-    rules: &AssetRules<'_>,
+    rules: &AssetRules,
 ) -> Result<ObjectId> {
     let mut by_dir: BTreeMap<BString, Vec<u8>> = BTreeMap::new();
     let base = base.unwrap_or_else(|| ObjectId::empty_tree(repo.object_hash()));
@@ -108,9 +108,9 @@ fn changed_paths(repo: &gix::Repository, a: ObjectId, b: ObjectId) -> Result<Vec
 /// The attribute line making `path` (an asset) merge as binary, `None` for a path that is
 /// not an asset or whose name a pattern cannot spell plainly (git then merges it as ours'
 /// attributes say).
-fn binary_line(path: &BString, rules: &AssetRules<'_>) -> Option<Vec<u8>> {
+fn binary_line(path: &BString, rules: &AssetRules) -> Option<Vec<u8>> {
     let text = path.to_str().ok()?;
-    (rules.dialect_of)(text)?;
+    rules.dialect_of(text)?;
     let (_, name) = split(path.as_bstr());
     let plain = name
         .iter()
@@ -217,20 +217,21 @@ fn parse_merge_tree(out: &[u8]) -> Option<GitMerge> {
 
 /// Replaces the assets git left with three stages by their structured merges and builds
 /// the trees and the index of the result.
-fn finish(repo: &gix::Repository, git: GitMerge, rules: &AssetRules<'_>) -> Result<TreeMerge> {
+fn finish(repo: &gix::Repository, git: GitMerge, rules: &AssetRules) -> Result<TreeMerge> {
     let mut files = Vec::new();
     let mut unresolved = Vec::new();
     let mut commit_edits = Vec::new();
     let mut left = GitStages::new();
     for (path, stages) in git.stages {
-        let merged = match (&stages, path.to_str().ok().and_then(rules.dialect_of)) {
-            ([base, Some(ours), Some(theirs)], Some(dialect)) => Some(merge_asset(
+        let path_rules = path.to_str().ok().and_then(|p| rules.of_path(p));
+        let merged = match (&stages, path_rules) {
+            ([base, Some(ours), Some(theirs)], Some(path_rules)) => Some(merge_asset(
                 repo,
                 (base.map(|b| b.0), None),
                 ours.0,
                 theirs.0,
-                dialect,
-                &rules.options.for_path(&path.to_str_lossy()),
+                path_rules.dialect,
+                &rules.options_for(path_rules),
             )?),
             _ => None,
         };
@@ -240,6 +241,7 @@ fn finish(repo: &gix::Repository, git: GitMerge, rules: &AssetRules<'_>) -> Resu
                 blob,
                 conflicts,
                 places,
+                violations,
                 failed,
             }) => {
                 let kind = mode_kind(stages[1].map(|s| s.1));
@@ -248,13 +250,14 @@ fn finish(repo: &gix::Repository, git: GitMerge, rules: &AssetRules<'_>) -> Resu
                     left.insert(path.clone(), stages);
                     unresolved.push(Unresolved {
                         path: path_str.clone(),
-                        kind: UnresolvedKind::PolicyFail,
+                        kind: super::asset::failure_kind(&violations),
                     });
                 }
                 files.push(MergedFile {
                     path: path_str,
                     conflicts,
                     places,
+                    violations,
                     failed,
                 });
             }

@@ -13,7 +13,7 @@ use merge::MergeOptions;
 use sjson::Dialect;
 
 use super::strategy::merge_explicit;
-use super::{AssetRules, MergeTrees};
+use super::{AssetRules, MergeTrees, PathRules};
 
 /// Runs `script` with `sh` in `dir` with a fixed identity; panics on failure.
 fn sh(dir: &Path, script: &str) {
@@ -79,11 +79,7 @@ fn strategy_merge(dir: &Path) -> (ObjectId, Vec<String>, usize) {
         theirs: id("theirs"),
         labels: ("ours", "theirs"),
     };
-    let no_assets = |_: &str| -> Option<Dialect> { None };
-    let rules = AssetRules {
-        dialect_of: &no_assets,
-        options: MergeOptions::default(),
-    };
+    let rules = AssetRules::new(|_: &str| None, MergeOptions::default());
     let m = merge_explicit(repo.gix(), &trees, &rules).unwrap();
     let mut stages: Vec<String> = m
         .index
@@ -274,11 +270,13 @@ fn assets_follow_git_renames_and_merge_by_structure_without_the_driver() {
         theirs: id("theirs"),
         labels: ("ours", "theirs"),
     };
-    let sjson = |p: &str| p.ends_with(".sjson").then_some(Dialect::Sjson);
-    let rules = AssetRules {
-        dialect_of: &sjson,
-        options: MergeOptions::default(),
+    let sjson = |p: &str| {
+        p.ends_with(".sjson").then_some(PathRules {
+            dialect: Dialect::Sjson,
+            profile: None,
+        })
     };
+    let rules = AssetRules::new(sjson, MergeOptions::default());
     let m = merge_explicit(repo.gix(), &trees, &rules).unwrap();
     // Theirs' new file in the renamed directory: merge-ort's "file location" conflict
     // (merge.directoryRenames defaults to `conflict`), the file at the new place.
