@@ -49,6 +49,7 @@ mod migrate;
 mod migrate_journal;
 mod objects;
 mod read;
+mod ref_lock;
 mod repo;
 mod server;
 mod setup;
@@ -82,6 +83,7 @@ pub use objects::{
     LogKind, ObjectIndex, Progress as IndexProgress, Restored, TreeIndex,
 };
 pub use read::TreeId;
+pub use ref_lock::LockHolder;
 pub use repo::{rela_path, ObjectDirs, Repo};
 pub use server::{Change, CommitInfo, Target, UnsafeEntry};
 pub use setup::Setting;
