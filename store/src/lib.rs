@@ -64,7 +64,7 @@ mod worktree;
 /// A git object id (a commit, tree or blob): the one gix type in this crate's API.
 pub use gix::ObjectId;
 
-pub use atomic::{write_atomic, write_atomic_if_unchanged};
+pub use atomic::{write_atomic, write_atomic_if_unchanged, write_atomic_unsynced};
 pub use blobs::{BlobReader, Readers};
 pub use commit::{Committed, Staging};
 pub use error::{BoxError, Error, Result};
