@@ -50,6 +50,7 @@ mod profiles_explain;
 mod report_names;
 mod review_page;
 mod safety_changesets;
+mod safety_lines;
 mod safety_locks;
 mod safety_outputs;
 mod safety_porcelain;

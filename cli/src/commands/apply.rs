@@ -197,8 +197,8 @@ fn apply_change_set(
                     format!(
                         "{name}:{}:1: \"{}\" is not a path inside the repository ({})",
                         line.number,
-                        report::safe(file),
-                        report::safe(&reason)
+                        report::safe_line(file),
+                        report::safe_line(&reason)
                     )
                 })?;
                 match groups.iter_mut().find(|(p, _)| *p == path) {
@@ -285,16 +285,16 @@ fn finish(args: &ApplyArgs, targets: &[Target], policy: Policy) -> anyhow::Resul
         }
     } else {
         for t in targets {
-            eprintln!("assetvc: {}", report::safe(&summary(t, policy)));
+            eprintln!("assetvc: {}", report::safe_line(&summary(t, policy)));
             for c in &t.outcome.conflicts {
                 if is_unapplied(c) {
                     eprintln!(
                         "  {}: not applied: not in {}",
-                        report::safe(&c.path),
-                        report::safe(&t.shown)
+                        report::safe_line(&c.path),
+                        report::safe_line(&t.shown)
                     );
                 } else {
-                    eprintln!("  {}", report::safe(&c.to_string()));
+                    eprintln!("  {}", report::safe_line(&c.to_string()));
                 }
             }
         }
@@ -318,7 +318,7 @@ fn summary(target: &Target, policy: Policy) -> String {
     } else if unapplied == target.changes {
         format!(
             "{}: NOT applied: {} of the change set name{} places that are not in it{}",
-            report::safe(path),
+            report::safe_line(path),
             changes(unapplied),
             if unapplied == 1 { "s" } else { "" },
             if policy == Policy::Fail {
@@ -334,7 +334,7 @@ fn summary(target: &Target, policy: Policy) -> String {
         } else if unapplied == outcome.conflicts.len() {
             format!(
                 "{}: applied; {} NOT applied (not in the file)",
-                report::safe(path),
+                report::safe_line(path),
                 changes(unapplied)
             )
         } else {

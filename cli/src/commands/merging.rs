@@ -199,7 +199,7 @@ pub fn file_report<'a>(path: &str, policy: Policy, conflicts: &'a [Conflict]) ->
 
 /// The one-line summary: `level.sjson: merged, 2 conflicts resolved (theirs)`.
 pub fn summary(path: &str, outcome: &MergeOutcome, policy: Policy) -> String {
-    let path = crate::report::safe(path);
+    let path = crate::report::safe_line(path);
     match outcome.conflicts.len() {
         0 => format!("{path}: merged cleanly"),
         1 => format!(
@@ -359,7 +359,7 @@ pub fn conflict_line(
     let path = match place {
         Some(place) => place.to_string(),
         None if c.path.is_empty() => "/".to_string(),
-        None => sjson::string::terminal_safe(&c.path).into_owned(),
+        None => sjson::string::terminal_safe_line(&c.path).into_owned(),
     };
     format!(
         "{path}: {}, {}",

@@ -69,9 +69,9 @@ pub fn print_merge(report: &MergeReport, policy: Policy) {
                 }
             ),
         };
-        eprintln!("assetvc: {}", report::safe(&summary));
+        eprintln!("assetvc: {}", report::safe_line(&summary));
         for (c, place) in f.conflicts.iter().zip(f.places_or_none()) {
-            eprintln!("assetvc:   {}", report::safe(&c.line_at(place)));
+            eprintln!("assetvc:   {}", report::safe_line(&c.line_at(place)));
         }
     }
     for u in &report.unresolved {
@@ -82,12 +82,12 @@ pub fn print_merge(report: &MergeReport, policy: Policy) {
                 eprintln!("{}", report::safe(&message));
                 eprintln!(
                     "assetvc: {}: not merged, left for you to resolve (ours kept)",
-                    report::safe(&u.path)
+                    report::safe_line(&u.path)
                 );
             }
             other => {
                 let line = format!("{}: conflict: {other}", u.path);
-                eprintln!("assetvc: {}", report::safe(&line));
+                eprintln!("assetvc: {}", report::safe_line(&line));
             }
         }
     }
