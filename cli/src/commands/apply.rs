@@ -39,6 +39,15 @@ pub struct ApplyArgs {
     /// Print the conflict report as JSON (on stdout, or stderr with -p).
     #[arg(long)]
     pub json: bool,
+    /// A JSON Patch may have at most N operations (default 1000000); more: exit 2,
+    /// nothing written.
+    #[arg(long, value_name = "N")]
+    pub max_operations: Option<usize>,
+    /// A JSON Patch may make the document at most BYTES large (as compact JSON, at any
+    /// step), and its `copy` operations may copy at most BYTES in all (default: 16 times
+    /// the file and the patch together, at least 64 MiB); past it: exit 2, nothing written.
+    #[arg(long, value_name = "BYTES")]
+    pub max_size: Option<usize>,
     /// The change set (JSON Lines) or JSON Patch (a JSON array); `-` reads stdin.
     pub patch: PathBuf,
     /// The file to change (in place unless -p or -o). Without it, a change set applies to
@@ -134,17 +143,23 @@ fn apply_patch(
     let patch = Document::parse_with(text.to_string(), ParseOptions::new(Dialect::Json))
         .map_err(|e| report::parse_error(name, text, &e))?;
     let (options, target) = load(file, args.policy, false)?;
-    let result = merge::patch::apply_patch(&target, &patch, &options).map_err(|e| {
-        let (line, col) = sjson::line_col(text, e.offset);
-        if e.index.is_some() {
-            format!(
-                "{name}:{line}:{col}: {e}; {} left as it was",
-                file.display()
-            )
-        } else {
-            format!("{}: {e}; left as it was", file.display())
-        }
-    })?;
+    let defaults = merge::patch::PatchLimits::for_input(target.text().len() + text.len());
+    let limits = merge::patch::PatchLimits {
+        max_operations: args.max_operations.unwrap_or(defaults.max_operations),
+        max_size: args.max_size.unwrap_or(defaults.max_size),
+    };
+    let result =
+        merge::patch::apply_patch_within(&target, &patch, &options, &limits).map_err(|e| {
+            let (line, col) = sjson::line_col(text, e.offset);
+            if e.index.is_some() {
+                format!(
+                    "{name}:{line}:{col}: {e}; {} left as it was",
+                    file.display()
+                )
+            } else {
+                format!("{}: {e}; left as it was", file.display())
+            }
+        })?;
     let outcome = MergeOutcome {
         text: result,
         conflicts: Vec::new(),
