@@ -45,7 +45,7 @@ pub struct ApplyArgs {
     pub max_operations: Option<usize>,
     /// A JSON Patch may make the document at most BYTES large (as compact JSON, at any
     /// step), and its `copy` operations may copy at most BYTES in all (default: 16 times
-    /// the file and the patch together, at least 64 MiB); past it: exit 2, nothing written.
+    /// the file and the patch together, at least 16 MiB); past it: exit 2, nothing written.
     #[arg(long, value_name = "BYTES")]
     pub max_size: Option<usize>,
     /// The change set (JSON Lines) or JSON Patch (a JSON array); `-` reads stdin.

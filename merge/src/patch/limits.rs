@@ -20,10 +20,11 @@ pub struct PatchLimits {
 impl PatchLimits {
     /// The default limit on operations.
     pub const DEFAULT_MAX_OPERATIONS: usize = 1_000_000;
-    /// The smallest default size limit (64 MiB).
-    pub const MIN_DEFAULT_SIZE: usize = 64 << 20;
+    /// The smallest default size limit (16 MiB; a document of small values takes some 20
+    /// to 40 times its JSON size in memory while it is patched).
+    pub const MIN_DEFAULT_SIZE: usize = 16 << 20;
     /// The default size limit, as a multiple of the input (target and patch).
-    pub const SIZE_FACTOR: usize = 16;
+    pub const SIZE_FACTOR: usize = 8;
 
     /// The default limits for a target and a patch of `input` bytes together: at most
     /// [`Self::DEFAULT_MAX_OPERATIONS`] operations, and a document of at most

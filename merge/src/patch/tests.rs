@@ -240,7 +240,7 @@ fn doubling_copies_stop_at_the_size_limit() {
     // 2^k elements pass a megabyte after about 17 doublings (strings of 3 bytes each).
     assert!((15..25).contains(&index), "{e}");
     assert!(e.reason.contains("--max-size"), "{e}");
-    // The default limit stops it too (64 MiB at least), without running out of memory.
+    // The default limit stops it too (16 MiB at least), without running out of memory.
     assert!(apply_patch(&d, &p, &MergeOptions::default()).is_err());
     // Within a larger operations limit and a small enough patch, it applies.
     let few = format!(

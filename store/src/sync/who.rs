@@ -157,17 +157,21 @@ impl Repo {
         if let Some(mine) = request.mine {
             report.mine = changed_objects(repo, mine, request)?.0;
         }
+        // Found in a set, not by scanning mine per object: both may hold 100 000 objects.
+        let mine: std::collections::HashSet<(&str, &str)> = report
+            .mine
+            .iter()
+            .map(|m| (m.file.as_str(), m.pointer.as_str()))
+            .collect();
+        let mut overlaps = Vec::new();
         for other in &report.others {
             for o in &other.objects {
-                if report
-                    .mine
-                    .iter()
-                    .any(|m| m.file == o.file && m.pointer == o.pointer)
-                {
-                    report.overlaps.push((other.user.clone(), o.clone()));
+                if mine.contains(&(o.file.as_str(), o.pointer.as_str())) {
+                    overlaps.push((other.user.clone(), o.clone()));
                 }
             }
         }
+        report.overlaps = overlaps;
         Ok(report)
     }
 }
