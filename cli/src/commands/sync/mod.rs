@@ -371,7 +371,7 @@ fn push_step(
             eprintln!(
                 "assetvc: the remote refused your work in progress ({}): {}",
                 report::safe_line(&wip_ref),
-                report::safe_line(&reason)
+                report::safe(&reason)
             );
             out.status = crate::exit::FAILED;
             out.json["pushed"] = json!(false);
