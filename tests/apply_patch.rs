@@ -106,3 +106,47 @@ fn bad_patches_exit_2_naming_the_operation_and_write_nothing() {
     );
     assert!(out.starts_with("{\n  \"a\": 1,\n"), "{out}");
 }
+
+/// Issue #30 item 9: doubling `copy` operations stop at the size limit (given with
+/// `--max-size`, or the default) with exit 2, the operation named, the file untouched;
+/// too many operations for `--max-operations` likewise.
+#[test]
+fn a_patch_past_its_size_or_operation_limit_is_refused_with_nothing_written() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let level = "{\"a\": [\"x\"]}\n";
+    std::fs::write(dir.join("a.json"), level).unwrap();
+    let copies: Vec<&str> = (0..40)
+        .map(|_| r#"{"op":"copy","from":"/a","path":"/a/0"}"#)
+        .collect();
+    std::fs::write(dir.join("p.json"), format!("[{}]", copies.join(","))).unwrap();
+    let (code, _, stderr) = assetvc_in(dir, &["apply", "--max-size", "100000", "p.json", "a.json"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.starts_with("p.json:1:"), "{stderr}");
+    assert!(
+        stderr.contains("(copy)") && stderr.contains("--max-size"),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read_to_string(dir.join("a.json")).unwrap(), level);
+    // The default limit stops the same patch (it would reach gigabytes).
+    let (code, _, stderr) = assetvc_in(dir, &["apply", "p.json", "a.json"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert_eq!(std::fs::read_to_string(dir.join("a.json")).unwrap(), level);
+    let (code, _, stderr) = assetvc_in(
+        dir,
+        &["apply", "--max-operations", "39", "p.json", "a.json"],
+    );
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("40 operations") && stderr.contains("--max-operations"),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read_to_string(dir.join("a.json")).unwrap(), level);
+    // Within the limits it applies.
+    std::fs::write(dir.join("p.json"), format!("[{}]", copies[..3].join(","))).unwrap();
+    let (code, _, stderr) =
+        assetvc_in(dir, &["apply", "--max-operations", "3", "p.json", "a.json"]);
+    assert_eq!(code, 0, "{stderr}");
+    let out = std::fs::read_to_string(dir.join("a.json")).unwrap();
+    assert_eq!(out.matches('x').count(), 8, "{out}");
+}

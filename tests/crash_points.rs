@@ -232,3 +232,112 @@ fn temporaries_left_by_a_killed_run_are_removed() {
     assert!(!stale.exists(), "a stale temporary was left");
     assert!(fresh.exists(), "a fresh one may be another run's");
 }
+
+/// A merge that leaves conflicts for the user: an asset merged by structure, a text file
+/// changed on both sides (left with markers), a file added by theirs, and an uncommitted
+/// edit of a file the merge does not touch.
+fn conflicted() -> (TestRepo, String) {
+    let r = TestRepo::new();
+    for (path, text) in [
+        ("levels/a/one.sjson", "x = 1\ny = 1\n"),
+        ("notes.txt", "notes\n"),
+        ("keep.txt", "keep\n"),
+    ] {
+        r.write(path, text);
+    }
+    r.commit("base");
+    r.git(&["checkout", "-q", "-b", "theirs"]);
+    r.write("levels/a/one.sjson", "x = 10\ny = 1\n");
+    r.write("notes.txt", "theirs\n");
+    r.write("levels/b/new.sjson", "x = 4\n");
+    r.commit("theirs");
+    r.git(&["checkout", "-q", "main"]);
+    r.write("levels/a/one.sjson", "x = 1\ny = 100\n");
+    r.write("notes.txt", "ours\n");
+    r.commit("ours");
+    r.write("keep.txt", "typed, not committed\n");
+    let head = r.head();
+    (r, head)
+}
+
+/// What git shows of a merge left for the user (`old`: HEAD before it): the index with
+/// its stages, what is in progress, and the files.
+fn merge_state(r: &TestRepo, old: &str) -> String {
+    let merge_head = std::fs::read_to_string(r.path(".git/MERGE_HEAD")).unwrap_or_default();
+    let theirs = r.git(&["rev-parse", "theirs"]);
+    format!(
+        "HEAD stayed: {}\nMERGE_HEAD is theirs: {}\n{}\n{}\n{}{}{}{}",
+        r.head() == old,
+        merge_head == theirs,
+        r.git(&["ls-files", "-s"]),
+        r.git(&["status", "--porcelain"]),
+        r.read("levels/a/one.sjson"),
+        r.read("levels/b/new.sjson"),
+        r.read("notes.txt"),
+        r.read("keep.txt"),
+    )
+}
+
+/// `assetvc merge theirs`, stopped at `at` when given.
+fn merge_at(r: &TestRepo, at: Option<&str>) -> Output {
+    let mut cmd = assetvc();
+    isolated(cmd.args(["merge", "theirs"]), &r.dir, &r.home);
+    if let Some(at) = at {
+        cmd.env("ASSETVC_FAILPOINT", at);
+    }
+    run(&mut cmd)
+}
+
+/// Issue #30: a merge that ends in conflicts, killed at every crash point it passes,
+/// never leaves HEAD moved, a merge in progress over the old index, or an index a plain
+/// `git commit` could record as a half merge; `git fsck` is clean; and the rerun leaves
+/// exactly the conflicts (index stages, markers, files, MERGE_HEAD) an uninterrupted
+/// merge leaves.
+#[test]
+fn a_conflicted_merge_killed_at_any_crash_point_is_finished_by_a_rerun() {
+    let (reference, old) = conflicted();
+    let out = merge_at(&reference, None);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let want = merge_state(&reference, &old);
+    assert!(
+        want.starts_with("HEAD stayed: true\nMERGE_HEAD is theirs: true\n"),
+        "{want}"
+    );
+    let mut tried = 0;
+    for point in POINTS {
+        for pass in 1.. {
+            let (r, old) = conflicted();
+            let at = format!("{point}:{pass}");
+            let out = merge_at(&r, Some(&at));
+            if !aborted(&out) {
+                assert_eq!(out.status.code(), Some(1), "{at}: {out:?}");
+                break;
+            }
+            tried += 1;
+            assert_fsck_clean(&r.dir, &r.home, &at);
+            assert_eq!(r.head(), old, "{at}: HEAD moved");
+            let in_progress = r.path(".git/MERGE_HEAD").exists();
+            let unmerged = r.git(&["diff", "--name-only", "--diff-filter=U"]);
+            let staged = r.git(&["diff", "--cached", "--name-only"]);
+            assert!(
+                !in_progress || unmerged.contains("notes.txt"),
+                "{at}: a merge in progress over an index without its conflicts"
+            );
+            assert!(
+                staged.is_empty() || !unmerged.is_empty(),
+                "{at}: the index holds part of the merge and a plain commit would record it"
+            );
+            assert_eq!(r.read("keep.txt"), "typed, not committed\n", "{at}");
+            let out = merge_at(&r, None);
+            assert_eq!(out.status.code(), Some(1), "{at}: the rerun: {out:?}");
+            assert_eq!(
+                merge_state(&r, &old),
+                want,
+                "{at}: the rerun left other conflicts"
+            );
+            assert_fsck_clean(&r.dir, &r.home, &at);
+        }
+    }
+    eprintln!("conflicted merge: {tried} crash points tried");
+    assert!(tried >= 5, "only {tried} crash points");
+}

@@ -206,3 +206,49 @@ fn the_lean_driver_reads_its_arguments_like_the_subcommand() {
         }
     }
 }
+
+/// Issue #30: the driver's temporary file (next to `%A`, in the repository's root) is
+/// named like every other assetvc temporary, so one a killed driver left (and one in the
+/// driver's former `.assetvc-XXXXXX.tmp` naming) is removed by the next driver run once
+/// it is a minute old; a fresh one may be another run's and is kept.
+#[test]
+fn a_temporary_left_by_a_killed_driver_is_removed_by_the_next_run() {
+    for driver in &drivers() {
+        let repo = setup(driver);
+        commit_on(&repo, "a", "main", &BASE.replace("fog = 0.1", "fog = 0.2"));
+        commit_on(&repo, "b", "main", &BASE.replace("fog = 0.1", "fog = 0.9"));
+        let stale = repo.path(".merge_file_Ab12Cd.assetvc-tmp-Zx9Yw8");
+        let former = repo.path(".assetvc-Qw3rTy.tmp");
+        let fresh = repo.path(".merge_file_Ef34Gh.assetvc-tmp-Vu7Ts6");
+        let old = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+        for p in [&stale, &former, &fresh] {
+            std::fs::write(p, "half written").unwrap();
+        }
+        for p in [&stale, &former] {
+            let f = std::fs::File::options().write(true).open(p).unwrap();
+            f.set_modified(old).unwrap();
+        }
+        let stderr = merge_b_into_a(&repo);
+        assert!(stderr.contains("assetvc: level.sjson: merged"), "{stderr}");
+        assert!(
+            !stale.exists(),
+            "{driver}: a killed driver's temporary was left"
+        );
+        assert!(
+            !former.exists(),
+            "{driver}: a former-style temporary was left"
+        );
+        assert!(
+            fresh.exists(),
+            "{driver}: a fresh temporary may be another run's"
+        );
+        let left: Vec<_> = std::fs::read_dir(&repo.dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.contains("assetvc-tmp") && !n.contains("Ef34Gh"))
+            .collect();
+        assert!(left.is_empty(), "{driver}: the driver left {left:?}");
+        std::fs::remove_file(&fresh).unwrap();
+    }
+}

@@ -55,6 +55,8 @@ mod repeated_keys;
 mod report_names;
 mod review_page;
 mod safety_changesets;
+mod safety_lines;
+mod safety_locks;
 mod safety_outputs;
 mod safety_porcelain;
 mod safety_symlinks;

@@ -28,8 +28,18 @@ pub fn error(message: impl std::fmt::Display) {
 /// Text from a repository (file names, keys, values, messages) made safe for a terminal:
 /// control characters shown as `\u{1b}`-style escapes (the one function for it,
 /// [`sjson::string::terminal_safe`]).
+/// For text that may span lines (a message, a parse error with its caret); anything
+/// shown inside one line goes through [`safe_line`].
 pub fn safe(text: &str) -> std::borrow::Cow<'_, str> {
     sjson::string::terminal_safe(text)
+}
+
+/// Text from a repository shown within one line (a file name, an object name, an id, a
+/// key; a whole `who`, sync, merge or apply line) made safe: as [`safe`], and line feeds
+/// escaped too, so data cannot end the line and forge the next one
+/// ([`sjson::string::terminal_safe_line`]).
+pub fn safe_line(text: &str) -> std::borrow::Cow<'_, str> {
+    sjson::string::terminal_safe_line(text)
 }
 
 #[cfg(test)]

@@ -337,7 +337,7 @@ impl Conflict {
     /// sides, theirs renumbered to 14`); `None` for other kinds.
     fn detail(&self) -> Option<String> {
         let safe = |v: &Option<String>| {
-            sjson::string::terminal_safe(v.as_deref().unwrap_or("?")).into_owned()
+            sjson::string::terminal_safe_line(v.as_deref().unwrap_or("?")).into_owned()
         };
         match self.kind {
             ConflictKind::Renumbered => Some(format!(
@@ -366,7 +366,7 @@ impl Conflict {
         } else {
             &self.path
         };
-        sjson::string::terminal_safe(path).into_owned()
+        sjson::string::terminal_safe_line(path).into_owned()
     }
 }
 
@@ -381,7 +381,7 @@ impl fmt::Display for Conflict {
             &self.path
         };
         if self.kind.is_repair() {
-            let safe = sjson::string::terminal_safe;
+            let safe = sjson::string::terminal_safe_line;
             write!(f, "{}: {}", safe(path), self.kind.name())?;
             if let Some(object) = &self.object {
                 write!(f, ": {}", safe(object))?;
@@ -399,7 +399,7 @@ impl fmt::Display for Conflict {
         write!(
             f,
             "{}: {}, took {}",
-            sjson::string::terminal_safe(path),
+            sjson::string::terminal_safe_line(path),
             self.kind.describe(),
             self.taken.name()
         )

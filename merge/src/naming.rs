@@ -175,11 +175,11 @@ impl<'a> Names<'a> {
                     // Names and ids come from the documents: escaped for terminals.
                     out.push('[');
                     if let Some(name) = name {
-                        out.push_str(&sjson::string::terminal_safe(&name));
+                        out.push_str(&sjson::string::terminal_safe_line(&name));
                         out.push(' ');
                     }
                     let short = self.short_id(value);
-                    let _ = write!(out, "#{}", sjson::string::terminal_safe(&short));
+                    let _ = write!(out, "#{}", sjson::string::terminal_safe_line(&short));
                     out.push(']');
                     plain.push(seg.clone());
                 }
@@ -210,7 +210,7 @@ impl<'a> Names<'a> {
             return None;
         }
         let name = crate::cocos::names::object_name(root, *i)?;
-        let mut out = sjson::string::terminal_safe(&name).into_owned();
+        let mut out = sjson::string::terminal_safe_line(&name).into_owned();
         for seg in rest {
             let one = path_text(&Path(vec![seg.clone()]));
             if !one.starts_with('[') {

@@ -49,9 +49,9 @@ fn the_last_occurrence_is_the_sides_value() {
     let ours = "{\"a\": 5, \"n\": 2}";
     let theirs = "{\"a\": 1, \"n\": 2, \"n\": 7, \"n\": 9}";
     let out = js(base, ours, theirs);
-    let doc = parse(Dialect::Json, &out.text());
+    let doc = parse(Dialect::Json, out.text());
     assert!(doc.duplicate_keys().is_empty(), "{}", out.text());
-    assert_value(Dialect::Json, &out.text(), "{\"a\": 5, \"n\": 9}");
+    assert_value(Dialect::Json, out.text(), "{\"a\": 5, \"n\": 9}");
     let c = one_conflict(&out);
     assert_eq!(c.kind, ConflictKind::RepeatedKey);
     assert!(c.to_string().contains("theirs wrote \"n\" 3 times"), "{c}");
@@ -71,7 +71,7 @@ fn sjson_repeats_collapse_too() {
     let ours = "o = { a = 1 b = 1 b = 2 }\n";
     let theirs = "o = { a = 4 }\n";
     let out = sj(base, ours, theirs);
-    assert_value(Dialect::Sjson, &out.text(), "o = { a = 4 b = 2 }\n");
+    assert_value(Dialect::Sjson, out.text(), "o = { a = 4 b = 2 }\n");
     assert_eq!(collapses(&out), [("/o/b".to_string(), Side::Ours)]);
 }
 
@@ -92,7 +92,7 @@ fn a_repeat_inserted_first_does_not_shift_the_pairing() {
     let theirs = "{\n  \"_c\": \"a\",\n  \"x\": 1,\n  \"_c\": \"b\",\n  \"_c\": \"c\"\n}\n";
     let out = js(base, ours, theirs);
     assert_clean(&out);
-    let doc = parse(Dialect::Json, &out.text());
+    let doc = parse(Dialect::Json, out.text());
     let comments: Vec<String> = doc
         .root()
         .members()
@@ -124,7 +124,7 @@ fn mod_menu_lang_file_with_dead_copies() {
     );
     let read = |side: &str| std::fs::read_to_string(dir.join(format!("{side}.json"))).unwrap();
     let out = js(&read("base"), &read("ours"), &read("theirs"));
-    let doc = parse(Dialect::Json, &out.text());
+    let doc = parse(Dialect::Json, out.text());
     assert!(doc.duplicate_keys().is_empty(), "{}", out.text());
     let mut keys: Vec<String> = collapses(&out).into_iter().map(|c| c.0).collect();
     keys.sort();
@@ -165,7 +165,7 @@ proptest! {
         let base: Vec<(usize, u8)> = base.into_iter().collect();
         let (b, o, t) = (object(&base), object(&ours), object(&theirs));
         let out = js(&b, &o, &t);
-        let doc = parse(Dialect::Json, &out.text());
+        let doc = parse(Dialect::Json, out.text());
         // A side is taken whole where the other kept base or both agree (as git would): its
         // repeats too.
         let kept_base = |side: &str| {

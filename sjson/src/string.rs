@@ -149,14 +149,29 @@ mod tests {
     }
 }
 
-/// `text` made safe to show on a terminal: control characters other than line feed and
-/// tab (ESC, BEL, CR, backspace, DEL, the C1 range) and the bidirectional-override marks
-/// are written as Rust-style escapes (`\u{1b}`), so text read from a repository (file
-/// names, keys, values, messages) cannot move the cursor, retitle the window or reorder
-/// what is shown. Escaping twice changes nothing more.
+/// `text`, which may span lines (a message, a rendered report, a value shown as a block),
+/// made safe to show on a terminal: control characters other than line feed and tab (ESC,
+/// BEL, CR, backspace, DEL, the C1 range) and the bidirectional-override marks are written
+/// as Rust-style escapes (`\u{1b}`), so text read from a repository cannot move the
+/// cursor, retitle the window or reorder what is shown. Escaping twice changes nothing
+/// more. For anything shown inside one line (a file name, an object name, a key) use
+/// [`terminal_safe_line`], which escapes line feeds too.
 pub fn terminal_safe(text: &str) -> Cow<'_, str> {
+    escape_terminal(text, |c| c == '\n' || c == '\t')
+}
+
+/// `text` shown within one line of output (a file name, an object name, an id, a key in a
+/// `who`, sync, merge or apply line) made safe: as [`terminal_safe`], and line feeds are
+/// escaped too (`\u{a}`), so data cannot end the line and forge the next one. Tabs stay.
+pub fn terminal_safe_line(text: &str) -> Cow<'_, str> {
+    escape_terminal(text, |c| c == '\t')
+}
+
+/// `text` with every control character except those `kept` allows, and every
+/// bidirectional-override mark, escaped as `\u{…}`.
+fn escape_terminal(text: &str, kept: impl Fn(char) -> bool) -> Cow<'_, str> {
     let unsafe_char = |c: char| {
-        (c.is_control() && c != '\n' && c != '\t')
+        (c.is_control() && !kept(c))
             || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
     };
     if !text.chars().any(unsafe_char) {
@@ -175,7 +190,7 @@ pub fn terminal_safe(text: &str) -> Cow<'_, str> {
 
 #[cfg(test)]
 mod terminal_tests {
-    use super::terminal_safe;
+    use super::{terminal_safe, terminal_safe_line};
     use proptest::prelude::*;
 
     #[test]
@@ -196,5 +211,30 @@ mod terminal_tests {
             prop_assert!(!once.chars().any(|c| c.is_control() && c != '\n' && c != '\t'));
             prop_assert_eq!(terminal_safe(&once), once.as_str());
         }
+
+        /// One-line text stays one line whatever it holds, and escaping it twice changes
+        /// nothing more; it differs from the multi-line form only by its line feeds.
+        #[test]
+        fn one_line_text_holds_no_line_break_and_is_stable(s in any::<String>()) {
+            let once = terminal_safe_line(&s).into_owned();
+            prop_assert!(!once.chars().any(|c| c.is_control() && c != '\t'));
+            prop_assert_eq!(once.lines().count(), usize::from(!once.is_empty()));
+            prop_assert_eq!(terminal_safe_line(&once), once.as_str());
+            let multi = terminal_safe(&s).into_owned();
+            prop_assert_eq!(terminal_safe_line(&multi), once.as_str());
+        }
+    }
+
+    #[test]
+    fn a_line_feed_is_escaped_only_in_one_line_text() {
+        let forged = "a.level\nalice on main, 1 s ago:\r";
+        assert_eq!(
+            terminal_safe_line(forged),
+            "a.level\\u{a}alice on main, 1 s ago:\\u{d}"
+        );
+        assert_eq!(
+            terminal_safe(forged),
+            "a.level\nalice on main, 1 s ago:\\u{d}"
+        );
     }
 }

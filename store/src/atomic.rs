@@ -30,7 +30,23 @@ const STALE_AFTER: Duration = Duration::from_secs(60);
 ///   (`-o /dev/null` discards), never replaced.
 /// - A symbolic link or a directory is refused ([`Error::Symlink`], [`Error::Directory`]).
 pub fn write_atomic(path: &Path, data: &[u8]) -> Result<()> {
-    write_atomic_checked(path, data, None)
+    write_atomic_checked(path, data, None, Durability::Synced)
+}
+
+/// [`write_atomic`] without the fsync, for a file another program reads back at once and
+/// keeps durably itself (the merge driver's `%A`, which git stores in its object
+/// database): the same temporary file naming, so the same cleanup finds a killed run's.
+pub fn write_atomic_unsynced(path: &Path, data: &[u8]) -> Result<()> {
+    write_atomic_checked(path, data, None, Durability::Unsynced)
+}
+
+/// Whether a write waits for the data (and the rename) to reach the disk.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Durability {
+    /// fsync the temporary file before the rename, and the directory after it.
+    Synced,
+    /// Neither.
+    Unsynced,
 }
 
 /// Compare-and-swap for a worktree file: [`write_atomic`], but the file is replaced only if
@@ -38,19 +54,24 @@ pub fn write_atomic(path: &Path, data: &[u8]) -> Result<()> {
 /// compared right before the rename; otherwise nothing is written and the answer is
 /// [`Error::Refused`] naming the file (someone saved it meanwhile: run again).
 pub fn write_atomic_if_unchanged(path: &Path, read: &[u8], data: &[u8]) -> Result<()> {
-    write_atomic_checked(path, data, Some(Some(read)))
+    write_atomic_checked(path, data, Some(Some(read)), Durability::Synced)
 }
 
 /// Compare-and-swap for a file the caller found missing: [`write_atomic`], but only if
 /// there is still nothing at `path` (on Linux atomically, `RENAME_NOREPLACE`); otherwise
 /// nothing is written and the answer is [`Error::Refused`] naming the file.
 pub fn write_atomic_if_absent(path: &Path, data: &[u8]) -> Result<()> {
-    write_atomic_checked(path, data, Some(None))
+    write_atomic_checked(path, data, Some(None), Durability::Synced)
 }
 
 /// [`write_atomic`], with the compare of [`write_atomic_if_unchanged`] when `read` is set
 /// (`Some(None)`: the file must still be missing).
-fn write_atomic_checked(path: &Path, data: &[u8], read: Option<Option<&[u8]>>) -> Result<()> {
+fn write_atomic_checked(
+    path: &Path,
+    data: &[u8],
+    read: Option<Option<&[u8]>>,
+    durability: Durability,
+) -> Result<()> {
     let io = |source| Error::io(path.display().to_string(), source);
     let meta = match std::fs::symlink_metadata(path) {
         Ok(m) => Some(m),
@@ -95,7 +116,9 @@ fn write_atomic_checked(path: &Path, data: &[u8], read: Option<Option<&[u8]>>) -
     }
     let mut tmp = builder.tempfile_in(dir).map_err(io)?;
     tmp.write_all(data).map_err(io)?;
-    tmp.as_file().sync_all().map_err(io)?;
+    if durability == Durability::Synced {
+        tmp.as_file().sync_all().map_err(io)?;
+    }
     if let Some(meta) = &meta {
         tmp.as_file()
             .set_permissions(meta.permissions())
@@ -125,8 +148,10 @@ fn write_atomic_checked(path: &Path, data: &[u8], read: Option<Option<&[u8]>>) -
     }
     // The rename itself is durable once the directory is synced (best effort: not every
     // file system can sync a directory).
-    if let Ok(d) = std::fs::File::open(dir) {
-        let _ = d.sync_all();
+    if durability == Durability::Synced {
+        if let Ok(d) = std::fs::File::open(dir) {
+            let _ = d.sync_all();
+        }
     }
     Ok(())
 }
@@ -155,6 +180,13 @@ fn swap_checked(
         .map_err(|e| std::io::Error::other(e.to_string()))
 }
 
+/// Whether `name` is one of this tool's temporary files: `.NAME.assetvc-tmp-XXXXXX`, or
+/// `.assetvc-XXXXXX.tmp` as the merge driver named them before it used [`write_atomic`]'s.
+fn is_temporary(name: &str) -> bool {
+    name.starts_with('.') && name.contains(TEMP_MARK)
+        || name.starts_with(".assetvc-") && name.ends_with(".tmp")
+}
+
 /// Removes this tool's temporary files older than a minute in `dir`, once per directory
 /// per process (a directory of thousands of assets is listed once, not per file).
 pub(crate) fn remove_stale_temporaries(dir: &Path) {
@@ -176,9 +208,7 @@ pub(crate) fn remove_stale_temporaries(dir: &Path) {
     let now = SystemTime::now();
     for entry in entries.flatten() {
         let name = entry.file_name();
-        let ours = name
-            .to_str()
-            .is_some_and(|n| n.starts_with('.') && n.contains(TEMP_MARK));
+        let ours = name.to_str().is_some_and(is_temporary);
         if !ours {
             continue;
         }
@@ -262,7 +292,8 @@ mod tests {
         let stale = dir.path().join(".a.level.assetvc-tmp-XYZ123");
         let fresh = dir.path().join(".b.level.assetvc-tmp-ABC456");
         let other = dir.path().join(".other.tmp");
-        for p in [&stale, &fresh, &other] {
+        let driver = dir.path().join(".assetvc-Qw3rTy.tmp");
+        for p in [&stale, &fresh, &other, &driver] {
             std::fs::write(p, "x").unwrap();
         }
         let old = SystemTime::now() - Duration::from_secs(3600);
@@ -272,14 +303,16 @@ mod tests {
             .unwrap()
             .set_modified(old)
             .unwrap();
-        std::fs::File::options()
-            .write(true)
-            .open(&other)
-            .unwrap()
-            .set_modified(old)
-            .unwrap();
+        for p in [&other, &driver] {
+            std::fs::File::options()
+                .write(true)
+                .open(p)
+                .unwrap()
+                .set_modified(old)
+                .unwrap();
+        }
         write_atomic(&dir.path().join("c.level"), b"c").unwrap();
-        assert!(!stale.exists());
+        assert!(!stale.exists() && !driver.exists());
         assert!(fresh.exists() && other.exists());
     }
 }

@@ -49,6 +49,15 @@ pub enum Error {
         /// The lock file.
         lock: PathBuf,
     },
+    /// A ref lock file (`packed-refs.lock`, `HEAD.lock`, `refs/…/NAME.lock`) is in the
+    /// way of a ref update or a fetch; nothing was changed.
+    #[error("cannot update refs: the lock file {} exists; {holder}", lock.display())]
+    RefLocked {
+        /// The lock file, its full path.
+        lock: PathBuf,
+        /// Who may hold it.
+        holder: crate::ref_lock::LockHolder,
+    },
     /// A tree that git would refuse to check out (`git fsck` flags it): nothing was written.
     #[error("refusing to check out {path:?}: {reason}")]
     UnsafePath {
@@ -201,7 +210,10 @@ impl Error {
     pub fn is_refusal(&self) -> bool {
         matches!(
             self,
-            Error::Refused { .. } | Error::Locked { .. } | Error::UnsafePath { .. }
+            Error::Refused { .. }
+                | Error::Locked { .. }
+                | Error::RefLocked { .. }
+                | Error::UnsafePath { .. }
         )
     }
 }

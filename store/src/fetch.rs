@@ -89,9 +89,11 @@ fn fetch_branch(repo: &gix::Repository, remote: &str, branch: &str) -> Result<Fe
         extra_refspecs: vec![spec],
         ..Default::default()
     };
-    let outcome = connection
-        .prepare_fetch(gix::progress::Discard, options)?
-        .receive(gix::progress::Discard, &AtomicBool::new(false))?;
+    let outcome = crate::ref_lock::guarded(repo, || {
+        connection
+            .prepare_fetch(gix::progress::Discard, options)?
+            .receive(gix::progress::Discard, &AtomicBool::new(false))
+    })?;
     let mut id = None;
     let mut tracking_ref = None;
     for mapping in &outcome.ref_map.mappings {

@@ -49,6 +49,7 @@ mod migrate;
 mod migrate_journal;
 mod objects;
 mod read;
+mod ref_lock;
 mod repo;
 mod server;
 mod setup;
@@ -63,7 +64,9 @@ mod worktree;
 /// A git object id (a commit, tree or blob): the one gix type in this crate's API.
 pub use gix::ObjectId;
 
-pub use atomic::{write_atomic, write_atomic_if_absent, write_atomic_if_unchanged};
+pub use atomic::{
+    write_atomic, write_atomic_if_absent, write_atomic_if_unchanged, write_atomic_unsynced,
+};
 pub use blobs::{BlobReader, Readers};
 pub use commit::{Committed, Staging};
 pub use error::{BoxError, Error, Result};
@@ -83,6 +86,7 @@ pub use objects::{
     LogKind, ObjectIndex, Progress as IndexProgress, Restored, TreeIndex,
 };
 pub use read::TreeId;
+pub use ref_lock::LockHolder;
 pub use repo::{rela_path, ObjectDirs, Repo};
 pub use server::{Change, CommitInfo, Target, UnsafeEntry};
 pub use setup::Setting;

@@ -365,7 +365,7 @@ pub(crate) fn move_ref(
 ) -> Result<()> {
     use gix::refs::transaction::{Change, LogChange, PreviousValue, RefEdit, RefLog};
     use gix::refs::Target;
-    repo.edit_reference(RefEdit {
+    let edit = RefEdit {
         change: Change::Update {
             log: LogChange {
                 mode: RefLog::AndReference,
@@ -377,7 +377,8 @@ pub(crate) fn move_ref(
         },
         name: name.try_into().map_err(Error::git)?,
         deref: true,
-    })?;
+    };
+    crate::ref_lock::guarded(repo, || repo.edit_reference(edit))?;
     Ok(())
 }
 

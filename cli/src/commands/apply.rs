@@ -41,6 +41,15 @@ pub struct ApplyArgs {
     /// Print the conflict report as JSON (on stdout, or stderr with -p).
     #[arg(long)]
     pub json: bool,
+    /// A JSON Patch may have at most N operations (default 1000000); more: exit 2,
+    /// nothing written.
+    #[arg(long, value_name = "N")]
+    pub max_operations: Option<usize>,
+    /// A JSON Patch may make the document at most BYTES large (as compact JSON, at any
+    /// step), and its `copy` operations may copy at most BYTES in all (default: 16 times
+    /// the file and the patch together, at least 16 MiB); past it: exit 2, nothing written.
+    #[arg(long, value_name = "BYTES")]
+    pub max_size: Option<usize>,
     /// The change set (JSON Lines) or JSON Patch (a JSON array); `-` reads stdin.
     pub patch: PathBuf,
     /// The file to change (in place unless -p or -o). Without it, a change set applies to
@@ -143,17 +152,23 @@ fn apply_patch(
     let patch = Document::parse_with(text.to_string(), ParseOptions::new(Dialect::Json))
         .map_err(|e| report::parse_error(name, text, &e))?;
     let (options, target, read) = load(file, args.policy, false)?;
-    let result = merge::patch::apply_patch(&target, &patch, &options).map_err(|e| {
-        let (line, col) = sjson::line_col(text, e.offset);
-        if e.index.is_some() {
-            format!(
-                "{name}:{line}:{col}: {e}; {} left as it was",
-                file.display()
-            )
-        } else {
-            format!("{}: {e}; left as it was", file.display())
-        }
-    })?;
+    let defaults = merge::patch::PatchLimits::for_input(target.text().len() + text.len());
+    let limits = merge::patch::PatchLimits {
+        max_operations: args.max_operations.unwrap_or(defaults.max_operations),
+        max_size: args.max_size.unwrap_or(defaults.max_size),
+    };
+    let result =
+        merge::patch::apply_patch_within(&target, &patch, &options, &limits).map_err(|e| {
+            let (line, col) = sjson::line_col(text, e.offset);
+            if e.index.is_some() {
+                format!(
+                    "{name}:{line}:{col}: {e}; {} left as it was",
+                    file.display()
+                )
+            } else {
+                format!("{}: {e}; left as it was", file.display())
+            }
+        })?;
     let outcome = MergeOutcome {
         text: result,
         conflicts: Vec::new(),
@@ -207,8 +222,8 @@ fn apply_change_set(
                     format!(
                         "{name}:{}:1: \"{}\" is not a path inside the repository ({})",
                         line.number,
-                        report::safe(file),
-                        report::safe(&reason)
+                        report::safe_line(file),
+                        report::safe_line(&reason)
                     )
                 })?;
                 match groups.iter_mut().find(|(p, _)| *p == path) {
@@ -312,20 +327,20 @@ fn finish(args: &ApplyArgs, targets: &[Target], policy: Policy) -> anyhow::Resul
                 eprintln!(
                     "assetvc: {}: changed on disk since apply read it (saved meanwhile?); \
                      left alone, apply again",
-                    report::safe(&t.shown)
+                    report::safe_line(&t.shown)
                 );
                 continue;
             }
-            eprintln!("assetvc: {}", report::safe(&summary(t, policy)));
+            eprintln!("assetvc: {}", report::safe_line(&summary(t, policy)));
             for c in &t.outcome.conflicts {
                 if is_unapplied(c) {
                     eprintln!(
                         "  {}: not applied: not in {}",
-                        report::safe(&c.path),
-                        report::safe(&t.shown)
+                        report::safe_line(&c.path),
+                        report::safe_line(&t.shown)
                     );
                 } else {
-                    eprintln!("  {}", report::safe(&c.to_string()));
+                    eprintln!("  {}", report::safe_line(&c.to_string()));
                 }
             }
         }
@@ -366,7 +381,7 @@ fn summary(target: &Target, policy: Policy) -> String {
     } else if unapplied == target.changes {
         format!(
             "{}: NOT applied: {} of the change set name{} places that are not in it{}",
-            report::safe(path),
+            report::safe_line(path),
             changes(unapplied),
             if unapplied == 1 { "s" } else { "" },
             if policy == Policy::Fail {
@@ -383,7 +398,7 @@ fn summary(target: &Target, policy: Policy) -> String {
         } else if unapplied == outcome.conflicts.len() {
             format!(
                 "{}: applied; {} NOT applied (not in the file)",
-                report::safe(path),
+                report::safe_line(path),
                 changes(unapplied)
             )
         } else {

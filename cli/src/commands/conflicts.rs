@@ -186,13 +186,13 @@ pub fn run(args: &ConflictsArgs) -> anyhow::Result<ExitCode> {
         }
         outln!("{}", heading(r));
         for line in lines(&r.steps) {
-            outln!("{}", report::safe(&line));
+            outln!("{}", report::safe_line(&line));
         }
     }
     for path in &unmerged {
         outln!(
             "{}: unmerged in the index, left for you to resolve (git add it when done)",
-            report::safe(path)
+            report::safe_line(path)
         );
     }
     Ok(ExitCode::SUCCESS)

@@ -13,7 +13,6 @@
 //! versions of a file that had conflicts, for `assetvc conflicts` and `assetvc resolve`.
 //! A small merge does no repository discovery and starts no thread.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -190,21 +189,12 @@ fn merge_file(args: &MergeDriverArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::from(u8::from(merged.failed(options.policy))))
 }
 
-/// Writes the result into %A whole or not at all: a temporary file next to it, renamed
-/// over it. No fsync: git reads the result back at once and writes it into its own
-/// object database, which it syncs as configured.
-fn write_result(path: &Path, contents: &[u8]) -> std::io::Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".assetvc-")
-        .suffix(".tmp")
-        .tempfile_in(dir)?;
-    tmp.write_all(contents)?;
-    tmp.persist(path).map_err(|e| e.error)?;
-    Ok(())
+/// Writes the result into %A whole or not at all: a temporary file next to it, named as
+/// every assetvc temporary (so a killed run's is cleaned like the others), renamed over
+/// it. No fsync: git reads the result back at once and writes it into its own object
+/// database, which it syncs as configured.
+fn write_result(path: &Path, contents: &[u8]) -> store::Result<()> {
+    store::write_atomic_unsynced(path, contents)
 }
 
 /// Appends a step to the journal of the running operation (a warning when it cannot).

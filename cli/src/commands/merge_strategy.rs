@@ -99,7 +99,7 @@ fn policy_option(options: &[String]) -> anyhow::Result<Option<Policy>> {
                 None => {
                     eprintln!(
                         "assetvc: note: strategy option {} ignored",
-                        crate::report::safe(o)
+                        crate::report::safe_line(o)
                     );
                     continue;
                 }
@@ -186,7 +186,7 @@ fn report(merged: &StrategyMerge, configured: Policy, sides: &Sides) {
         let n = f.conflicts.len();
         eprintln!(
             "assetvc: {}: merged, {n} conflict{} resolved ({})",
-            crate::report::safe(&f.path),
+            crate::report::safe_line(&f.path),
             if n == 1 { "" } else { "s" },
             configured.name()
         );
@@ -200,8 +200,8 @@ fn report(merged: &StrategyMerge, configured: Policy, sides: &Sides) {
     for u in &merged.unresolved {
         eprintln!(
             "assetvc: {}: conflict: {}",
-            crate::report::safe(&u.path),
-            crate::report::safe(&u.kind.to_string())
+            crate::report::safe_line(&u.path),
+            crate::report::safe_line(&u.kind.to_string())
         );
     }
 }

@@ -233,7 +233,7 @@ pub fn violations_json(violations: &[merge::GateViolation]) -> serde_json::Value
 
 /// The one-line summary: `level.sjson: merged, 2 conflicts resolved (theirs)`.
 pub fn summary(path: &str, conflicts: &[Conflict], policy: Policy) -> String {
-    let path = crate::report::safe(path);
+    let path = crate::report::safe_line(path);
     match conflicts.len() {
         0 => format!("{path}: merged cleanly"),
         1 => format!(
@@ -417,7 +417,7 @@ pub fn conflict_line(
     let path = match place {
         Some(place) => place.to_string(),
         None if c.path.is_empty() => "/".to_string(),
-        None => sjson::string::terminal_safe(&c.path).into_owned(),
+        None => sjson::string::terminal_safe_line(&c.path).into_owned(),
     };
     format!(
         "{path}: {}, {}",

@@ -80,9 +80,9 @@ pub fn print_merge(report: &MergeReport, policy: Policy) {
                 }
             ),
         };
-        eprintln!("assetvc: {}", report::safe(&summary));
+        eprintln!("assetvc: {}", report::safe_line(&summary));
         for (c, place) in f.conflicts.iter().zip(f.places_or_none()) {
-            eprintln!("assetvc:   {}", report::safe(&c.line_at(place)));
+            eprintln!("assetvc:   {}", report::safe_line(&c.line_at(place)));
         }
         for v in &f.violations {
             let line = format!("not merged cleanly, the result breaks what its inputs kept: {v}");
@@ -97,7 +97,7 @@ pub fn print_merge(report: &MergeReport, policy: Policy) {
                 eprintln!("{}", report::safe(&message));
                 eprintln!(
                     "assetvc: {}: not merged, left for you to resolve (ours kept)",
-                    report::safe(&u.path)
+                    report::safe_line(&u.path)
                 );
             }
             UnresolvedKind::Gate(_) => {
@@ -110,7 +110,7 @@ pub fn print_merge(report: &MergeReport, policy: Policy) {
             }
             other => {
                 let line = format!("{}: conflict: {other}", u.path);
-                eprintln!("assetvc: {}", report::safe(&line));
+                eprintln!("assetvc: {}", report::safe_line(&line));
             }
         }
     }

@@ -83,16 +83,20 @@ pub fn run(args: &WhoArgs) -> anyhow::Result<ExitCode> {
     for (name, why) in &who.skipped {
         eprintln!(
             "assetvc: warning: {}: skipped, {}",
-            report::safe(name),
-            report::safe(why)
+            report::safe_line(name),
+            report::safe_line(why)
         );
     }
     let text = if args.json {
         let pending = super::sync::pending::recorded(&repo, &edited);
         format!("{}\n", json_report(&who, stale, pending))
     } else {
-        // Names, keys and ids come from other people's work: escaped (#30 item 7).
-        report::safe(&text_report(&who)).into_owned()
+        // Names, keys and ids come from other people's work: escaped, each line on its own
+        // so that a name holding a line feed cannot forge a line (#30 items 7 and 6).
+        text_report(&who)
+            .iter()
+            .map(|line| format!("{}\n", report::safe_line(line)))
+            .collect()
     };
     std::io::Write::write_all(&mut crate::output::stdout(), text.as_bytes())?;
     Ok(ExitCode::SUCCESS)
@@ -123,40 +127,40 @@ fn object_line(o: &ObjectChange) -> String {
     line
 }
 
-/// The report for people.
-fn text_report(who: &WhoReport) -> String {
-    let mut out = String::new();
+/// The report for people, one entry per line of output (not yet escaped).
+fn text_report(who: &WhoReport) -> Vec<String> {
+    let mut out = Vec::new();
     if who.others.is_empty() {
-        out.push_str("nobody else is editing (no fresh work in progress; run `assetvc sync`)\n");
+        out.push("nobody else is editing (no fresh work in progress; run `assetvc sync`)".into());
     }
     for other in &who.others {
-        out.push_str(&format!(
-            "{} on {}, {} ago:\n",
+        out.push(format!(
+            "{} on {}, {} ago:",
             other.user,
             other.branch,
             age_text(other.age)
         ));
         if other.objects.is_empty() && other.unparsable.is_empty() {
-            out.push_str("  no asset changes\n");
+            out.push("  no asset changes".into());
         }
         for o in &other.objects {
-            out.push_str(&format!("  {}\n", object_line(o)));
+            out.push(format!("  {}", object_line(o)));
         }
         for f in &other.unparsable {
-            out.push_str(&format!("  {f}  (being edited: does not parse yet)\n"));
+            out.push(format!("  {f}  (being edited: does not parse yet)"));
         }
     }
     for (user, o) in &who.overlaps {
-        out.push_str(&format!(
-            "warning: {user} is editing {} {} ({}), which you are editing too\n",
+        out.push(format!(
+            "warning: {user} is editing {} {} ({}), which you are editing too",
             o.file,
             o.label(),
             o.pointer
         ));
     }
     for (users, o) in &who.shared {
-        out.push_str(&format!(
-            "warning: {} are each editing {} {} ({}): whoever pushes last merges\n",
+        out.push(format!(
+            "warning: {} are each editing {} {} ({}): whoever pushes last merges",
             and_list(users),
             o.file,
             o.label(),

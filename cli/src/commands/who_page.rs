@@ -56,6 +56,8 @@ pub fn write(
         position_keys: config.review.position_keys.clone(),
     };
     let files: BTreeSet<&str> = edits.iter().map(|e| e.file.as_str()).collect();
+    // Every file someone edits, whether or not this worktree has it (not the levels read).
+    let count = files.len();
     let levels = files
         .into_iter()
         // Only paths inside the worktree: refs are data, never a way out of it.
@@ -83,6 +85,5 @@ pub fn write(
     };
     let html = review::who::render_who(&page);
     let changed = page.edits.len();
-    let count = page.levels.len();
     super::diff::write_page(out, &html, changed, count)
 }

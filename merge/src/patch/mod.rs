@@ -3,6 +3,8 @@
 //! none. [`apply_patch`] applies a patch to a document and prints the result as an edit of
 //! it: the target's text is kept wherever a value did not change. No I/O happens here.
 
+mod limits;
+mod members;
 mod tree;
 
 #[cfg(test)]
@@ -13,7 +15,11 @@ use sjson::{Document, Kind, ParseOptions, Value};
 use crate::{structural, MergeOptions};
 use sjson::unescape_token;
 
+pub use limits::PatchLimits;
+pub use members::Members;
 pub use tree::{json_equal, Json};
+
+use limits::Budget;
 
 /// Why a patch was refused: the operation (its index and name, where known), the byte
 /// offset in the patch of what is wrong, and the reason.
@@ -185,8 +191,8 @@ fn get<'j>(root: &'j Json, path: &[String]) -> Result<&'j Json, String> {
     let mut at = root;
     for (n, token) in path.iter().enumerate() {
         at = match at {
-            Json::Object(m) => match m.iter().find(|(k, _)| k == token) {
-                Some((_, v)) => v,
+            Json::Object(m) => match m.get(token) {
+                Some(v) => v,
                 None => return Err(format!("{}: no such member", pointer_text(&path[..=n]))),
             },
             Json::Array(a) => &a[index_of(token, a.len(), &path[..=n])?],
@@ -212,8 +218,8 @@ fn parent_mut<'j>(
     let mut at = root;
     for (n, token) in parent.iter().enumerate() {
         at = match at {
-            Json::Object(m) => match m.iter_mut().find(|(k, _)| k == token) {
-                Some((_, v)) => v,
+            Json::Object(m) => match m.get_mut(token) {
+                Some(v) => v,
                 None => return Err(format!("{}: no such member", pointer_text(&path[..=n]))),
             },
             Json::Array(a) => {
@@ -233,16 +239,24 @@ fn parent_mut<'j>(
     Ok((at, last))
 }
 
-fn add(root: &mut Json, path: &[String], value: Json) -> Result<(), String> {
+/// Adds `value` at `path`; gives the size it took up less the size of what it replaced.
+fn add(root: &mut Json, path: &[String], value: Json) -> Result<isize, String> {
+    let added = value.size() as isize;
     if path.is_empty() {
-        *root = value;
-        return Ok(());
+        let old = std::mem::replace(root, value);
+        return Ok(added - old.size() as isize);
     }
     let (parent, last) = parent_mut(root, path)?;
     match parent {
-        Json::Object(m) => match m.iter_mut().find(|(k, _)| k == last) {
-            Some((_, v)) => *v = value,
-            None => m.push((last.to_string(), value)),
+        Json::Object(m) => match m.get_mut(last) {
+            Some(v) => {
+                let old = std::mem::replace(v, value);
+                return Ok(added - old.size() as isize);
+            }
+            None => {
+                m.set(last, value);
+                return Ok(tree::member_size(last, &Json::Null) as isize - 4 + added);
+            }
         },
         Json::Array(a) if last == "-" => a.push(value),
         Json::Array(a) => {
@@ -258,22 +272,29 @@ fn add(root: &mut Json, path: &[String], value: Json) -> Result<(), String> {
             ))
         }
     }
-    Ok(())
+    Ok(added + 1)
 }
 
-fn remove(root: &mut Json, path: &[String]) -> Result<Json, String> {
+/// Removes the value at `path`; gives it and the size it took up (with its key, in an
+/// object).
+fn remove(root: &mut Json, path: &[String]) -> Result<(Json, isize), String> {
     if path.is_empty() {
         return Err("cannot remove the whole document".into());
     }
     let (parent, last) = parent_mut(root, path)?;
     match parent {
-        Json::Object(m) => match m.iter().position(|(k, _)| k == last) {
-            Some(i) => Ok(m.remove(i).1),
+        Json::Object(m) => match m.remove(last) {
+            Some(v) => {
+                let freed = tree::member_size(last, &v) as isize;
+                Ok((v, freed))
+            }
             None => Err(format!("{}: no such member", pointer_text(path))),
         },
         Json::Array(a) => {
             let i = index_of(last, a.len(), path)?;
-            Ok(a.remove(i))
+            let v = a.remove(i);
+            let freed = v.size() as isize + 1;
+            Ok((v, freed))
         }
         other => Err(format!(
             "{}: {} is {}, not a container",
@@ -284,19 +305,25 @@ fn remove(root: &mut Json, path: &[String]) -> Result<Json, String> {
     }
 }
 
-/// Applies one operation to `doc`.
+/// Applies one operation to `doc`, within no limit.
 pub fn apply_op(doc: &mut Json, op: &Op) -> Result<(), String> {
-    match op {
-        Op::Add(path, value) => add(doc, path, value.clone()),
-        Op::Remove(path) => remove(doc, path).map(drop),
+    apply_op_within(doc, op, &mut Budget::unlimited())
+}
+
+/// Applies one operation to `doc`, counting what it adds and copies against `budget`.
+fn apply_op_within(doc: &mut Json, op: &Op, budget: &mut Budget) -> Result<(), String> {
+    let grown = match op {
+        Op::Add(path, value) => add(doc, path, value.clone())?,
+        Op::Remove(path) => -remove(doc, path)?.1,
         Op::Replace(path, value) => {
             get(doc, path)?;
             if path.is_empty() {
-                *doc = value.clone();
-                return Ok(());
+                let old = std::mem::replace(doc, value.clone());
+                value.size() as isize - old.size() as isize
+            } else {
+                let freed = remove(doc, path)?.1;
+                add(doc, path, value.clone())? - freed
             }
-            remove(doc, path)?;
-            add(doc, path, value.clone())
         }
         Op::Move(from, path) => {
             get(doc, from)?;
@@ -310,12 +337,15 @@ pub fn apply_op(doc: &mut Json, op: &Op) -> Result<(), String> {
                     pointer_text(path)
                 ));
             }
-            let v = remove(doc, from)?;
-            add(doc, path, v)
+            let (v, freed) = remove(doc, from)?;
+            add(doc, path, v)? - freed
         }
         Op::Copy(from, path) => {
-            let v = get(doc, from)?.clone();
-            add(doc, path, v)
+            let source = get(doc, from)?;
+            // Counted before the clone: doubling copies stop at the limit, not in memory.
+            budget.copy(source.size())?;
+            let v = source.clone();
+            add(doc, path, v)?
         }
         Op::Test(path, value) => {
             let mut found = String::new();
@@ -326,12 +356,13 @@ pub fn apply_op(doc: &mut Json, op: &Op) -> Result<(), String> {
             at.write(&mut found);
             let mut wanted = String::new();
             value.write(&mut wanted);
-            Err(format!(
+            return Err(format!(
                 "test failed: {} is {found}, not {wanted}",
                 display_path(path)
-            ))
+            ));
         }
-    }
+    };
+    budget.grow(grown)
 }
 
 fn display_path(path: &[String]) -> String {
@@ -343,16 +374,32 @@ fn display_path(path: &[String]) -> String {
 }
 
 /// Applies `patch` to `target`, all operations or none, and prints the result as an edit
-/// of `target` (its text kept wherever a value did not change).
+/// of `target` (its text kept wherever a value did not change), within the default
+/// [`PatchLimits`] for their sizes.
 pub fn apply_patch(
     target: &Document,
     patch: &Document,
     options: &MergeOptions,
 ) -> Result<String, PatchError> {
+    let limits = PatchLimits::for_input(target.text().len() + patch.text().len());
+    apply_patch_within(target, patch, options, &limits)
+}
+
+/// [`apply_patch`] within `limits`: a patch with more operations, or one that would make
+/// the document (or the bytes its `copy` operations copy) larger than allowed, is refused
+/// before anything is printed.
+pub fn apply_patch_within(
+    target: &Document,
+    patch: &Document,
+    options: &MergeOptions,
+    limits: &PatchLimits,
+) -> Result<String, PatchError> {
     let ops = read_patch(patch)?;
+    limits.check_operations(ops.len())?;
     let mut doc = Json::from_value(target.root());
+    let mut budget = Budget::new(limits, doc.size());
     for op in &ops {
-        apply_op(&mut doc, &op.op).map_err(|reason| PatchError {
+        apply_op_within(&mut doc, &op.op, &mut budget).map_err(|reason| PatchError {
             index: Some(op.index),
             op: Some(op.name.into()),
             offset: op.offset,

@@ -215,3 +215,151 @@ fn all_or_nothing_and_the_target_style_is_kept() {
     let p = Document::parse(r#"[{"op":"replace","path":"","value":[1]}]"#, Dialect::Json).unwrap();
     assert!(apply_patch(&d, &p, &MergeOptions::default()).is_err());
 }
+
+/// Forty copies of the document into itself would reach gigabytes: refused once the
+/// copies pass the size limit, naming the operation, before the memory is spent.
+#[test]
+fn doubling_copies_stop_at_the_size_limit() {
+    let d = Document::parse(r#"{"a":"0123456789"}"#, Dialect::Json).unwrap();
+    let ops: Vec<String> = (0..40)
+        .map(|_| r#"{"op":"copy","from":"/a","path":"/a/0"}"#.to_string())
+        .collect();
+    // Each copy puts /a inside an array of itself: wrap first so the copies nest.
+    let patch = format!(
+        r#"[{{"op":"replace","path":"/a","value":["x"]}},{}]"#,
+        ops.join(",")
+    );
+    let p = Document::parse(&patch, Dialect::Json).unwrap();
+    let limits = PatchLimits {
+        max_operations: 100,
+        max_size: 1 << 20,
+    };
+    let e = apply_patch_within(&d, &p, &MergeOptions::default(), &limits).unwrap_err();
+    assert_eq!(e.op.as_deref(), Some("copy"), "{e}");
+    let index = e.index.unwrap();
+    // 2^k elements pass a megabyte after about 17 doublings (strings of 3 bytes each).
+    assert!((15..25).contains(&index), "{e}");
+    assert!(e.reason.contains("--max-size"), "{e}");
+    // The default limit stops it too (16 MiB at least), without running out of memory.
+    assert!(apply_patch(&d, &p, &MergeOptions::default()).is_err());
+    // Within a larger operations limit and a small enough patch, it applies.
+    let few = format!(
+        r#"[{{"op":"replace","path":"/a","value":["x"]}},{}]"#,
+        ops[..4].join(",")
+    );
+    let p = Document::parse(&few, Dialect::Json).unwrap();
+    assert!(apply_patch_within(&d, &p, &MergeOptions::default(), &limits).is_ok());
+}
+
+#[test]
+fn more_operations_than_the_limit_are_refused() {
+    let d = Document::parse(r#"{}"#, Dialect::Json).unwrap();
+    let p = Document::parse(
+        r#"[{"op":"add","path":"/a","value":1},{"op":"add","path":"/b","value":2}]"#,
+        Dialect::Json,
+    )
+    .unwrap();
+    let limits = PatchLimits {
+        max_operations: 1,
+        max_size: 1 << 20,
+    };
+    let e = apply_patch_within(&d, &p, &MergeOptions::default(), &limits).unwrap_err();
+    assert_eq!(e.index, None);
+    assert!(e.reason.contains("2 operations") && e.reason.contains("--max-operations"));
+    let limits = PatchLimits {
+        max_operations: 2,
+        ..limits
+    };
+    assert!(apply_patch_within(&d, &p, &MergeOptions::default(), &limits).is_ok());
+}
+
+/// Many keys added to one object: each `add` finds its key in constant time (this took
+/// 20 s for 80 000 when every add scanned the object); a test of the result, not a timing.
+#[test]
+fn many_adds_to_one_object_all_land_in_order() {
+    let d = Document::parse(r#"{"k0":0}"#, Dialect::Json).unwrap();
+    let ops: Vec<String> = (1..5000)
+        .map(|i| format!(r#"{{"op":"add","path":"/k{i}","value":{i}}}"#))
+        .chain(
+            (0..5000)
+                .step_by(2)
+                .map(|i| format!(r#"{{"op":"remove","path":"/k{i}"}}"#)),
+        )
+        .collect();
+    let p = Document::parse(format!("[{}]", ops.join(",")), Dialect::Json).unwrap();
+    let out = apply_patch(&d, &p, &MergeOptions::default()).unwrap();
+    let got = Document::parse(&out, Dialect::Json).unwrap();
+    let keys: Vec<String> = got.root().members().map(|(k, _)| k.into_owned()).collect();
+    let want: Vec<String> = (1..5000).step_by(2).map(|i| format!("k{i}")).collect();
+    assert_eq!(keys, want);
+}
+
+mod laws {
+    use super::super::limits::Budget;
+    use super::super::*;
+    use proptest::prelude::*;
+    use sjson::{Dialect, Document};
+
+    fn json() -> impl Strategy<Value = String> {
+        let leaf = prop_oneof![
+            Just("null".to_string()),
+            Just("true".to_string()),
+            (0u8..20).prop_map(|n| n.to_string()),
+            "[a-c]{0,3}".prop_map(|s| format!("\"{s}\"")),
+        ];
+        leaf.prop_recursive(4, 24, 4, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..4)
+                    .prop_map(|v| format!("[{}]", v.join(","))),
+                proptest::collection::vec(("[a-c]", inner), 0..4).prop_map(|v| {
+                    let m: Vec<String> = v.iter().map(|(k, x)| format!("\"{k}\":{x}")).collect();
+                    format!("{{{}}}", m.join(","))
+                }),
+            ]
+        })
+    }
+
+    fn pointer() -> impl Strategy<Value = String> {
+        proptest::collection::vec(prop_oneof!["[a-c]", "[0-2]", Just("-".to_string())], 0..3)
+            .prop_map(|t| t.iter().map(|t| format!("/{t}")).collect())
+    }
+
+    fn op() -> impl Strategy<Value = String> {
+        (0u8..6, pointer(), pointer(), json()).prop_map(|(k, path, from, value)| match k {
+            0 => format!(r#"{{"op":"add","path":"{path}","value":{value}}}"#),
+            1 => format!(r#"{{"op":"remove","path":"{path}"}}"#),
+            2 => format!(r#"{{"op":"replace","path":"{path}","value":{value}}}"#),
+            3 => format!(r#"{{"op":"move","from":"{from}","path":"{path}"}}"#),
+            4 => format!(r#"{{"op":"copy","from":"{from}","path":"{path}"}}"#),
+            _ => format!(r#"{{"op":"test","path":"{path}","value":{value}}}"#),
+        })
+    }
+
+    proptest! {
+        /// Whatever the document, the patch and the limits, applying never panics: it
+        /// gives a document that parses, or an error; and the size the limits count
+        /// follows the document's exact size through every operation that applies.
+        #[test]
+        fn apply_never_panics_and_counts_sizes_exactly(
+            doc in json(),
+            ops in proptest::collection::vec(op(), 0..12),
+            max_size in 0usize..400,
+            max_operations in 0usize..14,
+        ) {
+            let d = Document::parse(&doc, Dialect::Json).unwrap();
+            let p = Document::parse(format!("[{}]", ops.join(",")), Dialect::Json).unwrap();
+            let limits = PatchLimits { max_operations, max_size };
+            if let Ok(out) = apply_patch_within(&d, &p, &MergeOptions::default(), &limits) {
+                prop_assert!(Document::parse(&out, Dialect::Json).is_ok(), "{}", out);
+            }
+            let mut j = Json::from_value(d.root());
+            let mut budget = Budget::new(&PatchLimits::for_input(0), j.size());
+            for op in read_patch(&p).unwrap() {
+                if apply_op_within(&mut j, &op.op, &mut budget).is_err() {
+                    break;
+                }
+                prop_assert_eq!(budget.size(), j.size());
+            }
+        }
+    }
+}

@@ -3,6 +3,8 @@
 
 use sjson::{Kind, Value};
 
+use super::members::Members;
+
 /// An owned JSON value.
 #[derive(Debug, Clone)]
 pub enum Json {
@@ -17,7 +19,7 @@ pub enum Json {
     /// An array.
     Array(Vec<Json>),
     /// An object, members in order.
-    Object(Vec<(String, Json)>),
+    Object(Members),
 }
 
 impl Json {
@@ -29,11 +31,11 @@ impl Json {
             Kind::Number => Json::Number(v.as_number_lexeme().unwrap_or("0").to_string()),
             Kind::String => Json::String(v.as_str().unwrap_or_default().into_owned()),
             Kind::Array => Json::Array(v.children().map(Json::from_value).collect()),
-            Kind::Object => Json::Object(
+            Kind::Object => Json::Object(Members::from_list(
                 v.members()
                     .map(|(k, c)| (k.into_owned(), Json::from_value(c)))
                     .collect(),
-            ),
+            )),
         }
     }
 
@@ -82,13 +84,28 @@ impl Json {
             }
             (Json::Object(a), Json::Object(b)) => {
                 a.len() == b.len()
-                    && a.iter().all(|(k, v)| {
-                        b.iter()
-                            .find(|(k2, _)| k2 == k)
-                            .is_some_and(|(_, v2)| v.equals(v2))
-                    })
+                    && a.iter()
+                        .all(|(k, v)| b.get(k).is_some_and(|v2| v.equals(v2)))
             }
             _ => false,
+        }
+    }
+
+    /// About how many bytes the value takes as compact JSON (strings without their
+    /// escapes): what the patch size limit counts.
+    pub fn size(&self) -> usize {
+        match self {
+            Json::Null => 4,
+            Json::Bool(b) => 4 + usize::from(!*b),
+            Json::Number(n) => n.len(),
+            Json::String(s) => s.len() + 2,
+            Json::Array(items) => 2 + items.iter().map(|i| i.size() + 1).sum::<usize>(),
+            Json::Object(members) => {
+                2 + members
+                    .iter()
+                    .map(|(k, v)| member_size(k, v))
+                    .sum::<usize>()
+            }
         }
     }
 
@@ -103,6 +120,11 @@ impl Json {
             Json::Object(_) => "an object",
         }
     }
+}
+
+/// The bytes a member takes in compact JSON (`"key":value,`).
+pub(super) fn member_size(key: &str, value: &Json) -> usize {
+    key.len() + 4 + value.size()
 }
 
 /// JSON equality of two document values (numbers by value, objects ignoring key order).

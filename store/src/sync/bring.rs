@@ -396,7 +396,7 @@ pub const SAVED_PREFIX: &str = "refs/assetvc/saved/";
 
 fn save_edits(repo: &gix::Repository, name: &str, wip: ObjectId) -> Result<()> {
     use gix::refs::transaction::{Change, LogChange, PreviousValue, RefEdit, RefLog};
-    repo.edit_reference(RefEdit {
+    let edit = RefEdit {
         change: Change::Update {
             log: LogChange {
                 mode: RefLog::AndReference,
@@ -408,7 +408,8 @@ fn save_edits(repo: &gix::Repository, name: &str, wip: ObjectId) -> Result<()> {
         },
         name: name.try_into().map_err(Error::git)?,
         deref: false,
-    })?;
+    };
+    crate::ref_lock::guarded(repo, || repo.edit_reference(edit))?;
     Ok(())
 }
 

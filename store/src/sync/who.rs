@@ -160,17 +160,21 @@ impl Repo {
         if let Some(mine) = request.mine {
             report.mine = changed_objects(repo, mine, request)?.0;
         }
+        // Found in a set, not by scanning mine per object: both may hold 100 000 objects.
+        let mine: std::collections::HashSet<(&str, &str)> = report
+            .mine
+            .iter()
+            .map(|m| (m.file.as_str(), m.pointer.as_str()))
+            .collect();
+        let mut overlaps = Vec::new();
         for other in &report.others {
             for o in &other.objects {
-                if report
-                    .mine
-                    .iter()
-                    .any(|m| m.file == o.file && m.pointer == o.pointer)
-                {
-                    report.overlaps.push((other.user.clone(), o.clone()));
+                if mine.contains(&(o.file.as_str(), o.pointer.as_str())) {
+                    overlaps.push((other.user.clone(), o.clone()));
                 }
             }
         }
+        report.overlaps = overlaps;
         report.shared = shared_objects(&report.others);
         Ok(report)
     }
@@ -180,14 +184,21 @@ impl Repo {
 /// the first of them lists it.
 fn shared_objects(others: &[OtherWip]) -> Vec<(Vec<String>, ObjectChange)> {
     let mut shared: Vec<(Vec<String>, ObjectChange)> = Vec::new();
+    // Found by key, not by scanning: a WIP may change 100 000 objects (#30 item 8).
+    let mut at: std::collections::HashMap<(&str, &str), usize> = std::collections::HashMap::new();
     for other in others {
         for o in &other.objects {
-            let same =
-                |s: &(Vec<String>, ObjectChange)| s.1.file == o.file && s.1.pointer == o.pointer;
-            match shared.iter_mut().find(|s| same(s)) {
-                Some((users, _)) if !users.contains(&other.user) => users.push(other.user.clone()),
-                Some(_) => {}
-                None => shared.push((vec![other.user.clone()], o.clone())),
+            match at.entry((o.file.as_str(), o.pointer.as_str())) {
+                std::collections::hash_map::Entry::Occupied(e) => {
+                    let users = &mut shared[*e.get()].0;
+                    if !users.contains(&other.user) {
+                        users.push(other.user.clone());
+                    }
+                }
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    e.insert(shared.len());
+                    shared.push((vec![other.user.clone()], o.clone()));
+                }
             }
         }
     }

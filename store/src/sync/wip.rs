@@ -237,6 +237,8 @@ pub(super) fn set_ref(
     id: ObjectId,
     log: &str,
 ) -> Result<()> {
-    repo.reference(refname, id, gix::refs::transaction::PreviousValue::Any, log)?;
+    crate::ref_lock::guarded(repo, || {
+        repo.reference(refname, id, gix::refs::transaction::PreviousValue::Any, log)
+    })?;
     Ok(())
 }

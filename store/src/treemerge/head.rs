@@ -321,7 +321,7 @@ pub fn update_head(
         Some(id) => PreviousValue::MustExistAndMatch(Target::Object(id)),
         None => PreviousValue::MustNotExist,
     };
-    repo.edit_reference(RefEdit {
+    let edit = RefEdit {
         change: Change::Update {
             log: LogChange {
                 mode: RefLog::AndReference,
@@ -333,6 +333,7 @@ pub fn update_head(
         },
         name: "HEAD".try_into().map_err(Error::git)?,
         deref: true,
-    })?;
+    };
+    crate::ref_lock::guarded(repo, || repo.edit_reference(edit))?;
     Ok(())
 }

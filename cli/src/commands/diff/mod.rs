@@ -326,7 +326,7 @@ fn is_binary(bytes: &[u8]) -> bool {
 }
 
 fn header(paint: Paint, a: &str, b: &str) -> String {
-    let (a, b) = (report::safe(a), report::safe(b));
+    let (a, b) = (report::safe_line(a), report::safe_line(b));
     paint.bold(&format!("diff --assetvc a/{a} b/{b}"))
 }
 

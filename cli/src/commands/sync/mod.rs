@@ -362,7 +362,7 @@ fn push_step(
             };
             eprintln!(
                 "assetvc: the remote refused your work in progress ({}): {}",
-                report::safe(&wip_ref),
+                report::safe_line(&wip_ref),
                 report::safe(&reason)
             );
             out.status = crate::exit::FAILED;
@@ -429,7 +429,7 @@ fn report_brought(
                 eprintln!(
                     "assetvc: {}: saved while sync was writing it; left as you saved it, \
                      merged again next cycle",
-                    report::safe(path)
+                    report::safe_line(path)
                 );
             }
             out.json["changed"] = json!(paths);
@@ -503,7 +503,7 @@ fn report_postponed(unresolved: &[store::Unresolved], label: &str, out: &mut Cyc
             UnresolvedKind::Unparsable { side, error, .. } => eprintln!(
                 "assetvc: {}: {} does not parse yet ({}:{}: {}); {label} is not merged \
                  until it does (your bytes are kept)",
-                report::safe(&u.path),
+                report::safe_line(&u.path),
                 if *side == "ours" {
                     "your version"
                 } else {
@@ -515,8 +515,8 @@ fn report_postponed(unresolved: &[store::Unresolved], label: &str, out: &mut Cyc
             ),
             other => eprintln!(
                 "assetvc: {}: {}; {label} is not merged: commit, then `assetvc pull`",
-                report::safe(&u.path),
-                report::safe(&other.to_string())
+                report::safe_line(&u.path),
+                report::safe_line(&other.to_string())
             ),
         }
     }
@@ -538,10 +538,10 @@ fn report_wip(wip: &Wip, out: &mut Cycle) {
     for (path, e) in &wip.unparsable {
         eprintln!(
             "assetvc: {}:{}:{}: does not parse yet ({}); carried in your WIP as it is",
-            report::safe(path),
+            report::safe_line(path),
             e.line,
             e.col,
-            report::safe(&e.kind.to_string())
+            report::safe_line(&e.kind.to_string())
         );
     }
     out.json["wip"] = json!(wip.commit.to_string());

@@ -32,13 +32,13 @@ pub fn report(
             eprintln!(
                 "assetvc:   {} {}: {}, kept your {} in the worktree; upstream's {}{} is \
                  pending (assetvc resolve {} --all --take upstream)",
-                report::safe(&f.path),
-                report::safe(at),
+                report::safe_line(&f.path),
+                report::safe_line(at),
                 c.kind.describe(),
-                report::safe(&value(&c.ours)),
-                report::safe(&value(&c.theirs)),
-                report::safe(&who),
-                report::safe(&f.path),
+                report::safe_line(&value(&c.ours)),
+                report::safe_line(&value(&c.theirs)),
+                report::safe_line(&who),
+                report::safe_line(&f.path),
             );
             out.push(json!({
                 "file": f.path,
