@@ -21,13 +21,37 @@ pub struct Limits<'a> {
     pub stop: &'a AtomicBool,
 }
 
+/// How many times a WIP push that lost a race for the remote's ref lock is tried.
+const WIP_PUSH_TRIES: u32 = 4;
+
+/// Whether a failed git command lost a race for a ref's lock to another process (the
+/// receiving side says `cannot lock ref …: is at X but expected Y`), which a retry ends.
+fn lost_a_ref_lock_race(e: &Error) -> bool {
+    matches!(e, Error::CommandFailed { status: Some(_), reason, .. }
+        if reason.contains("cannot lock ref") || reason.contains("failed to lock"))
+}
+
 impl Repo {
     /// Force-pushes `refname` to the same name on `remote` (a WIP ref is private to its
     /// user), running `git push` in the worktree.
+    ///
+    /// A push the remote turned away because another push of the same ref held its lock
+    /// (`cannot lock ref`: a killed sync's orphaned `git push`, or a second sync of the
+    /// same user) is tried again, four times in all at most: the WIP is the
+    /// user's own, so the newest push is the right one to land.
     pub fn push_wip(&self, remote: &str, refname: &str, limits: Limits<'_>) -> Result<()> {
         let spec = format!("+{refname}:{refname}");
         let args = ["push", "--quiet", "--no-verify", "--", remote, &spec];
-        run_git(self.run_dir(), &args, limits)
+        let mut tries = 1;
+        loop {
+            match run_git(self.run_dir(), &args, limits) {
+                Err(e) if tries < WIP_PUSH_TRIES && lost_a_ref_lock_race(&e) => {
+                    std::thread::sleep(Duration::from_millis(100 << tries));
+                    tries += 1;
+                }
+                done => return done,
+            }
+        }
     }
 
     /// Fetches `refs/heads/<branch>` of `remote` into `tracking`, and every
@@ -183,4 +207,37 @@ pub fn push_refusal(error: &Error) -> Option<String> {
         .iter()
         .any(|r| reason.contains(r))
         .then(|| reason.clone())
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+
+    fn failed(reason: &str, status: bool) -> Error {
+        use std::os::unix::process::ExitStatusExt;
+        Error::CommandFailed {
+            command: "git push".into(),
+            status: status.then(|| std::process::ExitStatus::from_raw(256)),
+            reason: reason.into(),
+        }
+    }
+
+    #[test]
+    fn only_a_lost_ref_lock_race_is_tried_again() {
+        let race = "remote: error: cannot lock ref 'refs/assetvc/wip/bob/main': is at 1a2b \
+                    but expected 3c4d";
+        assert!(lost_a_ref_lock_race(&failed(race, true)));
+        assert!(
+            !lost_a_ref_lock_race(&failed(race, false)),
+            "a timeout is final"
+        );
+        assert!(!lost_a_ref_lock_race(&failed(
+            "remote: refused: alice may not push another user's WIP",
+            true
+        )));
+        assert!(!lost_a_ref_lock_race(&failed(
+            "fatal: unable to access: Connection refused",
+            true
+        )));
+    }
 }
