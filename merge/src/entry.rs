@@ -120,8 +120,9 @@ impl Merged {
 
     /// Whether policy `fail` met a conflict or made a repair (the text still holds theirs'
     /// values, repaired), or the result breaks an invariant its inputs kept (any policy).
+    /// A repeated key read as its last occurrence is never a failure by itself.
     pub fn failed(&self, policy: Policy) -> bool {
-        (policy == Policy::Fail && !self.conflicts.is_empty()) || !self.violations.is_empty()
+        crate::failed(&self.conflicts, &self.violations, policy)
     }
 
     /// Each conflict's place for people, `None` for a repair (whose report names the

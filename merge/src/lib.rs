@@ -462,10 +462,17 @@ impl MergeOutcome {
     /// A repeated key read as its last occurrence ([`ConflictKind::RepeatedKey`]) is how
     /// JSON reads the file, whatever the policy: never a failure by itself.
     pub fn failed(&self, policy: Policy) -> bool {
-        let decided = |c: &Conflict| c.kind != ConflictKind::RepeatedKey;
-        (policy == Policy::Fail && self.conflicts.iter().any(decided))
-            || !self.violations.is_empty()
+        failed(&self.conflicts, &self.violations, policy)
     }
+}
+
+/// Whether a merge that reported `conflicts` and `violations` failed under `policy`: policy
+/// `fail` met a conflict or made a repair, or the result breaks an invariant its inputs
+/// kept (any policy). A repeated key read as its last occurrence
+/// ([`ConflictKind::RepeatedKey`]) is how JSON reads the file: never a failure by itself.
+pub(crate) fn failed(conflicts: &[Conflict], violations: &[GateViolation], policy: Policy) -> bool {
+    let decided = |c: &Conflict| c.kind != ConflictKind::RepeatedKey;
+    (policy == Policy::Fail && conflicts.iter().any(decided)) || !violations.is_empty()
 }
 
 /// Which input failed to parse.
