@@ -375,6 +375,16 @@ impl<'r> ObjectIndex<'r> {
         (self.settings.dialect)(path)
     }
 
+    /// The bytes of `path`'s blob `oid`.
+    fn read_blob(&self, path: &str, oid: ObjectId) -> Result<Vec<u8>> {
+        Ok(self
+            .repo
+            .find_object(oid)
+            .git_err(format!("reading {path}"))?
+            .detach()
+            .data)
+    }
+
     /// The objects of blobs, (path, blob, objects if it parsed): those scanned ahead, and
     /// the others read and parsed in parallel.
     fn scan_blobs(&self, blobs: Vec<(String, ObjectId)>) -> Result<Vec<ScannedFile>> {
@@ -405,12 +415,7 @@ impl<'r> ObjectIndex<'r> {
             let Some(dialect) = self.asset_dialect(&path) else {
                 continue;
             };
-            let data = self
-                .repo
-                .find_object(oid)
-                .git_err(format!("reading {path}"))?
-                .detach()
-                .data;
+            let data = self.read_blob(&path, oid)?;
             read.push((path, oid, dialect, data));
         }
         let keys = &self.settings.id_keys;
@@ -450,12 +455,7 @@ impl<'r> ObjectIndex<'r> {
         if !previous.blob.to_string().eq(&old.blob) {
             return Ok(None);
         }
-        let data = self
-            .repo
-            .find_object(oid)
-            .git_err(format!("reading {path}"))?
-            .detach()
-            .data;
+        let data = self.read_blob(path, oid)?;
         let keys = &self.settings.id_keys;
         Ok(
             scan_edit(previous, &old.objects, oid, data, dialect, keys).map(|(edit, next)| {
