@@ -53,12 +53,14 @@ pub(crate) fn key_end(b: &[u8], start: usize, q: Quoting) -> usize {
     }
 }
 
-/// Whether byte `c` can continue a bare token (the `/` of a comment is checked apart).
+/// Whether byte `c` can continue a bare token (the `/` of a comment is checked apart). A
+/// `;` ends it: it separates members like a comma (Vermintide's `.cfg`: `a = 5;` is the
+/// number 5, not the text `5;`).
 #[inline]
 fn is_bare_byte(c: u8) -> bool {
     !matches!(
         c,
-        b' ' | b'\t' | b'\r' | b'\n' | b'"' | b'=' | b':' | b',' | b'{' | b'}' | b'[' | b']'
+        b' ' | b'\t' | b'\r' | b'\n' | b'"' | b'=' | b':' | b',' | b';' | b'{' | b'}' | b'[' | b']'
     )
 }
 

@@ -397,13 +397,16 @@ fn sjson_root_must_be_an_object() {
 
 #[test]
 fn vermintide_cfg_semicolons_and_suffixed_numbers() {
-    let text = "title = \"P\";\ndescription = \"a\n\nb\";\npublished_id = 1374248490L;\n";
+    let text = "title = \"P\";\ndescription = \"a\n\nb\";\npublished_id = 1374248490L;\nv = 5;\n";
     let doc = sjson(text);
     let root = doc.root();
-    assert_eq!(root.len(), 3);
+    assert_eq!(root.len(), 4);
     assert_eq!(root.get("description").unwrap().as_str().unwrap(), "a\n\nb");
-    // The suffixed number is a bare lexeme, kept as written.
-    assert_eq!(root.get("published_id").unwrap().text(), "1374248490L;");
+    // The suffixed number is a bare lexeme, kept as written; the `;` after it separates.
+    assert_eq!(root.get("published_id").unwrap().text(), "1374248490L");
+    assert_eq!(root.get("v").unwrap().text(), "5");
+    assert_eq!(root.get("v").unwrap().as_number_lexeme(), Some("5"));
+    assert_eq!(doc.text(), text, "kept byte for byte");
 }
 
 #[test]

@@ -66,7 +66,7 @@ pub(crate) fn choices() -> impl Strategy<Value = Choices> {
 pub(crate) fn is_bare_char(c: char) -> bool {
     !matches!(
         c,
-        ' ' | '\t' | '\r' | '\n' | '\u{FEFF}' | '"' | '=' | ':' | ',' | '{' | '}' | '[' | ']'
+        ' ' | '\t' | '\r' | '\n' | '\u{FEFF}' | '"' | '=' | ':' | ',' | ';' | '{' | '}' | '[' | ']'
     )
 }
 
