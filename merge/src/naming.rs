@@ -231,22 +231,26 @@ impl<'a> Names<'a> {
 
     /// Each of `conflicts` for people: its path ([`Names::pointer`]) and its line
     /// (`entities[lamp_01 #6f1c…4b03].light.intensity: both modified, took theirs`; a
-    /// repair as its report names it), each path rendered once for both.
+    /// repair's object and referrer both named), each path rendered once for both.
     pub fn conflicts(&self, conflicts: &[crate::Conflict]) -> Vec<(String, String)> {
         conflicts
             .iter()
             .map(|c| {
                 let pointer = self.pointer(&c.path);
-                let line = c.line_at(Some(&pointer));
+                let line = if c.kind.is_repair() {
+                    let referrer = c.referrer.as_deref().map(|r| self.pointer(r));
+                    c.repair_line(&pointer, referrer.as_deref())
+                } else {
+                    c.line_at(Some(&pointer))
+                };
                 (pointer, line)
             })
             .collect()
     }
 
-    /// Where `c` is, for people; `None` for a coherence repair, whose report names the
-    /// object itself.
+    /// Where `c` is, for people (a repair: its object, `units[crate #9f0c…4f5f]`).
     pub fn place(&self, c: &crate::Conflict) -> Option<String> {
-        (!c.kind.is_repair()).then(|| self.pointer(&c.path))
+        Some(self.pointer(&c.path))
     }
 
     fn is_array_at(&self, path: &Path) -> bool {
@@ -293,6 +297,12 @@ fn hash_of(text: &str) -> u64 {
     BuildHasherDefault::<rustc_hash::FxHasher>::default().hash_one(text)
 }
 
+/// A report pointer for people where no document is at hand (`/flow/[id=node-spawn]/unit`
+/// as `flow[#node-spawn].unit`): elements by short id, without their names.
+pub fn bare_pointer(pointer: &str) -> String {
+    Names::new(Vec::new(), &[], &[]).pointer(pointer)
+}
+
 /// The short form of an id where no document is at hand to make it unique (a title, a map
 /// label): ids longer than 12 characters (GUIDs, long hex) by their first 8 characters.
 pub fn short_id(id: &str) -> &str {
@@ -304,9 +314,9 @@ pub fn short_id(id: &str) -> &str {
     }
 }
 
-/// The place of each of `conflicts` for people (`entities[crate #e1].tint`), named from the
-/// merged document `merged`: `None` for coherence repairs. The document is indexed only
-/// when there are conflicts.
+/// The place of each of `conflicts` for people (`entities[crate #e1].tint`; a coherence
+/// repair's object), named from the merged document `merged`. The document is indexed
+/// only when there are conflicts.
 pub fn places(
     merged: Value<'_>,
     conflicts: &[crate::Conflict],
