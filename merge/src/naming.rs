@@ -303,6 +303,26 @@ pub fn bare_pointer(pointer: &str) -> String {
     Names::new(Vec::new(), &[], &[]).pointer(pointer)
 }
 
+/// An object's pointer for people where only the object's own name is known (a report
+/// built without the documents): `/entities/[id=e1]` named `crate` as
+/// `entities[crate #e1]`; like [`bare_pointer`] otherwise.
+pub fn object_pointer(pointer: &str, name: Option<&str>) -> String {
+    let names = Names::new(Vec::new(), &[], &[]);
+    let mut path = crate::changeset::parse_report_pointer(pointer, |_| false);
+    let (Some(name), Some(Segment::Id { value, .. })) = (name, path.0.last().cloned()) else {
+        return names.path(&path);
+    };
+    path.0.pop();
+    let parent = if path.0.is_empty() {
+        String::new()
+    } else {
+        names.path(&path)
+    };
+    let short = names.short_id(&value);
+    let safe = sjson::string::terminal_safe;
+    format!("{parent}[{} #{}]", safe(name), safe(&short))
+}
+
 /// The short form of an id where no document is at hand to make it unique (a title, a map
 /// label): ids longer than 12 characters (GUIDs, long hex) by their first 8 characters.
 pub fn short_id(id: &str) -> &str {

@@ -224,3 +224,32 @@ proptest! {
         prop_assert!(!line.contains("[id="), "{}", line);
     }
 }
+
+#[test]
+fn an_object_is_named_by_its_own_name_without_the_documents() {
+    assert_eq!(
+        object_pointer("/entities/[id=e1]", Some("crate")),
+        "entities[crate #e1]"
+    );
+    assert_eq!(object_pointer("/entities/[id=e1]", None), "entities[#e1]");
+    assert_eq!(
+        object_pointer("/a/[id=6f1c2a40-1f43-4c8e-9a57-0d1e2f3a4b03]", Some("lamp")),
+        "a[lamp #6f1c…4b03]"
+    );
+    assert_eq!(object_pointer("/settings", Some("x")), "settings");
+    assert_eq!(object_pointer("", None), "(root)");
+    assert_eq!(bare_pointer("/light/intensity"), "light.intensity");
+}
+
+proptest! {
+    #[test]
+    fn an_object_pointer_never_panics_and_keeps_its_name(
+        text in ".{0,30}",
+        id in "[a-z0-9-]{1,40}",
+        name in "[a-z_]{1,8}",
+    ) {
+        let _ = object_pointer(&text, Some(&name));
+        let named = object_pointer(&format!("/x/[id={id}]"), Some(&name));
+        prop_assert!(named.contains(&name), "{}", named);
+    }
+}
