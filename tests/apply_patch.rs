@@ -106,3 +106,23 @@ fn bad_patches_exit_2_naming_the_operation_and_write_nothing() {
     );
     assert!(out.starts_with("{\n  \"a\": 1,\n"), "{out}");
 }
+
+#[test]
+fn a_replace_keeps_the_key_where_it_was() {
+    // #34: a replaced member stays among its siblings, the file's only change its value.
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let level = "settings = {\n\tfog = 0.5\n\tgravity = -9.8\n\tsky = \"day\"\n}\n";
+    std::fs::write(dir.join("a.level"), level).unwrap();
+    std::fs::write(
+        dir.join("p.json"),
+        r#"[{"op": "replace", "path": "/settings/gravity", "value": -3.7}]"#,
+    )
+    .unwrap();
+    let (code, _, stderr) = assetvc_in(dir, &["apply", "p.json", "a.level"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("a.level")).unwrap(),
+        level.replace("-9.8", "-3.7")
+    );
+}

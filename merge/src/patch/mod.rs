@@ -284,20 +284,39 @@ fn remove(root: &mut Json, path: &[String]) -> Result<Json, String> {
     }
 }
 
+/// Replaces the value at `path` where it is: a member keeps its place among its
+/// siblings (a remove then an add would move it to the end of its object).
+fn replace(root: &mut Json, path: &[String], value: Json) -> Result<(), String> {
+    get(root, path)?;
+    if path.is_empty() {
+        *root = value;
+        return Ok(());
+    }
+    let (parent, last) = parent_mut(root, path)?;
+    let slot = match parent {
+        Json::Object(m) => m.iter_mut().find(|(k, _)| k == last).map(|(_, v)| v),
+        Json::Array(a) => {
+            let i = index_of(last, a.len(), path)?;
+            a.get_mut(i)
+        }
+        _ => None,
+    };
+    match slot {
+        Some(v) => {
+            *v = value;
+            Ok(())
+        }
+        // `get` found it: unreachable, but an error rather than a panic.
+        None => Err(format!("{}: no such member", pointer_text(path))),
+    }
+}
+
 /// Applies one operation to `doc`.
 pub fn apply_op(doc: &mut Json, op: &Op) -> Result<(), String> {
     match op {
         Op::Add(path, value) => add(doc, path, value.clone()),
         Op::Remove(path) => remove(doc, path).map(drop),
-        Op::Replace(path, value) => {
-            get(doc, path)?;
-            if path.is_empty() {
-                *doc = value.clone();
-                return Ok(());
-            }
-            remove(doc, path)?;
-            add(doc, path, value.clone())
-        }
+        Op::Replace(path, value) => replace(doc, path, value.clone()),
         Op::Move(from, path) => {
             get(doc, from)?;
             if from == path {
