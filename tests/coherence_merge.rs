@@ -52,9 +52,9 @@ fn git_merge_restores_a_unit_deleted_on_one_branch_that_a_new_flow_node_uses() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     assert!(
-        stderr.contains(&format!(
+        stderr.contains(
             "units[crate #9f0c…4e5f]: referenced object restored (referenced by flow[#node-spawn].unit), from ours"
-        )),
+        ),
         "{stderr}"
     );
     let merged = std::fs::read_to_string(dir.join("a.level")).unwrap();

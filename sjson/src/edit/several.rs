@@ -20,7 +20,7 @@ pub(super) fn over_several_lines<'v>(
     let theirs = !std::ptr::eq(v.doc(), doc);
     let container = matches!(v.kind(), Kind::Array | Kind::Object);
     let one_line = !v.text().contains(['\n', '\r']);
-    if !theirs || !container || v.len() == 0 || !one_line || v.kind() != ours.kind() {
+    if !theirs || !container || v.is_empty() || !one_line || v.kind() != ours.kind() {
         return None;
     }
     if !ours.text().contains('\n') {
