@@ -150,3 +150,23 @@ fn a_patch_past_its_size_or_operation_limit_is_refused_with_nothing_written() {
     let out = std::fs::read_to_string(dir.join("a.json")).unwrap();
     assert_eq!(out.matches('x').count(), 8, "{out}");
 }
+
+#[test]
+fn a_replace_keeps_the_key_where_it_was() {
+    // #34: a replaced member stays among its siblings, the file's only change its value.
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let level = "settings = {\n\tfog = 0.5\n\tgravity = -9.8\n\tsky = \"day\"\n}\n";
+    std::fs::write(dir.join("a.level"), level).unwrap();
+    std::fs::write(
+        dir.join("p.json"),
+        r#"[{"op": "replace", "path": "/settings/gravity", "value": -3.7}]"#,
+    )
+    .unwrap();
+    let (code, _, stderr) = assetvc_in(dir, &["apply", "p.json", "a.level"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("a.level")).unwrap(),
+        level.replace("-9.8", "-3.7")
+    );
+}

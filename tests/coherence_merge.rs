@@ -52,9 +52,9 @@ fn git_merge_restores_a_unit_deleted_on_one_branch_that_a_new_flow_node_uses() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     assert!(
-        stderr.contains(&format!(
-            "/units/[id={UNIT}]: dangling-reference: crate (9f0c2d1e), referenced object restored (referenced by /flow/[id=node-spawn]/unit), from ours"
-        )),
+        stderr.contains(
+            "units[crate #9f0c…4e5f]: referenced object restored (referenced by flow[#node-spawn].unit), from ours"
+        ),
         "{stderr}"
     );
     let merged = std::fs::read_to_string(dir.join("a.level")).unwrap();
@@ -63,7 +63,7 @@ fn git_merge_restores_a_unit_deleted_on_one_branch_that_a_new_flow_node_uses() {
     let out = run(assetvc().arg("conflicts").current_dir(dir));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
-        text.contains("a.level /units/[id=9f0c2d1e-5a6b-4c7d-8e9f-0a1b2c3d4e5f]: dangling-reference: crate (9f0c2d1e)"),
+        text.contains("a.level units[crate #9f0c…4e5f]: referenced object restored (referenced by flow[#node-spawn].unit), from ours"),
         "{text}"
     );
     let out = run(assetvc().args(["conflicts", "--json"]).current_dir(dir));
@@ -71,7 +71,7 @@ fn git_merge_restores_a_unit_deleted_on_one_branch_that_a_new_flow_node_uses() {
     let c = &report["files"][0]["conflicts"][0];
     assert_eq!(c["kind"], "dangling-reference");
     assert_eq!(c["referrer"], "/flow/[id=node-spawn]/unit");
-    assert_eq!(c["object"], "crate (9f0c2d1e)");
+    assert_eq!(c["object"], "crate #9f0c2d1e");
     assert_eq!(c["taken"], "ours");
 }
 
@@ -110,6 +110,35 @@ fn merge_file_reports_repairs_in_json_and_the_report_and_fails_under_policy_fail
     assert!(
         merged.contains(UNIT) && merged.contains("node-spawn"),
         "{merged}"
+    );
+}
+
+#[test]
+fn merge_file_names_the_restored_object_and_its_referrer_never_by_pointer_or_whole_uuid() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let named_flow = flow_level().replace(
+        "id = \"node-spawn\"",
+        "id = \"node-spawn\"\n\t\tname = \"spawn_barrel\"",
+    );
+    std::fs::write(dir.join("base.level"), base_level()).unwrap();
+    std::fs::write(dir.join("ours.level"), NO_UNITS).unwrap();
+    std::fs::write(dir.join("theirs.level"), &named_flow).unwrap();
+    let out = run(assetvc()
+        .args(["merge-file", "ours.level", "base.level", "theirs.level"])
+        .current_dir(dir));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains(
+            "units[crate #9f0c…4e5f]: referenced object restored \
+             (referenced by flow[spawn_barrel #node-spawn].unit), from theirs"
+        ),
+        "{stderr}"
+    );
+    assert!(
+        !stderr.contains(UNIT) && !stderr.contains("[id="),
+        "{stderr}"
     );
 }
 
@@ -238,8 +267,8 @@ fn a_large_in_process_merge_reads_base_again_from_its_blob_when_a_repair_needs_i
     repo.commit("ours");
     let (_, stderr) = repo.assetvc_expect(&["merge", "theirs"], 0);
     assert!(
-        stderr.contains("orphan") && stderr.contains("n1"),
-        "the orphan repair is reported: {stderr}"
+        stderr.contains("units[#c1].items[#n1]: lost object restored"),
+        "the orphan repair is reported by name: {stderr}"
     );
     // merge-file on the same three texts gives the same bytes.
     let dir = tempfile::tempdir().unwrap();

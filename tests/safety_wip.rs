@@ -81,7 +81,7 @@ fn who_escapes_what_other_people_named() {
     alice.expect(&["sync"], 0);
     bob.expect(&["sync"], 0);
     let (out, err) = bob.expect(&["who"], 0);
-    assert!(out.contains("lamp (l1)"), "{out}");
+    assert!(out.contains("lamps[lamp #l1]"), "{out}");
     for shown in [&out, &err] {
         assert!(
             !shown.contains('\u{1b}') && !shown.contains('\u{7}'),

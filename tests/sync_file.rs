@@ -86,12 +86,12 @@ fn three_users_share_work_in_progress_and_who_shows_it() {
     let (out, _) = alice.expect(&["who"], 0);
     assert!(out.contains("bob on main"), "{out}");
     assert!(
-        out.contains("level.sjson  barrel (e2)  /entities/[id=e2]  changed: /position"),
+        out.contains("level.sjson  entities[barrel #e2]  changed: position"),
         "{out}"
     );
     assert!(
         out.contains(
-            "warning: carol is editing level.sjson crate (e1) (/entities/[id=e1]), which you are editing too"
+            "warning: carol is editing level.sjson entities[crate #e1], which you are editing too"
         ),
         "{out}"
     );
@@ -146,16 +146,14 @@ fn who_warns_when_two_other_people_edit_one_object() {
     assert_eq!(shared[0]["pointer"], "/entities/[id=e2]");
     let (out, _) = alice.expect(&["who"], 0);
     assert!(
-        out.contains(
-            "warning: bob and carol are each editing level.sjson barrel (e2) (/entities/[id=e2])"
-        ),
+        out.contains("warning: bob and carol are each editing level.sjson entities[barrel #e2]"),
         "{out}"
     );
     // Bob sees carol on the object he edits too: the warning about himself, not this one.
     bob.expect(&["sync"], 0);
     let (out, _) = bob.expect(&["who"], 0);
     assert!(
-        out.contains("carol is editing level.sjson barrel (e2)"),
+        out.contains("carol is editing level.sjson entities[barrel #e2]"),
         "{out}"
     );
     assert!(!out.contains("are each editing"), "{out}");
@@ -422,10 +420,7 @@ fn a_new_staged_asset_is_shared_and_stays_staged() {
         .is_some());
     alice.expect(&["sync"], 0);
     let (out, _) = alice.expect(&["who", "lamps.sjson"], 0);
-    assert!(
-        out.contains("lamps.sjson  lamp (l1)  /lamps/[id=l1]  added"),
-        "{out}"
-    );
+    assert!(out.contains("lamps.sjson  lamps[lamp #l1]  added"), "{out}");
     assert!(!out.contains("level.sjson"), "{out}");
     // A staged deletion is not carried: sync records it but does not merge.
     bob.git(&["commit", "-qm", "lamps"]);

@@ -291,7 +291,7 @@ pub struct Conflict {
     pub theirs: Option<String>,
     /// The side whose value the result holds.
     pub taken: Side,
-    /// For a coherence repair: the object, as people name it (`crate (1f2e3d4c)`).
+    /// For a coherence repair: the object, as people name it (`crate #1f2e3d4c`).
     pub object: Option<String>,
     /// For a coherence repair: the JSON Pointer of the reference that needed the object
     /// (`dangling-reference`) or of the parent the reverted reparent named (`cycle`).
@@ -314,20 +314,45 @@ impl ConflictKind {
 
 impl Conflict {
     /// The conflict as one line for people with its place named by `place`
-    /// (`entities[crate #e1].tint: both modified, took theirs`); the pointer when `None`,
-    /// and a repair as its report names it.
+    /// (`entities[crate #e1].tint: both modified, took theirs`; a repair's object named by
+    /// `place`, its referrer by short ids, [`Conflict::repair_line`]); the pointer when
+    /// `None`.
     pub fn line_at(&self, place: Option<&str>) -> String {
         if let Some(detail) = self.detail() {
             let place = place.map_or_else(|| self.place_text(), |p| p.to_string());
             return format!("{place}: {detail}");
         }
         match place {
-            Some(place) if !self.kind.is_repair() => format!(
+            Some(place) if self.kind.is_repair() => {
+                let referrer = self.referrer.as_deref().map(naming::bare_pointer);
+                self.repair_line(place, referrer.as_deref())
+            }
+            Some(place) => format!(
                 "{place}: {}, took {}",
                 self.kind.describe(),
                 self.taken.name()
             ),
-            _ => self.to_string(),
+            None => self.to_string(),
+        }
+    }
+
+    /// A coherence repair for people, its object named by `place` and its referrer by
+    /// `referrer` (`units[crate #9f0c…4f5f]: referenced object restored (referenced by
+    /// flow[spawn #node-spawn].unit), from ours`).
+    pub fn repair_line(&self, place: &str, referrer: Option<&str>) -> String {
+        let mut line = format!("{place}: {}", self.kind.describe());
+        if let Some(referrer) = referrer.filter(|r| !r.is_empty()) {
+            line.push_str(&format!(" ({} {referrer})", self.referrer_role()));
+        }
+        line.push_str(&format!(", from {}", self.taken.name()));
+        line
+    }
+
+    /// How a repair's referrer relates to its object: `parent` for a cycle.
+    fn referrer_role(&self) -> &'static str {
+        match self.kind {
+            ConflictKind::Cycle => "parent",
+            _ => "referenced by",
         }
     }
 }
@@ -388,11 +413,7 @@ impl fmt::Display for Conflict {
             }
             write!(f, ", {}", self.kind.describe())?;
             if let Some(referrer) = &self.referrer {
-                let role = match self.kind {
-                    ConflictKind::Cycle => "parent",
-                    _ => "referenced by",
-                };
-                write!(f, " ({role} {})", safe(referrer))?;
+                write!(f, " ({} {})", self.referrer_role(), safe(referrer))?;
             }
             return write!(f, ", from {}", self.taken.name());
         }

@@ -231,22 +231,26 @@ impl<'a> Names<'a> {
 
     /// Each of `conflicts` for people: its path ([`Names::pointer`]) and its line
     /// (`entities[lamp_01 #6f1c…4b03].light.intensity: both modified, took theirs`; a
-    /// repair as its report names it), each path rendered once for both.
+    /// repair's object and referrer both named), each path rendered once for both.
     pub fn conflicts(&self, conflicts: &[crate::Conflict]) -> Vec<(String, String)> {
         conflicts
             .iter()
             .map(|c| {
                 let pointer = self.pointer(&c.path);
-                let line = c.line_at(Some(&pointer));
+                let line = if c.kind.is_repair() {
+                    let referrer = c.referrer.as_deref().map(|r| self.pointer(r));
+                    c.repair_line(&pointer, referrer.as_deref())
+                } else {
+                    c.line_at(Some(&pointer))
+                };
                 (pointer, line)
             })
             .collect()
     }
 
-    /// Where `c` is, for people; `None` for a coherence repair, whose report names the
-    /// object itself.
+    /// Where `c` is, for people (a repair: its object, `units[crate #9f0c…4f5f]`).
     pub fn place(&self, c: &crate::Conflict) -> Option<String> {
-        (!c.kind.is_repair()).then(|| self.pointer(&c.path))
+        Some(self.pointer(&c.path))
     }
 
     fn is_array_at(&self, path: &Path) -> bool {
@@ -293,6 +297,32 @@ fn hash_of(text: &str) -> u64 {
     BuildHasherDefault::<rustc_hash::FxHasher>::default().hash_one(text)
 }
 
+/// A report pointer for people where no document is at hand (`/flow/[id=node-spawn]/unit`
+/// as `flow[#node-spawn].unit`): elements by short id, without their names.
+pub fn bare_pointer(pointer: &str) -> String {
+    Names::new(Vec::new(), &[], &[]).pointer(pointer)
+}
+
+/// An object's pointer for people where only the object's own name is known (a report
+/// built without the documents): `/entities/[id=e1]` named `crate` as
+/// `entities[crate #e1]`; like [`bare_pointer`] otherwise.
+pub fn object_pointer(pointer: &str, name: Option<&str>) -> String {
+    let names = Names::new(Vec::new(), &[], &[]);
+    let mut path = crate::changeset::parse_report_pointer(pointer, |_| false);
+    let (Some(name), Some(Segment::Id { value, .. })) = (name, path.0.last().cloned()) else {
+        return names.path(&path);
+    };
+    path.0.pop();
+    let parent = if path.0.is_empty() {
+        String::new()
+    } else {
+        names.path(&path)
+    };
+    let short = names.short_id(&value);
+    let safe = sjson::string::terminal_safe;
+    format!("{parent}[{} #{}]", safe(name), safe(&short))
+}
+
 /// The short form of an id where no document is at hand to make it unique (a title, a map
 /// label): ids longer than 12 characters (GUIDs, long hex) by their first 8 characters.
 pub fn short_id(id: &str) -> &str {
@@ -304,9 +334,9 @@ pub fn short_id(id: &str) -> &str {
     }
 }
 
-/// The place of each of `conflicts` for people (`entities[crate #e1].tint`), named from the
-/// merged document `merged`: `None` for coherence repairs. The document is indexed only
-/// when there are conflicts.
+/// The place of each of `conflicts` for people (`entities[crate #e1].tint`; a coherence
+/// repair's object), named from the merged document `merged`. The document is indexed
+/// only when there are conflicts.
 pub fn places(
     merged: Value<'_>,
     conflicts: &[crate::Conflict],

@@ -433,3 +433,45 @@ fn a_replaced_value_does_not_run_into_the_next_item() {
     );
     assert_eq!(out.text(), "o = { a = t b = 2 }");
 }
+
+#[test]
+fn a_value_taken_from_theirs_keeps_ours_layout_over_several_lines() {
+    // #34: theirs writes the arrays on one line, the file over several; the merged
+    // value is written over several lines like the rest of the file.
+    let base = r#"{"a": {"q": [7, 8], "o": {"m": 1, "n": 2}}, "b": 1}"#;
+    let ours = "{\n  \"a\": {\n    \"q\": [\n      7,\n      8\n    ],\n    \"o\": {\n      \"m\": 1,\n      \"n\": 2\n    }\n  },\n  \"b\": 2\n}\n";
+    let theirs = r#"{"a": {"q": [7, 9], "o": {"m": 1, "n": 3}}, "b": 1}"#;
+    let out = js(base, ours, theirs);
+    assert_clean(&out);
+    assert_eq!(
+        out.text(),
+        ours.replace("8\n", "9\n").replace("\"n\": 2", "\"n\": 3")
+    );
+    // SJSON too; an array ours writes on one line stays on one line.
+    let base = "a = [1 2]\nb = [1 2]\nc = 1\n";
+    let ours = "a = [\n\t1\n\t2\n]\nb = [1 2]\nc = 2\n";
+    let theirs = "a = [3 4 5]\nb = [3 4]\nc = 1\n";
+    let out = sj(base, ours, theirs);
+    assert_clean(&out);
+    assert_eq!(out.text(), "a = [\n\t3\n\t4\n\t5\n]\nb = [3 4]\nc = 2\n");
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(proptest_cases(64)))]
+    #[test]
+    fn a_taken_array_holds_theirs_values_in_ours_layout(
+        old in proptest::collection::vec(0i32..100, 1..6),
+        new in proptest::collection::vec(0i32..100, 1..6),
+    ) {
+        let one_line = |v: &[i32]| v.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(" ");
+        let several: String = old.iter().map(|n| format!("\t{n}\n")).collect();
+        let base = format!("a = [{}]\nc = 1\n", one_line(&old));
+        let ours = format!("a = [\n{several}]\nc = 2\n");
+        let theirs = format!("a = [{}]\nc = 1\n", one_line(&new));
+        let out = sj(&base, &ours, &theirs);
+        assert_value(Sjson, out.text(), &format!("a = [{}]\nc = 2\n", one_line(&new)));
+        // Over several lines, as ours writes it.
+        let lines = out.text().lines().count();
+        proptest::prop_assert!(lines >= new.len() + 2, "{}", out.text());
+    }
+}

@@ -13,6 +13,7 @@ use crate::split::Split;
 use crate::value::Value;
 
 mod fresh;
+mod several;
 
 /// What to print at one place of the result.
 #[derive(Debug, Clone)]
@@ -345,7 +346,10 @@ impl<'d> Printer<'d> {
             false => doc.line_indent(l.item.start).to_string(),
         };
         self.note_split(&at);
-        self.print_out(&item.value, &line_indent, true);
+        match several::over_several_lines(&item.value, value, self.doc, &self.style) {
+            Some((v, style)) => render_value(v, &style, &line_indent, &mut self.out),
+            None => self.print_out(&item.value, &line_indent, true),
+        }
         let trailer = &text[l.trailer.clone()];
         if self.json() && (!at.is_last() || shape.commas && shape.multiline) {
             self.out.push(',');

@@ -78,7 +78,8 @@ pub fn lines(steps: &[FileStep]) -> Vec<String> {
         let prefix = prefix(file);
         for c in &file.conflicts {
             if c.kind.is_repair() {
-                out.push(format!("{prefix}{path} {}", c.conflict()));
+                let line = c.conflict().line_at(c.name.as_deref());
+                out.push(format!("{prefix}{path} {line}"));
                 continue;
             }
             // The name for people when the merge recorded one, else the pointer.

@@ -174,7 +174,7 @@ pub struct ConflictReport<'a> {
     ours: Option<Box<RawValue>>,
     theirs: Option<Box<RawValue>>,
     taken: &'static str,
-    /// A coherence repair's object (`crate (1f2e3d4c)`).
+    /// A coherence repair's object (`crate #1f2e3d4c`).
     #[serde(skip_serializing_if = "Option::is_none")]
     object: Option<&'a str>,
     /// A coherence repair's referrer (JSON Pointer).
@@ -412,7 +412,8 @@ pub fn conflict_line(
     place: Option<&str>,
 ) -> String {
     if c.kind.is_repair() {
-        return c.to_string();
+        // The object named like every other place; the line says the side it came from.
+        return c.line_at(place);
     }
     let path = match place {
         Some(place) => place.to_string(),

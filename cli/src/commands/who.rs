@@ -118,13 +118,24 @@ fn age_text(seconds: i64) -> String {
     }
 }
 
+/// `level.sjson  entities[crate #e1]  changed: tint, light.intensity`.
 fn object_line(o: &ObjectChange) -> String {
-    let mut line = format!("{}  {}  {}  {}", o.file, o.label(), o.pointer, o.change);
+    let mut line = format!("{}  {}  {}", o.file, named(o), o.change);
     if !o.properties.is_empty() {
+        let properties: Vec<String> = o
+            .properties
+            .iter()
+            .map(|p| merge::naming::bare_pointer(p))
+            .collect();
         line.push_str(": ");
-        line.push_str(&o.properties.join(", "));
+        line.push_str(&properties.join(", "));
     }
     line
+}
+
+/// The object the way other reports name it: `entities[crate #e1]`.
+fn named(o: &ObjectChange) -> String {
+    merge::naming::object_pointer(&o.pointer, o.name.as_deref())
 }
 
 /// The report for people, one entry per line of output (not yet escaped).
@@ -152,19 +163,17 @@ fn text_report(who: &WhoReport) -> Vec<String> {
     }
     for (user, o) in &who.overlaps {
         out.push(format!(
-            "warning: {user} is editing {} {} ({}), which you are editing too",
+            "warning: {user} is editing {} {}, which you are editing too",
             o.file,
-            o.label(),
-            o.pointer
+            named(o)
         ));
     }
     for (users, o) in &who.shared {
         out.push(format!(
-            "warning: {} are each editing {} {} ({}): whoever pushes last merges",
+            "warning: {} are each editing {} {}: whoever pushes last merges",
             and_list(users),
             o.file,
-            o.label(),
-            o.pointer
+            named(o)
         ));
     }
     out

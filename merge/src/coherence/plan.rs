@@ -40,11 +40,11 @@ fn short(id: &str) -> String {
     id_display(id).chars().take(8).collect()
 }
 
-/// `name (short id)` of an object, or the short id alone.
+/// `name #short id` of an object, or `#short id` alone, the way other reports name it.
 fn label(v: Value<'_>, id: &str) -> String {
     match v.get("name").and_then(|n| n.as_str()) {
-        Some(name) => format!("{name} ({})", short(id)),
-        None => short(id),
+        Some(name) => format!("{name} #{}", short(id)),
+        None => format!("#{}", short(id)),
     }
 }
 

@@ -53,13 +53,13 @@ fn a_unit_theirs_deleted_that_ours_new_flow_node_uses_is_restored_sjson() {
     let r = &out.conflicts[0];
     assert_eq!(r.kind, ConflictKind::DanglingReference);
     assert_eq!(r.path, format!("/units/[id={UNIT}]"));
-    assert_eq!(r.object.as_deref(), Some("crate (a1b2c3d4)"));
+    assert_eq!(r.object.as_deref(), Some("crate #a1b2c3d4"));
     assert_eq!(r.referrer.as_deref(), Some("/flow/[id=n1]/unit"));
     assert_eq!(r.taken, Side::Ours);
     assert!(out.failed(Policy::Fail));
     assert!(r
         .to_string()
-        .contains("dangling-reference: crate (a1b2c3d4)"));
+        .contains("dangling-reference: crate #a1b2c3d4"));
 }
 
 #[test]

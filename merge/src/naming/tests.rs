@@ -152,25 +152,26 @@ fn a_text_ending_with_another_has_its_last_bytes_under_its_mask() {
 }
 
 #[test]
-fn conflicts_are_named_by_path_and_line_a_repair_by_its_object() {
+fn conflicts_are_named_by_path_and_a_repair_by_its_object_and_referrer() {
     let doc = Document::parse(
-        "entities = [{ id = \"6f1c2a40-1f43-4c8e-9a57-0d1e2f3a4b03\" name = lamp_01 v = 1 }]\n",
+        "entities = [{ id = \"6f1c2a40-1f43-4c8e-9a57-0d1e2f3a4b03\" name = lamp_01 v = 1 }\n\t{ id = \"8b9d0000-1111-2222-3333-444455556666\" name = switch_02 target = x }]\n",
         Dialect::Sjson,
     )
     .unwrap();
-    let conflict = |kind, object: Option<&str>| crate::Conflict {
+    let conflict = |kind, referrer: Option<&str>| crate::Conflict {
         path: "/entities/[id=6f1c2a40-1f43-4c8e-9a57-0d1e2f3a4b03]/v".into(),
         kind,
         base: None,
         ours: None,
         theirs: None,
         taken: crate::Side::Theirs,
-        object: object.map(String::from),
-        referrer: None,
+        object: None,
+        referrer: referrer.map(String::from),
     };
+    let referrer = "/entities/[id=8b9d0000-1111-2222-3333-444455556666]/target";
     let list = [
         conflict(crate::ConflictKind::BothModified, None),
-        conflict(crate::ConflictKind::Orphan, Some("lamp_01 (6f1c2a40)")),
+        conflict(crate::ConflictKind::DanglingReference, Some(referrer)),
     ];
     let named = names(&doc).conflicts(&list);
     assert_eq!(named[0].0, "entities[lamp_01 #6f1c…4b03].v");
@@ -178,8 +179,77 @@ fn conflicts_are_named_by_path_and_line_a_repair_by_its_object() {
         named[0].1,
         "entities[lamp_01 #6f1c…4b03].v: both modified, took theirs"
     );
-    // A repair: its path named all the same, its line as its report names it.
+    // A repair: its object and its referrer named like any other place.
     assert_eq!(named[1].0, named[0].0);
-    assert_eq!(named[1].1, list[1].to_string());
-    assert!(named[1].1.contains("lamp_01 (6f1c2a40)"), "{}", named[1].1);
+    assert_eq!(
+        named[1].1,
+        "entities[lamp_01 #6f1c…4b03].v: referenced object restored (referenced by \
+         entities[switch_02 #8b9d…6666].target), from theirs"
+    );
+    // Without the documents: short ids, never a raw pointer or a whole uuid.
+    let bare = list[1].line_at(Some("entities[lamp_01 #6f1c…4b03].v"));
+    assert_eq!(
+        bare,
+        "entities[lamp_01 #6f1c…4b03].v: referenced object restored (referenced by \
+         entities[#8b9d…6666].target), from theirs"
+    );
+    assert_eq!(
+        names(&doc).place(&list[1]).as_deref(),
+        Some(named[1].0.as_str())
+    );
+}
+
+proptest! {
+    #[test]
+    fn a_repair_line_never_shows_a_whole_long_id(
+        id in "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}",
+        key in "[a-z]{1,6}",
+        junk in ".{0,30}",
+    ) {
+        // Any text as a referrer never panics; a keyed one shows its id shortened.
+        let _ = bare_pointer(&junk);
+        let referrer = format!("/{key}/[id={id}]/{key}");
+        let c = crate::Conflict {
+            path: referrer.clone(),
+            kind: crate::ConflictKind::Orphan,
+            base: None,
+            ours: None,
+            theirs: None,
+            taken: crate::Side::Ours,
+            object: None,
+            referrer: Some(referrer),
+        };
+        let line = c.line_at(Some("x"));
+        prop_assert!(!line.contains(&id), "{}", line);
+        prop_assert!(!line.contains("[id="), "{}", line);
+    }
+}
+
+#[test]
+fn an_object_is_named_by_its_own_name_without_the_documents() {
+    assert_eq!(
+        object_pointer("/entities/[id=e1]", Some("crate")),
+        "entities[crate #e1]"
+    );
+    assert_eq!(object_pointer("/entities/[id=e1]", None), "entities[#e1]");
+    assert_eq!(
+        object_pointer("/a/[id=6f1c2a40-1f43-4c8e-9a57-0d1e2f3a4b03]", Some("lamp")),
+        "a[lamp #6f1c…4b03]"
+    );
+    assert_eq!(object_pointer("/settings", Some("x")), "settings");
+    assert_eq!(object_pointer("", None), "(root)");
+    assert_eq!(bare_pointer("/light/intensity"), "light.intensity");
+}
+
+proptest! {
+    #[test]
+    fn an_object_pointer_never_panics_and_keeps_its_name(
+        text in ".{0,30}",
+        id in "[a-z0-9-]{1,40}",
+        name in "[a-z_]{1,8}",
+    ) {
+        let _ = object_pointer(&text, Some(&name));
+        let named = object_pointer(&format!("/x/[id={id}]"), Some(&name));
+        prop_assert!(named.contains(&name), "{}", named);
+    }
 }

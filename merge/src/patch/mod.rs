@@ -305,6 +305,35 @@ fn remove(root: &mut Json, path: &[String]) -> Result<(Json, isize), String> {
     }
 }
 
+/// Replaces the value at `path` where it is: a member keeps its place among its
+/// siblings (a remove then an add would move it to the end of its object). The answer is
+/// how much the document grew.
+fn replace(root: &mut Json, path: &[String], value: Json) -> Result<isize, String> {
+    get(root, path)?;
+    let size = value.size() as isize;
+    if path.is_empty() {
+        let old = std::mem::replace(root, value);
+        return Ok(size - old.size() as isize);
+    }
+    let (parent, last) = parent_mut(root, path)?;
+    let slot = match parent {
+        Json::Object(m) => m.get_mut(last),
+        Json::Array(a) => {
+            let i = index_of(last, a.len(), path)?;
+            a.get_mut(i)
+        }
+        _ => None,
+    };
+    match slot {
+        Some(v) => {
+            let old = std::mem::replace(v, value);
+            Ok(size - old.size() as isize)
+        }
+        // `get` found it: unreachable, but an error rather than a panic.
+        None => Err(format!("{}: no such member", pointer_text(path))),
+    }
+}
+
 /// Applies one operation to `doc`, within no limit.
 pub fn apply_op(doc: &mut Json, op: &Op) -> Result<(), String> {
     apply_op_within(doc, op, &mut Budget::unlimited())
@@ -315,16 +344,7 @@ fn apply_op_within(doc: &mut Json, op: &Op, budget: &mut Budget) -> Result<(), S
     let grown = match op {
         Op::Add(path, value) => add(doc, path, value.clone())?,
         Op::Remove(path) => -remove(doc, path)?.1,
-        Op::Replace(path, value) => {
-            get(doc, path)?;
-            if path.is_empty() {
-                let old = std::mem::replace(doc, value.clone());
-                value.size() as isize - old.size() as isize
-            } else {
-                let freed = remove(doc, path)?.1;
-                add(doc, path, value.clone())? - freed
-            }
-        }
+        Op::Replace(path, value) => replace(doc, path, value.clone())?,
         Op::Move(from, path) => {
             get(doc, from)?;
             if from == path {

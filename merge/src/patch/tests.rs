@@ -363,3 +363,44 @@ mod laws {
         }
     }
 }
+
+#[test]
+fn replace_keeps_the_member_where_it_is() {
+    // A member in the middle of its object stays there, in JSON and in SJSON.
+    let out = run(
+        r#"{"a": 1, "b": 2, "c": 3}"#,
+        r#"[{"op":"replace","path":"/b","value":20}]"#,
+    )
+    .unwrap();
+    assert_eq!(out, r#"{"a": 1, "b": 20, "c": 3}"#);
+    let d = Document::parse(
+        "entity = {\n\tname = \"barrel\"\n\ttint = [1 0 0]\n\tmass = 2\n}\n",
+        Dialect::Sjson,
+    )
+    .unwrap();
+    let p = Document::parse(
+        r#"[{"op":"replace","path":"/entity/tint","value":[0,1,0]}]"#,
+        Dialect::Json,
+    )
+    .unwrap();
+    let out = apply_patch(&d, &p, &MergeOptions::default()).unwrap();
+    assert_eq!(
+        out,
+        "entity = {\n\tname = \"barrel\"\n\ttint = [0 1 0]\n\tmass = 2\n}\n"
+    );
+}
+
+proptest::proptest! {
+    #[test]
+    fn replace_never_reorders_an_object(n in 1usize..8, pick in 0usize..8, v in 0i64..1000) {
+        let keys: Vec<String> = (0..n).map(|i| format!("k{i}")).collect();
+        let members: Vec<String> = keys.iter().map(|k| format!("\"{k}\": 0")).collect();
+        let doc = format!("{{{}}}", members.join(", "));
+        let key = &keys[pick % n];
+        let patch = format!(r#"[{{"op":"replace","path":"/{key}","value":{v}}}]"#);
+        let out = run(&doc, &patch).unwrap();
+        let got = Document::parse(&out, Dialect::Json).unwrap();
+        let order: Vec<String> = got.root().members().map(|(k, _)| k.to_string()).collect();
+        proptest::prop_assert_eq!(order, keys);
+    }
+}
