@@ -98,6 +98,9 @@ pub struct Merged {
     /// Where each of `conflicts` is, for people (`entities[lamp_01 #6f1c…4b03].light`), in
     /// the order of `conflicts`, named in the result ([`Names::pointer`]).
     pub names: Vec<String>,
+    /// Each of `conflicts` as one line for people, named in the result (a repair's object
+    /// and its referrer both named).
+    lines: Vec<String>,
     /// Invariants the result breaks that base, ours and theirs kept (the result gate,
     /// [`crate::gate`]): the merge then ends like a conflict whatever the policy.
     pub violations: Vec<GateViolation>,
@@ -125,24 +128,16 @@ impl Merged {
         crate::failed(&self.conflicts, &self.violations, policy)
     }
 
-    /// Each conflict's place for people, `None` for a repair (whose report names the
-    /// object itself), in the order of `conflicts`.
+    /// Each conflict's place for people (a repair: its object, `units[crate #9f0c…4f5f]`),
+    /// in the order of `conflicts`.
     pub fn places(&self) -> Vec<Option<String>> {
-        self.conflicts
-            .iter()
-            .zip(&self.names)
-            .map(|(c, name)| (!c.kind.is_repair()).then(|| name.clone()))
-            .collect()
+        self.names.iter().cloned().map(Some).collect()
     }
 
     /// Each conflict as one line for people (`entities[crate #e1].tint: both modified,
     /// took theirs`; a repair as its report names it).
     pub fn lines(&self) -> Vec<String> {
-        self.conflicts
-            .iter()
-            .zip(&self.names)
-            .map(|(c, name)| c.line_at(Some(name)))
-            .collect()
+        self.lines.clone()
     }
 }
 
@@ -184,7 +179,11 @@ pub fn merge(inputs: Inputs<'_>, options: &MergeOptions) -> Result<Merged, Merge
 
 /// Each conflict's place in `document` for people (indexing names walks the document: only
 /// when there is a conflict to name).
-fn names(document: &Document, conflicts: &[Conflict], options: &MergeOptions) -> Vec<String> {
+fn names(
+    document: &Document,
+    conflicts: &[Conflict],
+    options: &MergeOptions,
+) -> Vec<(String, String)> {
     if conflicts.is_empty() {
         return Vec::new();
     }
@@ -193,20 +192,22 @@ fn names(document: &Document, conflicts: &[Conflict], options: &MergeOptions) ->
         &options.id_keys,
         &options.natural_keys,
     );
-    conflicts.iter().map(|c| names.pointer(&c.path)).collect()
+    names.conflicts(conflicts)
 }
 
-fn merged(coherent: Coherent<Vec<String>>) -> Merged {
+fn merged(coherent: Coherent<Vec<(String, String)>>) -> Merged {
     let Coherent {
         outcome,
         document,
         beside,
         unique_ids,
     } = coherent;
+    let (names, lines) = beside.into_iter().unzip();
     Merged {
         document,
         conflicts: outcome.conflicts,
-        names: beside,
+        names,
+        lines,
         violations: outcome.violations,
         unique_ids,
     }
