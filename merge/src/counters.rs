@@ -89,19 +89,7 @@ fn holders(game: Game, doc: &Document) -> Vec<Holder<'_>> {
             }
         }
         Game::Ldtk => walk(root, &mut path, &mut |v, path| {
-            if let Some(id_value) = v.get("uid").filter(|_| v.kind() == Kind::Object) {
-                if let Some(id) = int(Some(id_value)) {
-                    let (object, family) = (v, Family::Uid);
-                    let path = path.clone();
-                    out.push(Holder {
-                        family,
-                        id,
-                        object,
-                        id_value,
-                        path,
-                    });
-                }
-            }
+            push_holder_by(Family::Uid, "uid", v, path, &mut out);
         }),
     }
     out
@@ -165,8 +153,20 @@ fn tile_shapes<'d>(tileset: Value<'d>, path: &mut Path, out: &mut Vec<Holder<'d>
     path.pop();
 }
 
+/// Records `object` as a holder of its number `id` in `family`, when it has one.
 fn push_holder<'d>(family: Family, object: Value<'d>, path: &Path, out: &mut Vec<Holder<'d>>) {
-    let Some(id_value) = object.get("id").filter(|_| object.kind() == Kind::Object) else {
+    push_holder_by(family, "id", object, path, out);
+}
+
+/// [`push_holder`] for an object whose number id is under `key` (LDtk's `uid`).
+fn push_holder_by<'d>(
+    family: Family,
+    key: &str,
+    object: Value<'d>,
+    path: &Path,
+    out: &mut Vec<Holder<'d>>,
+) {
+    let Some(id_value) = object.get(key).filter(|_| object.kind() == Kind::Object) else {
         return;
     };
     if let Some(id) = int(Some(id_value)) {
