@@ -318,15 +318,19 @@ impl Conflict {
     /// `place`, its referrer by short ids, [`Conflict::repair_line`]); the pointer when
     /// `None`.
     pub fn line_at(&self, place: Option<&str>) -> String {
+        let referrer = self.referrer.as_deref().map(naming::bare_pointer);
+        self.line_named(place, referrer.as_deref())
+    }
+
+    /// [`Conflict::line_at`] with a repair's referrer named by `referrer` (a document at
+    /// hand names it `flow[spawn #node-spawn].unit`; without one, its short ids).
+    pub(crate) fn line_named(&self, place: Option<&str>, referrer: Option<&str>) -> String {
         if let Some(detail) = self.detail() {
             let place = place.map_or_else(|| self.place_text(), |p| p.to_string());
             return format!("{place}: {detail}");
         }
         match place {
-            Some(place) if self.kind.is_repair() => {
-                let referrer = self.referrer.as_deref().map(naming::bare_pointer);
-                self.repair_line(place, referrer.as_deref())
-            }
+            Some(place) if self.kind.is_repair() => self.repair_line(place, referrer),
             Some(place) => format!(
                 "{place}: {}, took {}",
                 self.kind.describe(),

@@ -237,14 +237,8 @@ impl<'a> Names<'a> {
             .iter()
             .map(|c| {
                 let pointer = self.pointer(&c.path);
-                // A repair names its referrer too; a kind with its own words (a
-                // renumbering, a repeated key) says them.
-                let line = if c.kind.is_repair() && c.detail().is_none() {
-                    let referrer = c.referrer.as_deref().map(|r| self.pointer(r));
-                    c.repair_line(&pointer, referrer.as_deref())
-                } else {
-                    c.line_at(Some(&pointer))
-                };
+                let referrer = c.referrer.as_deref().map(|r| self.pointer(r));
+                let line = c.line_named(Some(&pointer), referrer.as_deref());
                 (pointer, line)
             })
             .collect()
