@@ -11,6 +11,24 @@ const BASE: &str = "{\"tags\": [\"c\", \"a\", \"b\"]}\n";
 const OURS: &str = "{\"tags\": [\"x\", \"c\", \"a\", \"b\"]}\n";
 const THEIRS: &str = "{\"tags\": [\"c\", \"a\", \"b\", \"x\"]}\n";
 
+/// `merge-file --json` of the three files in `dir`: its exit status and its report (the
+/// standard error when the report does not read).
+fn merge_file_json(dir: &std::path::Path) -> (Option<i32>, serde_json::Value) {
+    let out = run(assetvc()
+        .args([
+            "merge-file",
+            "--json",
+            "ours.json",
+            "base.json",
+            "theirs.json",
+        ])
+        .current_dir(dir)
+        .env("HOME", dir));
+    let report =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", stderr(&out)));
+    (out.status.code(), report)
+}
+
 #[test]
 fn merge_file_json_lists_the_violations() {
     let tmp = tempfile::tempdir().unwrap();
@@ -22,18 +40,8 @@ fn merge_file_json_lists_the_violations() {
     ] {
         write(dir, name, text);
     }
-    let out = run(assetvc()
-        .args([
-            "merge-file",
-            "--json",
-            "ours.json",
-            "base.json",
-            "theirs.json",
-        ])
-        .current_dir(dir)
-        .env("HOME", dir));
-    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let (code, report) = merge_file_json(dir);
+    assert_eq!(code, Some(1), "{report:#}");
     let violations = report["violations"].as_array().unwrap();
     assert_eq!(violations.len(), 1, "{report:#}");
     assert_eq!(violations[0]["path"], "/tags");
@@ -43,18 +51,8 @@ fn merge_file_json_lists_the_violations() {
     // A clean merge lists none.
     write(dir, "ours.json", OURS);
     write(dir, "theirs.json", BASE);
-    let out = run(assetvc()
-        .args([
-            "merge-file",
-            "--json",
-            "ours.json",
-            "base.json",
-            "theirs.json",
-        ])
-        .current_dir(dir)
-        .env("HOME", dir));
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let (code, report) = merge_file_json(dir);
+    assert_eq!(code, Some(0), "{report:#}");
     assert_eq!(report["violations"], serde_json::json!([]));
 }
 
