@@ -66,6 +66,14 @@ pub(super) fn delta_of(
     delta
 }
 
+/// `entry` of the file at `path`, as a change names it.
+fn located(path: &str, entry: &Entry) -> Located {
+    Located {
+        path: path.to_string(),
+        entry: entry.clone(),
+    }
+}
+
 /// Changes of one file's objects from an [`Edit`]: only the objects it names are looked
 /// at (the others' text did not change), in the order [`diff_file`] gives them.
 fn diff_edit(
@@ -76,10 +84,7 @@ fn diff_edit(
     removed: &mut Vec<(String, Located)>,
     created: &mut Vec<(String, Located)>,
 ) {
-    let located = |entry: &Entry| Located {
-        path: path.to_string(),
-        entry: entry.clone(),
-    };
+    let located = |entry: &Entry| located(path, entry);
     for id in &edit.removed {
         if let Some(o) = old.get(id) {
             removed.push((id.clone(), located(o)));
@@ -108,10 +113,7 @@ fn diff_file(
     created: &mut Vec<(String, Located)>,
 ) {
     use std::cmp::Ordering;
-    let located = |entry: &Entry| Located {
-        path: path.to_string(),
-        entry: entry.clone(),
-    };
+    let located = |entry: &Entry| located(path, entry);
     // Both maps are sorted by id: one pass over the two, no lookups.
     let (mut old, mut new) = (old.iter().peekable(), new.iter().peekable());
     loop {
