@@ -48,6 +48,7 @@ mod porcelain_install;
 mod porcelain_merge;
 mod porcelain_rebase;
 mod porcelain_workflow;
+mod pr_forks;
 mod pr_merge_queue;
 mod profiles_explain;
 mod profiles_porcelain;

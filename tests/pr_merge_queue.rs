@@ -12,7 +12,7 @@ use std::process::{Command, Output};
 use common::{data, isolated, run};
 use sjson::Dialect;
 
-const BASE: &str = "entities = [
+pub(crate) const BASE: &str = "entities = [
 	{
 		id = \"e1\"
 		position = [0 0 0]
@@ -25,7 +25,7 @@ settings = {
 
 /// BASE with entity `id` appended at the end of the array (where every such addition
 /// conflicts as text with another).
-fn with_entities(ids: &[&str]) -> String {
+pub(crate) fn with_entities(ids: &[&str]) -> String {
     let mut added = String::new();
     for id in ids {
         added.push_str(&format!(
@@ -35,7 +35,7 @@ fn with_entities(ids: &[&str]) -> String {
     BASE.replace("]\nsettings", &format!("{added}]\nsettings"))
 }
 
-fn text(out: &Output) -> String {
+pub(crate) fn text(out: &Output) -> String {
     format!(
         "status {:?}\nstdout:\n{}\nstderr:\n{}",
         out.status.code(),
@@ -44,28 +44,28 @@ fn text(out: &Output) -> String {
     )
 }
 
-fn git_out(dir: &Path, home: &Path, args: &[&str]) -> Output {
+pub(crate) fn git_out(dir: &Path, home: &Path, args: &[&str]) -> Output {
     run(isolated(Command::new("git").args(args), dir, home))
 }
 
-fn git(dir: &Path, home: &Path, args: &[&str]) -> String {
+pub(crate) fn git(dir: &Path, home: &Path, args: &[&str]) -> String {
     let out = git_out(dir, home, args);
     assert!(out.status.success(), "git {args:?}: {}", text(&out));
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
-fn assetvc(dir: &Path, home: &Path, args: &[&str]) -> Output {
+pub(crate) fn assetvc(dir: &Path, home: &Path, args: &[&str]) -> Output {
     run(isolated(common::assetvc().args(args), dir, home))
 }
 
 /// The host: a bare repository whose `main` holds `level.sjson` (BASE).
-struct Host {
-    home: PathBuf,
-    bare: PathBuf,
+pub(crate) struct Host {
+    pub(crate) home: PathBuf,
+    pub(crate) bare: PathBuf,
 }
 
 impl Host {
-    fn new(home: &Path) -> Host {
+    pub(crate) fn new(home: &Path) -> Host {
         let bare = home.join("host.git");
         git(
             home,
@@ -84,14 +84,14 @@ impl Host {
         host
     }
 
-    fn clone_as(&self, name: &str) -> PathBuf {
+    pub(crate) fn clone_as(&self, name: &str) -> PathBuf {
         let url = self.bare.to_str().unwrap();
         git(&self.home, &self.home, &["clone", "-q", url, name]);
         self.home.join(name)
     }
 
     /// Pushes a branch `name` from main (as fetched by a new clone) whose level is `level`.
-    fn push_branch(&self, name: &str, level: &str) {
+    pub(crate) fn push_branch(&self, name: &str, level: &str) {
         let dir = self.clone_as(&format!("dev-{name}"));
         git(&dir, &self.home, &["checkout", "-q", "-b", name]);
         std::fs::write(dir.join("level.sjson"), level).unwrap();
@@ -104,14 +104,14 @@ impl Host {
     }
 
     /// The host's commit of `rev`.
-    fn rev(&self, rev: &str) -> String {
+    pub(crate) fn rev(&self, rev: &str) -> String {
         git(&self.bare, &self.home, &["rev-parse", rev])
             .trim()
             .to_string()
     }
 
     /// The entity ids of the level on the host's `main`.
-    fn ids_on_main(&self) -> Vec<String> {
+    pub(crate) fn ids_on_main(&self) -> Vec<String> {
         let level = git(&self.bare, &self.home, &["show", "main:level.sjson"]);
         let value = data(&level, Dialect::Sjson);
         value["entities"]
@@ -122,7 +122,7 @@ impl Host {
             .collect()
     }
 
-    fn is_ancestor_of_main(&self, rev: &str) -> bool {
+    pub(crate) fn is_ancestor_of_main(&self, rev: &str) -> bool {
         git_out(
             &self.bare,
             &self.home,

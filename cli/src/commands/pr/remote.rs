@@ -1,6 +1,12 @@
 //! `assetvc pr update` and `assetvc pr land`: merges computed in memory, written as merge
 //! commits that move no local ref, and pushed with `git push` (gix has no push) so that
 //! the remote's branch moves only from the commit the merge was made on.
+//!
+//! A pull request from a fork: `update --push-to FORK` reads the branch from the fork and
+//! pushes it back there (the fork's branch moves only from the commit merged); `land
+//! --head refs/pull/N/head` (GitHub) or `refs/merge-requests/N/head` (GitLab) reads the
+//! head from the base repository's own pull-request ref (or `--from FORK`'s branch) and
+//! pushes only the base. What is fetched this way is data: nothing of it is run.
 
 use std::process::{Command, ExitCode};
 
@@ -23,6 +29,11 @@ pub struct UpdateArgs {
     /// The branch the pull request goes into.
     #[arg(long)]
     base: String,
+    /// Where the branch lives and is pushed to: a remote name or URL (a fork); default the
+    /// branch's upstream (`branch.BRANCH.pushRemote`, `branch.BRANCH.remote`), else
+    /// `--remote`.
+    #[arg(long, value_name = "REMOTE_OR_URL")]
+    push_to: Option<String>,
     /// The pull request's branch, which receives the merge.
     branch: String,
 }
@@ -41,7 +52,15 @@ pub struct LandArgs {
     /// How many times to merge again when the base moved before the push.
     #[arg(long, default_value_t = 5)]
     tries: u32,
-    /// The pull request's branch.
+    /// The ref the pull request's head is fetched from (`refs/pull/N/head` on GitHub,
+    /// `refs/merge-requests/N/head` on GitLab); default the branch itself.
+    #[arg(long, value_name = "REF")]
+    head: Option<String>,
+    /// Where the head is fetched from: a remote name or URL (a fork); default `--remote`.
+    /// Only the base is pushed, to `--remote`.
+    #[arg(long, value_name = "REMOTE_OR_URL")]
+    from: Option<String>,
+    /// The pull request's branch (its name in the merge commit).
     branch: String,
 }
 
@@ -50,8 +69,19 @@ pub struct LandArgs {
 pub fn update(args: &UpdateArgs) -> anyhow::Result<ExitCode> {
     let (repo, root) = open()?;
     names_ok(&[&args.remote, &args.base, &args.branch])?;
+    let target = push_target(&repo, args);
+    names_ok(&[&target])?;
     fetch(&args.remote)?;
-    let branch = remote_branch(&repo, &args.remote, &args.branch)?;
+    let branch = if target == args.remote {
+        remote_branch(&repo, &args.remote, &args.branch)?
+    } else {
+        fetch_head(
+            &repo,
+            &target,
+            &format!("refs/heads/{}", args.branch),
+            &args.branch,
+        )?
+    };
     let base = remote_branch(&repo, &args.remote, &args.base)?;
     let pr = merge_pr(
         &repo,
@@ -72,7 +102,7 @@ pub fn update(args: &UpdateArgs) -> anyhow::Result<ExitCode> {
     let commit = repo
         .write_commit(pr.merged.tree, &[branch, base], &pr.message(&title))
         .map_err(porcelain::fail)?;
-    if let Err(e) = push(&args.remote, commit, &args.branch, branch) {
+    if let Err(e) = push(&target, commit, &args.branch, branch) {
         return Err(Exit::error(
             crate::exit::FAILED,
             format!("{e} (the branch moved? run `assetvc pr update` again)"),
@@ -81,7 +111,7 @@ pub fn update(args: &UpdateArgs) -> anyhow::Result<ExitCode> {
     }
     outln!(
         "Updated {}/{}: {} merges {} ({})",
-        args.remote,
+        crate::report::safe(&target),
         args.branch,
         short(&commit),
         args.base,
@@ -96,11 +126,19 @@ pub fn update(args: &UpdateArgs) -> anyhow::Result<ExitCode> {
 pub fn land(args: &LandArgs) -> anyhow::Result<ExitCode> {
     let (repo, root) = open()?;
     names_ok(&[&args.remote, &args.into, &args.branch])?;
+    let source = args.from.as_deref().unwrap_or(&args.remote);
+    names_ok(&[source, args.head.as_deref().unwrap_or("refs")])?;
     let tries = args.tries.max(1);
     for attempt in 1..=tries {
         fetch(&args.remote)?;
         let base = remote_branch(&repo, &args.remote, &args.into)?;
-        let branch = remote_branch(&repo, &args.remote, &args.branch)?;
+        let branch = if args.head.is_none() && source == args.remote {
+            remote_branch(&repo, &args.remote, &args.branch)?
+        } else {
+            let head = args.head.clone();
+            let head = head.unwrap_or_else(|| format!("refs/heads/{}", args.branch));
+            fetch_head(&repo, source, &head, &args.branch)?
+        };
         let pr = merge_pr(
             &repo,
             &root,
@@ -171,6 +209,52 @@ fn fetch(remote: &str) -> anyhow::Result<()> {
         bail!("git fetch {remote} failed");
     }
     Ok(())
+}
+
+/// Where `pr update` reads and pushes the branch: `--push-to`, else the branch's upstream
+/// in this clone's configuration, else `--remote`.
+fn push_target(repo: &store::Repo, args: &UpdateArgs) -> String {
+    let upstream = || {
+        ["pushRemote", "remote"]
+            .iter()
+            .find_map(|k| repo.config_value(&format!("branch.{}.{k}", args.branch)))
+            .filter(|r| r != ".")
+    };
+    args.push_to
+        .clone()
+        .or_else(upstream)
+        .unwrap_or_else(|| args.remote.clone())
+}
+
+/// Fetches `reference` (`refs/pull/1/head`, `refs/heads/feature`) from `source` (a remote
+/// or a URL) into the clone's private ref `refs/assetvc/pr/NAME` and returns its commit.
+fn fetch_head(
+    repo: &store::Repo,
+    source: &str,
+    reference: &str,
+    name: &str,
+) -> anyhow::Result<ObjectId> {
+    let local = format!("refs/assetvc/pr/{name}");
+    let status = Command::new("git")
+        .args([
+            "fetch",
+            "--quiet",
+            "--no-tags",
+            "--no-write-fetch-head",
+            "--",
+        ])
+        .arg(source)
+        .arg(format!("+{reference}:{local}"))
+        .status()
+        .context("cannot run git")?;
+    if !status.success() {
+        bail!(
+            "git fetch {} {} failed",
+            crate::report::safe(source),
+            crate::report::safe(reference)
+        );
+    }
+    repo.resolve_commit(&local).map_err(porcelain::fail)
 }
 
 /// The commit of `REMOTE/NAME` as last fetched.
