@@ -64,6 +64,7 @@ mod safety_symlinks;
 mod safety_terminal;
 mod safety_wip;
 mod stingray_level;
+mod strategy_git;
 mod sync_daemon;
 mod sync_file;
 mod sync_pending;

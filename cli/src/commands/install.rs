@@ -476,6 +476,7 @@ pub fn inspect(repo: &store::Repo, root: &Path, config: &Config) -> Vec<Item> {
         },
     });
     items.push(merge_hooks::inspect_commit_msg_hook(repo));
+    items.push(super::install_strategy::inspect_git());
     items.push(super::install_strategy::inspect(repo));
     items
 }

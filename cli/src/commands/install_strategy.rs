@@ -65,6 +65,13 @@ pub fn install(repo: &store::Repo, opt_out: bool) -> anyhow::Result<()> {
         );
         return Ok(());
     }
+    if let Err(reason) = super::git_version::strategy_git() {
+        eprintln!(
+            "assetvc: note: {reason}: pull.twohead not set, git merges assets with the \
+             driver, one process per file"
+        );
+        return Ok(());
+    }
     let changed = repo
         .set_local_config(&[("pull", None, "twohead", STRATEGY)])
         .map_err(porcelain::fail)?;
@@ -101,8 +108,29 @@ fn unset_twohead(repo: &store::Repo) -> anyhow::Result<()> {
 pub fn inspect(repo: &store::Repo) -> Item {
     let twohead = repo.config_value("pull.twohead");
     let found = on_path();
+    let git = super::git_version::strategy_git();
     let (ok, detail) = match (twohead.as_deref(), &found) {
-        (Some(STRATEGY), Some(p)) => (true, format!("pull.twohead = {STRATEGY} ({})", p.display())),
+        (_, Some(_)) if git.is_err() => (
+            twohead.as_deref() != Some(STRATEGY),
+            format!(
+                "{}{}",
+                git.as_ref().err().map(String::as_str).unwrap_or_default(),
+                if twohead.as_deref() == Some(STRATEGY) {
+                    ": every merge fails (pull.twohead = assetvc): upgrade git or run \
+                     `assetvc install --no-strategy`"
+                } else {
+                    ": merges use the driver, file by file"
+                }
+            ),
+        ),
+        (Some(STRATEGY), Some(p)) => (
+            true,
+            format!(
+                "pull.twohead = {STRATEGY} ({}, git {})",
+                p.display(),
+                git.as_ref().map(ToString::to_string).unwrap_or_default()
+            ),
+        ),
         (Some(STRATEGY), None) => (
             false,
             format!(
@@ -129,6 +157,24 @@ pub fn inspect(repo: &store::Repo) -> Item {
     Item {
         name: "strategy",
         ok,
+        detail,
+    }
+}
+
+/// doctor's item `git`: the version of the git on `PATH` and whether it can run the
+/// strategy (never missing: an older git merges with the driver).
+pub fn inspect_git() -> Item {
+    let detail = match super::git_version::GitVersion::installed() {
+        Ok(v) if v.missing().is_empty() => format!("git {v}: runs the merge strategy"),
+        Ok(v) => format!(
+            "git {v}: too old for the merge strategy (git {} or later), merges use the driver",
+            super::git_version::GitVersion::minimum()
+        ),
+        Err(e) => e,
+    };
+    Item {
+        name: "git",
+        ok: true,
         detail,
     }
 }

@@ -118,6 +118,14 @@ fn run(args: &StrategyArgs) -> anyhow::Result<ExitCode> {
             args.remotes.len()
         ));
     }
+    let git = super::git_version::strategy_git().map_err(not_handled)?;
+    if args.bases.is_empty() && git < super::git_version::TREES_AS_BASE {
+        return Err(not_handled(format!(
+            "git {git} cannot merge unrelated histories with the strategy (git {} or later \
+             can); merge with `git merge -s ort`",
+            super::git_version::TREES_AS_BASE
+        )));
+    }
     let chosen = policy_option(&args.options)?;
     let (repo, root) = porcelain::open_worktree()?;
     let resolve = |spec: &str| repo.resolve_object(spec).map_err(porcelain::fail);
@@ -178,6 +186,19 @@ fn run(args: &StrategyArgs) -> anyhow::Result<ExitCode> {
         Err(e) => eprintln!("assetvc: warning: could not record the merge: {e}"),
     }
     Ok(ExitCode::from(u8::from(!merged.unresolved.is_empty())))
+}
+
+/// Exit 2, "not handled" (git then reports the strategy failed, or tries the next one),
+/// with `reason` and what to do about it.
+fn not_handled(reason: String) -> anyhow::Error {
+    crate::exit::Exit::error(
+        crate::exit::FAILED,
+        format!(
+            "{reason}; nothing merged. Upgrade git, or merge with the driver: \
+             `assetvc install --no-strategy`"
+        ),
+    )
+    .into()
 }
 
 /// Prints what the merge did to stderr, the way the driver does.

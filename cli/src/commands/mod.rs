@@ -10,6 +10,7 @@ pub mod demo;
 pub mod diff;
 pub mod expr;
 pub mod fmt;
+mod git_version;
 pub mod hook;
 pub mod install;
 pub mod install_attrs;

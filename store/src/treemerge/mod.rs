@@ -15,6 +15,7 @@
 mod asset;
 mod both_changed;
 mod head;
+mod isolate;
 mod ort;
 mod strategy;
 

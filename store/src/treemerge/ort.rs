@@ -40,19 +40,31 @@ pub(super) fn merge_with_git(
     (base, ours, theirs): (Option<ObjectId>, ObjectId, ObjectId),
     rules: &AssetRules,
 ) -> Result<TreeMerge> {
-    let attributes = attribute_tree(repo, (base, ours, theirs), rules)?;
-    let git = run_merge_tree(repo, trees, attributes)?;
+    // `info/attributes` outranks the attribute tree: its lines move into the tree and
+    // merge-tree runs without it (`isolate`).
+    let local = super::isolate::local_attributes(repo)?;
+    let attributes = attribute_tree(repo, (base, ours, theirs), rules, local.as_deref())?;
+    let git = run_merge_tree(repo, trees, attributes, local.is_some())?;
     finish(repo, git, rules)
 }
 
 /// Ours' tree with `merge=binary` for the asset paths either side changed from the base,
-/// appended to the `.gitattributes` of their directories (the deepest file wins).
+/// appended to the `.gitattributes` of their directories (the deepest file wins), after
+/// `local` (the lines of `info/attributes`) in the root's.
 fn attribute_tree(
     repo: &gix::Repository,
     (base, ours, theirs): (Option<ObjectId>, ObjectId, ObjectId),
     rules: &AssetRules,
+    local: Option<&[u8]>,
 ) -> Result<ObjectId> {
     let mut by_dir: BTreeMap<BString, Vec<u8>> = BTreeMap::new();
+    if let Some(local) = local {
+        let mut lines = local.to_vec();
+        if !lines.ends_with(b"\n") {
+            lines.push(b'\n');
+        }
+        by_dir.insert(BString::default(), lines);
+    }
     let base = base.unwrap_or_else(|| ObjectId::empty_tree(repo.object_hash()));
     for side in [ours, theirs] {
         for path in changed_paths(repo, base, side)? {
@@ -126,17 +138,30 @@ fn split(path: &BStr) -> (&BStr, &BStr) {
     }
 }
 
-/// Runs `git merge-tree --write-tree -z` on `trees` with attributes from `attributes`.
+/// Runs `git merge-tree --write-tree -z` on `trees` with attributes from `attributes`
+/// (only: without `info/attributes` when `isolated`).
 fn run_merge_tree(
     repo: &gix::Repository,
     trees: &MergeTrees<'_>,
     attributes: ObjectId,
+    isolated: bool,
 ) -> Result<GitMerge> {
+    let private = isolated
+        .then(|| super::isolate::Private::new(repo, trees.ours))
+        .transpose()?;
     let mut cmd = Command::new("git");
-    cmd.arg("--git-dir")
-        .arg(repo.git_dir())
-        .arg(format!("--attr-source={attributes}"))
-        .args(["merge-tree", "--write-tree", "-z", "--messages"]);
+    match &private {
+        Some(private) => private.apply(&mut cmd),
+        None => {
+            cmd.arg("--git-dir").arg(repo.git_dir());
+        }
+    }
+    cmd.arg(format!("--attr-source={attributes}")).args([
+        "merge-tree",
+        "--write-tree",
+        "-z",
+        "--messages",
+    ]);
     match trees.bases {
         [one] => {
             cmd.arg(format!("--merge-base={one}"));
@@ -148,8 +173,15 @@ fn run_merge_tree(
         }
         _ => {} // git computes the merge bases (and their virtual merge) itself
     }
-    cmd.arg(label(repo, trees.labels.0, trees.ours))
-        .arg(label(repo, trees.labels.1, trees.theirs));
+    let mut labels = [
+        label(repo, trees.labels.0, trees.ours),
+        label(repo, trees.labels.1, trees.theirs),
+    ];
+    if let Some(private) = &private {
+        let [a, b] = labels;
+        labels = [private.label(a, trees.ours), private.label(b, trees.theirs)];
+    }
+    cmd.args(labels);
     for var in ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_PREFIX"] {
         cmd.env_remove(var);
     }
