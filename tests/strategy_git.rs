@@ -200,6 +200,51 @@ fn an_old_git_is_reported_and_the_strategy_declines() {
 }
 
 #[test]
+fn unrelated_histories_need_git_2_45_and_pr_needs_2_41() {
+    let tmp = tempfile::tempdir().unwrap();
+    let git_2_43 = path(Some(&fake_git(tmp.path(), "2.43.0")));
+    let dir = diverged(tmp.path(), &git_2_43, false);
+    // No merge base: the strategy would give merge-tree the empty tree as the base.
+    let out = run_in(
+        Command::new(env!("CARGO_BIN_EXE_git-merge-assetvc")),
+        &dir,
+        &git_2_43,
+        &["--", "HEAD", "side"],
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("unrelated histories") && stderr.contains("2.45"),
+        "{stderr}"
+    );
+    // With a merge base, git 2.43 runs it.
+    let base = git(&dir, &git_2_43, &["merge-base", "main", "side"]);
+    let out = run_in(
+        Command::new(env!("CARGO_BIN_EXE_git-merge-assetvc")),
+        &dir,
+        &git_2_43,
+        &[base.trim(), "--", "HEAD", "side"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    // `pr check` on a git without --attr-source: exit 2 and why.
+    std::fs::write(
+        tmp.path().join("old-git/git"),
+        format!(
+            "#!/bin/sh\nif [ \"$1\" = \"--version\" ]; then echo 'git version 2.40.1'; exit 0; fi\nexec '{}' \"$@\"\n",
+            real_git().display()
+        ),
+    )
+    .unwrap();
+    let out = assetvc(&dir, &git_2_43, &["pr", "check", "main", "side"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("git 2.40.1 cannot run `assetvc pr`") && stderr.contains("--attr-source"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn a_current_git_is_reported_by_doctor() {
     let tmp = tempfile::tempdir().unwrap();
     let new = path(Some(&fake_git(tmp.path(), "2.47.3")));

@@ -109,13 +109,19 @@ impl GitVersion {
 /// Whether the installed git can run the strategy's merge: its version, or why not (in
 /// words for people: which git was found and what it lacks).
 pub fn strategy_git() -> Result<GitVersion, String> {
+    merge_tree_git("the merge strategy")
+}
+
+/// Whether the installed git can run the whole-tree merge for `what` (`the merge
+/// strategy`, `assetvc pr`): its version, or why not.
+pub fn merge_tree_git(what: &str) -> Result<GitVersion, String> {
     let version = GitVersion::installed()?;
     let missing = version.missing();
     if missing.is_empty() {
         return Ok(version);
     }
     Err(format!(
-        "git {version} cannot run the merge strategy: it needs git {} or later for {}",
+        "git {version} cannot run {what}: it needs git {} or later for {}",
         GitVersion::minimum(),
         missing.join(", ")
     ))

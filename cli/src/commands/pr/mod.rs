@@ -160,6 +160,8 @@ fn merge_pr(
     labels: (&str, &str),
     policy: Option<Policy>,
 ) -> anyhow::Result<PrMerge> {
+    super::git_version::merge_tree_git("`assetvc pr`")
+        .map_err(|reason| crate::exit::Exit::error(crate::exit::FAILED, reason))?;
     let (options, config) = porcelain::settings(root, policy)?;
     let policy = options.policy;
     let rules = porcelain::asset_rules(&config, options)?;
