@@ -111,7 +111,7 @@ pub fn update(args: &UpdateArgs) -> anyhow::Result<ExitCode> {
     }
     outln!(
         "Updated {}/{}: {} merges {} ({})",
-        crate::report::safe(&target),
+        crate::report::safe(&without_credentials(&target)),
         args.branch,
         short(&commit),
         args.base,
@@ -127,7 +127,10 @@ pub fn land(args: &LandArgs) -> anyhow::Result<ExitCode> {
     let (repo, root) = open()?;
     names_ok(&[&args.remote, &args.into, &args.branch])?;
     let source = args.from.as_deref().unwrap_or(&args.remote);
-    names_ok(&[source, args.head.as_deref().unwrap_or("refs")])?;
+    names_ok(&[source])?;
+    if let Some(head) = &args.head {
+        names_ok(&[head])?;
+    }
     let tries = args.tries.max(1);
     for attempt in 1..=tries {
         fetch(&args.remote)?;
@@ -135,8 +138,7 @@ pub fn land(args: &LandArgs) -> anyhow::Result<ExitCode> {
         let branch = if args.head.is_none() && source == args.remote {
             remote_branch(&repo, &args.remote, &args.branch)?
         } else {
-            let head = args.head.clone();
-            let head = head.unwrap_or_else(|| format!("refs/heads/{}", args.branch));
+            let head = (args.head.clone()).unwrap_or_else(|| format!("refs/heads/{}", args.branch));
             fetch_head(&repo, source, &head, &args.branch)?
         };
         let pr = merge_pr(
@@ -250,11 +252,35 @@ fn fetch_head(
     if !status.success() {
         bail!(
             "git fetch {} {} failed",
-            crate::report::safe(source),
+            crate::report::safe(&without_credentials(source)),
             crate::report::safe(reference)
         );
     }
     repo.resolve_commit(&local).map_err(porcelain::fail)
+}
+
+/// `source` to show: a URL without its credentials (`https://x-access-token:SECRET@host/r`
+/// shows as `https://host/r`), anything else as it is.
+fn without_credentials(source: &str) -> String {
+    let Some((scheme, rest)) = source.split_once("://") else {
+        return source.to_string();
+    };
+    let authority_end = rest.find('/').unwrap_or(rest.len());
+    match rest[..authority_end].rfind('@') {
+        Some(at) => format!("{scheme}://{}", &rest[at + 1..]),
+        None => source.to_string(),
+    }
+}
+
+/// `line` with every URL in it shown [`without_credentials`].
+fn line_without_credentials(line: &str) -> String {
+    let mut out = line.to_string();
+    for word in line.split(|c: char| c.is_whitespace() || c == '\'' || c == '"') {
+        if word.contains("://") {
+            out = out.replace(word, &without_credentials(word));
+        }
+    }
+    out
 }
 
 /// The commit of `REMOTE/NAME` as last fetched.
@@ -280,7 +306,49 @@ fn push(remote: &str, commit: ObjectId, name: &str, expected: ObjectId) -> anyho
             .lines()
             .find(|l| l.contains("rejected") || l.contains("error"))
             .unwrap_or("git push failed");
-        bail!("{}", crate::report::safe(first.trim()));
+        bail!(
+            "{}",
+            crate::report::safe(&line_without_credentials(first.trim()))
+        );
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn urls_are_shown_without_credentials() {
+        let shown = without_credentials("https://x-access-token:s3cr3t@github.com/o/r.git");
+        assert_eq!(shown, "https://github.com/o/r.git");
+        assert_eq!(
+            without_credentials("https://oauth2:t@h:8443/g/p.git"),
+            "https://h:8443/g/p.git"
+        );
+        assert_eq!(without_credentials("fork"), "fork");
+        assert_eq!(
+            without_credentials("git@github.com:o/r.git"),
+            "git@github.com:o/r.git"
+        );
+        assert_eq!(without_credentials("https://h/a@b"), "https://h/a@b");
+        assert_eq!(without_credentials("/srv/fork.git"), "/srv/fork.git");
+        assert_eq!(
+            line_without_credentials("error: failed to push some refs to 'https://u:p@h/r.git'"),
+            "error: failed to push some refs to 'https://h/r.git'"
+        );
+    }
+
+    proptest! {
+        /// Never panics; a URL's password never shows.
+        #[test]
+        fn credentials_never_show(user in "[a-z]{1,8}", secret in "[A-Za-z0-9]{8,16}", host in "[a-z]{1,8}", path in "[a-z/@]{0,12}", any in ".{0,30}") {
+            let _ = without_credentials(&any);
+            let url = format!("https://{user}:{secret}@{host}/{path}");
+            let shown = without_credentials(&url);
+            prop_assert!(!shown.contains(&format!(":{secret}@")), "{}", shown);
+            prop_assert_eq!(shown, format!("https://{host}/{path}"));
+        }
+    }
 }
