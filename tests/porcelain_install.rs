@@ -92,7 +92,7 @@ fn install_is_idempotent_and_chains_the_existing_hook() {
     let (stdout, _) = assetvc_expect(dir, dir, &["doctor"], 0);
     assert_eq!(
         stdout.lines().filter(|l| l.starts_with("ok ")).count(),
-        6,
+        7, // with `git`: the version the merge strategy runs on
         "{stdout}"
     );
     let (json, _) = assetvc_expect(dir, dir, &["install", "--check", "--json"], 0);
