@@ -50,19 +50,27 @@ fn path(first: Option<&Path>) -> OsString {
     std::env::join_paths(dirs).unwrap()
 }
 
-/// A directory holding a `git` that reports `version` and runs the real git otherwise.
-fn fake_git(home: &Path, version: &str) -> PathBuf {
+/// What an old git refuses, as a shell `case` pattern over each argument, and how.
+const NO_ATTR_SOURCE: &str = "--attr-source=*) echo \"unknown option: $a\" >&2; exit 129";
+const NO_TREE_AS_BASE: &str =
+    "--merge-base=4b825dc642cb6eb9a060e54bf8d69288fbee4904) echo \"fatal: could not lookup commit\" >&2; exit 128";
+
+/// The script of a `git` that reports `version`, refuses what `refuses` matches (as that
+/// git would) and runs the real git otherwise.
+fn fake_script(version: &str, refuses: &str) -> String {
+    format!(
+        "#!/bin/sh\nif [ \"$1\" = \"--version\" ]; then echo 'git version {version}'; exit 0; fi\n\
+         for a in \"$@\"; do case \"$a\" in {refuses};; esac; done\nexec '{}' \"$@\"\n",
+        real_git().display()
+    )
+}
+
+/// A directory holding [`fake_script`] as `git`.
+fn fake_git(home: &Path, version: &str, refuses: &str) -> PathBuf {
     let dir = home.join("old-git");
     std::fs::create_dir(&dir).unwrap();
     let script = dir.join("git");
-    std::fs::write(
-        &script,
-        format!(
-            "#!/bin/sh\nif [ \"$1\" = \"--version\" ]; then echo 'git version {version}'; exit 0; fi\nexec '{}' \"$@\"\n",
-            real_git().display()
-        ),
-    )
-    .unwrap();
+    std::fs::write(&script, fake_script(version, refuses)).unwrap();
     common::make_executable(&script);
     dir
 }
@@ -129,7 +137,7 @@ fn diverged(home: &Path, path: &OsString, install: bool) -> PathBuf {
 #[test]
 fn an_old_git_is_reported_and_the_strategy_declines() {
     let tmp = tempfile::tempdir().unwrap();
-    let old = path(Some(&fake_git(tmp.path(), "2.39.2")));
+    let old = path(Some(&fake_git(tmp.path(), "2.39.2", NO_ATTR_SOURCE)));
     let dir = diverged(tmp.path(), &old, false);
     // install: the driver, not the strategy, and why.
     let out = assetvc(&dir, &old, &["install"]);
@@ -202,7 +210,7 @@ fn an_old_git_is_reported_and_the_strategy_declines() {
 #[test]
 fn unrelated_histories_need_git_2_45_and_pr_needs_2_41() {
     let tmp = tempfile::tempdir().unwrap();
-    let git_2_43 = path(Some(&fake_git(tmp.path(), "2.43.0")));
+    let git_2_43 = path(Some(&fake_git(tmp.path(), "2.43.0", NO_TREE_AS_BASE)));
     let dir = diverged(tmp.path(), &git_2_43, false);
     // No merge base: the strategy would give merge-tree the empty tree as the base.
     let out = run_in(
@@ -229,10 +237,7 @@ fn unrelated_histories_need_git_2_45_and_pr_needs_2_41() {
     // `pr check` on a git without --attr-source: exit 2 and why.
     std::fs::write(
         tmp.path().join("old-git/git"),
-        format!(
-            "#!/bin/sh\nif [ \"$1\" = \"--version\" ]; then echo 'git version 2.40.1'; exit 0; fi\nexec '{}' \"$@\"\n",
-            real_git().display()
-        ),
+        fake_script("2.40.1", NO_ATTR_SOURCE),
     )
     .unwrap();
     let out = assetvc(&dir, &git_2_43, &["pr", "check", "main", "side"]);
@@ -247,7 +252,7 @@ fn unrelated_histories_need_git_2_45_and_pr_needs_2_41() {
 #[test]
 fn a_current_git_is_reported_by_doctor() {
     let tmp = tempfile::tempdir().unwrap();
-    let new = path(Some(&fake_git(tmp.path(), "2.47.3")));
+    let new = path(Some(&fake_git(tmp.path(), "2.47.3", "--never-given)")));
     let dir = diverged(tmp.path(), &new, true);
     assert_eq!(
         git(&dir, &new, &["config", "pull.twohead"]).trim(),

@@ -118,14 +118,6 @@ fn run(args: &StrategyArgs) -> anyhow::Result<ExitCode> {
             args.remotes.len()
         ));
     }
-    let git = super::git_version::strategy_git().map_err(not_handled)?;
-    if args.bases.is_empty() && git < super::git_version::TREES_AS_BASE {
-        return Err(not_handled(format!(
-            "git {git} cannot merge unrelated histories with the strategy (git {} or later \
-             can); merge with `git merge -s ort`",
-            super::git_version::TREES_AS_BASE
-        )));
-    }
     let chosen = policy_option(&args.options)?;
     let (repo, root) = porcelain::open_worktree()?;
     let resolve = |spec: &str| repo.resolve_object(spec).map_err(porcelain::fail);
@@ -154,7 +146,7 @@ fn run(args: &StrategyArgs) -> anyhow::Result<ExitCode> {
     };
     let merged = repo
         .merge_trees_into_worktree(&trees, &rules)
-        .map_err(porcelain::fail)?;
+        .map_err(|e| git_too_old(bases.is_empty()).unwrap_or_else(|| porcelain::fail(e)))?;
     let sides = Sides::of(&operation);
     report(&merged, configured, &sides);
     for line in super::resources::created_by_merge(&repo, &root, Some(ours), &config) {
@@ -186,6 +178,21 @@ fn run(args: &StrategyArgs) -> anyhow::Result<ExitCode> {
         Err(e) => eprintln!("assetvc: warning: could not record the merge: {e}"),
     }
     Ok(ExitCode::from(u8::from(!merged.unresolved.is_empty())))
+}
+
+/// When the merge failed: why, if the installed git is too old for it (asked only then:
+/// a successful merge costs no `git --version`). Unrelated histories (no base) need git
+/// 2.45.
+fn git_too_old(unrelated: bool) -> Option<anyhow::Error> {
+    use super::git_version::{strategy_git, TREES_AS_BASE};
+    match strategy_git() {
+        Err(reason) => Some(not_handled(reason)),
+        Ok(git) if unrelated && git < TREES_AS_BASE => Some(not_handled(format!(
+            "git {git} cannot merge unrelated histories with the strategy (git {TREES_AS_BASE} \
+             or later can); merge with `git merge -s ort`"
+        ))),
+        Ok(_) => None,
+    }
 }
 
 /// Exit 2, "not handled" (git then reports the strategy failed, or tries the next one),
