@@ -319,6 +319,17 @@ pub fn object_pointer(pointer: &str, name: Option<&str>) -> String {
     format!("{parent}[{} #{}]", safe(name), safe(&short))
 }
 
+/// An object for people where only its name and id are known (a history report, a
+/// label): `gate #6a7e0000` (the id by [`short_id`]), `#6a7e0000` without a name; escaped
+/// for terminals, within one line.
+pub fn object_label(name: Option<&str>, id: &str) -> String {
+    let safe = sjson::string::terminal_safe_line;
+    match name.filter(|n| !n.is_empty()) {
+        Some(name) => format!("{} #{}", safe(name), safe(short_id(id))),
+        None => format!("#{}", safe(short_id(id))),
+    }
+}
+
 /// The short form of an id where no document is at hand to make it unique (a title, a map
 /// label): ids longer than 12 characters (GUIDs, long hex) by their first 8 characters.
 pub fn short_id(id: &str) -> &str {

@@ -253,3 +253,31 @@ proptest! {
         prop_assert!(named.contains(&name), "{}", named);
     }
 }
+
+#[test]
+fn an_object_label_is_its_name_and_short_id() {
+    assert_eq!(object_label(Some("gate"), "6a7e0000"), "gate #6a7e0000");
+    assert_eq!(
+        object_label(Some("lamp"), "6f1c2a40-1f43-4c8e-9a57-0d1e2f3a4b03"),
+        "lamp #6f1c2a40"
+    );
+    assert_eq!(object_label(None, "e1"), "#e1");
+    assert_eq!(object_label(Some(""), "e1"), "#e1");
+    assert_eq!(
+        object_label(Some("a\nb\u{1b}[2J"), "e1"),
+        "a\\u{a}b\\u{1b}[2J #e1"
+    );
+}
+
+proptest! {
+    #[test]
+    fn an_object_label_is_one_safe_line_holding_the_short_id(
+        name in proptest::option::of(".{0,12}"),
+        id in ".{1,40}",
+    ) {
+        let label = object_label(name.as_deref(), &id);
+        prop_assert!(!label.contains('\n') && !label.contains('\u{1b}'), "{:?}", label);
+        let short = sjson::string::terminal_safe_line(short_id(&id)).into_owned();
+        prop_assert!(label.ends_with(&format!("#{short}")), "{:?}", label);
+    }
+}
