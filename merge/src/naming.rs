@@ -46,6 +46,17 @@ pub struct Names<'a> {
     cocos: std::cell::OnceCell<bool>,
 }
 
+/// One conflict named for people ([`Names::conflicts`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NamedConflict {
+    /// Where it is (a repair: its object), `entities[lamp_01 #6f1c…4b03].light`.
+    pub place: String,
+    /// A repair's referrer, `flow[spawn #node-spawn].unit`.
+    pub referrer: Option<String>,
+    /// The whole line, `entities[lamp_01 #6f1c…4b03].light: both modified, took theirs`.
+    pub line: String,
+}
+
 /// A container of one of the documents: the document's address and the container's node.
 type ContainerKey = (usize, sjson::NodeId);
 
@@ -229,17 +240,22 @@ impl<'a> Names<'a> {
         self.path(&path)
     }
 
-    /// Each of `conflicts` for people: its path ([`Names::pointer`]) and its line
-    /// (`entities[lamp_01 #6f1c…4b03].light.intensity: both modified, took theirs`; a
-    /// repair's object and referrer both named), each path rendered once for both.
-    pub fn conflicts(&self, conflicts: &[crate::Conflict]) -> Vec<(String, String)> {
+    /// Each of `conflicts` for people: its path ([`Names::pointer`]), a repair's referrer
+    /// named the same way, and its line (`entities[lamp_01 #6f1c…4b03].light.intensity:
+    /// both modified, took theirs`; a repair's object and referrer both named), each path
+    /// rendered once for both.
+    pub fn conflicts(&self, conflicts: &[crate::Conflict]) -> Vec<NamedConflict> {
         conflicts
             .iter()
             .map(|c| {
-                let pointer = self.pointer(&c.path);
+                let place = self.pointer(&c.path);
                 let referrer = c.referrer.as_deref().map(|r| self.pointer(r));
-                let line = c.line_named(Some(&pointer), referrer.as_deref());
-                (pointer, line)
+                let line = c.line_named(Some(&place), referrer.as_deref());
+                NamedConflict {
+                    place,
+                    referrer,
+                    line,
+                }
             })
             .collect()
     }

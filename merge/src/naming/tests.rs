@@ -174,15 +174,15 @@ fn conflicts_are_named_by_path_and_a_repair_by_its_object_and_referrer() {
         conflict(crate::ConflictKind::DanglingReference, Some(referrer)),
     ];
     let named = names(&doc).conflicts(&list);
-    assert_eq!(named[0].0, "entities[lamp_01 #6f1c…4b03].v");
+    assert_eq!(named[0].place, "entities[lamp_01 #6f1c…4b03].v");
     assert_eq!(
-        named[0].1,
+        named[0].line,
         "entities[lamp_01 #6f1c…4b03].v: both modified, took theirs"
     );
     // A repair: its object and its referrer named like any other place.
-    assert_eq!(named[1].0, named[0].0);
+    assert_eq!(named[1].place, named[0].place);
     assert_eq!(
-        named[1].1,
+        named[1].line,
         "entities[lamp_01 #6f1c…4b03].v: referenced object restored (referenced by \
          entities[switch_02 #8b9d…6666].target), from theirs"
     );
@@ -195,7 +195,7 @@ fn conflicts_are_named_by_path_and_a_repair_by_its_object_and_referrer() {
     );
     assert_eq!(
         names(&doc).place(&list[1]).as_deref(),
-        Some(named[1].0.as_str())
+        Some(named[1].place.as_str())
     );
 }
 

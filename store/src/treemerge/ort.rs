@@ -241,6 +241,7 @@ fn finish(repo: &gix::Repository, git: GitMerge, rules: &AssetRules) -> Result<T
                 blob,
                 conflicts,
                 places,
+                referrers,
                 violations,
                 failed,
             }) => {
@@ -257,6 +258,7 @@ fn finish(repo: &gix::Repository, git: GitMerge, rules: &AssetRules) -> Result<T
                     path: path_str,
                     conflicts,
                     places,
+                    referrers,
                     violations,
                     failed,
                 });
