@@ -75,6 +75,60 @@ fn git_merge_restores_a_unit_deleted_on_one_branch_that_a_new_flow_node_uses() {
     assert_eq!(c["taken"], "ours");
 }
 
+/// PATH with the directory of the built `git-merge-assetvc` first.
+fn path_with_strategy() -> std::ffi::OsString {
+    let exe = std::path::PathBuf::from(env!("CARGO_BIN_EXE_git-merge-assetvc"));
+    let mut dirs = vec![exe.parent().unwrap().to_path_buf()];
+    dirs.extend(std::env::split_paths(
+        &std::env::var_os("PATH").unwrap_or_default(),
+    ));
+    std::env::join_paths(dirs).unwrap()
+}
+
+#[test]
+fn the_driver_the_strategy_the_porcelain_and_conflicts_name_a_repairs_referrer() {
+    let named = flow_level().replace(
+        "\t\tid = \"node-spawn\"\n",
+        "\t\tid = \"node-spawn\"\n\t\tname = \"spawn_barrel\"\n",
+    );
+    let line = "units[crate #9f0c…4e5f]: referenced object restored (referenced by \
+                flow[spawn_barrel #node-spawn].unit), from ours";
+    let conflicts = |dir: &Path| {
+        let out = run(assetvc().arg("conflicts").current_dir(dir));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let merges: [&[&str]; 3] = [
+        &["git", "merge", "--no-edit", "cleanup"],
+        &["git", "merge", "--no-edit", "-s", "assetvc", "cleanup"],
+        &["assetvc", "merge", "cleanup"],
+    ];
+    for merge in merges {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        setup(dir);
+        commit_on(dir, "flow", &named);
+        commit_on(dir, "cleanup", NO_UNITS);
+        git(dir, &["checkout", "-q", "flow"]);
+        let mut cmd = match merge[0] {
+            "git" => std::process::Command::new("git"),
+            _ => assetvc(),
+        };
+        let out = run(cmd
+            .args(&merge[1..])
+            .current_dir(dir)
+            .env("PATH", path_with_strategy()));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{merge:?}: {stderr}");
+        assert!(stderr.contains(line), "{merge:?}: {stderr}");
+        assert!(!stderr.contains("flow[#node-spawn]"), "{merge:?}: {stderr}");
+        let listed = conflicts(dir);
+        assert!(
+            listed.contains(&format!("a.level {line}")),
+            "{merge:?}: {listed}"
+        );
+    }
+}
+
 #[test]
 fn merge_file_reports_repairs_in_json_and_the_report_and_fails_under_policy_fail() {
     let tmp = tempfile::tempdir().unwrap();

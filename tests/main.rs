@@ -40,6 +40,7 @@ mod migrate;
 mod migrate_resume;
 mod objects_history;
 mod objects_lazy;
+mod objects_leaves;
 mod objects_progress;
 mod objects_restore;
 mod porcelain_commit;

@@ -270,7 +270,7 @@ fn log_follows_an_object_across_files_renames_and_merges() {
     // -n, and the text output naming the object by name and short id.
     let (text, _) = s.repo.assetvc(&["log", "door", "-n", "2"], 0);
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines[0], "door (d00r0000) in levels/c.level");
+    assert_eq!(lines[0], "door #d00r0000 in levels/c.level");
     assert_eq!(lines.len(), 3, "{text}");
     assert!(lines[1].starts_with(&s.rotate[..7]) && lines[1].contains("Bob changed rot"));
     assert!(lines[2].contains("moved levels/b.level:"), "{text}");
@@ -349,7 +349,7 @@ fn blame_names_the_author_of_each_property() {
 
     let (text, _) = s.repo.assetvc(&["blame", "levels/c.level"], 0);
     assert!(
-        text.contains("door (d00r0000)  /entities/[id=d00r0000-1111-2222-3333-444455556666]"),
+        text.contains("door #d00r0000  /entities/[id=d00r0000-1111-2222-3333-444455556666]"),
         "{text}"
     );
     assert!(
@@ -405,11 +405,11 @@ fn bad_specs_and_revisions_exit_2() {
         "{err}"
     );
     assert!(
-        err.contains(&format!("gate (6a7e0000)  levels/a.level#{GATE}")),
+        err.contains(&format!("gate #6a7e0000  levels/a.level#{GATE}")),
         "{err}"
     );
     assert!(
-        err.contains(&format!("tree (6a7f0000)  levels/c.level#{TREE}")),
+        err.contains(&format!("tree #6a7f0000  levels/c.level#{TREE}")),
         "{err}"
     );
     let _ = (&s.move_file, &s.rename);

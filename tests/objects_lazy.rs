@@ -98,7 +98,7 @@ fn log_walks_back_only_as_far_as_it_answers() {
         ],
     );
     assert!(
-        barrel.starts_with("barrel (c0000000) in start.level")
+        barrel.starts_with("barrel #c0000000 in start.level")
             && barrel.contains("deleted from start.level"),
         "{barrel}"
     );
@@ -144,7 +144,7 @@ fn log_finds_a_deleted_object_by_name_and_suggests_close_names() {
     // The barrel was deleted by the last commit: found by name, and who deleted it said.
     let barrel = assetvc(dir.path(), &["log", "barrel"]);
     assert!(
-        barrel.starts_with("barrel (c0000000) in start.level\n"),
+        barrel.starts_with("barrel #c0000000 in start.level\n"),
         "{barrel}"
     );
     let first = barrel.lines().nth(1).unwrap();
@@ -157,7 +157,7 @@ fn log_finds_a_deleted_object_by_name_and_suggests_close_names() {
     let (_, said) = assetvc_expect(dir.path(), dir.path(), &["log", "dor"], 2);
     assert!(
         said.contains("no object matches \"dor\"")
-            && said.contains("door (a0000000)  start.level#a0000000-0000-4000-8000-000000000001")
+            && said.contains("door #a0000000  start.level#a0000000-0000-4000-8000-000000000001")
             && said.contains("FILE#ID"),
         "{said}"
     );

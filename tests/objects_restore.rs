@@ -45,7 +45,7 @@ fn restore_changes_only_the_chosen_object() {
     let (out, _) = assetvc_expect(dir, dir, &["restore", "door", "--source", "HEAD~1"], 0);
     assert_eq!(
         out,
-        "restored door (d00r0000) in levels/yard.level as at HEAD~1\n"
+        "restored door #d00r0000 in levels/yard.level as at HEAD~1\n"
     );
     // The door is back (scale re-created after pos, locked gone); the gate's committed
     // edit and the wall's uncommitted one are untouched, byte for byte.
@@ -96,7 +96,7 @@ fn restore_recreates_a_deleted_object_at_its_place() {
     let (out, _) = assetvc_expect(dir, dir, &["restore", "gate", "--source", "HEAD~1"], 0);
     assert_eq!(
         out,
-        "re-created gate (6a7e0000) in levels/yard.level as at HEAD~1\n"
+        "re-created gate #6a7e0000 in levels/yard.level as at HEAD~1\n"
     );
     // Re-created in the file's style (tabs, one member per line), its comment kept; every
     // other byte as it was.
@@ -128,7 +128,7 @@ fn show_prints_the_object_and_where_it_lives() {
     let (out, _) = assetvc_expect(dir, dir, &["show", "gate"], 0);
     assert_eq!(
         out,
-        "gate (6a7e0000) in levels/yard.level at /entities/[id=6a7e0000-bbbb] (worktree)\n{\n\tid = \"6a7e0000-bbbb\"\n\tname = \"gate\"   // keep this spacing\n\tpos = [1 1 1]\n}\n"
+        "gate #6a7e0000 in levels/yard.level at /entities/[id=6a7e0000-bbbb] (worktree)\n{\n\tid = \"6a7e0000-bbbb\"\n\tname = \"gate\"   // keep this spacing\n\tpos = [1 1 1]\n}\n"
     );
     std::fs::write(
         dir.join("levels/yard.level"),

@@ -6,7 +6,7 @@ use sjson::{Dialect, Document, ParseOptions};
 
 use crate::coherence::BaseAgain;
 use crate::coherent::{self, Coherent};
-use crate::naming::Names;
+use crate::naming::{NamedConflict, Names};
 use crate::{Conflict, GateViolation, MergeError, MergeOptions, Policy};
 
 /// The three versions of a merge: base (the common ancestor), ours (the current version,
@@ -98,6 +98,9 @@ pub struct Merged {
     /// Where each of `conflicts` is, for people (`entities[lamp_01 #6f1c…4b03].light`), in
     /// the order of `conflicts`, named in the result ([`Names::pointer`]).
     pub names: Vec<String>,
+    /// Each repair's referrer for people (`flow[spawn #node-spawn].unit`), in the order of
+    /// `conflicts`, named in the result; `None` for a conflict without one.
+    referrers: Vec<Option<String>>,
     /// Each of `conflicts` as one line for people, named in the result (a repair's object
     /// and its referrer both named).
     lines: Vec<String>,
@@ -132,6 +135,12 @@ impl Merged {
     /// in the order of `conflicts`.
     pub fn places(&self) -> Vec<Option<String>> {
         self.names.iter().cloned().map(Some).collect()
+    }
+
+    /// Each repair's referrer for people (`flow[spawn #node-spawn].unit`, named in the
+    /// result like the places), in the order of `conflicts`; `None` where there is none.
+    pub fn referrers(&self) -> Vec<Option<String>> {
+        self.referrers.clone()
     }
 
     /// Each conflict as one line for people (`entities[crate #e1].tint: both modified,
@@ -183,7 +192,7 @@ fn names(
     document: &Document,
     conflicts: &[Conflict],
     options: &MergeOptions,
-) -> Vec<(String, String)> {
+) -> Vec<NamedConflict> {
     if conflicts.is_empty() {
         return Vec::new();
     }
@@ -195,18 +204,26 @@ fn names(
     names.conflicts(conflicts)
 }
 
-fn merged(coherent: Coherent<Vec<(String, String)>>) -> Merged {
+fn merged(coherent: Coherent<Vec<NamedConflict>>) -> Merged {
     let Coherent {
         outcome,
         document,
         beside,
         unique_ids,
     } = coherent;
-    let (names, lines) = beside.into_iter().unzip();
+    let mut names = Vec::with_capacity(beside.len());
+    let mut referrers = Vec::with_capacity(beside.len());
+    let mut lines = Vec::with_capacity(beside.len());
+    for named in beside {
+        names.push(named.place);
+        referrers.push(named.referrer);
+        lines.push(named.line);
+    }
     Merged {
         document,
         conflicts: outcome.conflicts,
         names,
+        referrers,
         lines,
         violations: outcome.violations,
         unique_ids,

@@ -322,6 +322,16 @@ impl Conflict {
         self.line_named(place, referrer.as_deref())
     }
 
+    /// [`Conflict::line_at`] with a repair's referrer named by `referrer` when the merge
+    /// named it ([`Merged::referrers`]: `flow[spawn #node-spawn].unit`), else by its short
+    /// ids as `line_at` does.
+    pub fn line_with(&self, place: Option<&str>, referrer: Option<&str>) -> String {
+        match referrer {
+            Some(referrer) => self.line_named(place, Some(referrer)),
+            None => self.line_at(place),
+        }
+    }
+
     /// [`Conflict::line_at`] with a repair's referrer named by `referrer` (a document at
     /// hand names it `flow[spawn #node-spawn].unit`; without one, its short ids).
     pub(crate) fn line_named(&self, place: Option<&str>, referrer: Option<&str>) -> String {

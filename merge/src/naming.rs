@@ -46,6 +46,17 @@ pub struct Names<'a> {
     cocos: std::cell::OnceCell<bool>,
 }
 
+/// One conflict named for people ([`Names::conflicts`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NamedConflict {
+    /// Where it is (a repair: its object), `entities[lamp_01 #6f1c…4b03].light`.
+    pub place: String,
+    /// A repair's referrer, `flow[spawn #node-spawn].unit`.
+    pub referrer: Option<String>,
+    /// The whole line, `entities[lamp_01 #6f1c…4b03].light: both modified, took theirs`.
+    pub line: String,
+}
+
 /// A container of one of the documents: the document's address and the container's node.
 type ContainerKey = (usize, sjson::NodeId);
 
@@ -229,17 +240,22 @@ impl<'a> Names<'a> {
         self.path(&path)
     }
 
-    /// Each of `conflicts` for people: its path ([`Names::pointer`]) and its line
-    /// (`entities[lamp_01 #6f1c…4b03].light.intensity: both modified, took theirs`; a
-    /// repair's object and referrer both named), each path rendered once for both.
-    pub fn conflicts(&self, conflicts: &[crate::Conflict]) -> Vec<(String, String)> {
+    /// Each of `conflicts` for people: its path ([`Names::pointer`]), a repair's referrer
+    /// named the same way, and its line (`entities[lamp_01 #6f1c…4b03].light.intensity:
+    /// both modified, took theirs`; a repair's object and referrer both named), each path
+    /// rendered once for both.
+    pub fn conflicts(&self, conflicts: &[crate::Conflict]) -> Vec<NamedConflict> {
         conflicts
             .iter()
             .map(|c| {
-                let pointer = self.pointer(&c.path);
+                let place = self.pointer(&c.path);
                 let referrer = c.referrer.as_deref().map(|r| self.pointer(r));
-                let line = c.line_named(Some(&pointer), referrer.as_deref());
-                (pointer, line)
+                let line = c.line_named(Some(&place), referrer.as_deref());
+                NamedConflict {
+                    place,
+                    referrer,
+                    line,
+                }
             })
             .collect()
     }
@@ -317,6 +333,17 @@ pub fn object_pointer(pointer: &str, name: Option<&str>) -> String {
     let short = names.short_id(&value);
     let safe = sjson::string::terminal_safe;
     format!("{parent}[{} #{}]", safe(name), safe(&short))
+}
+
+/// An object for people where only its name and id are known (a history report, a
+/// label): `gate #6a7e0000` (the id by [`short_id`]), `#6a7e0000` without a name; escaped
+/// for terminals, within one line.
+pub fn object_label(name: Option<&str>, id: &str) -> String {
+    let safe = sjson::string::terminal_safe_line;
+    match name.filter(|n| !n.is_empty()) {
+        Some(name) => format!("{} #{}", safe(name), safe(short_id(id))),
+        None => format!("#{}", safe(short_id(id))),
+    }
 }
 
 /// The short form of an id where no document is at hand to make it unique (a title, a map

@@ -111,6 +111,106 @@ fn walk<'a>(v: Value<'a>, lower: &[String], path: &mut Path, out: &mut Vec<Keyed
     }
 }
 
+/// How deep below an object its nested objects are flattened into leaf properties; an
+/// object deeper than this is one property.
+pub const LEAF_DEPTH: usize = 8;
+/// Nested objects are flattened while the object has at most this many properties: a
+/// nested object whose leaves would pass the bound is one property (a large map inside
+/// an object is not split into thousands).
+pub const LEAF_MAX: usize = 512;
+
+/// The leaf properties of object `v`, in document order, each with its value: members
+/// whose value is a non-empty object are flattened into their members, named by a dotted
+/// path below `v` (`light.intensity`; a key that is not a plain word quoted:
+/// `light["cone angle"]`, the grammar of the paths in reports); arrays, scalars and empty
+/// objects are leaves. Within [`LEAF_DEPTH`] and [`LEAF_MAX`]. Not an object: no leaves.
+pub fn leaf_properties<'a>(v: Value<'a>) -> Vec<(String, Value<'a>)> {
+    let mut out = Vec::new();
+    if v.kind() == Kind::Object {
+        push_leaves(v, &mut String::new(), 0, &mut out);
+    }
+    out
+}
+
+/// Appends the leaves of object `v`, whose own name is `prefix`, to `out`.
+fn push_leaves<'a>(
+    v: Value<'a>,
+    prefix: &mut String,
+    depth: usize,
+    out: &mut Vec<(String, Value<'a>)>,
+) {
+    for (key, child) in v.members() {
+        let len = prefix.len();
+        push_property_step(prefix, &key);
+        let flatten = child.kind() == Kind::Object
+            && !child.is_empty()
+            && depth + 1 < LEAF_DEPTH
+            && out.len() + leaf_count(child, depth + 1, LEAF_MAX + 1) <= LEAF_MAX;
+        if flatten {
+            push_leaves(child, prefix, depth + 1, out);
+        } else {
+            out.push((prefix.clone(), child));
+        }
+        prefix.truncate(len);
+    }
+}
+
+/// How many leaves object `v`, at `depth` below the object, has when flattened as
+/// [`push_leaves`] would without the bound on the count; counting stops at `bound`.
+fn leaf_count(v: Value<'_>, depth: usize, bound: usize) -> usize {
+    let mut n = 0;
+    for child in v.children() {
+        n += match child.kind() {
+            Kind::Object if !child.is_empty() && depth + 1 < LEAF_DEPTH => {
+                leaf_count(child, depth + 1, bound - n)
+            }
+            _ => 1,
+        };
+        if n >= bound {
+            break;
+        }
+    }
+    n
+}
+
+/// Appends member `key` to a property name: `.key`, or `["key"]` when it is not a plain
+/// word (it holds a dot, a bracket, a quote, white space or a control character).
+pub fn push_property_step(name: &mut String, key: &str) {
+    if crate::report_path::is_simple_key(key) {
+        if !name.is_empty() {
+            name.push('.');
+        }
+        name.push_str(key);
+    } else {
+        name.push('[');
+        sjson::string::write_quoted(name, key);
+        name.push(']');
+    }
+}
+
+/// A property as given on a command line, in the form [`leaf_properties`] names it:
+/// `light.intensity` as it is, a JSON Pointer below the object (`/light/intensity`,
+/// `~0` and `~1` escapes) turned into it.
+pub fn property_name(given: &str) -> String {
+    let Some(pointer) = given.strip_prefix('/') else {
+        return given.to_string();
+    };
+    let mut name = String::new();
+    for step in pointer.split('/') {
+        push_property_step(&mut name, &step.replace("~1", "/").replace("~0", "~"));
+    }
+    name
+}
+
+/// Whether leaf property `leaf` is `property` or lies below it (`light.intensity` is
+/// below `light`, `lights` is not).
+pub fn property_covers(property: &str, leaf: &str) -> bool {
+    match leaf.strip_prefix(property) {
+        Some(rest) => rest.is_empty() || rest.starts_with(['.', '[']),
+        None => false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use sjson::{Dialect, Document};
@@ -148,5 +248,148 @@ mod tests {
             ]
         );
         assert_eq!(objs[0].value.get("name").unwrap().as_str().unwrap(), "door");
+    }
+
+    #[test]
+    fn leaf_properties_flatten_nested_objects_to_dotted_names() {
+        let doc = Document::parse(
+            "id = \"a\"\nlight = { color = [1 0 0] intensity = 2 cone = {} \"cone angle\" = { deg = 30 } }\npos = [1 2 3]\n",
+            Dialect::Sjson,
+        )
+        .unwrap();
+        let leaves: Vec<(String, String)> = leaf_properties(doc.root())
+            .into_iter()
+            .map(|(k, v)| (k, crate::compact_json(v)))
+            .collect();
+        let names: Vec<&str> = leaves.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "id",
+                "light.color",
+                "light.intensity",
+                "light.cone",
+                "light[\"cone angle\"].deg",
+                "pos"
+            ]
+        );
+        assert_eq!(leaves[2].1, "2");
+        assert_eq!(leaves[3].1, "{}");
+        assert_eq!(property_name("/light/intensity"), "light.intensity");
+        assert_eq!(
+            property_name("/light/cone angle/deg"),
+            "light[\"cone angle\"].deg"
+        );
+        assert_eq!(property_name("/a~1b"), "a/b");
+        assert_eq!(property_name("light.color"), "light.color");
+        assert!(property_covers("light", "light.intensity"));
+        assert!(property_covers("light", "light[\"cone angle\"].deg"));
+        assert!(property_covers("light.color", "light.color"));
+        assert!(!property_covers("light", "lights"));
+        assert!(!property_covers("light.intensity", "light"));
+    }
+
+    #[test]
+    fn leaf_properties_stop_at_the_depth_and_count_bounds() {
+        let deep = format!(
+            "{}1{}",
+            "{ a = ".repeat(LEAF_DEPTH + 3),
+            " }".repeat(LEAF_DEPTH + 3)
+        );
+        let doc = Document::parse(format!("x = {deep}\n"), Dialect::Sjson).unwrap();
+        let leaves = leaf_properties(doc.root());
+        assert_eq!(leaves.len(), 1);
+        assert_eq!(leaves[0].0, format!("x{}", ".a".repeat(LEAF_DEPTH - 1)));
+        let big: String = (0..LEAF_MAX + 1).map(|i| format!("k{i} = {i} ")).collect();
+        let doc = Document::parse(
+            format!("small = {{ a = 1 }}\nbig = {{ {big} }}\n"),
+            Dialect::Sjson,
+        )
+        .unwrap();
+        let names: Vec<String> = leaf_properties(doc.root())
+            .into_iter()
+            .map(|(k, _)| k)
+            .collect();
+        assert_eq!(names, ["small.a", "big"]);
+    }
+
+    mod laws {
+        use super::super::*;
+        use proptest::prelude::*;
+        use sjson::{Dialect, Document};
+
+        fn json() -> impl Strategy<Value = String> {
+            let leaf = prop_oneof![
+                Just("null".to_string()),
+                (0u8..20).prop_map(|n| n.to_string()),
+                "[a-c]{0,3}".prop_map(|s| format!("\"{s}\"")),
+            ];
+            leaf.prop_recursive(5, 32, 4, |inner| {
+                prop_oneof![
+                    proptest::collection::vec(inner.clone(), 0..3)
+                        .prop_map(|v| format!("[{}]", v.join(","))),
+                    proptest::collection::btree_map("[a-c. \\[\"]{0,2}", inner, 0..4).prop_map(
+                        |m| {
+                            let m: Vec<String> = m
+                                .iter()
+                                .map(|(k, x)| {
+                                    format!("{}:{x}", serde_json::Value::from(k.as_str()))
+                                })
+                                .collect();
+                            format!("{{{}}}", m.join(","))
+                        }
+                    ),
+                ]
+            })
+        }
+
+        /// The leaves as the doc comment of [`leaf_properties`] says, without its bounds.
+        fn reference(v: &serde_json::Value, prefix: &str, out: &mut Vec<(String, String)>) {
+            let serde_json::Value::Object(m) = v else {
+                return;
+            };
+            for (k, child) in m {
+                let mut name = prefix.to_string();
+                push_property_step(&mut name, k);
+                match child {
+                    serde_json::Value::Object(c) if !c.is_empty() => reference(child, &name, out),
+                    _ => out.push((name, child.to_string())),
+                }
+            }
+        }
+
+        proptest! {
+            #[test]
+            fn leaves_are_the_values_below_the_object_each_once(text in json()) {
+                let doc = Document::parse(&text, Dialect::Json).unwrap();
+                let got: Vec<(String, String)> = leaf_properties(doc.root())
+                    .into_iter()
+                    .map(|(k, v)| (k, crate::compact_json(v)))
+                    .collect();
+                let parsed: serde_json::Value = serde_json::from_str(&text).unwrap();
+                let mut want = Vec::new();
+                reference(&parsed, "", &mut want);
+                let want: Vec<(String, String)> = want
+                    .into_iter()
+                    .map(|(k, v)| {
+                        let v: serde_json::Value = serde_json::from_str(&v).unwrap();
+                        (k, v.to_string())
+                    })
+                    .collect();
+                let got: Vec<(String, String)> = got
+                    .into_iter()
+                    .map(|(k, v)| {
+                        let v: serde_json::Value = serde_json::from_str(&v).unwrap();
+                        (k, v.to_string())
+                    })
+                    .collect();
+                prop_assert_eq!(&got, &want);
+                for (i, (a, _)) in got.iter().enumerate() {
+                    for (b, _) in &got[i + 1..] {
+                        prop_assert!(!property_covers(a, b) && !property_covers(b, a));
+                    }
+                }
+            }
+        }
     }
 }

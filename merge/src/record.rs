@@ -104,6 +104,9 @@ pub struct ConflictRecord {
     /// A repair's referrer (a pointer).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub referrer: Option<String>,
+    /// A repair's referrer as people name it (`flow[spawn #node-spawn].unit`), when named.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub referrer_name: Option<String>,
     /// What the side taken meant (`local`, `upstream`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kept: Option<Meaning>,
@@ -131,6 +134,7 @@ impl ConflictRecord {
             taken: conflict.taken,
             object: conflict.object.clone(),
             referrer: conflict.referrer.clone(),
+            referrer_name: None,
             kept: Some(sides.meaning(conflict.taken)),
             name: name.map(str::to_string),
             pending: false,
@@ -156,6 +160,14 @@ impl ConflictRecord {
     /// the path so far is an array).
     pub fn place(&self, is_array: impl FnMut(&sjson::Path) -> bool) -> sjson::Path {
         crate::changeset::parse_report_pointer(&self.path, is_array)
+    }
+
+    /// A repair's line for people, its object and referrer named as the merge named them
+    /// (`units[crate #9f0c…4f5f]: referenced object restored (referenced by
+    /// flow[spawn #node-spawn].unit), from ours`); any conflict's line otherwise.
+    pub fn line(&self) -> String {
+        self.conflict()
+            .line_with(self.name.as_deref(), self.referrer_name.as_deref())
     }
 
     /// The place for people: its name, else its pointer (`/` for the root).
@@ -223,6 +235,15 @@ impl FileStep {
             operation: Some(operation.to_string()),
             ..FileStep::default()
         }
+    }
+
+    /// This step with each repair's referrer named as people name it (`referrers[i]` for
+    /// conflict `i`, [`crate::Merged::referrers`]).
+    pub fn with_referrers(mut self, referrers: &[Option<String>]) -> FileStep {
+        for (record, name) in self.conflicts.iter_mut().zip(referrers) {
+            record.referrer_name.clone_from(name);
+        }
+        self
     }
 
     /// The step of a file that could not be merged, for `reason` (its first line kept).

@@ -2,7 +2,7 @@
 //! card per object with conflicts or repairs, marks from the merged file; a sync's pending
 //! conflicts say so, with who made the upstream value.
 
-use merge::record::{ConflictRecord, FileStep};
+use merge::record::{ConflictRecord, FileStep, Meaning, SideMeanings};
 use sjson::{Path, Value};
 
 use crate::cards::{property_text, target, CardSet};
@@ -40,6 +40,22 @@ fn pending_note(file: &str, c: &ConflictRecord) -> Option<String> {
         "Pending: your local value stays in the worktree; the upstream's value was made{by}. \
          To take it: assetvc resolve {file} --all --take upstream"
     ))
+}
+
+/// What the page calls git's ours and theirs in a step's conflict `c`: by name, and for a
+/// sync's pending conflict by whose they are: `yours`, and the upstream by its author
+/// (`upstream (Carol)`) when known.
+fn side_labels(step: &FileStep, c: &ConflictRecord) -> [String; 2] {
+    if !c.pending {
+        return ["ours".to_string(), "theirs".to_string()];
+    }
+    let meanings = step.sides.unwrap_or(SideMeanings::MERGE);
+    let label = |meaning: Meaning| match (meaning, c.by.as_deref()) {
+        (Meaning::Local, _) => "yours".to_string(),
+        (Meaning::Upstream, Some(by)) => format!("upstream ({by})"),
+        (Meaning::Upstream, None) => "upstream".to_string(),
+    };
+    [label(meanings.ours), label(meanings.theirs)]
 }
 
 /// The details of a repair, field by field.
@@ -87,6 +103,7 @@ fn cards_in(step: &FileStep, merged: &LevelObjects, root: Option<Value<'_>>) -> 
                 ours: shown(&c.ours),
                 theirs: shown(&c.theirs),
                 taken: c.taken.name().to_string(),
+                sides: side_labels(step, c),
                 pending: pending_note(&step.path, c),
             };
             set.add(&t, Fate::Conflict, Some(row));
@@ -188,6 +205,7 @@ mod tests {
             Row::Conflict {
                 taken,
                 theirs,
+                sides,
                 pending,
                 ..
             } => {
@@ -198,6 +216,11 @@ mod tests {
                     &Shown::Vector(vec!["2.50".into(), "0".into(), "0".into()])
                 );
                 assert!(pending.as_deref().is_some_and(|p| p.contains("by Carol")));
+                // A sync's pending conflict: your value and the upstream author's.
+                assert_eq!(
+                    sides,
+                    &["yours".to_string(), "upstream (Carol)".to_string()]
+                );
             }
             other => panic!("{other:?}"),
         }

@@ -142,6 +142,7 @@ fn row(out: &mut String, r: &Row, whole: bool) {
             ours,
             theirs,
             taken,
+            sides,
             pending,
         } => {
             out.push_str("<tr class=\"conflict-row\"><td colspan=\"4\"><div class=\"head\"><span class=\"prop\">");
@@ -149,14 +150,23 @@ fn row(out: &mut String, r: &Row, whole: bool) {
             out.push_str("</span><span class=\"kind\">");
             push_html(out, &kind.replace('-', " "));
             out.push_str("</span></div><div class=\"three\">");
-            for (side, v) in [("base", base), ("ours", ours), ("theirs", theirs)] {
+            let [ours_label, theirs_label] = sides;
+            for (side, label, v) in [
+                ("base", "base", base),
+                ("ours", ours_label.as_str(), ours),
+                ("theirs", theirs_label.as_str(), theirs),
+            ] {
                 let took = taken == side;
                 let _ = write!(
                     out,
-                    "<div class=\"side{}\"><span class=\"who\">{side}{}</span>",
+                    "<div class=\"side{}\"><span class=\"who\">",
                     if took { " taken" } else { "" },
-                    if took { " ✓ taken" } else { "" }
                 );
+                push_html(out, label);
+                if took {
+                    out.push_str(" ✓ taken");
+                }
+                out.push_str("</span>");
                 value(out, v, (side != "base").then_some(base));
                 out.push_str("</div>");
             }

@@ -108,6 +108,9 @@ pub enum Row {
         theirs: Shown,
         /// `ours` or `theirs`.
         taken: String,
+        /// What the page calls ours and theirs: `ours`, `theirs`; a sync's pending
+        /// conflict says whose they are (`yours`, `upstream (Carol)`).
+        sides: [String; 2],
         /// A sync's pending conflict: what it means and how to take the upstream's value.
         pending: Option<String>,
     },

@@ -78,7 +78,7 @@ pub fn lines(steps: &[FileStep]) -> Vec<String> {
         let prefix = prefix(file);
         for c in &file.conflicts {
             if c.kind.is_repair() {
-                let line = c.conflict().line_at(c.name.as_deref());
+                let line = c.line();
                 out.push(format!("{prefix}{path} {line}"));
                 continue;
             }

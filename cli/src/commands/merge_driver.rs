@@ -153,6 +153,7 @@ fn merge_file(args: &MergeDriverArgs) -> anyhow::Result<ExitCode> {
         .map_err(|e| anyhow!("{}: {}", args.path, merging::describe(e)))?;
     // Where each conflict is, for people.
     let places = merged.places();
+    let referrers = merged.referrers();
     // The versions are copied before %A is replaced by the result.
     let versions = match (&git_dir, merged.conflicts.is_empty()) {
         (Some(dir), false) => Some(Journal::at(dir).begin(&operation).and_then(|log| {
@@ -170,15 +171,17 @@ fn merge_file(args: &MergeDriverArgs) -> anyhow::Result<ExitCode> {
     );
     for (i, c) in merged.conflicts.iter().enumerate() {
         let place = places.get(i).and_then(|p| p.as_deref());
+        let referrer = referrers.get(i).and_then(|r| r.as_deref());
         eprintln!(
             "assetvc:   {}",
-            merging::conflict_line(c, configured, &sides, place)
+            merging::conflict_line(c, configured, &sides, (place, referrer))
         );
     }
     for v in &merged.violations {
         eprintln!("assetvc:   not merged cleanly, the result breaks what its inputs kept: {v}");
     }
-    let step = merging::step_report(&args.path, configured, &sides, &merged.conflicts, &places);
+    let step = merging::step_report(&args.path, configured, &sides, &merged.conflicts, &places)
+        .with_referrers(&referrers);
     match versions {
         Some(Ok((log, name))) => {
             append(&log, step, &place, Some(name));

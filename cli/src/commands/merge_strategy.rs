@@ -218,10 +218,11 @@ fn report(merged: &StrategyMerge, configured: Policy, sides: &Sides) {
             if n == 1 { "" } else { "s" },
             configured.name()
         );
-        for (c, place) in f.conflicts.iter().zip(f.places_or_none()) {
+        for (i, (c, place)) in f.conflicts.iter().zip(f.places_or_none()).enumerate() {
+            let referrer = f.referrers.get(i).and_then(|r| r.as_deref());
             eprintln!(
                 "assetvc:   {}",
-                merging::conflict_line(c, configured, sides, place)
+                merging::conflict_line(c, configured, sides, (place, referrer))
             );
         }
     }
@@ -255,7 +256,8 @@ fn record(
         .into_iter();
     let mut steps = Vec::new();
     for f in &merged.files {
-        let mut step = merging::step_report(&f.path, configured, sides, &f.conflicts, &f.places);
+        let mut step = merging::step_report(&f.path, configured, sides, &f.conflicts, &f.places)
+            .with_referrers(&f.referrers);
         if !f.conflicts.is_empty() {
             if let Some(Some(v)) = versions.next() {
                 step.versions = Some(log.save_versions(&v)?);

@@ -404,16 +404,18 @@ pub fn taken_phrase(taken: Side, configured: Policy, sides: &Sides) -> String {
 
 /// One conflict for people: `/settings/fog: both modified, kept local (theirs in this rebase)`.
 /// A coherence repair reads as the merge reports it (kind, object, referrer, side); `place`
-/// names the conflict's place the way people do (`entities[lamp_01 #6f1c…4b03].light`).
+/// names the conflict's place the way people do (`entities[lamp_01 #6f1c…4b03].light`),
+/// `referrer` a repair's referrer (`flow[spawn #node-spawn].unit`).
 pub fn conflict_line(
     c: &Conflict,
     configured: Policy,
     sides: &Sides,
-    place: Option<&str>,
+    (place, referrer): (Option<&str>, Option<&str>),
 ) -> String {
     if c.kind.is_repair() {
-        // The object named like every other place; the line says the side it came from.
-        return c.line_at(place);
+        // The object and its referrer named like every other place; the line says the
+        // side it came from.
+        return c.line_with(place, referrer);
     }
     let path = match place {
         Some(place) => place.to_string(),

@@ -81,8 +81,8 @@ pub fn print_merge(report: &MergeReport, policy: Policy) {
             ),
         };
         eprintln!("assetvc: {}", report::safe_line(&summary));
-        for (c, place) in f.conflicts.iter().zip(f.places_or_none()) {
-            eprintln!("assetvc:   {}", report::safe_line(&c.line_at(place)));
+        for i in 0..f.conflicts.len() {
+            eprintln!("assetvc:   {}", report::safe_line(&f.line(i)));
         }
         for v in &f.violations {
             let line = format!("not merged cleanly, the result breaks what its inputs kept: {v}");

@@ -140,7 +140,8 @@ fn steps(
     }
     let mut out = Vec::with_capacity(files.len());
     for (f, v) in files.iter().zip(versions) {
-        let mut step = merging::step_report(&f.path, policy, sides, &f.conflicts, &f.places);
+        let mut step = merging::step_report(&f.path, policy, sides, &f.conflicts, &f.places)
+            .with_referrers(&f.referrers);
         if let Some(v) = v {
             step.versions = Some(log.save_versions(&v)?);
         }

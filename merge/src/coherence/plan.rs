@@ -35,17 +35,11 @@ pub(crate) struct State<'s, 'o> {
     winner: Side,
 }
 
-/// A short id for people: the first 8 characters.
-fn short(id: &str) -> String {
-    id_display(id).chars().take(8).collect()
-}
-
-/// `name #short id` of an object, or `#short id` alone, the way other reports name it.
+/// `name #short id` of an object, or `#short id` alone, the way other reports name it
+/// ([`crate::naming::object_label`]).
 fn label(v: Value<'_>, id: &str) -> String {
-    match v.get("name").and_then(|n| n.as_str()) {
-        Some(name) => format!("{name} #{}", short(id)),
-        None => format!("#{}", short(id)),
-    }
+    let name = v.get("name").and_then(|n| n.as_str());
+    crate::naming::object_label(name.as_deref(), &id_display(id))
 }
 
 fn other(side: Side) -> Side {

@@ -174,15 +174,15 @@ fn conflicts_are_named_by_path_and_a_repair_by_its_object_and_referrer() {
         conflict(crate::ConflictKind::DanglingReference, Some(referrer)),
     ];
     let named = names(&doc).conflicts(&list);
-    assert_eq!(named[0].0, "entities[lamp_01 #6f1c…4b03].v");
+    assert_eq!(named[0].place, "entities[lamp_01 #6f1c…4b03].v");
     assert_eq!(
-        named[0].1,
+        named[0].line,
         "entities[lamp_01 #6f1c…4b03].v: both modified, took theirs"
     );
     // A repair: its object and its referrer named like any other place.
-    assert_eq!(named[1].0, named[0].0);
+    assert_eq!(named[1].place, named[0].place);
     assert_eq!(
-        named[1].1,
+        named[1].line,
         "entities[lamp_01 #6f1c…4b03].v: referenced object restored (referenced by \
          entities[switch_02 #8b9d…6666].target), from theirs"
     );
@@ -195,7 +195,7 @@ fn conflicts_are_named_by_path_and_a_repair_by_its_object_and_referrer() {
     );
     assert_eq!(
         names(&doc).place(&list[1]).as_deref(),
-        Some(named[1].0.as_str())
+        Some(named[1].place.as_str())
     );
 }
 
@@ -251,5 +251,33 @@ proptest! {
         let _ = object_pointer(&text, Some(&name));
         let named = object_pointer(&format!("/x/[id={id}]"), Some(&name));
         prop_assert!(named.contains(&name), "{}", named);
+    }
+}
+
+#[test]
+fn an_object_label_is_its_name_and_short_id() {
+    assert_eq!(object_label(Some("gate"), "6a7e0000"), "gate #6a7e0000");
+    assert_eq!(
+        object_label(Some("lamp"), "6f1c2a40-1f43-4c8e-9a57-0d1e2f3a4b03"),
+        "lamp #6f1c2a40"
+    );
+    assert_eq!(object_label(None, "e1"), "#e1");
+    assert_eq!(object_label(Some(""), "e1"), "#e1");
+    assert_eq!(
+        object_label(Some("a\nb\u{1b}[2J"), "e1"),
+        "a\\u{a}b\\u{1b}[2J #e1"
+    );
+}
+
+proptest! {
+    #[test]
+    fn an_object_label_is_one_safe_line_holding_the_short_id(
+        name in proptest::option::of(".{0,12}"),
+        id in ".{1,40}",
+    ) {
+        let label = object_label(name.as_deref(), &id);
+        prop_assert!(!label.contains('\n') && !label.contains('\u{1b}'), "{:?}", label);
+        let short = sjson::string::terminal_safe_line(short_id(&id)).into_owned();
+        prop_assert!(label.ends_with(&format!("#{short}")), "{:?}", label);
     }
 }

@@ -71,6 +71,43 @@ fn a_merged_step_records_meanings_and_names() {
     assert_eq!(u.unresolved.as_deref(), Some("x.level:1:2: bad"));
 }
 
+#[test]
+fn a_repair_keeps_its_referrer_named_as_the_merge_named_it() {
+    let c = Conflict {
+        path: "/units/[id=9f0c0000-1111-2222-3333-444455554f5f]".into(),
+        kind: ConflictKind::DanglingReference,
+        base: None,
+        ours: Some("{}".into()),
+        theirs: None,
+        taken: Side::Ours,
+        object: Some("crate #9f0c0000".into()),
+        referrer: Some("/flow/[id=node-spawn-0000-1111]/unit".into()),
+    };
+    let place = Some("units[crate #9f0c…4f5f]".to_string());
+    let referrer = Some("flow[spawn #node-spawn-0000-1111].unit".to_string());
+    let step = FileStep::merged(
+        "a.level",
+        Policy::Theirs,
+        SideMeanings::MERGE,
+        "merge",
+        std::slice::from_ref(&c),
+        std::slice::from_ref(&place),
+    );
+    // Not named: the referrer by its short ids.
+    assert!(step.conflicts[0]
+        .line()
+        .contains("(referenced by flow[#node"));
+    let step = step.with_referrers(std::slice::from_ref(&referrer));
+    assert_eq!(
+        step.conflicts[0].line(),
+        "units[crate #9f0c…4f5f]: referenced object restored (referenced by \
+         flow[spawn #node-spawn-0000-1111].unit), from ours"
+    );
+    let text = serde_json::to_string(&step).unwrap();
+    let again: FileStep = serde_json::from_str(&text).unwrap();
+    assert_eq!(again.conflicts[0].line(), step.conflicts[0].line());
+}
+
 fn json_value() -> impl Strategy<Value = String> {
     prop_oneof![
         Just("null".to_string()),
@@ -101,7 +138,8 @@ fn record() -> impl Strategy<Value = ConflictRecord> {
                 theirs: theirs.filter(|t| t != "null"),
                 taken: if ours { Side::Ours } else { Side::Theirs },
                 object: None,
-                referrer: None,
+                referrer: name.as_ref().map(|_| "/flow/[id=n1]/unit".to_string()),
+                referrer_name: name.as_ref().map(|n| format!("flow[{n}].unit")),
                 kept: Some(Meaning::Local),
                 name,
                 pending,

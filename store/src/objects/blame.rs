@@ -1,5 +1,6 @@
-//! `blame`: for each object of a file and each of its properties, the commit that gave the
-//! property its present value, walking commits newest first like `log` (`history.rs`).
+//! `blame`: for each object of a file and each of its leaf properties (nested objects
+//! flattened: `light.intensity`), the commit that gave the property its present value,
+//! walking commits newest first like `log` (`history.rs`).
 
 use std::collections::{HashMap, HashSet};
 
@@ -165,7 +166,7 @@ impl Found {
             let (objects, commits) = (&self.objects, &mut self.commits);
             props.retain(|(prop, hash)| {
                 let name = &objects[obj].1.props[*prop].0;
-                let kept = old.and_then(|o| o.entry.prop(name)) == Some(*hash);
+                let kept = old.and_then(|o| o.entry.prop_near(*prop, name)) == Some(*hash);
                 if !kept {
                     commits[obj][*prop] = Some(info.clone());
                 }
@@ -202,7 +203,9 @@ impl Found {
                 let name = &self.objects[obj].1.props[prop].0;
                 let same = records.iter().position(|r| match r {
                     None => true,
-                    Some(r) => r.old.as_ref().and_then(|o| o.entry.prop(name)) == Some(hash),
+                    Some(r) => {
+                        r.old.as_ref().and_then(|o| o.entry.prop_near(prop, name)) == Some(hash)
+                    }
                 });
                 match same {
                     Some(i) if !visited.contains(&parents[i].id) => to_parent[i].push((prop, hash)),

@@ -81,15 +81,17 @@ fn changed_properties(old: Option<&Located>, new: Option<&Located>) -> Vec<Strin
         .entry
         .props
         .iter()
-        .filter(|(k, h)| old.entry.prop(k) != Some(*h))
-        .map(|(k, _)| k.clone())
+        .enumerate()
+        .filter(|(at, (k, h))| old.entry.prop_near(*at, k) != Some(*h))
+        .map(|(_, (k, _))| k.clone())
         .collect();
     out.extend(
         old.entry
             .props
             .iter()
-            .filter(|(k, _)| new.entry.prop(k).is_none())
-            .map(|(k, _)| k.clone()),
+            .enumerate()
+            .filter(|(at, (k, _))| new.entry.prop_near(*at, k).is_none())
+            .map(|(_, (k, _))| k.clone()),
     );
     out
 }
@@ -162,28 +164,36 @@ impl<S> Walk<S> {
     }
 }
 
-/// The commits from `start` that changed object `id`, which is in file `path` of
-/// `start`'s tree (`present`) or was there before being deleted (`!present`); newest
-/// first, at most `limit`.
+/// The commits from `start` that changed the object (or the property) `followed`
+/// names; newest first, at most `limit`.
 pub fn log(
     index: &mut ObjectIndex<'_>,
     start: ObjectId,
-    path: &str,
-    id: &str,
-    present: bool,
+    followed: Followed<'_>,
     limit: Option<usize>,
 ) -> Result<Vec<LogEntry>, Error> {
     let mut out = Vec::new();
-    log_each(index, start, (path, id, present), limit, &mut |e| {
+    log_each(index, start, followed, limit, &mut |e| {
         out.push(e.clone());
         Ok(())
     })?;
     Ok(out)
 }
 
-/// What [`log_each`] follows: the file it is in at the start (or was deleted from), its
-/// id, and whether it is there at the start.
-pub type Followed<'a> = (&'a str, &'a str, bool);
+/// What [`log`] and [`log_each`] follow.
+#[derive(Debug, Clone, Copy)]
+pub struct Followed<'a> {
+    /// The file the object is in at the start (or was deleted from).
+    pub path: &'a str,
+    /// Its id.
+    pub id: &'a str,
+    /// Whether it is there at the start.
+    pub present: bool,
+    /// Only the commits that changed this property of it or a leaf below it (`light`,
+    /// `light.intensity`, named as [`merge::objects::leaf_properties`] names them), and
+    /// those that created or deleted it with the property; `None`: every change.
+    pub property: Option<&'a str>,
+}
 
 /// [`log`], each entry given to `each` as soon as it is found: the walk goes back from
 /// `start` one commit at a time, reading only what each commit changed (see
@@ -192,11 +202,21 @@ pub type Followed<'a> = (&'a str, &'a str, bool);
 pub fn log_each(
     index: &mut ObjectIndex<'_>,
     start: ObjectId,
-    (path, id, present): Followed<'_>,
+    followed: Followed<'_>,
     limit: Option<usize>,
     each: &mut dyn FnMut(&LogEntry) -> Result<(), Error>,
 ) -> Result<(), Error> {
-    let mut out = Emit { each, found: 0 };
+    let Followed {
+        path,
+        id,
+        present,
+        property,
+    } = followed;
+    let mut out = Emit {
+        each,
+        found: 0,
+        property,
+    };
     let mut walk: Walk<(String, bool)> = Walk::new();
     let first = index.commit_info(start)?;
     walk.push(&first, (path.to_string(), present), |_, _| {});
@@ -246,17 +266,52 @@ pub fn log_each(
     Ok(())
 }
 
-/// Entries of [`log_each`] on their way out, counted.
+/// Entries of [`log_each`] on their way out, counted; with a property, only those that
+/// touched it, their properties narrowed to it.
 struct Emit<'e> {
     each: &'e mut dyn FnMut(&LogEntry) -> Result<(), Error>,
     found: usize,
+    property: Option<&'e str>,
 }
 
 impl Emit<'_> {
     fn push(&mut self, entry: LogEntry) -> Result<(), Error> {
+        let entry = match self.property {
+            Some(property) => match for_property(entry, property) {
+                Some(entry) => entry,
+                None => return Ok(()),
+            },
+            None => entry,
+        };
         self.found += 1;
         (self.each)(&entry)
     }
+}
+
+/// `entry` as far as it touched `property` (or leaves below it): its changed properties
+/// narrowed to those; a creation or deletion when the object had the property; `None`
+/// when it left the property as it was.
+fn for_property(mut entry: LogEntry, property: &str) -> Option<LogEntry> {
+    let covered = |l: &Option<Located>| {
+        l.as_ref().is_some_and(|l| {
+            l.entry
+                .props
+                .iter()
+                .any(|(k, _)| merge::objects::property_covers(property, k))
+        })
+    };
+    // A merge may have taken the object's creation or deletion from a parent too.
+    let touched = match (&entry.old, &entry.new) {
+        (None, _) => covered(&entry.new),
+        (_, None) => covered(&entry.old),
+        _ => {
+            entry
+                .properties
+                .retain(|k| merge::objects::property_covers(property, k));
+            !entry.properties.is_empty()
+        }
+    };
+    touched.then_some(entry)
 }
 
 /// The commits `info` has as parents, first parent first.

@@ -71,14 +71,24 @@ pub struct Entry {
     pub hash: u64,
     /// Its `name` member, when a string.
     pub name: Option<String>,
-    /// Each member's name and value hash, in document order.
+    /// Each leaf property's name and value hash, in document order: members, nested
+    /// objects flattened (`light.intensity`, [`merge::objects::leaf_properties`]).
     pub props: Vec<(String, u64)>,
 }
 
 impl Entry {
-    /// The hash of member `prop`, if the object has it.
+    /// The hash of leaf property `prop`, if the object has it.
     pub fn prop(&self, prop: &str) -> Option<u64> {
         self.props.iter().find(|(k, _)| k == prop).map(|(_, h)| *h)
+    }
+
+    /// [`Entry::prop`], looked for first at position `at` (where another version of the
+    /// object has it: versions mostly list the same properties in the same order).
+    pub fn prop_near(&self, at: usize, prop: &str) -> Option<u64> {
+        match self.props.get(at) {
+            Some((k, h)) if k == prop => Some(*h),
+            _ => self.prop(prop),
+        }
     }
 }
 
@@ -211,5 +221,5 @@ pub(crate) fn index_dir(repo: &gix::Repository, settings: &IndexSettings) -> Pat
     repo.common_dir()
         .join("assetvc")
         .join("object-index")
-        .join(format!("v2-{:016x}", settings.fingerprint))
+        .join(format!("v3-{:016x}", settings.fingerprint))
 }

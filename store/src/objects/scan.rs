@@ -36,19 +36,19 @@ pub(super) fn entries(keyed: &[KeyedObject<'_>]) -> BTreeMap<String, Entry> {
     entries.into_iter().collect()
 }
 
-/// The entry of one keyed object at `pointer`. Its hash combines its members' names and
-/// hashes: each value is hashed once.
+/// The entry of one keyed object at `pointer`: a hash per leaf property (nested objects
+/// flattened, `light.intensity`: [`merge::objects::leaf_properties`]), and the object's
+/// hash combining its leaves' names and hashes: each value is hashed once.
 pub(super) fn entry_of(obj: &KeyedObject<'_>, pointer: String) -> Entry {
     let mut whole = rustc_hash::FxHasher::default();
-    let props: Vec<(String, u64)> = obj
-        .value
-        .members()
+    let props: Vec<(String, u64)> = merge::objects::leaf_properties(obj.value)
+        .into_iter()
         .map(|(k, v)| {
             let h = value_hash(v);
             whole.write(k.as_bytes());
             whole.write_u8(0xff);
             whole.write_u64(h);
-            (k.into_owned(), h)
+            (k, h)
         })
         .collect();
     Entry {
@@ -97,5 +97,32 @@ mod tests {
         assert_ne!(a["a"].hash, c["a"].hash);
         assert_eq!(a["a"].prop("name"), c["a"].prop("name"));
         assert_ne!(a["a"].prop("x"), c["a"].prop("x"));
+    }
+
+    #[test]
+    fn nested_objects_are_hashed_leaf_by_leaf() {
+        let keys = vec!["id".to_string()];
+        let scan = |light: &str| {
+            let text = format!("e = [ {{ id = \"a\" light = {{ {light} }} }} ]");
+            scan_document(&Document::parse(&text, Dialect::Sjson).unwrap(), &keys)
+        };
+        let a = scan("color = [1 1 1] intensity = 1");
+        let b = scan("color = [1 1 1] intensity = 2");
+        let names: Vec<&str> = a["a"].props.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(names, ["id", "light.color", "light.intensity"]);
+        assert_eq!(a["a"].prop("light.color"), b["a"].prop("light.color"));
+        assert_ne!(
+            a["a"].prop("light.intensity"),
+            b["a"].prop("light.intensity")
+        );
+        assert_ne!(a["a"].hash, b["a"].hash);
+        assert_eq!(
+            a["a"].prop_near(2, "light.intensity"),
+            a["a"].prop("light.intensity")
+        );
+        assert_eq!(
+            a["a"].prop_near(0, "light.intensity"),
+            a["a"].prop("light.intensity")
+        );
     }
 }

@@ -109,7 +109,7 @@ fn changes_are_grouped_by_object() {
         ),
     ];
     assert_eq!(summary, expected);
-    assert_eq!(objects[1].label(), "crate (e1)");
+    assert_eq!(objects[1].label(), "crate #e1");
 }
 
 proptest! {

@@ -33,11 +33,11 @@ pub struct ObjectChange {
 }
 
 impl ObjectChange {
-    /// How people name it: `crate (e1)`, `e1`, `/settings`.
+    /// How people name it, as every report does: `crate #e1`, `#e1`
+    /// ([`merge::naming::object_label`]), `/settings`.
     pub fn label(&self) -> String {
         match (&self.name, &self.id) {
-            (Some(n), Some(id)) => format!("{n} ({})", short_id(id)),
-            (None, Some(id)) => short_id(id).to_string(),
+            (name, Some(id)) => merge::naming::object_label(name.as_deref(), id),
             (Some(n), None) => format!("{n} ({})", self.pointer),
             (None, None) if self.pointer.is_empty() => "(root)".into(),
             (None, None) => self.pointer.clone(),

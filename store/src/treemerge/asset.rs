@@ -14,6 +14,8 @@ pub(super) enum AssetMerge {
         conflicts: Vec<Conflict>,
         /// Where each conflict is, for people (see [`merge::naming::places`]).
         places: Vec<Option<String>>,
+        /// Each repair's referrer for people ([`merge::Merged::referrers`]).
+        referrers: Vec<Option<String>>,
         /// Invariants the result breaks that its inputs kept (the merge's gate).
         violations: Vec<merge::GateViolation>,
         failed: bool,
@@ -121,10 +123,12 @@ pub(super) fn merge_asset(
     let failed = merged.failed(options.policy);
     let blob = repo.write_blob(merged.text().as_bytes())?.detach();
     let places = merged.places();
+    let referrers = merged.referrers();
     Ok(AssetMerge::Merged {
         blob,
         conflicts: merged.conflicts,
         places,
+        referrers,
         violations: merged.violations,
         failed,
     })

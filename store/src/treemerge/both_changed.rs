@@ -99,6 +99,7 @@ impl BothChanged {
                 blob,
                 conflicts,
                 places,
+                referrers,
                 violations,
                 failed,
             } => {
@@ -115,6 +116,7 @@ impl BothChanged {
                     path: path_str,
                     conflicts,
                     places,
+                    referrers,
                     violations,
                     failed,
                 });

@@ -56,12 +56,7 @@ pub struct MergeReport {
 pub fn conflict_lines(files: &[MergedFile]) -> Vec<String> {
     files
         .iter()
-        .flat_map(|f| {
-            f.conflicts
-                .iter()
-                .zip(f.places_or_none())
-                .map(move |(c, place)| format!("{} {}", f.path, c.line_at(place)))
-        })
+        .flat_map(|f| (0..f.conflicts.len()).map(move |i| format!("{} {}", f.path, f.line(i))))
         .collect()
 }
 

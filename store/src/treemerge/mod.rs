@@ -115,6 +115,9 @@ pub struct MergedFile {
     /// Where each conflict is, for people (`entities[crate #e1].tint`; `None` for a
     /// repair), in the order of `conflicts`; empty when there are none.
     pub places: Vec<Option<String>>,
+    /// Each repair's referrer for people (`flow[spawn #node-spawn].unit`,
+    /// [`merge::Merged::referrers`]), in the order of `conflicts`; may be empty.
+    pub referrers: Vec<Option<String>>,
     /// Invariants the result breaks that base, ours and theirs kept (the merge's result
     /// gate, [`merge::gate`]): the path is then left conflicted whatever the policy.
     pub violations: Vec<merge::GateViolation>,
@@ -127,6 +130,18 @@ impl MergedFile {
     /// The place of each conflict for people, `None` where there is none.
     pub fn places_or_none(&self) -> impl Iterator<Item = Option<&str>> {
         (0..self.conflicts.len()).map(|i| self.places.get(i).and_then(|p| p.as_deref()))
+    }
+
+    /// Conflict `i` as one line for people: its place named, a repair's referrer too
+    /// (`units[crate #9f0c…4f5f]: referenced object restored (referenced by
+    /// flow[spawn #node-spawn].unit), from ours`).
+    pub fn line(&self, i: usize) -> String {
+        let place = self.places.get(i).and_then(|p| p.as_deref());
+        let referrer = self.referrers.get(i).and_then(|r| r.as_deref());
+        match self.conflicts.get(i) {
+            Some(c) => c.line_with(place, referrer),
+            None => String::new(),
+        }
     }
 }
 

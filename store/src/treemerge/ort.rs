@@ -273,6 +273,7 @@ fn finish(repo: &gix::Repository, git: GitMerge, rules: &AssetRules) -> Result<T
                 blob,
                 conflicts,
                 places,
+                referrers,
                 violations,
                 failed,
             }) => {
@@ -289,6 +290,7 @@ fn finish(repo: &gix::Repository, git: GitMerge, rules: &AssetRules) -> Result<T
                     path: path_str,
                     conflicts,
                     places,
+                    referrers,
                     violations,
                     failed,
                 });

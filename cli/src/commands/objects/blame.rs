@@ -1,5 +1,6 @@
-//! `assetvc blame FILE [--rev REV] [--json]`: for each object of FILE and each of its
-//! properties, the commit, author and date of its last change.
+//! `assetvc blame FILE [--rev REV] [--json]`: for each object of FILE and each of its leaf
+//! properties (nested objects flattened: `light.intensity`), the commit, author and date
+//! of its last change.
 
 use std::process::ExitCode;
 
@@ -8,7 +9,8 @@ use clap::Args;
 use serde_json::json;
 use store::blame;
 
-use super::{commit_json, day, object_name, open, print_json, short_commit};
+use super::{commit_json, commit_text, day, object_name, open, print_json, short_commit};
+use crate::report::safe_line;
 
 /// Arguments of `assetvc blame`.
 #[derive(Debug, Args)]
@@ -62,7 +64,11 @@ fn run_blame(args: &BlameArgs) -> anyhow::Result<()> {
         return Ok(());
     }
     for o in &objects {
-        outln!("{}  {}", object_name(o.name.as_deref(), &o.id), o.pointer);
+        outln!(
+            "{}  {}",
+            object_name(o.name.as_deref(), &o.id),
+            safe_line(&o.pointer)
+        );
         let width = o
             .properties
             .iter()
@@ -70,13 +76,12 @@ fn run_blame(args: &BlameArgs) -> anyhow::Result<()> {
             .max()
             .unwrap_or(0);
         for l in &o.properties {
+            let (author, summary) = commit_text(&l.commit);
             outln!(
-                "    {:width$}  {} {} {}  {}",
-                l.property,
+                "    {:width$}  {} {} {author}  {summary}",
+                safe_line(&l.property),
                 short_commit(&l.commit),
                 day(l.commit.time),
-                l.commit.author,
-                l.commit.summary
             );
         }
     }

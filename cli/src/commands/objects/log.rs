@@ -1,14 +1,16 @@
-//! `assetvc log OBJECT [--rev REV] [--json] [-n N]`: the commits that changed an object,
-//! newest first: author, date, the properties changed; across arrays, files and renames;
-//! at a merge, the parent whose version was taken.
+//! `assetvc log OBJECT [PROPERTY] [--rev REV] [--json] [-n N]`: the commits that changed
+//! an object (or one property of it, down to a leaf: `light.intensity`), newest first:
+//! author, date, the properties changed; across arrays, files and renames; at a merge,
+//! the parent whose version was taken.
 
 use std::process::ExitCode;
 
 use clap::Args;
 use serde_json::json;
-use store::{close_names, find_deleted, log, log_each, LogEntry, LogKind, TreeIndex};
+use store::{close_names, find_deleted, log, log_each, Followed, LogEntry, LogKind, TreeIndex};
 
-use super::{commit_json, day, object_name, open, print_json, resolve, short_commit};
+use super::{commit_json, commit_text, day, object_name, open, print_json, resolve, short_commit};
+use crate::report::safe_line;
 
 /// Arguments of `assetvc log`.
 #[derive(Debug, Args)]
@@ -16,6 +18,9 @@ pub struct LogArgs {
     /// FILE#ID, an id, a unique id prefix, or a unique name (FILE#ID also finds an object
     /// that was deleted from FILE).
     pub object: String,
+    /// Only the commits that changed this property of the object or a leaf below it:
+    /// `light`, `light.intensity`, or a JSON Pointer below the object (`/light/intensity`).
+    pub property: Option<String>,
     /// Start from this revision.
     #[arg(long, default_value = "HEAD")]
     pub rev: String,
@@ -52,22 +57,35 @@ fn run_log(args: &LogArgs) -> anyhow::Result<()> {
             },
         },
     };
-    let followed = (path.as_str(), id.as_str(), present);
+    let property = args.property.as_deref().map(merge::objects::property_name);
+    if present {
+        warn_unknown_property(&tree, (&path, &id), property.as_deref());
+    }
+    let followed = Followed {
+        path: &path,
+        id: &id,
+        present,
+        property: property.as_deref(),
+    };
     if args.json {
-        let entries = log(&mut index, commit, &path, &id, present, args.max_count)?;
+        let entries = log(&mut index, commit, followed, args.max_count)?;
         let name = name.or_else(|| entries.iter().find_map(entry_name));
         print_json(&json!({
             "id": id,
             "name": name,
             "path": path,
+            "property": property,
             "commits": entries.iter().map(entry_json).collect::<Vec<_>>(),
         }))?;
         return Ok(());
     }
     // Each line as soon as the walk back finds it; the heading first (its name from the
     // first entry when the object is deleted).
+    let of = property
+        .as_deref()
+        .map_or(String::new(), |p| format!(" {}", safe_line(p)));
     let heading = |name: Option<&str>| -> std::io::Result<()> {
-        outln!("{} in {path}", object_name(name, &id));
+        outln!("{}{of} in {}", object_name(name, &id), safe_line(&path));
         Ok(())
     };
     let mut headed = false;
@@ -77,13 +95,12 @@ fn run_log(args: &LogArgs) -> anyhow::Result<()> {
                 heading(name.as_deref().or(entry_name(e).as_deref()))?;
                 headed = true;
             }
+            let (author, summary) = commit_text(&e.commit);
             outln!(
-                "{} {} {} {}  {}",
+                "{} {} {author} {}  {summary}",
                 short_commit(&e.commit),
                 day(e.commit.time),
-                e.commit.author,
                 describe(e),
-                e.commit.summary
             );
             Ok(())
         };
@@ -96,6 +113,30 @@ fn run_log(args: &LogArgs) -> anyhow::Result<()> {
         heading(name.as_deref())?;
     }
     Ok(())
+}
+
+/// A property the object does not have in the tree (a typo, or one removed since): said
+/// on stderr with the properties it has; the log still looks for it in the past.
+fn warn_unknown_property(tree: &TreeIndex, (path, id): (&str, &str), property: Option<&str>) {
+    let (Some(property), Some(entry)) = (property, tree.get(path, id)) else {
+        return;
+    };
+    let has = |k: &str| merge::objects::property_covers(property, k);
+    if entry.props.iter().any(|(k, _)| has(k)) {
+        return;
+    }
+    let names: Vec<&str> = entry
+        .props
+        .iter()
+        .map(|(k, _)| k.as_str())
+        .take(12)
+        .collect();
+    eprintln!(
+        "assetvc: {} has no property {} now (it has: {}); looking for it in its history",
+        object_name(entry.name.as_deref(), id),
+        safe_line(property),
+        safe_line(&names.join(", "))
+    );
 }
 
 /// How many commits `log NAME` looks back for a deletion of an object not in the tree.
@@ -137,16 +178,20 @@ fn describe(e: &LogEntry) -> String {
     let props = if e.properties.is_empty() {
         String::new()
     } else {
-        format!(" {}", e.properties.join(", "))
+        format!(" {}", safe_line(&e.properties.join(", ")))
     };
+    let path =
+        |l: Option<&store::Located>| l.map_or(String::new(), |l| safe_line(&l.path).into_owned());
     match e.kind {
-        LogKind::Created => format!("created in {}", e.new.as_ref().map_or("", |n| &n.path)),
-        LogKind::Deleted => format!("deleted from {}", e.old.as_ref().map_or("", |o| &o.path)),
+        LogKind::Created => format!("created in {}", path(e.new.as_ref())),
+        LogKind::Deleted => format!("deleted from {}", path(e.old.as_ref())),
         LogKind::Changed => format!("changed{props}"),
         LogKind::Moved => {
             let (o, n) = (e.old.as_ref(), e.new.as_ref());
             let place = |l: Option<&store::Located>| {
-                l.map_or(String::new(), |l| format!("{}:{}", l.path, l.entry.pointer))
+                l.map_or(String::new(), |l| {
+                    safe_line(&format!("{}:{}", l.path, l.entry.pointer)).into_owned()
+                })
             };
             format!("moved {} → {}{props}", place(o), place(n))
         }
@@ -154,7 +199,7 @@ fn describe(e: &LogEntry) -> String {
             Some((number, p)) => format!(
                 "merged from parent {number} {} ({}){props}",
                 short_commit(p),
-                p.summary
+                safe_line(&p.summary)
             ),
             None => format!("merged{props}"),
         },

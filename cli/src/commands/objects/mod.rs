@@ -109,14 +109,16 @@ fn progress_bar() -> Option<store::IndexProgress> {
     }))
 }
 
-pub use merge::naming::short_id;
-
-/// An object as people name it: `door (3f2a9c1e)`, or the short id alone.
+/// An object as people name it, as every report does: `door #3f2a9c1e`, or `#3f2a9c1e`
+/// without a name ([`merge::naming::object_label`]; escaped for terminals).
 pub fn object_name(name: Option<&str>, id: &str) -> String {
-    match name {
-        Some(n) => format!("{n} ({})", short_id(id)),
-        None => short_id(id).to_string(),
-    }
+    merge::naming::object_label(name, id)
+}
+
+/// A commit line's author and summary, escaped for terminals within one line.
+pub fn commit_text(c: &Commit) -> (String, String) {
+    let safe = crate::report::safe_line;
+    (safe(&c.author).into_owned(), safe(&c.summary).into_owned())
 }
 
 /// Resolves `spec` in `index`; an ambiguous spec lists its candidates.
@@ -128,8 +130,8 @@ pub fn resolve(index: &TreeIndex, spec: &str) -> anyhow::Result<Candidate> {
                 msg.push_str(&format!(
                     "\n    {}  {}#{}",
                     object_name(c.name.as_deref(), &c.id),
-                    c.path,
-                    c.id
+                    crate::report::safe_line(&c.path),
+                    crate::report::safe_line(&c.id)
                 ));
             }
             anyhow::anyhow!(msg)

@@ -81,16 +81,18 @@ fn show(args: &ShowArgs) -> anyhow::Result<()> {
             "value": value,
         }))?;
     } else {
+        let safe = crate::report::safe_line;
         outln!(
-            "{} in {} at {} ({shown_rev})",
+            "{} in {} at {} ({})",
             object_name(found.name.as_deref(), &found.id),
-            found.path,
-            obj.path
+            safe(&found.path),
+            safe(&obj.path.to_string()),
+            safe(&shown_rev)
         );
         // The object's lines without the indentation of the line it starts on.
         let indent = doc.line_indent(obj.value.span().start);
         for line in obj.value.text().lines() {
-            outln!("{}", line.strip_prefix(indent).unwrap_or(line));
+            outln!("{}", safe(line.strip_prefix(indent).unwrap_or(line)));
         }
     }
     Ok(())

@@ -69,7 +69,10 @@ fn json(pr: &PrMerge) -> String {
         .merged
         .files
         .iter()
-        .map(|f| merging::step_report(&f.path, pr.policy, &sides, &f.conflicts, &f.places))
+        .map(|f| {
+            merging::step_report(&f.path, pr.policy, &sides, &f.conflicts, &f.places)
+                .with_referrers(&f.referrers)
+        })
         .collect();
     let unresolved: Vec<serde_json::Value> = pr
         .merged
@@ -114,7 +117,8 @@ fn page(
         .files
         .iter()
         .map(|f| {
-            let entry = merging::step_report(&f.path, pr.policy, &sides, &f.conflicts, &f.places);
+            let entry = merging::step_report(&f.path, pr.policy, &sides, &f.conflicts, &f.places)
+                .with_referrers(&f.referrers);
             let dialect = merging::dialect_of(&config, Path::new(&f.path));
             let doc = repo
                 .blob_in(tree, &f.path)
