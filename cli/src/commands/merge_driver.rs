@@ -223,12 +223,23 @@ pub(super) fn append(
     place: &StepPlace,
     versions: Option<String>,
 ) {
-    step.step.clone_from(&place.step);
-    step.commit.clone_from(&place.commit);
     if versions.is_some() {
         step.versions = versions;
     }
-    if let Err(e) = log.append(&step) {
+    append_all(log, vec![step], place);
+}
+
+/// Appends `steps` at `place` to `log` in one write, a warning when it cannot.
+pub(super) fn append_all(
+    log: &store::OperationLog,
+    mut steps: Vec<store::FileStep>,
+    place: &StepPlace,
+) {
+    for step in &mut steps {
+        step.step.clone_from(&place.step);
+        step.commit.clone_from(&place.commit);
+    }
+    if let Err(e) = log.append_all(&steps) {
         eprintln!("assetvc: warning: could not record the merge: {e}");
     }
 }

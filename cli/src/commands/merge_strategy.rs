@@ -170,11 +170,7 @@ fn run(args: &StrategyArgs) -> anyhow::Result<ExitCode> {
         .map(|steps| (log, steps))
     });
     match recorded {
-        Ok((log, steps)) => {
-            for step in steps {
-                super::merge_driver::append(&log, step, &place, None);
-            }
-        }
+        Ok((log, steps)) => super::merge_driver::append_all(&log, steps, &place),
         Err(e) => eprintln!("assetvc: warning: could not record the merge: {e}"),
     }
     Ok(ExitCode::from(u8::from(!merged.unresolved.is_empty())))

@@ -156,7 +156,6 @@ impl Repo {
         }
         let merged = merge_commits(repo, ours_id, theirs, ("HEAD", theirs_label), rules)?;
         let message = merge_message(title, &merged.files, &merged.unresolved, policy);
-        let worktree_target = repo.index_from_tree(&merged.worktree_tree)?;
         let conflicted = !merged.unresolved.is_empty();
         // The commit is written before anything moves, and the move is journaled, so that a
         // kill anywhere leaves a state a rerun finishes (see `head_journal`).
@@ -172,8 +171,13 @@ impl Repo {
             conflicted,
         };
         head_journal::begin(repo, head_move)?;
-        report.left_alone =
-            worktree::checkout(repo, &mut lock, &head_index, &worktree_target, merged.index)?;
+        report.left_alone = worktree::checkout(
+            repo,
+            &mut lock,
+            &head_index,
+            &merged.worktree_index,
+            merged.index,
+        )?;
         report.files = merged.files;
         report.unresolved = merged.unresolved;
         write_orig_head(repo, ours_id)?;

@@ -1,16 +1,20 @@
-//! Merging commits: gix's tree merge, with the structured merge for assets, then the
-//! worktree, the index and the merge commit (or the state git expects for a merge left
-//! for the user: `MERGE_HEAD`, `MERGE_MSG`, unmerged index entries).
+//! Merging commits, with the structured merge for assets, then the worktree, the index and
+//! the merge commit (or the state git expects for a merge left for the user:
+//! `MERGE_HEAD`, `MERGE_MSG`, unmerged index entries).
 //!
-//! gix's `merge_trees`/`merge_commits` report every path both sides changed, with the blob
-//! the line merge produced. For assets that blob is replaced by the structured merge of the
-//! three versions — also when the line merge "merged cleanly" into invalid SJSON, and also
-//! when it left conflict markers. The configured `merge.assetvc` driver is disabled for the
-//! in-process merge (it would only run this same merge once per file in a subprocess).
+//! Two tree merges live here. The merge of three explicit trees (`strategy`, `ort`), which
+//! the merge strategy and `pr` use: git's own merge-ort (`git merge-tree --write-tree`) for
+//! the tree, the assets both sides changed handed over as three stages and merged by
+//! structure. And gix's tree merge ([`merge_commits`], used by `assetvc merge`/`pull` and
+//! sync): gix's `merge_trees`/`merge_commits` report every path both sides changed, with the
+//! blob the line merge produced; for assets that blob is replaced by the structured merge
+//! of the three versions — also when the line merge "merged cleanly" into invalid SJSON,
+//! and also when it left conflict markers. The configured `merge.assetvc` driver is
+//! disabled for either merge (it would only run this same merge once per file in a
+//! subprocess).
 //!
-//! This module merges two commits in memory ([`merge_commits`]); `asset` holds the
-//! structured merge of one asset, `head` the merge into HEAD ([`merge_into_head`]) with
-//! its worktree, index, ref and message handling.
+//! `asset` holds the structured merge of one asset, `head` the merge into HEAD
+//! ([`merge_into_head`]) with its worktree, index, ref and message handling.
 
 mod asset;
 mod both_changed;
@@ -216,7 +220,10 @@ pub struct TreeMerge {
     pub tree: ObjectId,
     /// What the worktree should hold: the merged tree, with ours (or the policy-`fail`
     /// result) at unresolved asset paths and conflict markers in unresolved text files.
+    #[cfg_attr(not(test), allow(dead_code))] // its index, `worktree_index`, is what is used
     pub worktree_tree: ObjectId,
+    /// The index of `worktree_tree`, every entry at stage 0: what the worktree should hold.
+    pub worktree_index: gix::index::File,
     /// The index of `worktree_tree` with conflict stages at unresolved paths.
     pub index: gix::index::File,
     /// Every asset both sides changed, merged by structure.
@@ -380,6 +387,7 @@ fn finish(
     let merge = TreeMerge {
         tree: commit_tree,
         worktree_tree,
+        worktree_index: repo.index_from_tree(&worktree_tree)?,
         index,
         files,
         unresolved,
@@ -413,9 +421,10 @@ fn merged_index(
             e.mode = both_changed::index_mode((*kind).into());
         }
     }
-    for (path, s) in stages {
-        worktree::set_conflict_stages(&mut index, path.as_bstr(), *s);
-    }
+    worktree::set_all_conflict_stages(
+        &mut index,
+        stages.iter().map(|(path, s)| (path.as_bstr(), *s)),
+    );
     Ok(index)
 }
 

@@ -9,7 +9,7 @@
 //! conflicted with its three stages — the versions after rename detection — which the
 //! structured merge then replaces. Attributes of every other path are ours' own.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::process::Command;
 
 use gix::bstr::{BStr, BString, ByteSlice};
@@ -48,60 +48,134 @@ pub(super) fn merge_with_git(
     finish(repo, git, rules)
 }
 
-/// Ours' tree with `merge=binary` for the asset paths either side changed from the base,
-/// appended to the `.gitattributes` of their directories (the deepest file wins), after
-/// `local` (the lines of `info/attributes`) in the root's.
+/// Ours' tree with `merge=binary` for the asset paths git may merge by content, appended
+/// to the deepest `.gitattributes` of ours above each (the root's when there is none
+/// deeper), whose lines win over every shallower file's: only small trees are rewritten,
+/// never a directory of thousands of assets. `local` (the lines of `info/attributes`) goes
+/// first in the root's.
 fn attribute_tree(
     repo: &gix::Repository,
     (base, ours, theirs): (Option<ObjectId>, ObjectId, ObjectId),
     rules: &AssetRules,
     local: Option<&[u8]>,
 ) -> Result<ObjectId> {
-    let mut by_dir: BTreeMap<BString, Vec<u8>> = BTreeMap::new();
-    if let Some(local) = local {
-        let mut lines = local.to_vec();
-        if !lines.ends_with(b"\n") {
-            lines.push(b'\n');
-        }
-        by_dir.insert(BString::default(), lines);
-    }
     let base = base.unwrap_or_else(|| ObjectId::empty_tree(repo.object_hash()));
-    for side in [ours, theirs] {
-        for path in changed_paths(repo, base, side)? {
-            let Some(line) = binary_line(&path, rules) else {
-                continue;
-            };
-            let (dir, _) = split(path.as_bstr());
-            by_dir.entry(dir.to_owned()).or_default().extend(line);
+    let ours_tree = repo.find_tree(ours)?;
+    // Each directory's `.gitattributes` in ours (its text), looked up once.
+    let mut files: HashMap<BString, Option<Vec<u8>>> = HashMap::new();
+    let mut by_file: BTreeMap<BString, Vec<u8>> = BTreeMap::new();
+    for path in content_merge_candidates(repo, (base, ours, theirs))? {
+        if path
+            .to_str()
+            .ok()
+            .and_then(|p| rules.dialect_of(p))
+            .is_none()
+        {
+            continue;
+        }
+        let mut home = split(path.as_bstr()).0;
+        while !home.is_empty() && attributes_in(repo, &ours_tree, &mut files, home)?.is_none() {
+            home = split(home).0;
+        }
+        let rela = if home.is_empty() {
+            path.as_bstr()
+        } else {
+            path[home.len() + 1..].as_bstr()
+        };
+        if let Some(line) = binary_line(rela) {
+            by_file.entry(home.to_owned()).or_default().extend(line);
         }
     }
-    if by_dir.is_empty() {
+    if local.is_some() {
+        by_file.entry(BString::default()).or_default();
+    }
+    if by_file.is_empty() {
         return Ok(ours);
     }
-    let ours_tree = repo.find_tree(ours)?;
     let mut edits = Vec::new();
-    for (dir, lines) in by_dir {
-        let path: BString = if dir.is_empty() {
-            ".gitattributes".into()
-        } else {
-            format!("{dir}/.gitattributes").into()
+    for (dir, lines) in by_file {
+        let mut text = match local.filter(|_| dir.is_empty()) {
+            Some(local) => local.to_vec(),
+            None => Vec::new(),
         };
-        let mut text = match ours_tree.lookup_entry_by_path(crate::repo::to_path(path.as_bstr()))? {
-            Some(e) if e.mode().is_blob() => repo.find_blob(e.object_id())?.take_data(),
-            _ => Vec::new(),
-        };
+        if !text.is_empty() && !text.ends_with(b"\n") {
+            text.push(b'\n');
+        }
+        if let Some(own) = attributes_in(repo, &ours_tree, &mut files, dir.as_bstr())? {
+            text.extend_from_slice(own);
+        }
         if !text.is_empty() && !text.ends_with(b"\n") {
             text.push(b'\n');
         }
         text.extend(lines);
         let blob = repo.write_blob(&text)?.detach();
-        edits.push((path, gix::objs::tree::EntryKind::Blob, blob));
+        edits.push((
+            attributes_path(dir.as_bstr()),
+            gix::objs::tree::EntryKind::Blob,
+            blob,
+        ));
     }
     edit_tree(repo, ours, &edits)
 }
 
-/// The paths (old and new locations) whose entries differ between trees `a` and `b`.
-fn changed_paths(repo: &gix::Repository, a: ObjectId, b: ObjectId) -> Result<Vec<BString>> {
+/// `dir/.gitattributes` (`.gitattributes` at the root).
+fn attributes_path(dir: &BStr) -> BString {
+    if dir.is_empty() {
+        ".gitattributes".into()
+    } else {
+        format!("{dir}/.gitattributes").into()
+    }
+}
+
+/// The text of `dir/.gitattributes` in `tree` (`None` when it has none), looked up once
+/// into `cache`.
+fn attributes_in<'c>(
+    repo: &gix::Repository,
+    tree: &gix::Tree<'_>,
+    cache: &'c mut HashMap<BString, Option<Vec<u8>>>,
+    dir: &BStr,
+) -> Result<Option<&'c [u8]>> {
+    if !cache.contains_key(dir) {
+        let path = attributes_path(dir);
+        let text = match tree.lookup_entry_by_path(crate::repo::to_path(path.as_bstr()))? {
+            Some(e) if e.mode().is_blob() => Some(repo.find_blob(e.object_id())?.take_data()),
+            _ => None,
+        };
+        cache.insert(dir.to_owned(), text);
+    }
+    Ok(cache.get(dir).and_then(|text| text.as_deref()))
+}
+
+/// The paths at which git may merge contents: those both sides changed from the base,
+/// and every path either side added (where a rename, or a directory rename, may bring a
+/// file the other side changed). A path only one side modified in place is taken whole,
+/// never merged, so its attributes do not matter: leaving it out keeps the attribute
+/// files short (git matches each merged path against every line).
+fn content_merge_candidates(
+    repo: &gix::Repository,
+    (base, ours, theirs): (ObjectId, ObjectId, ObjectId),
+) -> Result<BTreeSet<BString>> {
+    let ours = changed_paths(repo, base, ours)?;
+    let theirs = changed_paths(repo, base, theirs)?;
+    let in_theirs: HashSet<&BStr> = theirs.iter().map(|(p, _)| p.as_bstr()).collect();
+    let mut out = BTreeSet::new();
+    for (path, added) in &ours {
+        if *added || in_theirs.contains(path.as_bstr()) {
+            out.insert(path.clone());
+        }
+    }
+    out.extend(
+        theirs
+            .into_iter()
+            .filter(|(_, added)| *added)
+            .map(|(p, _)| p),
+    );
+    Ok(out)
+}
+
+/// The paths whose entries differ between trees `a` and `b`, each with whether `b` added
+/// it (no rename detection: a rename is a deletion and an addition).
+fn changed_paths(repo: &gix::Repository, a: ObjectId, b: ObjectId) -> Result<Vec<(BString, bool)>> {
     if a == b {
         return Ok(Vec::new());
     }
@@ -113,21 +187,21 @@ fn changed_paths(repo: &gix::Repository, a: ObjectId, b: ObjectId) -> Result<Vec
     Ok(changes
         .into_iter()
         .filter(|c| !c.entry_mode().is_tree())
-        .map(|c| c.location().to_owned())
+        .map(|c| {
+            let added = matches!(c, gix::object::tree::diff::ChangeDetached::Addition { .. });
+            (c.location().to_owned(), added)
+        })
         .collect())
 }
 
-/// The attribute line making `path` (an asset) merge as binary, `None` for a path that is
-/// not an asset or whose name a pattern cannot spell plainly (git then merges it as ours'
-/// attributes say).
-fn binary_line(path: &BString, rules: &AssetRules) -> Option<Vec<u8>> {
-    let text = path.to_str().ok()?;
-    rules.dialect_of(text)?;
-    let (_, name) = split(path.as_bstr());
-    let plain = name
+/// The attribute line making `rela` (an asset, relative to the directory of the
+/// attributes file) merge as binary; `None` when a pattern cannot spell its path plainly
+/// (git then merges it as ours' attributes say).
+fn binary_line(rela: &BStr) -> Option<Vec<u8>> {
+    let plain = rela
         .iter()
         .all(|&b| b.is_ascii_graphic() && !b"\\\"*?[]!#".contains(&b));
-    plain.then(|| format!("/{} merge=binary\n", name.to_str_lossy()).into_bytes())
+    plain.then(|| format!("/{} merge=binary\n", rela.to_str_lossy()).into_bytes())
 }
 
 /// `path`'s directory (empty at the root) and name.
@@ -315,14 +389,17 @@ fn finish(repo: &gix::Repository, git: GitMerge, rules: &AssetRules) -> Result<T
     // git's tree holds ours at an asset it merged as binary: the structured result goes
     // into the commit and the worktree alike.
     let tree = edit_tree(repo, git.tree, &commit_edits)?;
-    let mut index = repo.index_from_tree(&tree)?;
-    for (path, stages) in &left {
-        worktree::set_conflict_stages(&mut index, path.as_bstr(), *stages);
-    }
+    let worktree_index = repo.index_from_tree(&tree)?;
+    let mut index = worktree_index.clone();
+    worktree::set_all_conflict_stages(
+        &mut index,
+        left.iter().map(|(path, stages)| (path.as_bstr(), *stages)),
+    );
     files.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(TreeMerge {
         tree,
         worktree_tree: tree,
+        worktree_index,
         index,
         files,
         unresolved,

@@ -292,3 +292,51 @@ fn assets_follow_git_renames_and_merge_by_structure_without_the_driver() {
         Some("new\n")
     );
 }
+
+#[test]
+fn a_deeper_attributes_file_naming_the_driver_does_not_make_git_run_it() {
+    // The `merge=binary` lines go to the deepest `.gitattributes` above each asset, so a
+    // directory's own file (which would win over the root's) cannot send git to a driver.
+    let level = "x = 1\ny = 1\n";
+    let tmp = case(
+        &format!(
+            "mkdir -p lv/deep; printf '{level}' > lv/deep/a.sjson; printf '{level}' > b.sjson\n\
+             echo '*.sjson merge=assetvc' > lv/.gitattributes"
+        ),
+        "sed -i 's/x = 1/x = 2/' lv/deep/a.sjson b.sjson",
+        "sed -i 's/y = 1/y = 3/' lv/deep/a.sjson b.sjson",
+    );
+    let dir = tmp.path();
+    sh(dir, "git config merge.assetvc.driver false");
+    let repo = crate::Repo::discover(dir).unwrap();
+    let id = |r: &str| repo.resolve_object(r).unwrap();
+    let trees = MergeTrees {
+        bases: &[id("base")],
+        ours: id("ours"),
+        theirs: id("theirs"),
+        labels: ("ours", "theirs"),
+    };
+    let sjson = |p: &str| {
+        p.ends_with(".sjson").then_some(PathRules {
+            dialect: Dialect::Sjson,
+            profile: None,
+        })
+    };
+    let rules = AssetRules::new(sjson, MergeOptions::default());
+    let m = merge_explicit(repo.gix(), &trees, &rules).unwrap();
+    assert!(m.unresolved.is_empty(), "{:?}", m.unresolved);
+    let paths: Vec<&str> = m.files.iter().map(|f| f.path.as_str()).collect();
+    assert_eq!(paths, ["b.sjson", "lv/deep/a.sjson"]);
+    for path in paths {
+        assert_eq!(
+            text_at(&repo, m.tree, path).as_deref(),
+            Some("x = 2\ny = 3\n")
+        );
+    }
+    // The attributes committed are ours', untouched.
+    assert_eq!(
+        text_at(&repo, m.tree, "lv/.gitattributes").as_deref(),
+        Some("*.sjson merge=assetvc\n")
+    );
+    assert_eq!(text_at(&repo, m.tree, ".gitattributes"), None);
+}

@@ -75,9 +75,13 @@ impl Repo {
         let ours_tree = peel_to_tree(repo, trees.ours)?;
         let mut merged = merge_explicit(repo, trees, rules)?;
         let head_index = repo.index_from_tree(&ours_tree)?;
-        let worktree_target = repo.index_from_tree(&merged.worktree_tree)?;
         let report = StrategyMerge::of(&mut merged);
-        worktree::checkout(repo, &mut lock, &head_index, &worktree_target, merged.index)?;
+        let TreeMerge {
+            worktree_index,
+            index,
+            ..
+        } = merged;
+        worktree::checkout(repo, &mut lock, &head_index, &worktree_index, index)?;
         lock.commit()?;
         Ok(report)
     }

@@ -134,6 +134,8 @@ fn refuse_unless_safe_to_write(
         .collect();
     let mut in_the_way = Vec::new();
     let mut already_there = HashSet::new();
+    // Whether each directory a new path needs is taken by something else (checked once).
+    let mut not_a_dir: HashMap<BString, bool> = HashMap::new();
     for change in changes {
         let rela = change.path.as_bstr();
         let safe = match change.old {
@@ -173,7 +175,9 @@ fn refuse_unless_safe_to_write(
         let blocked = change.new.is_some()
             && ancestors(rela).any(|dir| {
                 !deleted.contains(dir)
-                    && std::fs::symlink_metadata(wt.path(dir)).is_ok_and(|m| !m.is_dir())
+                    && *not_a_dir.entry(dir.to_owned()).or_insert_with(|| {
+                        std::fs::symlink_metadata(wt.path(dir)).is_ok_and(|m| !m.is_dir())
+                    })
             });
         if !safe || blocked {
             in_the_way.push(change.path.to_str_lossy().into_owned());
@@ -246,7 +250,8 @@ fn write_changes(
             continue;
         };
         let rela = change.path.as_bstr();
-        if already_there.contains(&change.path) || wt.probe(rela, current)?.is(&id, mode, exec_bit)
+        if already_there.contains(&change.path)
+            || wt.probe_fast(rela, current)?.is(&id, mode, exec_bit)
         {
             written.insert(change.path.clone(), wt.stat_of(rela)?);
             continue;

@@ -114,24 +114,35 @@ pub fn unmerged_paths(index: &gix::index::State) -> Vec<String> {
 /// The base, ours and theirs entries of a conflicted path (`None` where a side has none).
 pub type Stages = [Option<(ObjectId, Mode)>; 3];
 
-/// Adds conflict stages for `path` to `index`, replacing its stage-0 entry:
-/// `stages` are base, ours and theirs (`None` where a side has no file).
-pub fn set_conflict_stages(index: &mut gix::index::State, path: &BStr, stages: Stages) {
-    index.remove_entries(|_, p, _| p == path);
-    for (i, stage) in stages.iter().enumerate() {
-        if let Some((id, mode)) = stage {
-            let stage = match i {
-                0 => Stage::Base,
-                1 => Stage::Ours,
-                _ => Stage::Theirs,
-            };
-            index.dangerously_push_entry(
-                Stat::default(),
-                *id,
-                gix::index::entry::Flags::from_stage(stage),
-                *mode,
-                path,
-            );
+/// Adds conflict stages for each path of `conflicts` to `index`, replacing its stage-0
+/// entry: the stages are base, ours and theirs (`None` where a side has no file). The
+/// index is scanned and sorted once, not once per path.
+pub fn set_all_conflict_stages<'p>(
+    index: &mut gix::index::State,
+    conflicts: impl IntoIterator<Item = (&'p BStr, Stages)>,
+) {
+    let conflicts: Vec<(&BStr, Stages)> = conflicts.into_iter().collect();
+    if conflicts.is_empty() {
+        return;
+    }
+    let paths: std::collections::HashSet<&BStr> = conflicts.iter().map(|(p, _)| *p).collect();
+    index.remove_entries(|_, p, _| paths.contains(p));
+    for (path, stages) in conflicts {
+        for (i, stage) in stages.iter().enumerate() {
+            if let Some((id, mode)) = stage {
+                let stage = match i {
+                    0 => Stage::Base,
+                    1 => Stage::Ours,
+                    _ => Stage::Theirs,
+                };
+                index.dangerously_push_entry(
+                    Stat::default(),
+                    *id,
+                    gix::index::entry::Flags::from_stage(stage),
+                    *mode,
+                    path,
+                );
+            }
         }
     }
     index.sort_entries();

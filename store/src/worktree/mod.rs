@@ -35,7 +35,7 @@ use crate::repo::worktree_path;
 
 pub use checkout::{checkout, checkout_against};
 use fs::{is_executable, make_symlink, remove_existing, set_executable};
-pub use index::{diff_indexes, set_conflict_stages, unmerged_paths, PathChange, Stages};
+pub use index::{diff_indexes, set_all_conflict_stages, unmerged_paths, PathChange, Stages};
 pub use lock::IndexLock;
 pub use safety::{path_problem, validate_index, worktree_file};
 
@@ -209,25 +209,57 @@ impl<'r> Worktree<'r> {
         entry: &gix::index::Entry,
         index: &gix::index::State,
     ) -> Result<bool> {
-        let path = self.path(rela);
-        if let Ok(meta) = gix::index::fs::Metadata::from_path_no_follow(&path) {
-            if let Ok(stat) = Stat::from_fs(&meta) {
-                let mode_ok = entry.mode == Mode::SYMLINK && meta.is_symlink()
-                    || entry.mode != Mode::SYMLINK
-                        && meta.is_file()
-                        && (!self.exec_bit
-                            || meta.is_executable() == (entry.mode == Mode::FILE_EXECUTABLE));
-                if mode_ok
-                    && entry.stat.matches(&stat, self.stat_options)
-                    && !entry.stat.is_racy(index.timestamp(), self.stat_options)
-                    && entry.stat != Stat::default()
-                {
-                    return Ok(true);
-                }
-            }
+        if self.stat_says_unchanged(rela, entry, index) {
+            return Ok(true);
         }
         let on_disk = self.probe(rela, index)?;
         Ok(on_disk.is(&entry.id, entry.mode, self.exec_bit))
+    }
+
+    /// Whether the stat data of the file at `rela` say it still holds `entry` of `index`
+    /// (git's check: same stat data as recorded, not racy, the mode right); `false` when
+    /// they cannot tell, never a false `true`.
+    fn stat_says_unchanged(
+        &self,
+        rela: &BStr,
+        entry: &gix::index::Entry,
+        index: &gix::index::State,
+    ) -> bool {
+        let Ok(meta) = gix::index::fs::Metadata::from_path_no_follow(&self.path(rela)) else {
+            return false;
+        };
+        let Ok(stat) = Stat::from_fs(&meta) else {
+            return false;
+        };
+        let mode_ok = entry.mode == Mode::SYMLINK && meta.is_symlink()
+            || entry.mode != Mode::SYMLINK
+                && meta.is_file()
+                && (!self.exec_bit
+                    || meta.is_executable() == (entry.mode == Mode::FILE_EXECUTABLE));
+        mode_ok
+            && entry.stat.matches(&stat, self.stat_options)
+            && !entry.stat.is_racy(index.timestamp(), self.stat_options)
+            && entry.stat != Stat::default()
+    }
+
+    /// What is on disk at `rela` when the stat data show it holds its stage-0 entry of
+    /// `index` (a regular file: no read, no hash); `None` when they cannot tell.
+    fn known_by_stat(&self, rela: &BStr, index: &gix::index::State) -> Option<OnDisk> {
+        let entry = index.entry_by_path_and_stage(rela, gix::index::entry::Stage::Unconflicted)?;
+        let file = entry.mode == Mode::FILE || entry.mode == Mode::FILE_EXECUTABLE;
+        (file && self.stat_says_unchanged(rela, entry, index)).then_some(OnDisk::File {
+            id: entry.id,
+            executable: self.exec_bit && entry.mode == Mode::FILE_EXECUTABLE,
+        })
+    }
+
+    /// What is on disk at `rela` ([`Worktree::probe`]), from the stat data alone when they
+    /// show it unchanged since `index` recorded it.
+    pub fn probe_fast(&mut self, rela: &BStr, index: &gix::index::State) -> Result<OnDisk> {
+        match self.known_by_stat(rela, index) {
+            Some(on_disk) => Ok(on_disk),
+            None => self.probe(rela, index),
+        }
     }
 
     /// Adds the file at `rela` to the object database, as `git add` does: its blob id, index
@@ -298,6 +330,11 @@ impl<'r> Worktree<'r> {
         let Some((index, expected)) = check else {
             return Ok(true);
         };
+        // Stat data that show the file unchanged since the index recorded it are git's
+        // own proof of content (and a save since would have changed them).
+        if let Some(on_disk) = self.known_by_stat(rela, index) {
+            return Ok(expected(&on_disk));
+        }
         let path = self.path(rela);
         let before = fs::fence(&path);
         if !expected(&self.probe(rela, index)?) {

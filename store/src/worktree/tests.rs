@@ -84,3 +84,58 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// Conflict stages set for many paths at once: each conflicted path holds exactly its
+    /// given stages and no stage-0 entry, every other entry is kept, the index stays sorted.
+    #[test]
+    fn all_conflict_stages_are_set_at_once(
+        files in proptest::collection::btree_set("[a-c]{1,2}(/[a-c]{1,2})?", 1..12),
+        picks in proptest::collection::vec((any::<proptest::sample::Index>(), 0u8..8), 0..6),
+    ) {
+        use gix::bstr::{BStr, ByteSlice};
+        use gix::index::entry::{Flags, Stage, Stat};
+        let kind = gix::hash::Kind::Sha1;
+        let id = |n: u8| gix::ObjectId::from_bytes_or_panic(&[n; 20]);
+        let mut index = gix::index::State::new(kind);
+        let files: Vec<String> = files.into_iter().collect();
+        for f in &files {
+            index.dangerously_push_entry(Stat::default(), id(0), Flags::empty(), Mode::FILE, f.as_bytes().as_bstr());
+        }
+        index.sort_entries();
+        let mut conflicts: std::collections::BTreeMap<&str, super::Stages> = Default::default();
+        for (pick, sides) in &picks {
+            let path = files[pick.index(files.len())].as_str();
+            let stage = |bit: u8, n: u8| (sides & bit != 0).then(|| (id(n), Mode::FILE));
+            conflicts.insert(path, [stage(1, 1), stage(2, 2), stage(4, 3)]);
+        }
+        super::set_all_conflict_stages(
+            &mut index,
+            conflicts.iter().map(|(p, s)| (BStr::new(p.as_bytes()), *s)),
+        );
+        let sorted = index.entries().windows(2).all(|w| {
+            let (a, b) = (&w[0], &w[1]);
+            (a.path(&index), a.stage() as u32) < (b.path(&index), b.stage() as u32)
+        });
+        prop_assert!(sorted);
+        for f in &files {
+            let at: Vec<(u32, gix::ObjectId)> = index
+                .entries()
+                .iter()
+                .filter(|e| e.path(&index) == f.as_bytes())
+                .map(|e| (e.stage() as u32, e.id))
+                .collect();
+            let want: Vec<(u32, gix::ObjectId)> = match conflicts.get(f.as_str()) {
+                Some(stages) => stages
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, s)| s.map(|(id, _)| (i as u32 + 1, id)))
+                    .collect(),
+                None => vec![(Stage::Unconflicted as u32, id(0))],
+            };
+            prop_assert_eq!(at, want);
+        }
+    }
+}
