@@ -3,14 +3,13 @@
 //! merges.
 
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
 use merge::Policy;
 use store::Error;
 use store::{AssetRules, MergeReport, PathRules, UnresolvedKind};
 
 use super::merging;
-use crate::exit::{Exit, FAILED};
+use crate::exit::Outcome;
 use crate::report;
 use config::Config;
 
@@ -27,7 +26,7 @@ pub fn fail(e: Error) -> anyhow::Error {
     if paths.len() > 50 {
         message.push_str(&format!("\n    … and {} more", paths.len() - 50));
     }
-    Exit::error(FAILED, message).into()
+    crate::exit::Error::Failed(message).into()
 }
 
 /// The repository around the current directory and its worktree root.
@@ -132,8 +131,10 @@ pub fn print_left_alone(paths: &[String]) {
 
 /// The exit status of a finished merge: 1 when paths are left for the user, as conflicts
 /// or as files saved while the merge wrote them (left alone: they do not hold the merge).
-pub fn merge_status(report: &MergeReport) -> ExitCode {
-    ExitCode::from(u8::from(
-        !report.unresolved.is_empty() || !report.left_alone.is_empty(),
-    ))
+pub fn merge_status(report: &MergeReport) -> Outcome {
+    if !report.unresolved.is_empty() {
+        Outcome::Conflicts
+    } else {
+        Outcome::done_unless(!report.left_alone.is_empty(), Outcome::LeftAlone)
+    }
 }

@@ -1,14 +1,13 @@
 //! `assetvc blame FILE [--rev REV] [--json]`: for each object of FILE and each of its
 //! properties, the commit, author and date of its last change.
 
-use std::process::ExitCode;
-
 use anyhow::bail;
 use clap::Args;
 use serde_json::json;
 use store::blame;
 
 use super::{commit_json, day, object_name, open, print_json, short_commit};
+use crate::exit::Outcome;
 
 /// Arguments of `assetvc blame`.
 #[derive(Debug, Args)]
@@ -24,9 +23,9 @@ pub struct BlameArgs {
 }
 
 /// Runs `assetvc blame`.
-pub fn run(args: &BlameArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: &BlameArgs) -> anyhow::Result<Outcome> {
     run_blame(args)?;
-    Ok(ExitCode::SUCCESS)
+    Ok(Outcome::Done)
 }
 
 fn run_blame(args: &BlameArgs) -> anyhow::Result<()> {
