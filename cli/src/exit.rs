@@ -206,12 +206,11 @@ pub fn status(ending: &Ending<'_>) -> u8 {
 }
 
 /// The final message of an ending, if any: a diagnostic or a guard's words as they are,
-/// a usage error after `assetvc: `, any other failure after `assetvc: error: `, escaped
-/// for the terminal.
+/// a usage error after `assetvc: `, any other failure after `assetvc: error: `; always
+/// escaped for the terminal ([`report::safe`]: escaping twice changes nothing more).
 pub fn message(ending: &Ending<'_>) -> Option<String> {
-    let error = |text: &str| format!("assetvc: error: {}", report::safe(text));
-    match ending {
-        Ending::Outcome(_) | Ending::OutputClosed => None,
+    let text = match ending {
+        Ending::Outcome(_) | Ending::OutputClosed => return None,
         Ending::Error(
             e @ (Error::BadInput(_)
             | Error::Load(_)
@@ -221,13 +220,16 @@ pub fn message(ending: &Ending<'_>) -> Option<String> {
                 error: merge::MergeError::Parse { .. },
                 ..
             }),
-        ) => Some(e.to_string()),
-        Ending::Error(e @ Error::Usage(_)) => Some(format!("assetvc: {e}")),
+        ) => e.to_string(),
+        Ending::Error(e @ Error::Usage(_)) => format!("assetvc: {e}"),
         Ending::Error(
             e @ (Error::Merge { .. } | Error::CommitAborted { .. } | Error::Failed(_)),
-        ) => Some(error(&e.to_string())),
-        Ending::Other(e) => Some(error(&chain(e))),
-    }
+        ) => {
+            format!("assetvc: error: {e}")
+        }
+        Ending::Other(e) => format!("assetvc: error: {}", chain(e)),
+    };
+    Some(report::safe(&text).into_owned())
 }
 
 /// Prints how `result` ended and gives its exit status: the one place a run ends.

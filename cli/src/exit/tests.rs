@@ -191,3 +191,49 @@ fn a_store_error_ends_the_chain() {
     let e = anyhow::Error::new(e).context("opening");
     assert_eq!(chain(&e), "opening: not a git repository: .");
 }
+
+/// The errors of [`every_error`] and any other failure, each carrying `text` where it
+/// carries words.
+fn errors_with(text: &str) -> Vec<anyhow::Error> {
+    let parse = merge::MergeError::Parse {
+        version: merge::Version::Base,
+        error: parse_error(),
+    };
+    let coherence = merge::MergeError::Coherence(merge::coherence::CoherenceError::Internal);
+    let merge = |error| Error::Merge {
+        error,
+        file: text.into(),
+        versions: [text, text, text].map(String::from),
+    };
+    let typed = [
+        Error::BadInput(text.into()),
+        Error::Usage(text.into()),
+        merge(parse),
+        merge(coherence),
+        Error::Blocked(text.into()),
+        Error::Failed(text.into()),
+        Error::Output {
+            command: "expr",
+            source: std::io::Error::other(text.to_string()),
+        },
+    ];
+    let mut all: Vec<anyhow::Error> = typed.into_iter().map(anyhow::Error::from).collect();
+    all.push(anyhow::anyhow!("{text}").context(text.to_string()));
+    all
+}
+
+proptest::proptest! {
+    /// Whatever a failure carries (file names, messages, control characters read from a
+    /// repository), its final message is safe for a terminal, mapping it never panics
+    /// and its status is one of the documented ones.
+    #[test]
+    fn every_final_message_is_terminal_safe(text in "\\PC*|[\\x00-\\x1f\\x7f\\u{202e}a-z:\\n]{0,40}") {
+        for e in errors_with(&text) {
+            let result: anyhow::Result<Outcome> = Err(e);
+            let ending = Ending::of(&result);
+            let message = message(&ending).unwrap_or_default();
+            proptest::prop_assert_eq!(report::safe(&message), message.as_str());
+            proptest::prop_assert!([1, 2].contains(&status(&ending)));
+        }
+    }
+}
