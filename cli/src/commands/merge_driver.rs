@@ -124,7 +124,7 @@ fn merge_file(args: &MergeDriverArgs) -> anyhow::Result<Outcome> {
     options.policy = configured.for_operation(operation.swapped);
     // Ours' document too, when finding its dialect parsed it (one parse, not two).
     let detected = merging::detect_file(&config, Path::new(&args.path), &args.current);
-    options.profile = merging::profile_of(&config.profiles, Path::new(&args.path));
+    options.profile = config.profiles.format_of(Path::new(&args.path));
     let shown = |side: &str| format!("{} ({side})", args.path);
     let docs = merging::load_three(
         [

@@ -60,7 +60,7 @@ pub fn run(args: &MergeFileArgs) -> anyhow::Result<Outcome> {
         merging::options(&repo_config::root_for(dir), args.policy).map_err(anyhow::Error::msg)?;
     // Ours' document too, when finding its dialect parsed it (one parse, not two).
     let detected = merging::detect_file(&config, &args.current, &args.current);
-    options.profile = merging::profile_of(&config.profiles, &args.current);
+    options.profile = config.profiles.format_of(&args.current);
     fn shown(p: &Path) -> (&Path, String) {
         (p, p.display().to_string())
     }

@@ -46,7 +46,7 @@ pub fn settings(
 
 /// How the repository configured by `config` merges each path, with the merge settings
 /// `options`: which paths are assets and their dialect (the asset patterns), and each
-/// asset's engine profile (`[profiles]`, else its file name; [`merging::profile_of`]).
+/// asset's engine profile (`[profiles]`, else its file name; [`config::Profiles::format_of`]).
 /// The one place the porcelain's merges (`merge`, `pull`, `sync`, the merge strategy,
 /// `pr`) learn it.
 pub fn asset_rules(config: &Config, options: merge::MergeOptions) -> anyhow::Result<AssetRules> {
@@ -55,7 +55,7 @@ pub fn asset_rules(config: &Config, options: merge::MergeOptions) -> anyhow::Res
     let of_path = move |path: &str| {
         let path = Path::new(path);
         let dialect = matcher.dialect(path)?;
-        let profile = merging::profile_of(&profiles, path);
+        let profile = profiles.format_of(path);
         Some(PathRules { dialect, profile })
     };
     Ok(AssetRules::new(of_path, options))

@@ -127,12 +127,3 @@ fn keep_if(exact: bool, found: Detected) -> Detected {
         false => Detected::Dialect(found.dialect()),
     }
 }
-
-/// The engine profile of `path`: `assetvc.toml`'s `[profiles]`, else by extension;
-/// `None` leaves it to the content of ours at the merge.
-pub fn profile_of(profiles: &config::Profiles, path: &Path) -> Option<merge::profile::Format> {
-    match profiles.for_path(path) {
-        Some((format, _)) => Some(format),
-        None => merge::profile::Format::by_file_name(&path.to_string_lossy()),
-    }
-}
