@@ -2,7 +2,8 @@
 //!
 //! The command line of the `assetvc` binary ([`main`]) and of the lean merge driver binary
 //! `assetvc-merge-driver` ([`merge_driver_main`]). Both binaries are thin: this library is
-//! the cli, the one place that turns errors into messages and exit statuses.
+//! the cli, the one place that turns outcomes and errors into messages and exit statuses
+//! (`exit.rs`).
 
 #![warn(missing_docs)]
 
@@ -106,25 +107,25 @@ enum Command {
 /// The `assetvc` command line: parses the arguments, runs the command, gives its status.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
-    run(&cli.command).unwrap_or_else(|e| exit::failure(&e))
+    exit::end(run(&cli.command))
 }
 
 /// The `assetvc-merge-driver` binary: `assetvc merge-driver` without the rest of the
 /// command line, for git to start once per merged file (`commands::merge_driver`).
 pub fn merge_driver_main() -> ExitCode {
-    commands::merge_driver::main_lean(std::env::args_os().skip(1))
-        .unwrap_or_else(|e| exit::failure(&e))
+    exit::end(commands::merge_driver::main_lean(
+        std::env::args_os().skip(1),
+    ))
 }
 
 /// The `git-merge-assetvc` binary: the merge strategy git runs once per merge step
 /// (`commands::merge_strategy`).
 pub fn merge_strategy_main() -> ExitCode {
-    commands::merge_strategy::main(std::env::args_os().skip(1))
-        .unwrap_or_else(|e| exit::failure(&e))
+    exit::end(commands::merge_strategy::main(std::env::args_os().skip(1)))
 }
 
 /// Runs one command: its exit status, or the failure `main` reports.
-fn run(command: &Command) -> anyhow::Result<ExitCode> {
+fn run(command: &Command) -> anyhow::Result<exit::Outcome> {
     match command {
         Command::Fmt(args) => commands::fmt::run(args),
         Command::Check(args) => commands::check::run(args),

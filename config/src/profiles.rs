@@ -22,6 +22,17 @@ impl Profiles {
             .map(|(pattern, _, format)| (*format, pattern.as_str()))
     }
 
+    /// The engine profile of `path` for a merge: the configured one ([`Profiles::for_path`]),
+    /// else the one its file name implies ([`Format::by_file_name`]); `None` leaves it to
+    /// the content of ours at the merge. The driver, `merge-file` and the porcelain all
+    /// choose by this.
+    pub fn format_of(&self, path: &Path) -> Option<Format> {
+        match self.for_path(path) {
+            Some((format, _)) => Some(format),
+            None => Format::by_file_name(&path.to_string_lossy()),
+        }
+    }
+
     /// Whether no profile is configured.
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
@@ -75,11 +86,42 @@ mod tests {
             Some(Format::Tiled)
         );
         assert_eq!(c.profiles.for_path(Path::new("x.json")), None);
+        // Configured first, else by file name.
+        assert_eq!(
+            c.profiles.format_of(Path::new("maps/x.json")),
+            Some(Format::Tiled)
+        );
+        assert_eq!(
+            c.profiles.format_of(Path::new("x.ldtk")),
+            Format::by_file_name("x.ldtk")
+        );
         let e = Config::parse("[profiles]\n\"*.x\" = \"unreal\"\n", Path::new("a")).unwrap_err();
         let shown = e.to_string();
         assert!(
             shown.contains(":2:") && shown.contains("unknown profile"),
             "{shown}"
         );
+    }
+
+    proptest::proptest! {
+        /// A configured profile wins; any other path gets what its file name implies.
+        #[test]
+        fn the_profile_of_a_path_is_the_configured_one_else_by_file_name(
+            name in "[a-z]{1,8}\\.(fire|prefab|tmx|tmj|ldtk|json|level|sjson)",
+            dir in "([a-z]{1,5}/){0,2}",
+        ) {
+            let text = "[profiles]\n\"*.level\" = \"tiled\"\n";
+            let c = Config::parse(text, Path::new("assetvc.toml")).unwrap();
+            let path = format!("{dir}{name}");
+            let want = match name.ends_with(".level") {
+                true => Some(Format::Tiled),
+                false => Format::by_file_name(&path),
+            };
+            proptest::prop_assert_eq!(c.profiles.format_of(Path::new(&path)), want);
+            proptest::prop_assert_eq!(
+                Profiles::default().format_of(Path::new(&path)),
+                Format::by_file_name(&path)
+            );
+        }
     }
 }

@@ -7,7 +7,7 @@ use sjson::{Dialect, Document, ParseOptions};
 use crate::coherence::BaseAgain;
 use crate::coherent::{self, Coherent};
 use crate::naming::{NamedConflict, Names};
-use crate::{Conflict, GateViolation, MergeError, MergeOptions, Policy};
+use crate::{Conflict, GateViolation, MergeError, MergeOptions, Policy, Version};
 
 /// The three versions of a merge: base (the common ancestor), ours (the current version,
 /// whose text the result edits) and theirs (the other version).
@@ -16,7 +16,7 @@ use crate::{Conflict, GateViolation, MergeError, MergeOptions, Policy};
 #[allow(clippy::large_enum_variant)]
 pub enum Inputs<'a> {
     /// Three texts of one dialect, parsed by the merge: one that does not parse is a
-    /// [`MergeError::Parse`] naming its side.
+    /// [`MergeError::Parse`] naming its [`Version`].
     Texts {
         /// Base's text.
         base: String,
@@ -164,13 +164,13 @@ pub fn merge(inputs: Inputs<'_>, options: &MergeOptions) -> Result<Merged, Merge
             theirs,
             dialect,
         } => {
-            let parse = |side: &'static str, text: String| {
+            let parse = |version: Version, text: String| {
                 Document::parse_with(text, ParseOptions::new(dialect))
-                    .map_err(|error| MergeError::Parse { side, error })
+                    .map_err(|error| MergeError::Parse { version, error })
             };
-            let base = parse("base", base)?;
-            let ours = parse("ours", ours)?;
-            let theirs = parse("theirs", theirs)?;
+            let base = parse(Version::Base, base)?;
+            let ours = parse(Version::Ours, ours)?;
+            let theirs = parse(Version::Theirs, theirs)?;
             coherent::merge_beside(&base, &ours, &theirs, options, beside)?
         }
         Inputs::Documents { base, ours, theirs } => {

@@ -62,6 +62,7 @@ pub use gate::{FormatInvariant, GateViolation};
 pub use grid_diff::{grid_changes, GridChange};
 pub use id::Id;
 pub use merger::{compact_json, id_member, id_text};
+pub use names::Version;
 
 /// From this many bytes of text, work on the two sides runs on two threads (move
 /// detection, the coherence pass's walks and reference resolution); below it a thread
@@ -514,10 +515,10 @@ pub(crate) fn failed(conflicts: &[Conflict], violations: &[GateViolation], polic
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum MergeError {
     /// An input is not a valid document.
-    #[error("{side}: {error}")]
+    #[error("{version}: {error}")]
     Parse {
-        /// `base`, `ours` or `theirs`.
-        side: &'static str,
+        /// The input that does not parse.
+        version: Version,
         /// The parse error.
         error: ParseError,
     },

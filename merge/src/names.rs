@@ -38,6 +38,61 @@ impl Side {
     }
 }
 
+/// One of a merge's three inputs: base (the common ancestor), ours (the current version)
+/// or theirs (the other version); an error names the input it comes from by this.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Version {
+    /// The common ancestor.
+    Base,
+    /// The current version.
+    Ours,
+    /// The other version.
+    Theirs,
+}
+
+impl Version {
+    /// The three, in the order a merge's inputs are given (base, ours, theirs).
+    pub const ALL: [Version; 3] = [Version::Base, Version::Ours, Version::Theirs];
+
+    /// `"base"`, `"ours"` or `"theirs"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Version::Base => "base",
+            Version::Ours => "ours",
+            Version::Theirs => "theirs",
+        }
+    }
+
+    /// Its place in [`Version::ALL`]: 0 base, 1 ours, 2 theirs.
+    pub fn index(self) -> usize {
+        match self {
+            Version::Base => 0,
+            Version::Ours => 1,
+            Version::Theirs => 2,
+        }
+    }
+
+    /// The version [`Version::name`] names.
+    pub fn from_name(name: &str) -> Option<Version> {
+        Version::ALL.into_iter().find(|v| v.name() == name)
+    }
+}
+
+impl std::fmt::Display for Version {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl From<Side> for Version {
+    fn from(side: Side) -> Version {
+        match side {
+            Side::Ours => Version::Ours,
+            Side::Theirs => Version::Theirs,
+        }
+    }
+}
+
 impl Policy {
     /// The policy [`Policy::name`] names.
     pub fn from_name(name: &str) -> Option<Policy> {
@@ -68,6 +123,7 @@ macro_rules! by_name {
 by_name!(ConflictKind, "conflict kind");
 by_name!(Side, "side");
 by_name!(Policy, "policy");
+by_name!(Version, "version");
 
 #[cfg(test)]
 mod tests {
@@ -85,6 +141,12 @@ mod tests {
         for s in Side::ALL {
             assert_eq!(Side::from_name(s.name()), Some(s));
         }
+        for (i, v) in Version::ALL.into_iter().enumerate() {
+            assert_eq!(Version::from_name(v.name()), Some(v));
+            assert_eq!(v.index(), i);
+        }
+        assert_eq!(Version::from(Side::Ours), Version::Ours);
+        assert_eq!(Version::from(Side::Theirs), Version::Theirs);
         assert_eq!(ConflictKind::from_name("both modified"), None);
     }
 

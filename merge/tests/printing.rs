@@ -335,7 +335,13 @@ fn three_quotes_always_open_a_raw_string() {
     )
     .unwrap_err();
     assert!(
-        matches!(err, merge::MergeError::Parse { side: "ours", .. }),
+        matches!(
+            err,
+            merge::MergeError::Parse {
+                version: merge::Version::Ours,
+                ..
+            }
+        ),
         "{err}"
     );
     let out = sj(base, "w = [\"\" \"x\" 1]\n", theirs);

@@ -12,7 +12,6 @@
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 use clap::Args;
@@ -22,7 +21,7 @@ use sjson::{Dialect, Document, ParseOptions};
 
 use super::merge_file::parse_policy;
 use super::merging;
-use crate::exit::{Exit, FAILED};
+use crate::exit::{Error, Outcome};
 use crate::{files, repo_config, report};
 
 /// Arguments of `assetvc apply`.
@@ -70,7 +69,7 @@ struct Target {
 }
 
 /// Runs `assetvc apply`.
-pub fn run(args: &ApplyArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: &ApplyArgs) -> anyhow::Result<Outcome> {
     let name = args.patch.display().to_string();
     let text = read_patch(&args.patch).with_context(|| name.clone())?;
     if args.output.is_some() && args.file.is_none() {
@@ -86,7 +85,7 @@ pub fn run(args: &ApplyArgs) -> anyhow::Result<ExitCode> {
     };
     let (targets, policy) = match targets {
         Ok(t) => t.into_iter().unzip::<_, _, Vec<Target>, Vec<Policy>>(),
-        Err(message) => return Err(Exit::new(FAILED, with_prefix(&message)).into()),
+        Err(message) => return Err(Error::BadInput(with_prefix(&message)).into()),
     };
     let policy = policy.first().copied().unwrap_or_default();
     finish(args, &targets, policy)
@@ -127,7 +126,8 @@ fn load(
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let (options, config) = merging::options(&repo_config::root_for(dir), policy)?;
+    let (options, config) =
+        merging::options(&repo_config::root_for(dir), policy).map_err(|e| e.to_string())?;
     let dialect = merging::dialect_of(&config, file);
     let shown = file.display().to_string();
     if missing_ok && !file.exists() {
@@ -139,7 +139,8 @@ fn load(
         return Err(format!("{shown}: is a directory"));
     }
     let read = std::fs::read(file).map_err(|e| format!("{shown}: {e}"))?;
-    let doc = merging::load_bytes(file, read.clone(), &shown, dialect)?;
+    let doc =
+        merging::load_bytes(file, read.clone(), &shown, dialect).map_err(|e| e.to_string())?;
     Ok((options, doc, Some(read)))
 }
 
@@ -281,7 +282,7 @@ fn inside(root: &Path, file: &str) -> Result<PathBuf, String> {
 /// Writes every result (all were computed first: a bad change leaves every file as it
 /// was), then reports. A file written in place is written by compare-and-swap: one saved
 /// since it was read is left alone (reported, exit status 1).
-fn finish(args: &ApplyArgs, targets: &[Target], policy: Policy) -> anyhow::Result<ExitCode> {
+fn finish(args: &ApplyArgs, targets: &[Target], policy: Policy) -> anyhow::Result<Outcome> {
     let mut left_alone = vec![false; targets.len()];
     for (t, left_alone) in targets.iter().zip(&mut left_alone) {
         let written = if args.stdout {
@@ -346,9 +347,11 @@ fn finish(args: &ApplyArgs, targets: &[Target], policy: Policy) -> anyhow::Resul
         }
     }
     let failed = targets.iter().any(|t| t.outcome.failed(policy));
-    Ok(ExitCode::from(u8::from(
-        failed || left_alone.contains(&true),
-    )))
+    Ok(if failed {
+        Outcome::Conflicts
+    } else {
+        Outcome::done_unless(left_alone.contains(&true), Outcome::LeftAlone)
+    })
 }
 
 /// Compare-and-swap of one result into its file: written only if the file still holds

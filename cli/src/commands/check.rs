@@ -6,13 +6,13 @@
 //! checkers from trusted git config pass.
 
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
 use clap::Args;
 use config::{Config, ConfigError, FILE_NAME};
 use hooks::Problem;
 use serde::Serialize;
 
+use crate::exit::Outcome;
 use crate::repo_config;
 
 /// Arguments of `assetvc check`.
@@ -38,7 +38,7 @@ struct JsonReport<'a> {
 /// Runs `assetvc check`: 0 all good, 1 problems found (an invalid `assetvc.toml` is one,
 /// reported at its `line:col`, and then nothing else is checked), 2 bad usage, a missing
 /// path or a configuration that cannot be read.
-pub fn run(args: &CheckArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: &CheckArgs) -> anyhow::Result<Outcome> {
     if args.explain {
         return crate::commands::profile_explain::run(&args.paths);
     }
@@ -107,9 +107,10 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitCode> {
             );
         }
     }
-    Ok(ExitCode::from(u8::from(
+    Ok(Outcome::done_unless(
         problems.iter().any(Problem::is_error),
-    )))
+        Outcome::Problems,
+    ))
 }
 
 /// The policy here: the `assetvc.toml` at `config_root` (the repository's root) and the

@@ -4,13 +4,12 @@
 //! commit. The client pre-commit hook is not run: its checks are these checks.
 
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 use anyhow::bail;
 use clap::Args;
 
 use super::porcelain;
-use crate::exit::Exit;
+use crate::exit::{Error, Outcome};
 use config::Config;
 
 /// Arguments of `assetvc commit`.
@@ -72,7 +71,7 @@ pub fn check_blobs(
 
 /// Runs `assetvc commit`: 0 committed, 1 checks failed or nothing to commit (nothing is
 /// written then), 2 bad usage or a repository error.
-pub fn run(args: &CommitArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: &CommitArgs) -> anyhow::Result<Outcome> {
     // git refuses an empty message: say so before touching anything.
     if !args.message.is_empty() && args.message.iter().all(|m| m.trim().is_empty()) {
         bail!("empty commit message: give one with -m MSG");
@@ -127,12 +126,8 @@ pub fn run(args: &CommitArgs) -> anyhow::Result<ExitCode> {
         for p in &problems {
             eprintln!("{p}");
         }
-        let message = format!(
-            "commit aborted: {} asset{} failed the checks; nothing was committed",
-            problems.len(),
-            if problems.len() == 1 { "" } else { "s" }
-        );
-        return Err(Exit::error(1, message).into());
+        let problems = problems.len();
+        return Err(Error::CommitAborted { problems }.into());
     }
     let branch = repo
         .current_branch()
@@ -153,7 +148,7 @@ pub fn run(args: &CommitArgs) -> anyhow::Result<ExitCode> {
                         "problems": [],
                     })
                 );
-                return Ok(ExitCode::SUCCESS);
+                return Ok(Outcome::Done);
             }
             let first = message.lines().next().unwrap_or_default();
             let merge = if c.parents.len() > 1 { " (merge)" } else { "" };
@@ -163,11 +158,11 @@ pub fn run(args: &CommitArgs) -> anyhow::Result<ExitCode> {
                 c.changes.len(),
                 if c.changes.len() == 1 { "" } else { "s" }
             );
-            Ok(ExitCode::SUCCESS)
+            Ok(Outcome::Done)
         }
         Ok(None) => {
             eprintln!("assetvc: nothing to commit");
-            Ok(ExitCode::from(1))
+            Ok(Outcome::NothingToCommit)
         }
         Err(e) => Err(porcelain::fail(e)),
     }

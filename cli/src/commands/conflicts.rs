@@ -3,13 +3,12 @@
 //! with all its steps (a whole `git rebase`, not only its last commit), or with `--all`
 //! every recorded operation, oldest first.
 
-use std::process::ExitCode;
-
 use clap::Args;
 use merge::Policy;
 use store::{ConflictRecord, FileStep, Journal, OperationKind, Recorded};
 
 use super::porcelain;
+use crate::exit::Outcome;
 use crate::report;
 
 /// Arguments of `assetvc conflicts`.
@@ -131,13 +130,13 @@ fn json_of(r: &Recorded) -> serde_json::Value {
 
 /// Runs `assetvc conflicts`: 0 (also when no merge was recorded), 2 outside a repository or
 /// when the journal cannot be read.
-pub fn run(args: &ConflictsArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: &ConflictsArgs) -> anyhow::Result<Outcome> {
     let repo = store::Repo::discover(std::path::Path::new(".")).map_err(porcelain::fail)?;
     let journal = Journal::at(repo.git_dir());
     if let Some(file) = &args.commit_msg {
         let head = repo.head_commit().ok().flatten().map(|id| id.to_string());
         append_to_message(&journal, head.as_deref(), file);
-        return Ok(ExitCode::SUCCESS);
+        return Ok(Outcome::Done);
     }
     let operations = if args.all {
         journal.operations()?
@@ -147,7 +146,7 @@ pub fn run(args: &ConflictsArgs) -> anyhow::Result<ExitCode> {
     if let Some(out) = &args.html {
         let last = operations.first().map(|r| r.steps.as_slice());
         super::conflicts_page::write(&worktree(&repo), last, out)?;
-        return Ok(ExitCode::SUCCESS);
+        return Ok(Outcome::Done);
     }
     // Paths git itself left unmerged (a binary file, a file no driver merges): the user
     // must resolve them whatever the journal says.
@@ -171,11 +170,11 @@ pub fn run(args: &ConflictsArgs) -> anyhow::Result<ExitCode> {
             "{}",
             serde_json::to_string_pretty(&value).unwrap_or_default()
         );
-        return Ok(ExitCode::SUCCESS);
+        return Ok(Outcome::Done);
     }
     if operations.is_empty() && unmerged.is_empty() {
         eprintln!("assetvc: no merge recorded in this clone");
-        return Ok(ExitCode::SUCCESS);
+        return Ok(Outcome::Done);
     }
     for r in &operations {
         if repo.merge_undone(&r.operation) {
@@ -196,7 +195,7 @@ pub fn run(args: &ConflictsArgs) -> anyhow::Result<ExitCode> {
             report::safe_line(path)
         );
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(Outcome::Done)
 }
 
 /// The `prepare-commit-msg` hook's work: when git is committing a merge (`MERGE_HEAD`

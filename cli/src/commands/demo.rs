@@ -6,7 +6,7 @@
 //! configuration switched off, so the outcome is the same on every machine.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode, Output};
+use std::process::{Command, Output};
 
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
@@ -16,7 +16,7 @@ use sjson::{Dialect, Document};
 use super::diff::Paint;
 use super::install::sh_quote;
 use super::merge_hooks;
-use crate::exit::Exit;
+use crate::exit::{Error, Outcome};
 
 mod script;
 
@@ -60,9 +60,9 @@ pub struct DemoArgs {
 }
 
 /// Runs the demo: 0 when both merges behaved as shown, 1 if something went wrong.
-pub fn run(args: &DemoArgs) -> anyhow::Result<ExitCode> {
-    demo(args).map_err(|e| Exit::error(crate::exit::FAILED, format!("demo: {e:#}")))?;
-    Ok(ExitCode::SUCCESS)
+pub fn run(args: &DemoArgs) -> anyhow::Result<Outcome> {
+    demo(args).map_err(|e| Error::Failed(format!("demo: {e:#}")))?;
+    Ok(Outcome::Done)
 }
 
 /// `git` in the demo repository, isolated from the user's configuration.

@@ -1,11 +1,10 @@
 //! `assetvc expr`: compile and run an expression.
 
 use std::io::Write as _;
-use std::process::ExitCode;
 
 use clap::Args;
 
-use crate::exit::{Exit, FAILED};
+use crate::exit::{Error, Outcome};
 
 /// Arguments of `assetvc expr`.
 #[derive(Debug, Args)]
@@ -27,19 +26,19 @@ pub struct ExprArgs {
 /// Runs `assetvc expr` (exit 0 ok, 2 bad input: message `expr:1:COL: reason` on stderr).
 ///
 /// Variables are declared in the order of `--var`; a malformed `--var` or a
-/// bad variable name is reported as `expr: --var ...` (exit 2). Exit 1 if
-/// stdout cannot be written (other than closed by its reader).
-pub fn run(args: &ExprArgs) -> anyhow::Result<ExitCode> {
+/// bad variable name is reported as `expr: --var ...` (exit 2). Exit 2 if
+/// stdout cannot be written (other than closed by its reader: exit 0).
+pub fn run(args: &ExprArgs) -> anyhow::Result<Outcome> {
     let mut names = Vec::with_capacity(args.vars.len());
     let mut values = Vec::with_capacity(args.vars.len());
     for var in &args.vars {
         let Some((name, text)) = var.split_once('=') else {
             let message = format!("expr: --var '{var}': expected NAME=VALUE");
-            return Err(Exit::new(FAILED, message).into());
+            return Err(Error::BadInput(message).into());
         };
         let Ok(value) = text.trim().parse::<f32>() else {
             let message = format!("expr: --var '{var}': '{text}' is not a number");
-            return Err(Exit::new(FAILED, message).into());
+            return Err(Error::BadInput(message).into());
         };
         names.push(name);
         values.push(value);
@@ -67,14 +66,18 @@ pub fn run(args: &ExprArgs) -> anyhow::Result<ExitCode> {
         .write_all(text.as_bytes())
         .and_then(|()| stdout.flush())
     {
-        Ok(()) => Ok(ExitCode::SUCCESS),
+        Ok(()) => Ok(Outcome::Done),
         Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => Err(error.into()),
-        Err(error) => Err(Exit::new(1, format!("expr: cannot write output: {error}")).into()),
+        Err(source) => Err(Error::Output {
+            command: "expr",
+            source,
+        }
+        .into()),
     }
 }
 
 /// The failure for `error` in `source`: its message and exit status 2.
-fn failure(source: &str, error: &expr::Error) -> Exit {
+fn failure(source: &str, error: &expr::Error) -> Error {
     use expr::ErrorKind as K;
     let message = match &error.kind {
         K::InvalidVariableName(_)
@@ -83,7 +86,7 @@ fn failure(source: &str, error: &expr::Error) -> Exit {
         | K::TooManyVariables { .. } => format!("expr: --var: {}", error.kind),
         kind => format!("expr:1:{}: {kind}", column(source, error.position)),
     };
-    Exit::new(FAILED, message)
+    Error::BadInput(message)
 }
 
 /// The 1-based character column of byte `position` in `source`.

@@ -7,14 +7,13 @@
 
 use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
 use anyhow::{anyhow, Context};
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 use sjson::{Dialect, Document, ParseOptions, Style};
 
-use crate::exit::{Exit, FAILED};
+use crate::exit::{Error, Outcome};
 use crate::{files, progress, report};
 
 /// A dialect named on the command line.
@@ -82,14 +81,14 @@ fn sources(args: &FmtArgs) -> Result<Option<Vec<PathBuf>>, &'static str> {
 
 /// Runs `assetvc fmt`: 0 done (or nothing to change), 1 `--check` found files to change,
 /// 2 bad input or usage (nothing written for it).
-pub fn run(args: &FmtArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: &FmtArgs) -> anyhow::Result<Outcome> {
     let Some(roots) = sources(args).map_err(|message| anyhow!(message))? else {
         return run_stdin(args);
     };
     let config = crate::repo_config::for_dir(Path::new("."))?;
     let matcher = config.matcher()?;
     let paths = files::asset_files(&roots, &matcher)?;
-    let mut status = 0u8;
+    let mut status = Outcome::Done;
     let mut report = JsonReport {
         files: paths.len(),
         changed: Vec::new(),
@@ -105,7 +104,7 @@ pub fn run(args: &FmtArgs) -> anyhow::Result<ExitCode> {
             Ok(b) => b,
             Err(e) => {
                 report::error(format!("{name}: {e}"));
-                status = 2;
+                status = Outcome::ErrorsReported;
                 continue;
             }
         };
@@ -123,7 +122,7 @@ pub fn run(args: &FmtArgs) -> anyhow::Result<ExitCode> {
                 report
                     .errors
                     .push(message.lines().next().unwrap_or_default().into());
-                status = 2;
+                status = Outcome::ErrorsReported;
                 continue;
             }
         };
@@ -135,10 +134,10 @@ pub fn run(args: &FmtArgs) -> anyhow::Result<ExitCode> {
                 outln!("{}", report::safe(&name));
             }
             report.changed.push(name);
-            status = status.max(1);
+            status = status.worst(Outcome::Problems);
         } else if let Err(e) = files::write_atomic(&path, formatted.as_bytes()) {
             report::error(e);
-            status = 2;
+            status = Outcome::ErrorsReported;
         } else {
             report.changed.push(name);
         }
@@ -152,7 +151,7 @@ pub fn run(args: &FmtArgs) -> anyhow::Result<ExitCode> {
             serde_json::to_string_pretty(&report).unwrap_or_default()
         );
     }
-    Ok(ExitCode::from(status))
+    Ok(status)
 }
 
 /// Parses and formats; the error is a ready-to-print diagnostic.
@@ -171,7 +170,7 @@ fn format_bytes(
     Ok(sjson::format(&doc, &style))
 }
 
-fn run_stdin(args: &FmtArgs) -> anyhow::Result<ExitCode> {
+fn run_stdin(args: &FmtArgs) -> anyhow::Result<Outcome> {
     let mut bytes = Vec::new();
     std::io::stdin()
         .read_to_end(&mut bytes)
@@ -179,16 +178,16 @@ fn run_stdin(args: &FmtArgs) -> anyhow::Result<ExitCode> {
     // SJSON accepts JSON objects; a JSON document whose root is not an object is JSON.
     let result = format_bytes("<stdin>", bytes.clone(), Dialect::Sjson, args)
         .or_else(|e| format_bytes("<stdin>", bytes.clone(), Dialect::Json, args).map_err(|_| e));
-    let formatted = result.map_err(|message| Exit::new(FAILED, message))?;
+    let formatted = result.map_err(Error::BadInput)?;
     if args.check {
         if formatted.as_bytes() != bytes.as_slice() {
             outln!("<stdin>");
-            return Ok(ExitCode::from(1));
+            return Ok(Outcome::Problems);
         }
-        return Ok(ExitCode::SUCCESS);
+        return Ok(Outcome::Done);
     }
     let mut out = crate::output::stdout();
     out.write_all(formatted.as_bytes())?;
     out.flush()?;
-    Ok(ExitCode::SUCCESS)
+    Ok(Outcome::Done)
 }

@@ -7,11 +7,10 @@
 use std::io::Read;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
 
-use crate::exit::Exit;
+use crate::exit::{Error, Outcome};
 
 /// Arguments of `assetvc hook`.
 #[derive(Debug, Args)]
@@ -32,14 +31,14 @@ pub enum HookKind {
 }
 
 /// Runs a hook: 0 let it through, 1 stop it.
-pub fn run(args: &HookArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: &HookArgs) -> anyhow::Result<Outcome> {
     match args.hook {
         HookKind::PreCommit => pre_commit(),
         HookKind::PreReceive => pre_receive(),
     }
 }
 
-fn pre_commit() -> anyhow::Result<ExitCode> {
+fn pre_commit() -> anyhow::Result<Outcome> {
     let report = hooks::pre_commit::run(Path::new("."));
     let hint = "fix them and `git add` the files; `git commit --no-verify` skips this check";
     if let Some(fatal) = &report.fatal {
@@ -48,7 +47,7 @@ fn pre_commit() -> anyhow::Result<ExitCode> {
             "assetvc: commit blocked: cannot check it: {fatal}\n\
              assetvc: `git commit --no-verify` skips this check"
         );
-        return Err(Exit::new(1, message).into());
+        return Err(Error::Blocked(message).into());
     }
     for p in &report.problems {
         eprintln!("{}", p.render());
@@ -56,20 +55,20 @@ fn pre_commit() -> anyhow::Result<ExitCode> {
     // Warnings are printed above and never block.
     let n = report.problems.iter().filter(|p| p.is_error()).count();
     if n == 0 {
-        return Ok(ExitCode::SUCCESS);
+        return Ok(Outcome::Done);
     }
     eprintln!(
         "assetvc: commit blocked: {n} problem{} in staged files ({hint})",
         if n == 1 { "" } else { "s" }
     );
-    Ok(ExitCode::from(1))
+    Ok(Outcome::Blocked)
 }
 
-fn pre_receive() -> anyhow::Result<ExitCode> {
+fn pre_receive() -> anyhow::Result<Outcome> {
     let mut input = Vec::new();
     if let Err(e) = std::io::stdin().read_to_end(&mut input) {
         let message = format!("assetvc: push rejected: cannot read the hook's input: {e}");
-        return Err(Exit::new(1, message).into());
+        return Err(Error::Blocked(message).into());
     }
     let input = String::from_utf8_lossy(&input);
     let git_dir = std::env::var_os("GIT_DIR").map_or_else(|| PathBuf::from("."), PathBuf::from);
@@ -80,11 +79,11 @@ fn pre_receive() -> anyhow::Result<ExitCode> {
     match result {
         Ok(report) => {
             eprint!("{}", crate::report::safe(&report.render()));
-            Ok(ExitCode::from(u8::from(!report.accepted())))
+            Ok(Outcome::done_unless(!report.accepted(), Outcome::Blocked))
         }
         Err(_) => {
             let message = "assetvc: push rejected: internal error (a crash); please report it";
-            Err(Exit::new(1, message).into())
+            Err(Error::Blocked(message.into()).into())
         }
     }
 }

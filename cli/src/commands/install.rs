@@ -20,13 +20,13 @@
 //! from the path of the running binary: nothing read from the repository names a command.
 
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 use clap::Args;
 use serde::Serialize;
 
 use super::{install_attrs, install_path, merge_hooks, porcelain};
+use crate::exit::Outcome;
 use crate::{files, report};
 use config::Config;
 
@@ -82,7 +82,7 @@ pub struct Item {
 
 /// Runs `assetvc install` (or the check): 0 set up, 1 something missing (`--check`),
 /// 2 not a repository, bad configuration or a write failed.
-pub fn run(args: &InstallArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: &InstallArgs) -> anyhow::Result<Outcome> {
     if let Some(bare) = &args.server {
         return super::install_server::run_server(bare, args.config.as_deref());
     }
@@ -194,17 +194,17 @@ pub fn run(args: &InstallArgs) -> anyhow::Result<ExitCode> {
     let items = inspect(&repo, &root, &config);
     if items.iter().all(|i| i.ok) {
         outln!("assetvc: this clone is set up: git merges assets by structure");
-        Ok(ExitCode::SUCCESS)
+        Ok(Outcome::Done)
     } else {
         for i in items.iter().filter(|i| !i.ok) {
             report::error(format!("{}: {}", i.name, i.detail));
         }
-        Ok(ExitCode::from(crate::exit::FAILED))
+        Ok(Outcome::ErrorsReported)
     }
 }
 
 /// `install --check` / `doctor`.
-pub fn check(json: bool) -> anyhow::Result<ExitCode> {
+pub fn check(json: bool) -> anyhow::Result<Outcome> {
     let (repo, root) = porcelain::open_worktree()?;
     let config = crate::repo_config::at_root(&root)?;
     let items = inspect(&repo, &root, &config);
@@ -234,11 +234,11 @@ pub fn check(json: bool) -> anyhow::Result<ExitCode> {
             eprintln!("assetvc: this clone is not fully set up; run `assetvc install`");
         }
     }
-    Ok(ExitCode::from(u8::from(!ok)))
+    Ok(Outcome::done_unless(!ok, Outcome::Problems))
 }
 
 /// Runs `assetvc doctor`.
-pub fn doctor(args: &DoctorArgs) -> anyhow::Result<ExitCode> {
+pub fn doctor(args: &DoctorArgs) -> anyhow::Result<Outcome> {
     check(args.json)
 }
 

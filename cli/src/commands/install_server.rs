@@ -8,7 +8,8 @@
 //! [`super::server_policy`].
 
 use std::path::Path;
-use std::process::ExitCode;
+
+use crate::exit::Outcome;
 
 /// The marker line that identifies our pre-receive script.
 const MARKER: &str = "# assetvc-hook: pre-receive";
@@ -16,7 +17,7 @@ const MARKER: &str = "# assetvc-hook: pre-receive";
 /// Installs the pre-receive hook in the repository at `bare`, and `config` (validated
 /// first) as the server's policy; says which policy the server uses. 0 done, 2 not a
 /// repository, an invalid `config` or a write failed (nothing is installed then).
-pub fn run_server(bare: &Path, config: Option<&Path>) -> anyhow::Result<ExitCode> {
+pub fn run_server(bare: &Path, config: Option<&Path>) -> anyhow::Result<Outcome> {
     let messages = install_policy_checked(bare, config)
         .and_then(|policy| Ok((policy, install(bare)?)))
         .and_then(|(policy, mut messages)| {
@@ -27,7 +28,7 @@ pub fn run_server(bare: &Path, config: Option<&Path>) -> anyhow::Result<ExitCode
     for m in messages {
         eprintln!("assetvc: {m}");
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(Outcome::Done)
 }
 
 fn install(bare: &Path) -> Result<Vec<String>, String> {

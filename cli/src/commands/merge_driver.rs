@@ -14,7 +14,6 @@
 //! A small merge does no repository discovery and starts no thread.
 
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
 use anyhow::{anyhow, Context};
 
@@ -22,7 +21,7 @@ use clap::Args;
 use store::{self, Journal, Operation, StepPlace};
 
 use super::merging;
-use crate::exit::FAILED;
+use crate::exit::{Error, Outcome};
 
 /// Arguments of `assetvc merge-driver`.
 #[derive(Debug, Args)]
@@ -43,16 +42,16 @@ const LEAN_USAGE: &str = "usage: assetvc-merge-driver [--] %O %A %B %P";
 /// The `assetvc-merge-driver` binary's command line: `[--] BASE CURRENT OTHER PATH`, read
 /// without clap (building clap's whole command tree is a measurable part of a driver
 /// call), then [`run`].
-pub fn main_lean(args: impl Iterator<Item = std::ffi::OsString>) -> anyhow::Result<ExitCode> {
+pub fn main_lean(args: impl Iterator<Item = std::ffi::OsString>) -> anyhow::Result<Outcome> {
     let mut args: Vec<_> = args.collect();
     match args.first().and_then(|a| a.to_str()) {
         Some("-h" | "--help") => {
             outln!("The merge driver git calls for assets: merges %O %A %B into %A.\n{LEAN_USAGE}");
-            return Ok(ExitCode::SUCCESS);
+            return Ok(Outcome::Done);
         }
         Some("-V" | "--version") => {
             outln!("{}", super::merge_hooks::lean_version_line());
-            return Ok(ExitCode::SUCCESS);
+            return Ok(Outcome::Done);
         }
         Some("--") => {
             args.remove(0);
@@ -78,7 +77,7 @@ pub fn main_lean(args: impl Iterator<Item = std::ffi::OsString>) -> anyhow::Resu
 /// conflicted; %A holds the theirs-resolved result), 2 cannot merge (%A untouched). A
 /// driver that fails (settings that do not read, a merge or a write that fails) records
 /// the file as not merged, with why, in the journal before it reports the error.
-pub fn run(args: &MergeDriverArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: &MergeDriverArgs) -> anyhow::Result<Outcome> {
     let merged = merge_file(args);
     if let Err(e) = &merged {
         record_failure(&args.path, e);
@@ -109,7 +108,7 @@ fn record_failure(path: &str, error: &anyhow::Error) {
 }
 
 /// The driver's merge of one file (see [`run`]).
-fn merge_file(args: &MergeDriverArgs) -> anyhow::Result<ExitCode> {
+fn merge_file(args: &MergeDriverArgs) -> anyhow::Result<Outcome> {
     // git runs the driver at the worktree's root: no discovery needed.
     let (mut options, config) =
         merging::options(Path::new("."), None).map_err(anyhow::Error::msg)?;
@@ -125,7 +124,7 @@ fn merge_file(args: &MergeDriverArgs) -> anyhow::Result<ExitCode> {
     options.policy = configured.for_operation(operation.swapped);
     // Ours' document too, when finding its dialect parsed it (one parse, not two).
     let detected = merging::detect_file(&config, Path::new(&args.path), &args.current);
-    options.profile = merging::profile_of(&config.profiles, Path::new(&args.path));
+    options.profile = config.profiles.format_of(Path::new(&args.path));
     let shown = |side: &str| format!("{} ({side})", args.path);
     let docs = merging::load_three(
         [
@@ -137,7 +136,8 @@ fn merge_file(args: &MergeDriverArgs) -> anyhow::Result<ExitCode> {
     );
     let loaded = match docs {
         Ok(d) => d,
-        Err(message) => {
+        Err(e) => {
+            let message = e.to_string();
             eprintln!("{message}");
             eprintln!(
                 "assetvc: {}: not merged, left for you to resolve",
@@ -145,12 +145,15 @@ fn merge_file(args: &MergeDriverArgs) -> anyhow::Result<ExitCode> {
             );
             let step = merging::unresolved_step(&args.path, configured, &message);
             record(git_dir.as_deref(), &operation, &place, step, None);
-            return Ok(ExitCode::from(FAILED));
+            return Ok(Outcome::ErrorsReported);
         }
     };
     // The result is returned parsed (reports read it without parsing it again).
-    let merged = merging::merge_loaded(loaded, &options)
-        .map_err(|e| anyhow!("{}: {}", args.path, merging::describe(e)))?;
+    let merged = merging::merge_loaded(loaded, &options).map_err(|error| Error::Merge {
+        error,
+        file: args.path.clone(),
+        versions: ["base", "ours", "theirs"].map(shown),
+    })?;
     // Where each conflict is, for people.
     let places = merged.places();
     let referrers = merged.referrers();
@@ -189,7 +192,10 @@ fn merge_file(args: &MergeDriverArgs) -> anyhow::Result<ExitCode> {
         Some(Err(e)) => eprintln!("assetvc: warning: could not record the merge: {e}"),
         None => record(git_dir.as_deref(), &operation, &place, step, None),
     }
-    Ok(ExitCode::from(u8::from(merged.failed(options.policy))))
+    Ok(Outcome::done_unless(
+        merged.failed(options.policy),
+        Outcome::Conflicts,
+    ))
 }
 
 /// Writes the result into %A whole or not at all: a temporary file next to it, named as

@@ -2,13 +2,12 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
 use clap::Args;
 use merge::Policy;
 
 use super::merging;
-use crate::exit::{Exit, FAILED};
+use crate::exit::{Error, Outcome};
 use crate::{debug_bundle, files, repo_config};
 
 /// Arguments of `assetvc merge-file`.
@@ -51,7 +50,7 @@ pub fn parse_policy(s: &str) -> Result<Policy, String> {
 /// repeated in the result are reported, not an error: the inputs held them already),
 /// 1 policy fail met a conflict (the result is still written), 2 bad input: nothing
 /// written.
-pub fn run(args: &MergeFileArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: &MergeFileArgs) -> anyhow::Result<Outcome> {
     let dir = args
         .current
         .parent()
@@ -61,7 +60,7 @@ pub fn run(args: &MergeFileArgs) -> anyhow::Result<ExitCode> {
         merging::options(&repo_config::root_for(dir), args.policy).map_err(anyhow::Error::msg)?;
     // Ours' document too, when finding its dialect parsed it (one parse, not two).
     let detected = merging::detect_file(&config, &args.current, &args.current);
-    options.profile = merging::profile_of(&config.profiles, &args.current);
+    options.profile = config.profiles.format_of(&args.current);
     fn shown(p: &Path) -> (&Path, String) {
         (p, p.display().to_string())
     }
@@ -69,20 +68,22 @@ pub fn run(args: &MergeFileArgs) -> anyhow::Result<ExitCode> {
         [shown(&args.current), shown(&args.base), shown(&args.other)],
         detected,
     );
-    let loaded = docs.map_err(|message| Exit::new(FAILED, message))?;
+    let loaded = docs.map_err(Error::Load)?;
     let debug_dir = debug_bundle::dir_from_env();
     let inputs = (args.explain || debug_dir.is_some()).then(|| debug_bundle::Inputs {
         base: loaded.base.clone(),
         ours: loaded.ours.clone(),
         theirs: loaded.theirs.clone(),
     });
-    let sides = [&args.base, &args.current, &args.other].map(|p| p.display().to_string());
-    let sides = [sides[0].as_str(), sides[1].as_str(), sides[2].as_str()];
+    let versions = [&args.base, &args.current, &args.other].map(|p| p.display().to_string());
     let name = args.current.display().to_string();
     // The merge names the conflicts' places the way people do while the coherence pass
     // checks the result.
-    let merged = merging::merge_loaded(loaded, &options)
-        .map_err(|e| anyhow::Error::msg(merging::name_sides(merging::describe(e), sides)))?;
+    let merged = merging::merge_loaded(loaded, &options).map_err(|error| Error::Merge {
+        error,
+        file: name.clone(),
+        versions,
+    })?;
     let lines = merged.lines();
     let (outcome, result) = (&merged, &merged.document);
     // The ids the result repeats (an input whose keyed array repeats an id cannot be
@@ -138,7 +139,10 @@ pub fn run(args: &MergeFileArgs) -> anyhow::Result<ExitCode> {
             eprintln!("  not merged cleanly, the result breaks what its inputs kept: {v}");
         }
     }
-    Ok(ExitCode::from(u8::from(outcome.failed(options.policy))))
+    Ok(Outcome::done_unless(
+        outcome.failed(options.policy),
+        Outcome::Conflicts,
+    ))
 }
 
 /// `--explain` and `ASSETVC_DEBUG`: prints the explanation and keeps the debug bundle.

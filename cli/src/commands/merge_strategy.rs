@@ -13,7 +13,6 @@
 //! conflicts`, `assetvc resolve` and the `prepare-commit-msg` hook.
 
 use std::ffi::OsString;
-use std::process::ExitCode;
 
 use anyhow::anyhow;
 use merge::Policy;
@@ -21,6 +20,7 @@ use store::{Journal, MergeTrees, ObjectId, StrategyMerge};
 
 use super::merging::{self, Sides};
 use super::porcelain;
+use crate::exit::Outcome;
 
 /// How to call the strategy.
 const USAGE: &str = "usage: git-merge-assetvc [--OPTION...] BASE... -- HEAD REMOTE";
@@ -65,7 +65,7 @@ fn parse(args: Vec<String>) -> anyhow::Result<StrategyArgs> {
 
 /// The `git-merge-assetvc` binary's command line (read without clap: git starts it once
 /// per merge step).
-pub fn main(args: impl Iterator<Item = OsString>) -> anyhow::Result<ExitCode> {
+pub fn main(args: impl Iterator<Item = OsString>) -> anyhow::Result<Outcome> {
     let args: Vec<String> = args
         .map(|a| {
             a.into_string()
@@ -75,11 +75,11 @@ pub fn main(args: impl Iterator<Item = OsString>) -> anyhow::Result<ExitCode> {
     match args.first().map(String::as_str) {
         Some("-h" | "--help") => {
             outln!("The merge strategy git runs with pull.twohead = assetvc.\n{USAGE}");
-            return Ok(ExitCode::SUCCESS);
+            return Ok(Outcome::Done);
         }
         Some("-V" | "--version") => {
             outln!("git-merge-assetvc {}", crate::VERSION);
-            return Ok(ExitCode::SUCCESS);
+            return Ok(Outcome::Done);
         }
         _ => {}
     }
@@ -111,7 +111,7 @@ fn policy_option(options: &[String]) -> anyhow::Result<Option<Policy>> {
 }
 
 /// Merges, updates the worktree and the index, records and reports.
-fn run(args: &StrategyArgs) -> anyhow::Result<ExitCode> {
+fn run(args: &StrategyArgs) -> anyhow::Result<Outcome> {
     if args.remotes.len() > 1 {
         return Err(anyhow!(
             "merging {} heads at once (an octopus) is not handled; merge them one by one",
@@ -154,7 +154,7 @@ fn run(args: &StrategyArgs) -> anyhow::Result<ExitCode> {
     }
     if merged.files.is_empty() && merged.unresolved.is_empty() {
         // No asset merged, nothing left: nothing for the journal.
-        return Ok(ExitCode::SUCCESS);
+        return Ok(Outcome::Done);
     }
     let base = (bases.len() == 1).then(|| bases[0]);
     let journal = Journal::at(repo.git_dir()).begin(&operation);
@@ -173,7 +173,10 @@ fn run(args: &StrategyArgs) -> anyhow::Result<ExitCode> {
         Ok((log, steps)) => super::merge_driver::append_all(&log, steps, &place),
         Err(e) => eprintln!("assetvc: warning: could not record the merge: {e}"),
     }
-    Ok(ExitCode::from(u8::from(!merged.unresolved.is_empty())))
+    Ok(Outcome::done_unless(
+        !merged.unresolved.is_empty(),
+        Outcome::Conflicts,
+    ))
 }
 
 /// When the merge failed: why, if the installed git is too old for it (asked only then:
@@ -194,13 +197,10 @@ fn git_too_old(unrelated: bool) -> Option<anyhow::Error> {
 /// Exit 2, "not handled" (git then reports the strategy failed, or tries the next one),
 /// with `reason` and what to do about it.
 fn not_handled(reason: String) -> anyhow::Error {
-    crate::exit::Exit::error(
-        crate::exit::FAILED,
-        format!(
-            "{reason}; nothing merged. Upgrade git, or merge with the driver: \
-             `assetvc install --no-strategy`"
-        ),
-    )
+    crate::exit::Error::Failed(format!(
+        "{reason}; nothing merged. Upgrade git, or merge with the driver: \
+         `assetvc install --no-strategy`"
+    ))
     .into()
 }
 

@@ -7,7 +7,6 @@
 
 use std::io::IsTerminal;
 use std::path::Path;
-use std::process::ExitCode;
 
 use anyhow::bail;
 use clap::Args;
@@ -16,6 +15,7 @@ use store::ObjectId;
 use store::{Destination, MigrateProgress as Progress, MigrateRules, Outcome, ProblemKind};
 
 use super::porcelain;
+use crate::exit;
 use crate::report;
 use config::{Config, FILE_NAME};
 
@@ -109,7 +109,7 @@ fn config_at(repo: &store::Repo, commit: ObjectId, rev: &str) -> anyhow::Result<
 
 /// Runs `assetvc migrate`: 0 migrated (or nothing to do), 1 some files do not parse (the
 /// others were migrated), 2 nothing done (bad revision, local changes in the way…).
-pub fn run(args: &MigrateArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: &MigrateArgs) -> anyhow::Result<exit::Outcome> {
     let repo = store::Repo::discover(Path::new(".")).map_err(porcelain::fail)?;
     let commit = repo.resolve_commit(&args.rev).map_err(porcelain::fail)?;
     let config = config_at(&repo, commit, &args.rev)?;
@@ -161,7 +161,10 @@ pub fn run(args: &MigrateArgs) -> anyhow::Result<ExitCode> {
         let moved = moved_name(&repo, &outcome.destination);
         print_report(args, &outcome, moved.as_deref())?;
     }
-    Ok(ExitCode::from(u8::from(!outcome.plan.problems.is_empty())))
+    Ok(exit::Outcome::done_unless(
+        !outcome.plan.problems.is_empty(),
+        exit::Outcome::Problems,
+    ))
 }
 
 fn plural(n: usize) -> &'static str {

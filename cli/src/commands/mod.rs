@@ -1,5 +1,6 @@
-//! One module per command; each `run` returns `anyhow::Result<ExitCode>`: the exit status
-//! its outcome means, or the failure that `main` reports ([`crate::exit`]).
+//! One module per command; each `run` returns `anyhow::Result<Outcome>`: what it did
+//! ([`crate::exit::Outcome`]), or the failure that `main` reports ([`crate::exit`] maps
+//! both to the message and the exit status).
 
 pub mod apply;
 pub mod check;
@@ -23,7 +24,7 @@ pub mod merge_driver;
 pub mod merge_file;
 mod merge_hooks;
 pub mod merge_strategy;
-mod merging;
+pub(crate) mod merging;
 pub mod migrate;
 pub mod objects;
 mod porcelain;

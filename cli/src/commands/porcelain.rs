@@ -3,14 +3,13 @@
 //! merges.
 
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
 use merge::Policy;
 use store::Error;
 use store::{AssetRules, MergeReport, PathRules, UnresolvedKind};
 
 use super::merging;
-use crate::exit::{Exit, FAILED};
+use crate::exit::Outcome;
 use crate::report;
 use config::Config;
 
@@ -27,7 +26,7 @@ pub fn fail(e: Error) -> anyhow::Error {
     if paths.len() > 50 {
         message.push_str(&format!("\n    … and {} more", paths.len() - 50));
     }
-    Exit::error(FAILED, message).into()
+    crate::exit::Error::Failed(message).into()
 }
 
 /// The repository around the current directory and its worktree root.
@@ -47,7 +46,7 @@ pub fn settings(
 
 /// How the repository configured by `config` merges each path, with the merge settings
 /// `options`: which paths are assets and their dialect (the asset patterns), and each
-/// asset's engine profile (`[profiles]`, else its file name; [`merging::profile_of`]).
+/// asset's engine profile (`[profiles]`, else its file name; [`config::Profiles::format_of`]).
 /// The one place the porcelain's merges (`merge`, `pull`, `sync`, the merge strategy,
 /// `pr`) learn it.
 pub fn asset_rules(config: &Config, options: merge::MergeOptions) -> anyhow::Result<AssetRules> {
@@ -56,7 +55,7 @@ pub fn asset_rules(config: &Config, options: merge::MergeOptions) -> anyhow::Res
     let of_path = move |path: &str| {
         let path = Path::new(path);
         let dialect = matcher.dialect(path)?;
-        let profile = merging::profile_of(&profiles, path);
+        let profile = profiles.format_of(path);
         Some(PathRules { dialect, profile })
     };
     Ok(AssetRules::new(of_path, options))
@@ -132,8 +131,10 @@ pub fn print_left_alone(paths: &[String]) {
 
 /// The exit status of a finished merge: 1 when paths are left for the user, as conflicts
 /// or as files saved while the merge wrote them (left alone: they do not hold the merge).
-pub fn merge_status(report: &MergeReport) -> ExitCode {
-    ExitCode::from(u8::from(
-        !report.unresolved.is_empty() || !report.left_alone.is_empty(),
-    ))
+pub fn merge_status(report: &MergeReport) -> Outcome {
+    if !report.unresolved.is_empty() {
+        Outcome::Conflicts
+    } else {
+        Outcome::done_unless(!report.left_alone.is_empty(), Outcome::LeftAlone)
+    }
 }

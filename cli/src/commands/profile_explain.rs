@@ -3,26 +3,25 @@
 //! profile knows about the file's identities, counters, grids, sets and references.
 
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
 use merge::profile::Profile;
 
 use crate::commands::merging;
-use crate::exit::{Exit, FAILED};
+use crate::exit::{Error, Outcome};
 use crate::{repo_config, report};
 
 /// Prints the profile of each of `paths` (files): 0, or 2 when one cannot be read or
 /// parsed (`file:line:col: reason`).
-pub fn run(paths: &[PathBuf]) -> anyhow::Result<ExitCode> {
+pub fn run(paths: &[PathBuf]) -> anyhow::Result<Outcome> {
     if paths.is_empty() {
-        return Err(Exit::new(FAILED, "assetvc: check --explain needs a file").into());
+        return Err(Error::Usage("check --explain needs a file".into()).into());
     }
     let root = repo_config::root_for(Path::new("."));
     let (options, config) = merging::options(&root, None).map_err(anyhow::Error::msg)?;
     for path in paths {
         let shown = path.display().to_string();
         let dialect = merging::dialect_of(&config, path);
-        let doc = merging::load(path, &shown, dialect).map_err(|m| Exit::new(FAILED, m))?;
+        let doc = merging::load(path, &shown, dialect).map_err(Error::Load)?;
         let configured = config.profiles.for_path(path);
         let profile = Profile::choose(configured, Some(&path.to_string_lossy()), &doc);
         outln!("{}:", report::safe(&shown));
@@ -30,5 +29,5 @@ pub fn run(paths: &[PathBuf]) -> anyhow::Result<ExitCode> {
             outln!("  {}", report::safe(line));
         }
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(Outcome::Done)
 }

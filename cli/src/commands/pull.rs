@@ -2,8 +2,6 @@
 //! and git remotes; through `git fetch` for https and remote helpers) and merges it into
 //! HEAD like `assetvc merge`.
 
-use std::process::ExitCode;
-
 use anyhow::bail;
 use clap::Args;
 use merge::Policy;
@@ -11,6 +9,7 @@ use merge::Policy;
 use super::merge::{merge_into_head, with_into};
 use super::merge_file::parse_policy;
 use super::porcelain;
+use crate::exit::Outcome;
 
 /// Arguments of `assetvc pull`.
 #[derive(Debug, Args)]
@@ -35,7 +34,7 @@ pub struct PullArgs {
 const NO_REBASE: &str = "assetvc pull merges and does not rebase: use `git pull --rebase`;     the merge driver `assetvc install` registers merges the assets by structure at each     step, and `assetvc conflicts` lists what it resolved by policy";
 
 /// Runs `assetvc pull`: the exit statuses of `assetvc merge`.
-pub fn run(args: &PullArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: &PullArgs) -> anyhow::Result<Outcome> {
     if args.rebase {
         bail!(NO_REBASE);
     }

@@ -3,10 +3,12 @@
 //! inherited: credentials, hooks and output are exactly git's.
 
 use std::ffi::OsString;
-use std::process::{ExitCode, Stdio};
+use std::process::Stdio;
 
 use anyhow::Context;
 use clap::Args;
+
+use crate::exit::Outcome;
 
 /// Arguments of `assetvc push`.
 #[derive(Debug, Args)]
@@ -21,7 +23,7 @@ pub struct PushArgs {
 }
 
 /// Runs `git push`: 0 pushed, 1 rejected or failed, 2 git could not run or reported bad usage.
-pub fn run(args: &PushArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: &PushArgs) -> anyhow::Result<Outcome> {
     let status = std::process::Command::new("git")
         .arg("push")
         .args(&args.args)
@@ -30,10 +32,10 @@ pub fn run(args: &PushArgs) -> anyhow::Result<ExitCode> {
         .stderr(Stdio::inherit())
         .status()
         .context("cannot run git push")?;
-    Ok(ExitCode::from(match status.code() {
-        _ if status.success() => 0,
+    Ok(match status.code() {
+        _ if status.success() => Outcome::Done,
         // git exits 128 on fatal errors (no such remote…) and 129 on bad usage.
-        Some(128) | Some(129) => 2,
-        _ => 1,
-    }))
+        Some(128) | Some(129) => Outcome::ErrorsReported,
+        _ => Outcome::PushRejected,
+    })
 }

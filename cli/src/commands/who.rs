@@ -5,7 +5,6 @@
 //! too. `--json` gives editor plugins what they need to draw markers.
 
 use std::path::PathBuf;
-use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::bail;
@@ -16,6 +15,7 @@ use store::{ObjectChange, WhoReport, WhoRequest};
 
 use super::porcelain;
 use super::sync::target;
+use crate::exit::Outcome;
 use crate::report;
 
 /// Arguments of `assetvc who`.
@@ -36,7 +36,7 @@ pub struct WhoArgs {
 }
 
 /// Runs `assetvc who`: 0 reported, 2 bad usage.
-pub fn run(args: &WhoArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: &WhoArgs) -> anyhow::Result<Outcome> {
     let (repo, root) = porcelain::open_worktree()?;
     let target = target(&repo, args.remote.as_deref())?;
     let (options, config) = porcelain::settings(&root, None)?;
@@ -78,7 +78,7 @@ pub fn run(args: &WhoArgs) -> anyhow::Result<ExitCode> {
     let who = memory.who(&request).map_err(porcelain::fail)?;
     if let Some(out) = &args.html {
         super::who_page::write(&root, &config, &who, age_text, out)?;
-        return Ok(ExitCode::SUCCESS);
+        return Ok(Outcome::Done);
     }
     for (name, why) in &who.skipped {
         eprintln!(
@@ -99,7 +99,7 @@ pub fn run(args: &WhoArgs) -> anyhow::Result<ExitCode> {
             .collect()
     };
     std::io::Write::write_all(&mut crate::output::stdout(), text.as_bytes())?;
-    Ok(ExitCode::SUCCESS)
+    Ok(Outcome::Done)
 }
 
 fn now_seconds() -> i64 {

@@ -1,18 +1,18 @@
 //! `assetvc diff-driver`: the external diff command git calls for assets.
 
 use std::path::Path;
-use std::process::ExitCode;
 
 use anyhow::Context;
 
 use super::{dialect, header, is_binary, print_out, render_asset, settings};
 use super::{DiffDriverArgs, Format, Paint, Status};
+use crate::exit::Outcome;
 
 /// Runs `assetvc diff-driver path old-file old-hex old-mode new-file new-hex new-mode`:
 /// prints `diff --assetvc a/path b/path` and the changes; a side that does not parse is
 /// shown as a line diff with the reason in one line, so that `git diff` and `git log -p`
 /// go on to the next file. 0 on success, 2 if a file or the configuration cannot be read.
-pub fn run_driver(args: &DiffDriverArgs) -> anyhow::Result<ExitCode> {
+pub fn run_driver(args: &DiffDriverArgs) -> anyhow::Result<Outcome> {
     let paint = Paint::for_git();
     let path = args.path.as_str();
     if args.rest.len() < 6 {
@@ -22,7 +22,7 @@ pub fn run_driver(args: &DiffDriverArgs) -> anyhow::Result<ExitCode> {
             header(paint, path, path),
             paint.yellow("unmerged")
         ))?;
-        return Ok(ExitCode::SUCCESS);
+        return Ok(Outcome::Done);
     }
     let new_path = args.rest.get(6).map_or(path, String::as_str);
     let read = |f: &str| -> anyhow::Result<Option<Vec<u8>>> {
@@ -45,7 +45,7 @@ pub fn run_driver(args: &DiffDriverArgs) -> anyhow::Result<ExitCode> {
         text.push_str(&paint.dim(&what));
         text.push('\n');
         print_out(&text)?;
-        return Ok(ExitCode::SUCCESS);
+        return Ok(Outcome::Done);
     }
     let binary = old.as_deref().is_some_and(is_binary) || new.as_deref().is_some_and(is_binary);
     if binary {
@@ -55,7 +55,7 @@ pub fn run_driver(args: &DiffDriverArgs) -> anyhow::Result<ExitCode> {
         )));
         text.push('\n');
         print_out(&text)?;
-        return Ok(ExitCode::SUCCESS);
+        return Ok(Outcome::Done);
     }
     let rendered = render_asset(
         old.as_deref(),
@@ -72,5 +72,5 @@ pub fn run_driver(args: &DiffDriverArgs) -> anyhow::Result<ExitCode> {
         text.push('\n');
     }
     print_out(&text)?;
-    Ok(ExitCode::SUCCESS)
+    Ok(Outcome::Done)
 }

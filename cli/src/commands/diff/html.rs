@@ -10,6 +10,7 @@ use review::{diff_section, FileSection, ObjectKeys, Page};
 use sjson::{Dialect, Document};
 
 use super::{diff_docs, empty_like, parse, Status};
+use crate::commands::merging::LoadError;
 use crate::files;
 
 /// The page being built, one file at a time.
@@ -35,7 +36,7 @@ impl ReviewPage {
     }
 
     /// Adds an asset's section from both sides' bytes (`None`: the side has no such
-    /// file); the error is a ready-to-print diagnostic.
+    /// file); the error says which side does not parse, and where.
     pub fn add_asset(
         &mut self,
         path: &str,
@@ -43,7 +44,7 @@ impl ReviewPage {
         new: Option<&[u8]>,
         shown: (&str, &str),
         dialects: (Dialect, Dialect),
-    ) -> Result<(), String> {
+    ) -> Result<(), LoadError> {
         let od = old.map(|b| parse(b, shown.0, dialects.0)).transpose()?;
         let nd = new.map(|b| parse(b, shown.1, dialects.1)).transpose()?;
         let (eo, en) = (

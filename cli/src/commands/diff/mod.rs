@@ -22,7 +22,6 @@ mod revisions;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::{Args, ValueEnum};
@@ -30,8 +29,8 @@ use merge::diff::{diff, Change, Diff, DiffOptions, PatchOp};
 use merge::naming::Names;
 use sjson::{Dialect, Document, Kind, ParseOptions, Path as DocPath};
 
-use super::merging;
-use crate::exit::{Exit, FAILED};
+use super::merging::{self, LoadError};
+use crate::exit::{Error, Outcome};
 use crate::report;
 use config::AssetMatcher;
 
@@ -125,10 +124,15 @@ fn dialect(matcher: &AssetMatcher, path: &str, bytes: Option<&[u8]>) -> Dialect 
     }
 }
 
-/// Parses one side; the error is a ready-to-print diagnostic naming `shown`.
-fn parse(bytes: &[u8], shown: &str, dialect: Dialect) -> Result<Document, String> {
-    Document::parse_bytes(bytes.to_vec(), ParseOptions::new(dialect))
-        .map_err(|e| report::parse_error(shown, &String::from_utf8_lossy(bytes), &e))
+/// Parses one side; the error's diagnostic names `shown`.
+fn parse(bytes: &[u8], shown: &str, dialect: Dialect) -> Result<Document, LoadError> {
+    Document::parse_bytes(bytes.to_vec(), ParseOptions::new(dialect)).map_err(|error| {
+        LoadError::Parse {
+            shown: shown.to_string(),
+            text: String::from_utf8_lossy(bytes).into_owned(),
+            error,
+        }
+    })
 }
 
 /// An empty container like `doc`'s root (`{}` or `[]`), to diff an added or deleted
@@ -238,7 +242,7 @@ fn render_asset(
         .and_then(|od| Ok((od, new.map(|b| parse(b, shown_new, dialect)).transpose()?)));
     let (od, nd) = match parsed {
         Ok(sides) => sides,
-        Err(diagnostic) => return render_lines(old, new, &diagnostic, paint),
+        Err(e) => return render_lines(old, new, &e.to_string(), paint),
     };
     let eo = nd.as_ref().and_then(empty_like);
     let en = od.as_ref().and_then(empty_like);
@@ -338,7 +342,7 @@ fn print_out(text: &str) -> std::io::Result<()> {
 }
 
 /// Runs `assetvc diff`.
-pub fn run(args: &DiffArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: &DiffArgs) -> anyhow::Result<Outcome> {
     let format = if args.json {
         Format::Records
     } else {
@@ -360,7 +364,7 @@ fn run_files(
     b: &Path,
     format: Format,
     html_out: Option<&Path>,
-) -> anyhow::Result<ExitCode> {
+) -> anyhow::Result<Outcome> {
     let dir = a
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -390,11 +394,11 @@ fn run_files(
         Ok(sides) => sides,
         // Text: a line diff with the reason; the JSON formats have no changes to give.
         Err(e) if format == Format::Text => {
-            let r = render_lines(Some(&ba), Some(&bb), &e, paint);
+            let r = render_lines(Some(&ba), Some(&bb), &e.to_string(), paint);
             print_out(&r.lines.iter().map(|l| format!("{l}\n")).collect::<String>())?;
-            return Ok(ExitCode::SUCCESS);
+            return Ok(Outcome::Done);
         }
-        Err(e) => return Err(Exit::new(FAILED, e).into()),
+        Err(e) => return Err(Error::Load(e).into()),
     };
     // A Cocos scene or prefab: objects by identity and node path, not array position.
     let cocos = (format == Format::Text)
@@ -402,7 +406,7 @@ fn run_files(
         .flatten();
     if let Some(lines) = cocos {
         print_out(&lines.iter().map(|l| format!("{l}\n")).collect::<String>())?;
-        return Ok(ExitCode::SUCCESS);
+        return Ok(Outcome::Done);
     }
     let d = diff(od.root(), nd.root(), &settings.options);
     let names = settings.names(vec![nd.root(), od.root()]);
@@ -416,7 +420,7 @@ fn run_files(
         Format::Changes => changes::change_lines(Some(&od), Some(&nd), &d, &settings.options, None),
     };
     print_out(&text)?;
-    Ok(ExitCode::SUCCESS)
+    Ok(Outcome::Done)
 }
 
 /// `assetvc diff A B --html OUT`.
@@ -427,7 +431,7 @@ fn html_files(
     shown: (&str, &str),
     dialects: (Dialect, Dialect),
     options: &DiffOptions,
-) -> anyhow::Result<ExitCode> {
+) -> anyhow::Result<Outcome> {
     let mut page = html::ReviewPage::new(dir, options)?;
     let path = if shown.0 == shown.1 {
         shown.1.to_string()
@@ -435,8 +439,8 @@ fn html_files(
         format!("{} → {}", shown.0, shown.1)
     };
     page.add_asset(&path, Some(bytes.0), Some(bytes.1), shown, dialects)
-        .map_err(|e| Exit::new(FAILED, e))?;
+        .map_err(Error::Load)?;
     let subtitle = format!("{} → {}", shown.0, shown.1);
     page.write(out, "Review · diff".into(), subtitle)?;
-    Ok(ExitCode::SUCCESS)
+    Ok(Outcome::Done)
 }

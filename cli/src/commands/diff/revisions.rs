@@ -2,7 +2,6 @@
 //! by default.
 
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
 use anyhow::bail;
 
@@ -11,6 +10,7 @@ use serde_json::value::RawValue;
 
 use super::{changes, header, is_binary, print_out, render_asset, settings};
 use super::{DiffArgs, Format, Paint, Status};
+use crate::exit::Outcome;
 use crate::report;
 
 /// One file's record in the JSON output of the revision mode.
@@ -34,7 +34,7 @@ struct FileRecord {
 }
 
 /// `assetvc diff [REV [REV]] [-- PATH...]`.
-pub(super) fn run_revisions(args: &DiffArgs, format: Format) -> anyhow::Result<ExitCode> {
+pub(super) fn run_revisions(args: &DiffArgs, format: Format) -> anyhow::Result<Outcome> {
     let cwd = std::env::current_dir().and_then(|d| d.canonicalize())?;
     let repo = store::Repo::discover(&cwd)?;
     let request = Request::of(args, &repo, &cwd)?;
@@ -58,7 +58,7 @@ pub(super) fn run_revisions(args: &DiffArgs, format: Format) -> anyhow::Result<E
             Ok(pair) => pair,
             Err(e) => {
                 report::error(e);
-                out.status = 2;
+                out.status = Outcome::ErrorsReported;
                 continue;
             }
         };
@@ -186,8 +186,8 @@ struct Output {
     page: Option<super::html::ReviewPage>,
     text: String,
     records: Vec<FileRecord>,
-    /// The exit status: 2 once a file could not be read or parsed.
-    status: u8,
+    /// [`Outcome::ErrorsReported`] once a file could not be read or parsed.
+    status: Outcome,
 }
 
 impl Output {
@@ -198,7 +198,7 @@ impl Output {
             page,
             text: String::new(),
             records: Vec::new(),
-            status: 0,
+            status: Outcome::Done,
         }
     }
 
@@ -255,7 +255,7 @@ impl Output {
                     file_status.name(),
                     "Does not parse: see the message of assetvc diff.".into(),
                 );
-                self.status = 2;
+                self.status = Outcome::ErrorsReported;
             }
             return;
         }
@@ -273,7 +273,7 @@ impl Output {
             Format::Changes => match &rendered.unparsed {
                 Some(why) => {
                     eprintln!("assetvc: {path}: {why}: left out of the change set");
-                    self.status = 2;
+                    self.status = Outcome::ErrorsReported;
                 }
                 None => self
                     .text
@@ -302,7 +302,7 @@ impl Output {
     }
 
     /// Writes the review page, or prints the text or the records; the exit status.
-    fn finish(self, args: &DiffArgs, request: &Request<'_>) -> anyhow::Result<ExitCode> {
+    fn finish(self, args: &DiffArgs, request: &Request<'_>) -> anyhow::Result<Outcome> {
         if let (Some(p), Some(out)) = (self.page, &args.html) {
             let subtitle = format!(
                 "{} → {}",
@@ -310,13 +310,13 @@ impl Output {
                 request.rev_b.unwrap_or("worktree")
             );
             p.write(out, "Review · diff".into(), subtitle)?;
-            return Ok(ExitCode::from(self.status));
+            return Ok(self.status);
         }
         let text = match self.format {
             Format::Text | Format::Changes => self.text,
             _ => format!("{}\n", serde_json::to_string_pretty(&self.records)?),
         };
         print_out(&text)?;
-        Ok(ExitCode::from(self.status))
+        Ok(self.status)
     }
 }

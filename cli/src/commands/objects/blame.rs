@@ -2,14 +2,13 @@
 //! properties (nested objects flattened: `light.intensity`), the commit, author and date
 //! of its last change.
 
-use std::process::ExitCode;
-
 use anyhow::bail;
 use clap::Args;
 use serde_json::json;
 use store::blame;
 
 use super::{commit_json, commit_text, day, object_name, open, print_json, short_commit};
+use crate::exit::Outcome;
 use crate::report::safe_line;
 
 /// Arguments of `assetvc blame`.
@@ -26,9 +25,9 @@ pub struct BlameArgs {
 }
 
 /// Runs `assetvc blame`.
-pub fn run(args: &BlameArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: &BlameArgs) -> anyhow::Result<Outcome> {
     run_blame(args)?;
-    Ok(ExitCode::SUCCESS)
+    Ok(Outcome::Done)
 }
 
 fn run_blame(args: &BlameArgs) -> anyhow::Result<()> {

@@ -4,11 +4,10 @@
 //! over long histories fast. What is built is kept as it goes: after Ctrl-C, the next run
 //! goes on from where it stopped.
 
-use std::process::ExitCode;
-
 use clap::Args;
 
 use super::open;
+use crate::exit::Outcome;
 
 /// Arguments of `assetvc index`.
 #[derive(Debug, Args)]
@@ -19,7 +18,7 @@ pub struct IndexArgs {
 }
 
 /// Runs `assetvc index`.
-pub fn run(args: &IndexArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: &IndexArgs) -> anyhow::Result<Outcome> {
     let repo = open()?;
     let mut index = repo.index();
     let commit = index.resolve_commit(&args.rev)?;
@@ -30,5 +29,5 @@ pub fn run(args: &IndexArgs) -> anyhow::Result<ExitCode> {
         crate::report::safe(&args.rev),
         started.elapsed().as_secs_f64()
     );
-    Ok(ExitCode::SUCCESS)
+    Ok(Outcome::Done)
 }

@@ -3,13 +3,12 @@
 //! author, date, the properties changed; across arrays, files and renames; at a merge,
 //! the parent whose version was taken.
 
-use std::process::ExitCode;
-
 use clap::Args;
 use serde_json::json;
 use store::{close_names, find_deleted, log, log_each, Followed, LogEntry, LogKind, TreeIndex};
 
 use super::{commit_json, commit_text, day, object_name, open, print_json, resolve, short_commit};
+use crate::exit::Outcome;
 use crate::report::safe_line;
 
 /// Arguments of `assetvc log`.
@@ -33,9 +32,9 @@ pub struct LogArgs {
 }
 
 /// Runs `assetvc log`.
-pub fn run(args: &LogArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: &LogArgs) -> anyhow::Result<Outcome> {
     run_log(args)?;
-    Ok(ExitCode::SUCCESS)
+    Ok(Outcome::Done)
 }
 
 fn run_log(args: &LogArgs) -> anyhow::Result<()> {

@@ -3,7 +3,6 @@
 //! nodes, in the file's own style, atomically. A file that does not parse is refused.
 
 use std::path::Path;
-use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 
@@ -14,6 +13,7 @@ use store::{restore_object, Restored};
 
 use super::show::blob;
 use super::{object_name, open, print_json, resolve};
+use crate::exit::Outcome;
 use crate::report;
 
 /// Arguments of `assetvc restore`.
@@ -33,9 +33,9 @@ pub struct RestoreArgs {
 }
 
 /// Runs `assetvc restore`.
-pub fn run(args: &RestoreArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: &RestoreArgs) -> anyhow::Result<Outcome> {
     restore(args)?;
-    Ok(ExitCode::SUCCESS)
+    Ok(Outcome::Done)
 }
 
 fn restore(args: &RestoreArgs) -> anyhow::Result<()> {

@@ -4,7 +4,6 @@
 //! never the history before it.
 
 use std::path::Path;
-use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 
@@ -13,6 +12,7 @@ use serde_json::json;
 use sjson::{Document, ParseOptions};
 
 use super::{object_name, open, print_json, resolve};
+use crate::exit::Outcome;
 
 /// Arguments of `assetvc show`.
 #[derive(Debug, Args)]
@@ -28,9 +28,9 @@ pub struct ShowArgs {
 }
 
 /// Runs `assetvc show`.
-pub fn run(args: &ShowArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: &ShowArgs) -> anyhow::Result<Outcome> {
     show(args)?;
-    Ok(ExitCode::SUCCESS)
+    Ok(Outcome::Done)
 }
 
 fn show(args: &ShowArgs) -> anyhow::Result<()> {

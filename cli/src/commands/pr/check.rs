@@ -2,7 +2,6 @@
 //! merges into BASE by structure and passes the guards, computed in memory.
 
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
 use clap::Args;
 use review::{report_section, FileSection, ObjectKeys, Page};
@@ -10,6 +9,7 @@ use sjson::{Document, ParseOptions};
 
 use super::{merge_pr, open, short, Common, PrMerge};
 use crate::commands::{merging, porcelain};
+use crate::exit::Outcome;
 
 /// Arguments of `assetvc pr check`.
 #[derive(Debug, Args)]
@@ -29,7 +29,7 @@ pub struct CheckArgs {
 }
 
 /// Runs `pr check`: 0 merges cleanly and passes the guards, 1 it does not, 2 an error.
-pub fn run(args: &CheckArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: &CheckArgs) -> anyhow::Result<Outcome> {
     let (repo, root) = open()?;
     let base = repo.resolve_commit(&args.base).map_err(porcelain::fail)?;
     let head = repo.resolve_commit(&args.head).map_err(porcelain::fail)?;
@@ -54,7 +54,7 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitCode> {
     if let Some(out) = &args.html {
         page(&repo, &root, &pr, &what, out)?;
     }
-    Ok(ExitCode::from(u8::from(!pr.clean())))
+    Ok(Outcome::done_unless(!pr.clean(), Outcome::Problems))
 }
 
 /// The outcome as JSON: status, what the policy decided, what is left, the problems.

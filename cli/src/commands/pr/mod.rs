@@ -19,7 +19,6 @@ mod check;
 mod remote;
 
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
 use merge::Policy;
@@ -27,6 +26,7 @@ use store::{MergeTrees, ObjectId, StrategyMerge};
 
 use super::merge_file::parse_policy;
 use super::porcelain;
+use crate::exit::Outcome;
 
 /// Arguments of `assetvc pr`.
 #[derive(Debug, Args)]
@@ -46,7 +46,7 @@ enum PrCommand {
 }
 
 /// Runs `assetvc pr …`.
-pub fn run(args: &PrArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: &PrArgs) -> anyhow::Result<Outcome> {
     match &args.command {
         PrCommand::Check(a) => check::run(a),
         PrCommand::Update(a) => remote::update(a),
@@ -161,7 +161,7 @@ fn merge_pr(
     policy: Option<Policy>,
 ) -> anyhow::Result<PrMerge> {
     super::git_version::merge_tree_git("`assetvc pr`")
-        .map_err(|reason| crate::exit::Exit::error(crate::exit::FAILED, reason))?;
+        .map_err(crate::exit::Error::Failed)?;
     let (options, config) = porcelain::settings(root, policy)?;
     let policy = options.policy;
     let rules = porcelain::asset_rules(&config, options)?;

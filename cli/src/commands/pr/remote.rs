@@ -8,7 +8,7 @@
 //! head from the base repository's own pull-request ref (or `--from FORK`'s branch) and
 //! pushes only the base. What is fetched this way is data: nothing of it is run.
 
-use std::process::{Command, ExitCode};
+use std::process::Command;
 
 use anyhow::{bail, Context};
 use clap::Args;
@@ -16,7 +16,7 @@ use store::ObjectId;
 
 use super::{merge_pr, open, short, Common};
 use crate::commands::porcelain;
-use crate::exit::Exit;
+use crate::exit::{Error, Outcome};
 
 /// Arguments of `assetvc pr update`.
 #[derive(Debug, Args)]
@@ -66,7 +66,7 @@ pub struct LandArgs {
 
 /// Runs `pr update`: 0 the branch holds the base (pushed, or already), 1 the merge cannot
 /// be made by structure (nothing pushed), 2 an error (the push was refused…).
-pub fn update(args: &UpdateArgs) -> anyhow::Result<ExitCode> {
+pub fn update(args: &UpdateArgs) -> anyhow::Result<Outcome> {
     let (repo, root) = open()?;
     names_ok(&[&args.remote, &args.base, &args.branch])?;
     let target = push_target(&repo, args);
@@ -93,20 +93,19 @@ pub fn update(args: &UpdateArgs) -> anyhow::Result<ExitCode> {
     let what = format!("{} into {}", args.base, args.branch);
     pr.print(&crate::report::safe(&what));
     if pr.up_to_date {
-        return Ok(ExitCode::SUCCESS);
+        return Ok(Outcome::Done);
     }
     if !pr.clean() {
-        return Ok(ExitCode::from(1));
+        return Ok(Outcome::Problems);
     }
     let title = format!("Merge branch '{}' into {}", args.base, args.branch);
     let commit = repo
         .write_commit(pr.merged.tree, &[branch, base], &pr.message(&title))
         .map_err(porcelain::fail)?;
     if let Err(e) = push(&target, commit, &args.branch, branch) {
-        return Err(Exit::error(
-            crate::exit::FAILED,
-            format!("{e} (the branch moved? run `assetvc pr update` again)"),
-        )
+        return Err(Error::Failed(format!(
+            "{e} (the branch moved? run `assetvc pr update` again)"
+        ))
         .into());
     }
     outln!(
@@ -117,13 +116,13 @@ pub fn update(args: &UpdateArgs) -> anyhow::Result<ExitCode> {
         args.base,
         short(&base)
     );
-    Ok(ExitCode::SUCCESS)
+    Ok(Outcome::Done)
 }
 
 /// Runs `pr land`: 0 landed (or already in the base), 1 refused (cannot merge by
 /// structure, or the checks fail; the reasons printed), 2 an error or the base kept
 /// moving for `--tries` tries.
-pub fn land(args: &LandArgs) -> anyhow::Result<ExitCode> {
+pub fn land(args: &LandArgs) -> anyhow::Result<Outcome> {
     let (repo, root) = open()?;
     names_ok(&[&args.remote, &args.into, &args.branch])?;
     let source = args.from.as_deref().unwrap_or(&args.remote);
@@ -151,14 +150,14 @@ pub fn land(args: &LandArgs) -> anyhow::Result<ExitCode> {
         let what = format!("{} into {}", args.branch, args.into);
         pr.print(&crate::report::safe(&what));
         if pr.up_to_date {
-            return Ok(ExitCode::SUCCESS);
+            return Ok(Outcome::Done);
         }
         if !pr.clean() {
             crate::report::error(format!(
                 "{} not landed: fix the branch (or `assetvc pr update` it) and try again",
                 crate::report::safe(&args.branch)
             ));
-            return Ok(ExitCode::from(1));
+            return Ok(Outcome::Blocked);
         }
         let title = format!("Merge branch '{}' into {}", args.branch, args.into);
         let commit = repo
@@ -173,7 +172,7 @@ pub fn land(args: &LandArgs) -> anyhow::Result<ExitCode> {
                     args.into,
                     short(&commit)
                 );
-                return Ok(ExitCode::SUCCESS);
+                return Ok(Outcome::Done);
             }
             Err(e) => eprintln!(
                 "assetvc: try {attempt}/{tries}: {} moved or the push was refused ({e}); merging again",
@@ -181,13 +180,10 @@ pub fn land(args: &LandArgs) -> anyhow::Result<ExitCode> {
             ),
         }
     }
-    Err(Exit::error(
-        crate::exit::FAILED,
-        format!(
-            "gave up after {tries} tries: {} kept moving (or refuses the push)",
-            args.into
-        ),
-    )
+    Err(Error::Failed(format!(
+        "gave up after {tries} tries: {} kept moving (or refuses the push)",
+        args.into
+    ))
     .into())
 }
 

@@ -9,7 +9,6 @@
 mod pointer;
 
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
 use anyhow::bail;
 use clap::{Args, ValueEnum};
@@ -17,6 +16,7 @@ use sjson::{Dialect, Document, Out, ParseOptions, Segment};
 use store::{FileStep, Journal, Meaning, Recorded, SideMeanings};
 
 use super::{merging, porcelain};
+use crate::exit::Outcome;
 use crate::report;
 use pointer::{edit, find, objects, parse_pointer, pick, Object};
 
@@ -74,7 +74,7 @@ fn recorded_steps(journal: &Journal, path: &str) -> anyhow::Result<Option<(Recor
 
 /// Runs `assetvc resolve`: 0 done (also when nothing needed to change), 2 bad input (no
 /// recorded merge for FILE, unknown or ambiguous OBJECT, FILE does not parse).
-pub fn run(args: &ResolveArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: &ResolveArgs) -> anyhow::Result<Outcome> {
     let (repo, root) = porcelain::open_worktree()?;
     let absolute = std::env::current_dir()
         .map(|d| d.join(&args.file))
@@ -118,7 +118,7 @@ pub fn run(args: &ResolveArgs) -> anyhow::Result<ExitCode> {
             eprintln!("assetvc: {shown}: already as asked; nothing changed");
         }
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(Outcome::Done)
 }
 
 /// Clears the pending mark of every conflict resolved (`resolved`: the step's index and

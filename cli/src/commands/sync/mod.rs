@@ -7,7 +7,6 @@
 //! down; an interrupted cycle is abandoned before the merge, never half-written.
 
 use std::path::PathBuf;
-use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -22,6 +21,7 @@ use store::{Brought, Limits, Postponed, Wip};
 
 use super::merge_file::parse_policy;
 use super::porcelain;
+use crate::exit::Outcome;
 use crate::report;
 
 pub mod pending;
@@ -108,8 +108,8 @@ pub fn target(repo: &store::Repo, remote: Option<&str>) -> anyhow::Result<Target
 
 /// How one cycle ended.
 struct Cycle {
-    /// The exit status of a one-shot sync without [`Cycle::error`].
-    status: u8,
+    /// The outcome of a one-shot sync without [`Cycle::error`].
+    status: Outcome,
     /// Why the cycle failed (reported by `main`, or by the watch loop that goes on).
     error: Option<anyhow::Error>,
     /// Whether the remote could not be reached (retry with backoff).
@@ -121,7 +121,7 @@ struct Cycle {
 /// Runs `assetvc sync`: 0 synced, 1 the upstream was not brought in (reported: a file
 /// that does not parse yet, a diverged branch, a file saved while sync wrote it), 2 bad
 /// usage or the remote failed (one-shot).
-pub fn run(args: &SyncArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: &SyncArgs) -> anyhow::Result<Outcome> {
     let stop = Arc::new(AtomicBool::new(false));
     // Ctrl-C, SIGTERM and a closed terminal (SIGHUP) all end sync cleanly, between steps.
     for signal in [
@@ -145,7 +145,7 @@ pub fn run(args: &SyncArgs) -> anyhow::Result<ExitCode> {
         }
         return match cycle.error {
             Some(e) => Err(e),
-            None => Ok(ExitCode::from(cycle.status)),
+            None => Ok(cycle.status),
         };
     };
     if !(every > 0.0 && every.is_finite() && every <= 86_400.0) {
@@ -166,7 +166,7 @@ pub fn run(args: &SyncArgs) -> anyhow::Result<ExitCode> {
     while !stop.load(Ordering::Relaxed) {
         let cycle = cycle(args, &stop);
         if let Some(e) = &cycle.error {
-            crate::exit::failure(e);
+            crate::exit::report(e);
         }
         if args.json {
             print_line(&cycle.json)?;
@@ -182,7 +182,7 @@ pub fn run(args: &SyncArgs) -> anyhow::Result<ExitCode> {
         sleep_unless_stopped(pause, &stop);
     }
     eprintln!("assetvc: sync stopped");
-    Ok(ExitCode::SUCCESS)
+    Ok(Outcome::Done)
 }
 
 /// How many times a cycle records and merges again when a file was saved while sync
@@ -221,7 +221,7 @@ fn open(policy: Option<Policy>) -> anyhow::Result<(store::Repo, PathBuf, AssetRu
 fn cycle(args: &SyncArgs, stop: &AtomicBool) -> Cycle {
     let mut timings = serde_json::Map::new();
     let mut out = Cycle {
-        status: 0,
+        status: Outcome::Done,
         error: None,
         unreachable: false,
         json: json!({}),
@@ -365,7 +365,7 @@ fn push_step(
                 report::safe_line(&wip_ref),
                 report::safe(&reason)
             );
-            out.status = crate::exit::FAILED;
+            out.status = Outcome::ErrorsReported;
             out.json["pushed"] = json!(false);
             out.json["push_refused"] = json!(reason);
         }
@@ -412,7 +412,7 @@ fn report_brought(
         }
         Ok(Brought::Postponed(Postponed::Diverged { head, upstream })) => {
             let short = |id: &store::ObjectId| id.to_hex_with_len(7).to_string();
-            out.status = 1;
+            out.status = Outcome::NotBroughtIn;
             eprintln!(
                 "assetvc: your branch has diverged from {} ({} here, {} there): sync merges \
                  and commits nothing on its own; your work in progress is shared. Push, or \
@@ -424,7 +424,7 @@ fn report_brought(
             "diverged"
         }
         Ok(Brought::Postponed(Postponed::ChangedWhileWriting(paths))) => {
-            out.status = 1;
+            out.status = Outcome::LeftAlone;
             for path in &paths {
                 eprintln!(
                     "assetvc: {}: saved while sync was writing it; left as you saved it, \
@@ -497,7 +497,7 @@ fn report_merged(
 
 /// Reports the paths that kept the upstream (`label`) from being merged.
 fn report_postponed(unresolved: &[store::Unresolved], label: &str, out: &mut Cycle) {
-    out.status = 1;
+    out.status = Outcome::NotBroughtIn;
     for u in unresolved {
         match &u.kind {
             UnresolvedKind::Unparsable { side, error, .. } => eprintln!(
@@ -564,7 +564,7 @@ fn unreachable(
     if !interrupted {
         out.error = Some(anyhow!("{step}: {e}"));
     }
-    out.status = crate::exit::FAILED;
+    out.status = Outcome::ErrorsReported;
     out.unreachable = !interrupted;
     out.json["status"] = json!(if interrupted {
         "interrupted"
