@@ -4,7 +4,7 @@
 //! duplicate-id search each index 100,000 ids of a level this way.
 //!
 //! The ids come from repository content: the tables hash with foldhash under a seed drawn
-//! from the operating system's randomness once per process ([`seeded`]), so that no file
+//! from the operating system's randomness once per process, so that no file
 //! can be written whose ids all collide and make a merge quadratic, as they could under
 //! an unseeded hash (rustc-hash's, before).
 
