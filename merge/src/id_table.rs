@@ -2,11 +2,19 @@
 //! position takes 32 (a 24-byte `Cow` key and the position), the ids hashed from the list
 //! when they are looked up or the table grows. The keyed index, naming and the checks'
 //! duplicate-id search each index 100,000 ids of a level this way.
+//!
+//! The ids come from repository content: the tables hash with foldhash under a seed drawn
+//! from the operating system's randomness once per process, so that no file
+//! can be written whose ids all collide and make a merge quadratic, as they could under
+//! an unseeded hash (rustc-hash's, before).
 
 use std::hash::BuildHasher;
+use std::sync::OnceLock;
 
+use foldhash::fast::SeedableRandomState as RandomState;
+use foldhash::SharedSeed;
+use hashbrown::hash_table::Entry;
 use hashbrown::HashTable;
-use rustc_hash::FxBuildHasher;
 
 /// A list of ids by position, as an [`IdTable`] reads it.
 pub trait IdSource {
@@ -28,11 +36,24 @@ impl<S: AsRef<str>> IdSource for Vec<S> {
 
 /// Positions in a list of ids, found by id. Every call passes the same list (grown only
 /// at its end).
-#[derive(Default, Debug)]
-pub struct IdTable(HashTable<u32>);
+#[derive(Debug)]
+pub struct IdTable {
+    /// The positions.
+    table: HashTable<u32>,
+    /// This table's seeded hash of an id.
+    seed: RandomState,
+}
 
-fn hash(id: &str) -> u64 {
-    FxBuildHasher.hash_one(id)
+/// The hash state of a new table: foldhash seeded from the standard library's randomly
+/// keyed hasher (the operating system's randomness), drawn once per process.
+fn seeded() -> RandomState {
+    static SEED: OnceLock<(u64, SharedSeed)> = OnceLock::new();
+    let (per_table, shared) = SEED.get_or_init(|| {
+        let random = std::hash::RandomState::new();
+        let shared = SharedSeed::from_u64(random.hash_one(1u8));
+        (random.hash_one(2u8), shared)
+    });
+    RandomState::with_seed(*per_table, shared)
 }
 
 /// A position as stored (lists hold fewer than 2³² ids: a document's nodes are numbered
@@ -41,43 +62,64 @@ fn stored(i: usize) -> u32 {
     u32::try_from(i).unwrap_or(u32::MAX)
 }
 
+impl Default for IdTable {
+    fn default() -> Self {
+        IdTable::with_capacity(0)
+    }
+}
+
 impl IdTable {
     /// A table with room for `n` ids.
     pub fn with_capacity(n: usize) -> Self {
-        IdTable(HashTable::with_capacity(n))
+        IdTable {
+            table: HashTable::with_capacity(n),
+            seed: seeded(),
+        }
     }
 
     /// The position of `id` in `ids`, if the table holds one.
     pub fn find<L: IdSource + ?Sized>(&self, ids: &L, id: &str) -> Option<usize> {
-        self.0
-            .find(hash(id), |&p| ids.id_at(p as usize) == id)
+        self.table
+            .find(self.seed.hash_one(id), |&p| ids.id_at(p as usize) == id)
             .map(|&p| p as usize)
     }
 
     /// Records position `at` of `ids` unless its id is held already: then the earlier
     /// position is kept and returned.
     pub fn insert_first<L: IdSource + ?Sized>(&mut self, ids: &L, at: usize) -> Option<usize> {
-        let id = ids.id_at(at);
-        let h = hash(id);
-        if let Some(&p) = self.0.find(h, |&p| ids.id_at(p as usize) == id) {
-            return Some(p as usize);
+        match self.entry(ids, at) {
+            Entry::Occupied(held) => Some(*held.get() as usize),
+            Entry::Vacant(slot) => {
+                slot.insert(stored(at));
+                None
+            }
         }
-        self.0
-            .insert_unique(h, stored(at), |&p| hash(ids.id_at(p as usize)));
-        None
     }
 
     /// Records position `at` of `ids`, in place of an earlier position of its id, which is
     /// returned.
     pub fn insert_last<L: IdSource + ?Sized>(&mut self, ids: &L, at: usize) -> Option<usize> {
-        let id = ids.id_at(at);
-        let h = hash(id);
-        if let Some(p) = self.0.find_mut(h, |&p| ids.id_at(p as usize) == id) {
-            return Some(std::mem::replace(p, stored(at)) as usize);
+        match self.entry(ids, at) {
+            Entry::Occupied(mut held) => {
+                Some(std::mem::replace(held.get_mut(), stored(at)) as usize)
+            }
+            Entry::Vacant(slot) => {
+                slot.insert(stored(at));
+                None
+            }
         }
-        self.0
-            .insert_unique(h, stored(at), |&p| hash(ids.id_at(p as usize)));
-        None
+    }
+
+    /// The slot of the id at position `at` of `ids`: held, or where it goes. One probe
+    /// of the table (a look-up then an insertion probed it twice).
+    fn entry<'t, L: IdSource + ?Sized>(&'t mut self, ids: &L, at: usize) -> Entry<'t, u32> {
+        let id = ids.id_at(at);
+        let IdTable { table, seed } = self;
+        table.entry(
+            seed.hash_one(id),
+            |&p| ids.id_at(p as usize) == id,
+            |&p| seed.hash_one(ids.id_at(p as usize)),
+        )
     }
 }
 
@@ -111,5 +153,28 @@ mod tests {
             assert_eq!(t.insert_first(&many, i), None);
         }
         assert!((0..many.len()).all(|i| t.find(&many, &many[i]) == Some(i)));
+    }
+
+    proptest::proptest! {
+        /// Each table answers as a map from id to its first (or last) position, whatever
+        /// the ids and however far the table grows past its capacity.
+        #[test]
+        fn tables_answer_as_maps(
+            ids in proptest::collection::vec("[ab\u{0}\u{1}]{0,3}", 0..200),
+            capacity in 0usize..8,
+        ) {
+            let (mut first, mut last) = (IdTable::with_capacity(capacity), IdTable::default());
+            let mut firsts = std::collections::HashMap::new();
+            let mut lasts = std::collections::HashMap::new();
+            for (i, id) in ids.iter().enumerate() {
+                proptest::prop_assert_eq!(first.insert_first(&ids, i), firsts.get(id).copied());
+                firsts.entry(id.clone()).or_insert(i);
+                proptest::prop_assert_eq!(last.insert_last(&ids, i), lasts.insert(id.clone(), i));
+            }
+            for id in ids.iter().chain(["zz".to_string()].iter()) {
+                proptest::prop_assert_eq!(first.find(&ids, id), firsts.get(id).copied());
+                proptest::prop_assert_eq!(last.find(&ids, id), lasts.get(id).copied());
+            }
+        }
     }
 }
