@@ -183,6 +183,11 @@ fn merge_file_names_the_restored_object_and_its_referrer_never_by_pointer_or_who
         .current_dir(dir));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
+    // A repair is counted as a repair, not as a conflict the policy resolved.
+    assert!(
+        stderr.contains("assetvc: ours.level: merged, 1 repair\n"),
+        "{stderr}"
+    );
     assert!(
         stderr.contains(
             "units[crate #9f0c…4e5f]: referenced object restored \

@@ -1,6 +1,8 @@
 //! Synthetic game levels for benchmarks: `n` entities of about 200 bytes each, written
 //! as SJSON (Stingray style) or JSON, and concurrent edits of them for merge benchmarks.
 
+#![forbid(unsafe_code)]
+
 use std::fmt::Write as _;
 
 pub mod edits;

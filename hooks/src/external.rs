@@ -23,10 +23,11 @@
 use std::io::{Read, Seek};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use globset::GlobSet;
 use store::ConfigEntry;
+use wait_timeout::ChildExt as _;
 
 use crate::problem::{Check, Problem};
 use config::{globs, ConfigError};
@@ -156,20 +157,11 @@ fn run_with_timeout(command: &str, timeout: Duration) -> std::io::Result<(RunSta
     }
     let mut child = cmd.spawn()?;
     let _running = Running::register(child.id());
-    let start = Instant::now();
-    let mut nap = Duration::from_millis(1);
-    let status = loop {
-        if let Some(status) = child.try_wait()? {
-            break Some(status);
-        }
-        if start.elapsed() >= timeout {
-            kill_group(&mut child);
-            let _ = child.wait();
-            break None;
-        }
-        std::thread::sleep(nap);
-        nap = (nap * 2).min(Duration::from_millis(50));
-    };
+    let status = child.wait_timeout(timeout)?;
+    if status.is_none() {
+        kill_group(&mut child);
+        let _ = child.wait();
+    }
     out.rewind()?;
     let mut bytes = Vec::new();
     out.take(MAX_OUTPUT as u64).read_to_end(&mut bytes)?;
@@ -220,12 +212,10 @@ pub fn kill_running() {
 fn kill_pid_group(pid: u32) {
     #[cfg(unix)]
     {
-        if let Ok(pid) = libc::pid_t::try_from(pid) {
-            // SAFETY: kill(2) with a negative pid signals the process group that
-            // `process_group(0)` created for the checker; it touches no memory.
-            unsafe {
-                libc::kill(-pid, libc::SIGKILL);
-            }
+        use rustix::process::{kill_process_group, Pid, Signal};
+        // The process group `process_group(0)` created for the checker (its leader's pid).
+        if let Some(pid) = i32::try_from(pid).ok().and_then(Pid::from_raw) {
+            let _ = kill_process_group(pid, Signal::KILL);
         }
     }
 }
@@ -397,6 +387,7 @@ fn parse_seconds(value: Option<&str>, setting: &str) -> Result<Duration, ConfigE
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Instant;
 
     fn entry(sub: Option<&str>, name: &str, value: &str) -> ConfigEntry {
         ConfigEntry {

@@ -3,8 +3,9 @@
 //! [`Document::parse`] reads Bitsquid/Stingray SJSON or strict JSON into a document that
 //! prints back byte for byte ([`Document::text`]), offers a value view ([`Value`]) with
 //! exact numbers, and renders new or edited values in the style of their neighbours.
-//! The pest grammars in `grammar/` specify the syntax; [`reference::parse_reference`]
-//! parses with them and the fast production parser must agree with it.
+//! The pest grammars in `grammar/` specify the syntax; `reference::parse_reference`
+//! (behind the `reference` feature, for tests and fuzzing) parses with them and the fast
+//! production parser must agree with it.
 
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
@@ -16,6 +17,7 @@ mod error;
 mod lexeme;
 mod number;
 mod parse;
+#[cfg(feature = "reference")]
 pub mod reference;
 mod split;
 pub mod string;

@@ -106,6 +106,7 @@ impl Document {
 /// Rejects nesting deeper than `limit`, following the grammar's lexical rules (strings,
 /// raw strings, comments) so brackets inside them are not counted. Used before the
 /// recursive reference parser.
+#[cfg(feature = "reference")]
 pub(crate) fn check_depth(text: &str, options: ParseOptions) -> Result<(), ParseError> {
     let limit = options.max_depth;
     let b = text.as_bytes();

@@ -3,9 +3,11 @@
 //! git reads as before or after it, and that a rerun finishes it.
 //!
 //! `ASSETVC_FAILPOINT=NAME` aborts at the first pass through point `NAME`,
-//! `ASSETVC_FAILPOINT=NAME:N` at the `N`th (1-based). Only debug builds (the ones tests
-//! run) read the variable: in release builds [`hit`] is empty and the variable is ignored,
-//! so that a shipped binary can never be stopped by its environment.
+//! `ASSETVC_FAILPOINT=NAME:N` at the `N`th (1-based). Only builds with the `failpoints`
+//! cargo feature read the variable (the end-to-end tests turn it on through the workspace's
+//! dev-dependency on `assetvc-store`); without it [`hit`] and [`pause`] are empty and no
+//! code reading the variables is compiled in, so that a shipped binary can never be stopped
+//! or held by its environment.
 //!
 //! `ASSETVC_PAUSE=NAME:DIR` instead holds the process at the first pass through point
 //! `NAME` ([`pause`]): it creates `DIR/NAME.reached` and waits until `DIR/NAME.go` exists,
@@ -13,26 +15,26 @@
 //! swap) without depending on timing.
 
 /// Stops the process here when `ASSETVC_FAILPOINT` names `point` (and this is the pass it
-/// counts to). Does nothing in release builds.
+/// counts to). Does nothing without the `failpoints` feature.
 #[inline]
 pub(crate) fn hit(point: &str) {
-    #[cfg(debug_assertions)]
+    #[cfg(feature = "failpoints")]
     armed::hit(point);
-    #[cfg(not(debug_assertions))]
+    #[cfg(not(feature = "failpoints"))]
     let _ = point;
 }
 
 /// Holds the process here when `ASSETVC_PAUSE` names `point`, until the test lets it go
-/// (at most a minute). Does nothing in release builds.
+/// (at most a minute). Does nothing without the `failpoints` feature.
 #[inline]
 pub(crate) fn pause(point: &str) {
-    #[cfg(debug_assertions)]
+    #[cfg(feature = "failpoints")]
     armed::pause(point);
-    #[cfg(not(debug_assertions))]
+    #[cfg(not(feature = "failpoints"))]
     let _ = point;
 }
 
-#[cfg(debug_assertions)]
+#[cfg(feature = "failpoints")]
 mod armed {
     use std::sync::atomic::{AtomicU64, Ordering};
 

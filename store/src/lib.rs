@@ -80,6 +80,7 @@ pub use migrate::{
     new_uuid, Destination, FileProblem, MigrateRules, MigratedFile, NoProgress, Outcome, Plan,
     ProblemKind, Progress as MigrateProgress,
 };
+pub use objects::at_path;
 pub use objects::{
     blame, close_names, day, find_deleted, iso_time, log, log_each, restore_object, BlameLine,
     BlameObject, Candidate, Commit, Entry, FileObjects, Followed, IndexSettings, Located, LogEntry,

@@ -16,6 +16,7 @@
 //! `blame`), `blame` (the blame walk), `resolve` (OBJECT specs),
 //! `restore` (re-creating one object in a document).
 
+pub mod at_path;
 mod blame;
 mod build;
 mod cache;

@@ -4,7 +4,9 @@
 //! source. Pure: documents in, text out.
 
 use merge::objects::{keyed_objects, KeyedObject};
-use sjson::{Document, Kind, Out, OutItem, Path, Segment, Value};
+use sjson::{Document, Kind, Out, OutItem, Path, Value};
+
+use super::at_path::along;
 
 use crate::error::{Error, Result};
 
@@ -36,7 +38,7 @@ pub fn restore_object<'a>(
         Some(cur) if cur.value.same_value(&src.value) => return Ok(Restored::Unchanged),
         Some(cur) => {
             let old = src.value;
-            let out = along(current.root(), &cur.path.0, &mut |v| edit(v, old));
+            let out = along(current.root(), &cur.path.0, &mut |v| Some(edit(v, old)));
             (out, false)
         }
         None => {
@@ -46,14 +48,7 @@ pub fn restore_object<'a>(
                 array: Path(array_path.to_vec()).to_string(),
             };
             let out = along(current.root(), array_path, &mut |arr| {
-                if arr.kind() == Kind::Array {
-                    insert(arr, src, &src_objects, &cur_objects)
-                } else {
-                    Out::Value(arr)
-                }
-            })
-            .filter(|_| {
-                navigate(current.root(), array_path).is_some_and(|a| a.kind() == Kind::Array)
+                (arr.kind() == Kind::Array).then(|| insert(arr, src, &src_objects, &cur_objects))
             })
             .ok_or_else(no_place)?;
             (Some(out), true)
@@ -71,74 +66,6 @@ pub fn restore_object<'a>(
         Restored::Recreated(text)
     } else {
         Restored::Changed(text)
-    })
-}
-
-/// Whether element `el` has id `value` under `key`.
-fn has_id(el: Value<'_>, key: &str, value: &str) -> bool {
-    el.members().any(|(k, v)| {
-        k.eq_ignore_ascii_case(key)
-            && (v.as_str().as_deref() == Some(value)
-                || v.as_number_lexeme() == Some(value)
-                || v.as_number().is_some_and(|n| match n {
-                    sjson::NumberValue::Int(i) => i.to_string() == value,
-                    _ => false,
-                }))
-    })
-}
-
-/// The position of the child of `node` that `seg` names.
-fn child_position(node: Value<'_>, seg: &Segment) -> Option<usize> {
-    match seg {
-        Segment::Key(k) if node.kind() == Kind::Object => node
-            .children()
-            .position(|c| c.key().as_deref() == Some(k.as_str())),
-        Segment::Index(i) if node.kind() == Kind::Array && *i < node.len() => Some(*i),
-        Segment::Id { key, value } if node.kind() == Kind::Array => {
-            node.children().position(|c| has_id(c, key, value))
-        }
-        _ => None,
-    }
-}
-
-fn navigate<'a>(node: Value<'a>, segs: &[Segment]) -> Option<Value<'a>> {
-    match segs.split_first() {
-        None => Some(node),
-        Some((seg, rest)) => {
-            let i = child_position(node, seg)?;
-            navigate(node.children().nth(i)?, rest)
-        }
-    }
-}
-
-/// `node` rebuilt with `leaf` applied at `segs` and everything else kept.
-fn along<'a>(
-    node: Value<'a>,
-    segs: &[Segment],
-    leaf: &mut dyn FnMut(Value<'a>) -> Out<'a>,
-) -> Option<Out<'a>> {
-    let Some((seg, rest)) = segs.split_first() else {
-        return Some(leaf(node));
-    };
-    let target = child_position(node, seg)?;
-    let mut items = Vec::with_capacity(node.len());
-    for (i, child) in node.children().enumerate() {
-        let value = if i == target {
-            along(child, rest, leaf)?
-        } else {
-            Out::Value(child)
-        };
-        items.push(OutItem {
-            key: child.key(),
-            ours: Some(child),
-            origin: None,
-            value,
-        });
-    }
-    Some(Out::Container {
-        kind: node.kind(),
-        ours: Some(node),
-        items,
     })
 }
 

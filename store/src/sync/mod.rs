@@ -120,20 +120,12 @@ pub fn wip_owner(refname: &str) -> Option<&str> {
     (!user.is_empty() && !branch.is_empty()).then_some(user)
 }
 
-/// Parses a duration as `sync.stale` is written: seconds (`900`), or a number with `s`,
-/// `m` or `h` (`90s`, `15m`, `1h`).
+/// Parses a duration as `sync.stale` is written: seconds (`900`), or what `humantime`
+/// reads (`90s`, `15m`, `15min`, `1h 30m`, `2hours`).
 pub fn parse_duration(text: &str) -> Option<std::time::Duration> {
     let text = text.trim();
-    let (number, unit) = match text.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
-        Some((i, _)) => text.split_at(i),
-        None => (text, ""),
-    };
-    let n: u64 = number.parse().ok()?;
-    let seconds = match unit.trim() {
-        "" | "s" => n,
-        "m" | "min" => n.checked_mul(60)?,
-        "h" => n.checked_mul(3600)?,
-        _ => return None,
-    };
-    Some(std::time::Duration::from_secs(seconds))
+    if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) {
+        return text.parse().ok().map(std::time::Duration::from_secs);
+    }
+    humantime::parse_duration(text).ok()
 }

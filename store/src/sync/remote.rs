@@ -8,6 +8,8 @@ use std::process::{Child, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use wait_timeout::ChildExt as _;
+
 use crate::error::{Error, Result};
 use crate::fetch::git_command;
 use crate::Repo;
@@ -141,15 +143,23 @@ fn run_git(dir: &Path, args: &[&str], limits: Limits<'_>) -> Result<()> {
     }
 }
 
+/// How often a wait for git looks at the stop flag.
+const STOP_CHECK: Duration = Duration::from_millis(25);
+
 /// Waits for `child`, killing it when the timeout passes or the stop flag is set.
 fn wait_bounded(
     child: &mut Child,
     limits: Limits<'_>,
 ) -> std::result::Result<std::process::ExitStatus, String> {
     let start = Instant::now();
-    let mut pause = Duration::from_millis(2);
     loop {
-        match child.try_wait() {
+        // Returns as soon as the child ends; the slice only bounds how late an interrupt
+        // or the timeout is noticed.
+        let slice = limits
+            .timeout
+            .saturating_sub(start.elapsed())
+            .min(STOP_CHECK);
+        match child.wait_timeout(slice) {
             Ok(Some(status)) => return Ok(status),
             Ok(None) => {}
             Err(e) => return Err(e.to_string()),
@@ -170,8 +180,6 @@ fn wait_bounded(
             let _ = child.wait();
             return Err(why);
         }
-        std::thread::sleep(pause);
-        pause = (pause * 2).min(Duration::from_millis(25));
     }
 }
 

@@ -58,9 +58,15 @@ fn durations_take_units() {
     assert_eq!(secs("90s"), Some(90));
     assert_eq!(secs("15m"), Some(900));
     assert_eq!(secs("2h"), Some(7200));
-    assert_eq!(secs("15 minutes"), None);
+    assert_eq!(secs("15min"), Some(900));
+    assert_eq!(secs("15 minutes"), Some(900));
+    assert_eq!(secs("1h 30m"), Some(5400));
+    assert_eq!(secs(" 900 "), Some(900));
+    assert_eq!(secs("15 parsecs"), None);
+    assert_eq!(secs("m"), None);
     assert_eq!(secs("-1"), None);
     assert_eq!(secs(""), None);
+    assert_eq!(secs("99999999999999999999"), None);
 }
 
 #[test]
@@ -113,6 +119,19 @@ fn changes_are_grouped_by_object() {
 }
 
 proptest! {
+    /// Any text is a duration or not, without a panic; a count with a unit is that many
+    /// seconds, minutes or hours, and bare digits are seconds.
+    #[test]
+    fn durations_read_counts_and_units(
+        text in "\\PC{0,12}",
+        n in 0u32..1_000_000,
+        unit in prop::sample::select(vec![("", 1u64), ("s", 1), ("m", 60), ("min", 60), ("h", 3600)]),
+    ) {
+        let _ = parse_duration(&text);
+        let written = format!("{n}{}", unit.0);
+        prop_assert_eq!(parse_duration(&written).map(|d| d.as_secs()), Some(u64::from(n) * unit.1));
+    }
+
     /// Whatever the user name, the WIP ref built from it is a valid ref name that names
     /// that user as its owner.
     #[test]

@@ -8,17 +8,32 @@ use super::Sides;
 /// The one-line summary: `level.sjson: merged, 2 conflicts resolved (theirs)`.
 pub fn summary(path: &str, conflicts: &[Conflict], policy: Policy) -> String {
     let path = crate::report::safe_line(path);
-    match conflicts.len() {
-        0 => format!("{path}: merged cleanly"),
+    let (n, repairs) = split_repairs(conflicts);
+    match n {
+        0 if repairs.is_empty() => format!("{path}: merged cleanly"),
+        0 => format!("{path}: merged{repairs}"),
         1 => format!(
-            "{path}: merged, 1 conflict resolved ({})",
+            "{path}: merged, 1 conflict resolved ({}){repairs}",
             taken_name(policy)
         ),
         n => format!(
-            "{path}: merged, {n} conflicts resolved ({})",
+            "{path}: merged, {n} conflicts resolved ({}){repairs}",
             taken_name(policy)
         ),
     }
+}
+
+/// The number of true conflicts among `conflicts`, and the repairs (coherence, repeated
+/// keys) counted apart for the summary: `, 1 repair` (empty for none). A repair is not a
+/// conflict resolved by policy; each is listed on its own line below the summary.
+fn split_repairs(conflicts: &[Conflict]) -> (usize, String) {
+    let repairs = conflicts.iter().filter(|c| c.kind.is_repair()).count();
+    let text = match repairs {
+        0 => String::new(),
+        1 => ", 1 repair".to_string(),
+        r => format!(", {r} repairs"),
+    };
+    (conflicts.len() - repairs, text)
 }
 
 /// The side a policy took, for the summary: the policy's name, and for `fail` the side
@@ -85,9 +100,13 @@ pub fn summary_in(path: &str, conflicts: &[Conflict], configured: Policy, sides:
     let side = configured
         .for_operation(sides.meanings() == store::SideMeanings::SWAPPED)
         .side();
-    let n = conflicts.len();
+    let (n, repairs) = split_repairs(conflicts);
+    if n == 0 {
+        return summary(path, conflicts, configured);
+    }
+    let path = crate::report::safe_line(path);
     format!(
-        "{path}: merged, {n} conflict{} resolved (kept {}: {} in this {})",
+        "{path}: merged, {n} conflict{} resolved (kept {}: {} in this {}){repairs}",
         if n == 1 { "" } else { "s" },
         sides.meaning(side),
         side.name(),

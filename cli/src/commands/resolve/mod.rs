@@ -6,19 +6,17 @@
 //! the file's own style; the file is written atomically, and a file that does not parse
 //! is refused untouched.
 
-mod pointer;
-
 use std::path::{Path, PathBuf};
 
 use anyhow::bail;
 use clap::{Args, ValueEnum};
 use sjson::{Dialect, Document, Out, ParseOptions, Segment};
+use store::at_path::{find, objects, parse as parse_pointer, pick, put as edit, Object};
 use store::{FileStep, Journal, Meaning, Recorded, SideMeanings};
 
 use super::{merging, porcelain};
 use crate::exit::Outcome;
 use crate::report;
-use pointer::{edit, find, objects, parse_pointer, pick, Object};
 
 /// The version to take.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
