@@ -147,7 +147,7 @@ pub(crate) fn element_step(index: usize, el: Value<'_>) -> Segment {
     match crate::id_member(&keys, el) {
         Some((key, id, _)) => Segment::Id {
             key: key.into_owned(),
-            value: crate::merger::id_display(&id),
+            value: crate::id::id_display(&id),
         },
         None => Segment::Index(index),
     }

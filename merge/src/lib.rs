@@ -19,6 +19,8 @@ pub mod changeset;
 pub mod cocos;
 pub mod coherence;
 mod coherent;
+mod compact;
+mod context;
 mod counters;
 mod derived;
 pub mod diff;
@@ -41,6 +43,7 @@ mod moves;
 mod names;
 pub mod naming;
 pub mod objects;
+mod observe;
 mod pairing;
 pub mod patch;
 pub mod profile;
@@ -50,18 +53,20 @@ mod report_path;
 mod sequence;
 mod sets;
 pub mod trace;
+mod versions;
 
 use std::fmt;
 
 use sjson::{Document, ParseError};
 
 pub use coherent::FREE_BASE_FROM;
+pub use compact::compact_json;
 pub use counters::ids_coherent;
 pub use entry::{merge, Inputs, Merged};
 pub use gate::{FormatInvariant, GateViolation};
 pub use grid_diff::{grid_changes, GridChange};
 pub use id::Id;
-pub use merger::{compact_json, id_member, id_text};
+pub use id::{id_member, id_text};
 
 /// From this many bytes of text, work on the two sides runs on two threads (move
 /// detection, the coherence pass's walks and reference resolution); below it a thread

@@ -12,8 +12,8 @@ use std::fmt::Write as _;
 use rustc_hash::FxHashMap;
 use sjson::{Kind, Path, Segment, Value};
 
+use crate::id::{id_display, id_of};
 use crate::id_table::IdTable;
-use crate::merger::{id_display, id_of};
 use crate::report_path::{parse_report_pointer, path_text};
 
 /// Ids up to this many characters are shown whole.
