@@ -2,10 +2,12 @@
 //! printer's output parses), then the coherence pass (docs/design.md "Level coherence"), with
 //! work that only reads the result beside the pass.
 
+mod game_pass;
+
 use sjson::{Dialect, Document, ParseOptions};
 
 use crate::coherence::Which;
-use crate::game::{self, Game};
+use crate::game::Game;
 use crate::profile::Format;
 use crate::{both, cocos, coherence, merger, Conflict, MergeError, MergeOptions, MergeOutcome};
 
@@ -24,7 +26,9 @@ pub(crate) fn merge_beside<R: Send>(
 ) -> Result<Coherent<R>, MergeError> {
     match format_pass([base, ours, theirs], options) {
         Some(Pass::Graph) => return cocos_graph([base, ours, theirs], options, &beside),
-        Some(Pass::Map(game)) => return game::merge(game, (base, ours, theirs), options, beside),
+        Some(Pass::Map(game)) => {
+            return game_pass::merge(game, (base, ours, theirs), options, beside)
+        }
         None => {}
     }
     merge_plain(base, ours, theirs, options, beside)
@@ -81,7 +85,7 @@ pub(crate) fn merge_owned<R: Send>(
         Some(Pass::Graph) => return cocos_graph([&base, &ours, &theirs], options, &beside),
         // A map editor's file is merged with its rules; it is small enough to keep whole.
         Some(Pass::Map(game)) => {
-            return game::merge(game, (&base, &ours, &theirs), options, beside)
+            return game_pass::merge(game, (&base, &ours, &theirs), options, beside)
         }
         None => {}
     }
@@ -114,7 +118,7 @@ pub(crate) fn merge_owned<R: Send>(
 enum Pass {
     /// A Cocos Creator object graph ([`cocos::merge_cocos`]).
     Graph,
-    /// A map editor's file ([`game::merge`]).
+    /// A map editor's file ([`game_pass::merge`]).
     Map(Game),
 }
 

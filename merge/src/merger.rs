@@ -100,7 +100,7 @@ impl<'a> Merger<'a> {
 
     /// Runs the merge for its record of what it matched (empty unless built by
     /// [`Merger::traced`]).
-    pub(crate) fn into_trace(mut self) -> crate::trace::Trace {
+    pub(crate) fn into_trace(mut self) -> Trace {
         let (b, o, t) = (
             self.cx.base().root(),
             self.cx.ours().root(),
