@@ -128,12 +128,6 @@ impl Merged {
         crate::failed(&self.conflicts, &self.violations, policy)
     }
 
-    /// Each conflict's place for people (a repair: its object, `units[crate #9f0c…4f5f]`),
-    /// in the order of `conflicts`.
-    pub fn places(&self) -> Vec<Option<String>> {
-        self.names.iter().cloned().map(Some).collect()
-    }
-
     /// Each conflict as one line for people (`entities[crate #e1].tint: both modified,
     /// took theirs`; a repair as its report names it).
     pub fn lines(&self) -> Vec<String> {

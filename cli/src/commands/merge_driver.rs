@@ -152,7 +152,7 @@ fn merge_file(args: &MergeDriverArgs) -> anyhow::Result<ExitCode> {
     let merged = merging::merge_loaded(loaded, &options)
         .map_err(|e| anyhow!("{}: {}", args.path, merging::describe(e)))?;
     // Where each conflict is, for people.
-    let places = merged.places();
+    let places = &merged.names;
     // The versions are copied before %A is replaced by the result.
     let versions = match (&git_dir, merged.conflicts.is_empty()) {
         (Some(dir), false) => Some(Journal::at(dir).begin(&operation).and_then(|log| {
@@ -169,7 +169,7 @@ fn merge_file(args: &MergeDriverArgs) -> anyhow::Result<ExitCode> {
         merging::summary_in(&args.path, &merged.conflicts, configured, &sides)
     );
     for (i, c) in merged.conflicts.iter().enumerate() {
-        let place = places.get(i).and_then(|p| p.as_deref());
+        let place = places.get(i).map(String::as_str);
         eprintln!(
             "assetvc:   {}",
             merging::conflict_line(c, configured, &sides, place)
@@ -178,7 +178,7 @@ fn merge_file(args: &MergeDriverArgs) -> anyhow::Result<ExitCode> {
     for v in &merged.violations {
         eprintln!("assetvc:   not merged cleanly, the result breaks what its inputs kept: {v}");
     }
-    let step = merging::step_report(&args.path, configured, &sides, &merged.conflicts, &places);
+    let step = merging::step_report(&args.path, configured, &sides, &merged.conflicts, places);
     match versions {
         Some(Ok((log, name))) => {
             append(&log, step, &place, Some(name));

@@ -453,7 +453,7 @@ pub fn step_report(
     configured: Policy,
     sides: &Sides,
     conflicts: &[Conflict],
-    places: &[Option<String>],
+    places: &[String],
 ) -> store::FileStep {
     store::FileStep::merged(
         path,

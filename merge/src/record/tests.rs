@@ -62,7 +62,7 @@ fn a_merged_step_records_meanings_and_names() {
         SideMeanings::SWAPPED,
         "rebase",
         std::slice::from_ref(&c),
-        &[Some("layers[ground]".into())],
+        &["layers[ground]".into()],
     );
     assert_eq!(step.conflicts[0].kept, Some(Meaning::Upstream));
     assert_eq!(step.conflicts[0].conflict(), c);

@@ -12,8 +12,8 @@ pub(super) enum AssetMerge {
     Merged {
         blob: ObjectId,
         conflicts: Vec<Conflict>,
-        /// Where each conflict is, for people (see [`merge::naming::places`]).
-        places: Vec<Option<String>>,
+        /// Where each conflict is, for people ([`merge::Merged::names`]).
+        places: Vec<String>,
         /// Invariants the result breaks that its inputs kept (the merge's gate).
         violations: Vec<merge::GateViolation>,
         failed: bool,
@@ -120,11 +120,10 @@ pub(super) fn merge_asset(
     };
     let failed = merged.failed(options.policy);
     let blob = repo.write_blob(merged.text().as_bytes())?.detach();
-    let places = merged.places();
     Ok(AssetMerge::Merged {
         blob,
         conflicts: merged.conflicts,
-        places,
+        places: merged.names,
         violations: merged.violations,
         failed,
     })

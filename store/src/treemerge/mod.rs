@@ -111,9 +111,9 @@ pub struct MergedFile {
     pub path: String,
     /// The true conflicts, each resolved by the policy.
     pub conflicts: Vec<Conflict>,
-    /// Where each conflict is, for people (`entities[crate #e1].tint`; `None` for a
-    /// repair), in the order of `conflicts`; empty when there are none.
-    pub places: Vec<Option<String>>,
+    /// Where each conflict is, for people (`entities[crate #e1].tint`; a repair: its
+    /// object), in the order of `conflicts` ([`merge::Merged::names`]).
+    pub places: Vec<String>,
     /// Invariants the result breaks that base, ours and theirs kept (the merge's result
     /// gate, [`merge::gate`]): the path is then left conflicted whatever the policy.
     pub violations: Vec<merge::GateViolation>,
@@ -123,9 +123,10 @@ pub struct MergedFile {
 }
 
 impl MergedFile {
-    /// The place of each conflict for people, `None` where there is none.
+    /// The place of each conflict for people (`None` only past the end of `places`, which
+    /// a merge never leaves).
     pub fn places_or_none(&self) -> impl Iterator<Item = Option<&str>> {
-        (0..self.conflicts.len()).map(|i| self.places.get(i).and_then(|p| p.as_deref()))
+        (0..self.conflicts.len()).map(|i| self.places.get(i).map(String::as_str))
     }
 }
 
