@@ -191,7 +191,8 @@ fn names(
 
 fn merged(coherent: Coherent<Vec<(String, String)>>) -> Merged {
     let Coherent {
-        outcome,
+        conflicts,
+        violations,
         document,
         beside,
         unique_ids,
@@ -199,10 +200,10 @@ fn merged(coherent: Coherent<Vec<(String, String)>>) -> Merged {
     let (names, lines) = beside.into_iter().unzip();
     Merged {
         document,
-        conflicts: outcome.conflicts,
+        conflicts,
         names,
         lines,
-        violations: outcome.violations,
+        violations,
         unique_ids,
     }
 }

@@ -473,8 +473,10 @@ impl Default for MergeOptions {
     }
 }
 
-/// A result as text: the structural merge's printed output inside the crate, and a change
-/// set applied ([`changeset::apply_change_set`]). A three-way merge answers a [`Merged`].
+/// The result of an operation on text alone: the structural merge without its later steps
+/// ([`structural`], for measuring and testing), a change set applied
+/// ([`changeset::apply_change_set`]), a Cocos graph's own merge ([`cocos::merge_cocos`]).
+/// The three-way merge answers a [`Merged`] (its steps pass no `MergeOutcome`).
 #[derive(Debug, Clone)]
 pub struct MergeOutcome {
     /// The resulting document's text, in ours' style.

@@ -37,6 +37,16 @@ pub(crate) struct State {
     merging: FxHashSet<(usize, NodeId)>,
 }
 
+/// The structural merge as printed: not yet parsed back, repaired or checked.
+pub(crate) struct Printed {
+    /// The merged text, an edit of ours.
+    pub(crate) text: String,
+    /// The conflicts met, in the order met.
+    pub(crate) conflicts: Vec<Conflict>,
+    /// Where the text can be parsed on two threads.
+    pub(crate) split: Option<sjson::Split>,
+}
+
 /// Deeper than any document nesting allows (512) plus moves: past it, the policy's side
 /// is taken whole instead of recursing further.
 const MAX_MERGE_DEPTH: usize = 1024;
@@ -111,20 +121,27 @@ impl<'a> Merger<'a> {
     }
 
     pub(crate) fn run(self) -> MergeOutcome {
-        self.run_split().0
-    }
-
-    /// [`Merger::run`], with where the merged text can be parsed on two threads.
-    pub(crate) fn run_split(self) -> (MergeOutcome, Option<sjson::Split>) {
-        let doc = self.cx.ours();
-        let (out, conflicts) = self.merge();
-        let (text, split) = sjson::print_with_split(doc, &out);
-        let outcome = MergeOutcome {
+        let Printed {
+            text, conflicts, ..
+        } = self.run_split();
+        MergeOutcome {
             text,
             conflicts,
             violations: Vec::new(),
-        };
-        (outcome, split)
+        }
+    }
+
+    /// The merge printed as an edit of ours, with where its text can be parsed on two
+    /// threads.
+    pub(crate) fn run_split(self) -> Printed {
+        let doc = self.cx.ours();
+        let (out, conflicts) = self.merge();
+        let (text, split) = sjson::print_with_split(doc, &out);
+        Printed {
+            text,
+            conflicts,
+            split,
+        }
     }
 
     /// The merged output, to be printed as an edit of ours, and the conflicts. What the

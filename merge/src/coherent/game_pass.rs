@@ -26,7 +26,7 @@ pub(crate) fn merge<R: Send>(
     edits.extend(grid::duplicate_chunks(game, &merged.document));
     edits.extend(counters::counter_edits(game, &merged.document));
     let superseded = |c: &Conflict| grids.replaced.iter().any(|p| is_under(&c.path, p));
-    let conflicts = &mut merged.outcome.conflicts;
+    let conflicts = &mut merged.conflicts;
     let reported = conflicts.len();
     conflicts.retain(|c| !superseded(c));
     let reports_changed =
@@ -39,11 +39,11 @@ pub(crate) fn merge<R: Send>(
         merged.unique_ids = false;
         // The gate again, on the result with its grids and counters.
         let format = crate::profile::resolve(options.profile, ours);
-        merged.outcome.violations =
+        merged.violations =
             crate::gate::recheck(&merged.document, [base, ours, theirs], format, &options);
     }
     if changed || reports_changed {
-        merged.beside = beside(&merged.document, &merged.outcome.conflicts);
+        merged.beside = beside(&merged.document, &merged.conflicts);
     }
     Ok(merged)
 }
