@@ -48,7 +48,7 @@ impl<'a> Merger<'a> {
         o: Value<'a>,
         t: Value<'a>,
     ) -> Option<Out<'a>> {
-        let Some(Segment::Key(key)) = self.path.0.last() else {
+        let Some(Segment::Key(key)) = self.st.path.0.last() else {
             return None;
         };
         // `version`, `Version`, and requirements such as `MinimumVersion`: both raised.

@@ -2,12 +2,15 @@
 //! printer's output parses), then the coherence pass (docs/design.md "Level coherence"), with
 //! work that only reads the result beside the pass.
 
+mod game_pass;
+
 use sjson::{Dialect, Document, ParseOptions};
 
 use crate::coherence::Which;
-use crate::game::{self, Game};
+use crate::game::Game;
+use crate::merger::Printed;
 use crate::profile::Format;
-use crate::{both, cocos, coherence, merger, Conflict, MergeError, MergeOptions, MergeOutcome};
+use crate::{both, cocos, coherence, merger, Conflict, GateViolation, MergeError, MergeOptions};
 
 /// The coherent merge of three documents read in place ([`crate::Inputs::Documents`]),
 /// running `beside` on the result (with the conflicts found so far) while the coherence
@@ -24,7 +27,9 @@ pub(crate) fn merge_beside<R: Send>(
 ) -> Result<Coherent<R>, MergeError> {
     match format_pass([base, ours, theirs], options) {
         Some(Pass::Graph) => return cocos_graph([base, ours, theirs], options, &beside),
-        Some(Pass::Map(game)) => return game::merge(game, (base, ours, theirs), options, beside),
+        Some(Pass::Map(game)) => {
+            return game_pass::merge(game, (base, ours, theirs), options, beside)
+        }
         None => {}
     }
     merge_plain(base, ours, theirs, options, beside)
@@ -81,7 +86,7 @@ pub(crate) fn merge_owned<R: Send>(
         Some(Pass::Graph) => return cocos_graph([&base, &ours, &theirs], options, &beside),
         // A map editor's file is merged with its rules; it is small enough to keep whole.
         Some(Pass::Map(game)) => {
-            return game::merge(game, (&base, &ours, &theirs), options, beside)
+            return game_pass::merge(game, (&base, &ours, &theirs), options, beside)
         }
         None => {}
     }
@@ -114,7 +119,7 @@ pub(crate) fn merge_owned<R: Send>(
 enum Pass {
     /// A Cocos Creator object graph ([`cocos::merge_cocos`]).
     Graph,
-    /// A map editor's file ([`game::merge`]).
+    /// A map editor's file ([`game_pass::merge`]).
     Map(Game),
 }
 
@@ -145,15 +150,16 @@ fn cocos_graph<R>(
     options: &MergeOptions,
     beside: &impl Fn(&Document, &[Conflict]) -> R,
 ) -> Result<Coherent<R>, MergeError> {
-    cocos::merge_cocos(base, ours, theirs, options).and_then(|mut outcome| {
-        let text = std::mem::take(&mut outcome.text);
-        let document = Document::parse_with(text, ParseOptions::new(ours.dialect()))
+    cocos::merge_cocos(base, ours, theirs, options).and_then(|outcome| {
+        let document = Document::parse_with(outcome.text, ParseOptions::new(ours.dialect()))
             .map_err(MergeError::Invalid)?;
         let format = crate::profile::resolve(options.profile, ours);
-        outcome.violations = crate::gate::recheck(&document, [base, ours, theirs], format, options);
-        let beside = beside(&document, &outcome.conflicts);
+        let violations = crate::gate::recheck(&document, [base, ours, theirs], format, options);
+        let conflicts = outcome.conflicts;
+        let beside = beside(&document, &conflicts);
         Ok(Coherent {
-            outcome,
+            conflicts,
+            violations,
             document,
             beside,
             unique_ids: false,
@@ -169,8 +175,10 @@ pub const FREE_BASE_FROM: usize = 1 << 20;
 /// A coherent merge's result ([`merge_beside`]).
 #[derive(Debug)]
 pub(crate) struct Coherent<R> {
-    /// The conflicts and repairs; `text` is empty, the text is `document`'s.
-    pub outcome: MergeOutcome,
+    /// Every true conflict, then every repair.
+    pub conflicts: Vec<Conflict>,
+    /// Invariants the result breaks that its inputs kept (the result gate).
+    pub violations: Vec<GateViolation>,
     /// The result, parsed.
     pub document: Document,
     /// What `beside` answered on `document`.
@@ -180,9 +188,6 @@ pub(crate) struct Coherent<R> {
     /// indexed again here): a caller who must know then checks itself.
     pub unique_ids: bool,
 }
-
-/// The structural merge as printed (outcome and split hint).
-type Printed = (MergeOutcome, Option<sjson::Split>);
 
 /// Where the coherence pass finds base after the merge of versions given up to it.
 enum BaseAfter<'a> {
@@ -215,14 +220,11 @@ fn print_owned<'a>(
         );
         (
             walked,
-            (
-                MergeOutcome {
-                    text,
-                    conflicts,
-                    violations: Vec::new(),
-                },
+            Printed {
+                text,
+                conflicts,
                 split,
-            ),
+            },
         )
     };
     let again = match base_again {
@@ -251,10 +253,10 @@ fn checked<R: Send>(
     beside: impl Fn(&Document, &[Conflict]) -> R + Sync,
 ) -> Result<Coherent<R>, MergeError> {
     // The result is an edit of ours, in ours' dialect.
-    let (mut outcome, merged) = parse_printed(printed, ours_dialect, parallel)?;
+    let (mut conflicts, merged) = parse_printed(printed, ours_dialect, parallel)?;
     let (early, checked) = both(
         parallel,
-        || beside(&merged, &outcome.conflicts),
+        || beside(&merged, &conflicts),
         || coherence::repaired(versions, &merged, options, walked),
     );
     let pass = checked?;
@@ -270,37 +272,42 @@ fn checked<R: Send>(
         crate::gate::check(document, |i| versions.doc(which[i]), &rules)
     };
     if pass.document.is_none() && pass.reports.is_empty() {
-        outcome.violations = gate(&merged);
         return Ok(Coherent {
-            outcome,
+            conflicts,
+            violations: gate(&merged),
             document: merged,
             beside: early,
             unique_ids,
         });
     }
-    outcome.conflicts.extend(pass.reports);
+    conflicts.extend(pass.reports);
     let document = pass.document.unwrap_or(merged);
-    outcome.violations = gate(&document);
-    let beside = beside(&document, &outcome.conflicts);
+    let violations = gate(&document);
+    let beside = beside(&document, &conflicts);
     Ok(Coherent {
-        outcome,
+        conflicts,
+        violations,
         document,
         beside,
         unique_ids,
     })
 }
 
-/// Parses the structural merge's text, as printed with its split hint; the outcome's
-/// `text` is empty, the text is the document's.
+/// Parses the structural merge's text, as printed with its split hint: its conflicts and
+/// the document.
 fn parse_printed(
-    (mut outcome, split): Printed,
+    printed: Printed,
     dialect: Dialect,
     parallel: bool,
-) -> Result<(MergeOutcome, Document), MergeError> {
-    let text = std::mem::take(&mut outcome.text);
+) -> Result<(Vec<Conflict>, Document), MergeError> {
+    let Printed {
+        text,
+        conflicts,
+        split,
+    } = printed;
     // A large result is parsed on two threads, from the printer's hint.
     let split = split.filter(|_| parallel);
     let merged = Document::parse_split(text, ParseOptions::new(dialect), split)
         .map_err(MergeError::Invalid)?;
-    Ok((outcome, merged))
+    Ok((conflicts, merged))
 }

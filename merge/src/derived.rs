@@ -24,11 +24,11 @@ impl<'a> Merger<'a> {
         o: Value<'a>,
         t: Value<'a>,
     ) -> Option<Out<'a>> {
-        let derived = self.format.knowledge().editor_derived;
+        let derived = self.cx.format().knowledge().editor_derived;
         if derived.is_empty() {
             return None;
         }
-        let Some(Segment::Key(key)) = self.path.0.last() else {
+        let Some(Segment::Key(key)) = self.st.path.0.last() else {
             return None;
         };
         if !is_derived(derived, key) {

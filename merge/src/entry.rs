@@ -131,12 +131,6 @@ impl Merged {
         crate::failed(&self.conflicts, &self.violations, policy)
     }
 
-    /// Each conflict's place for people (a repair: its object, `units[crate #9f0c…4f5f]`),
-    /// in the order of `conflicts`.
-    pub fn places(&self) -> Vec<Option<String>> {
-        self.names.iter().cloned().map(Some).collect()
-    }
-
     /// Each repair's referrer for people (`flow[spawn #node-spawn].unit`, named in the
     /// result like the places), in the order of `conflicts`; `None` where there is none.
     pub fn referrers(&self) -> Vec<Option<String>> {
@@ -206,7 +200,8 @@ fn names(
 
 fn merged(coherent: Coherent<Vec<NamedConflict>>) -> Merged {
     let Coherent {
-        outcome,
+        conflicts,
+        violations,
         document,
         beside,
         unique_ids,
@@ -221,11 +216,11 @@ fn merged(coherent: Coherent<Vec<NamedConflict>>) -> Merged {
     }
     Merged {
         document,
-        conflicts: outcome.conflicts,
+        conflicts,
         names,
         referrers,
         lines,
-        violations: outcome.violations,
+        violations,
         unique_ids,
     }
 }

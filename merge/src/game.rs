@@ -10,9 +10,8 @@ use std::ops::Range;
 
 use sjson::{Document, Kind, ParseOptions, Path, Segment, Value};
 
-use crate::coherent::{merge_plain, Coherent};
 use crate::profile::Format;
-use crate::{counters, grid, Conflict, MergeError, MergeOptions};
+use crate::MergeOptions;
 
 /// The map editor a document was saved by.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -47,7 +46,7 @@ impl Game {
 
     /// The merge settings for this editor's files: LDtk records are paired by `iid`, then
     /// by `uid`, and named by their identifier.
-    fn options(self, options: &MergeOptions) -> MergeOptions {
+    pub(crate) fn options(self, options: &MergeOptions) -> MergeOptions {
         let mut options = options.clone();
         if self == Game::Ldtk {
             let mut keys: Vec<String> = vec!["iid".into(), "uid".into()];
@@ -65,53 +64,6 @@ impl Game {
         }
         options
     }
-}
-
-/// The coherent merge of a map editor's file: theirs' new ids that clash with ours' are
-/// renumbered first, then the structural merge and coherence pass run, then the result's
-/// grids are merged cell by cell and its counters set above its ids. Each renumbering
-/// and each grid's cell conflicts are reported among the conflicts.
-pub(crate) fn merge<R: Send>(
-    game: Game,
-    (base, ours, theirs): (&Document, &Document, &Document),
-    options: &MergeOptions,
-    beside: impl Fn(&Document, &[Conflict]) -> R + Sync,
-) -> Result<Coherent<R>, MergeError> {
-    let options = game.options(options);
-    let renumbered = counters::renumber(game, base, ours, theirs).map_err(MergeError::Invalid)?;
-    let theirs = renumbered.document.as_ref().unwrap_or(theirs);
-    let mut merged = merge_plain(base, ours, theirs, &options, &beside)?;
-    let grids = grid::merge_grids(game, [base, ours, theirs], &merged.document, options.policy);
-    let mut edits = grids.edits;
-    edits.extend(grid::duplicate_chunks(game, &merged.document));
-    edits.extend(counters::counter_edits(game, &merged.document));
-    let superseded = |c: &Conflict| grids.replaced.iter().any(|p| is_under(&c.path, p));
-    let conflicts = &mut merged.outcome.conflicts;
-    let reported = conflicts.len();
-    conflicts.retain(|c| !superseded(c));
-    let reports_changed =
-        conflicts.len() != reported || !renumbered.reports.is_empty() || !grids.reports.is_empty();
-    conflicts.splice(0..0, renumbered.reports);
-    conflicts.extend(grids.reports);
-    let changed = !edits.is_empty();
-    if changed {
-        merged.document = spliced(&merged.document, edits).map_err(MergeError::Invalid)?;
-        merged.unique_ids = false;
-        // The gate again, on the result with its grids and counters.
-        let format = crate::profile::resolve(options.profile, ours);
-        merged.outcome.violations =
-            crate::gate::recheck(&merged.document, [base, ours, theirs], format, &options);
-    }
-    if changed || reports_changed {
-        merged.beside = beside(&merged.document, &merged.outcome.conflicts);
-    }
-    Ok(merged)
-}
-
-/// Whether report pointer `path` is `parent` or lies below it.
-fn is_under(path: &str, parent: &str) -> bool {
-    path.strip_prefix(parent)
-        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
 }
 
 /// A replacement of a span of a document's text.
@@ -147,7 +99,7 @@ pub(crate) fn element_step(index: usize, el: Value<'_>) -> Segment {
     match crate::id_member(&keys, el) {
         Some((key, id, _)) => Segment::Id {
             key: key.into_owned(),
-            value: crate::merger::id_display(&id),
+            value: crate::id::id_display(&id),
         },
         None => Segment::Index(index),
     }

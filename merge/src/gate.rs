@@ -12,8 +12,8 @@ use std::fmt;
 use rustc_hash::FxHashSet;
 use sjson::{Document, Kind, Value};
 
+use crate::id::{id_display, id_of};
 use crate::id_table::IdTable;
-use crate::merger::{id_display, id_of};
 use crate::profile::Format;
 
 mod formats;

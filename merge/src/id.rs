@@ -79,6 +79,53 @@ fn number_text(n: NumberValue) -> String {
     }
 }
 
+/// The id key (as written) and identity text of object `v`: the first of `id_keys_lower`
+/// present, matched case-insensitively.
+pub(crate) fn id_of<'a>(
+    id_keys_lower: &[String],
+    v: Value<'a>,
+) -> Option<(Cow<'a, str>, Cow<'a, str>)> {
+    id_member(id_keys_lower, v).map(|(key, id, _)| (key, id))
+}
+
+/// The id key (as written), identity text ([`id_text`]) and id member value of object
+/// `v`: the member whose key comes first in `id_keys_lower`, matched case-insensitively.
+pub fn id_member<'a>(
+    id_keys_lower: &[String],
+    v: Value<'a>,
+) -> Option<(Cow<'a, str>, Cow<'a, str>, Value<'a>)> {
+    if v.kind() != Kind::Object {
+        return None;
+    }
+    // One scan of the members: the one whose key comes first in `id_keys_lower` wins.
+    let mut best: Option<(usize, Cow<'a, str>, Value<'a>)> = None;
+    for (key, value) in v.members() {
+        let limit = best.as_ref().map_or(id_keys_lower.len(), |b| b.0);
+        let rank = id_keys_lower[..limit]
+            .iter()
+            .position(|wanted| key.eq_ignore_ascii_case(wanted));
+        if let Some(rank) = rank {
+            best = Some((rank, key, value));
+            if rank == 0 {
+                break;
+            }
+        }
+    }
+    let (_, key, value) = best?;
+    id_text(value).map(|id| (key, id, value))
+}
+
+/// An id's identity text ([`Id::into_key`]): strings as they are, numbers by
+/// exact value, never one text for a number and a string (`7.0` is `7`).
+pub fn id_text(v: Value<'_>) -> Option<Cow<'_, str>> {
+    Id::of(v).map(Id::into_key)
+}
+
+/// An id as people read it in paths ([`Id::display`]).
+pub(crate) fn id_display(id: &str) -> String {
+    Id::from_key(id).display()
+}
+
 #[cfg(test)]
 mod tests {
     use super::Id;

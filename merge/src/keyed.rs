@@ -6,37 +6,26 @@ use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
-use sjson::{Document, Kind, Out, OutItem, Segment, Value};
+use sjson::{Kind, Out, OutItem, Segment, Value};
 
 use crate::align::{align, ids_for};
+use crate::id::id_display;
 use crate::id_list::IdList;
 use crate::keyed_index::{invert, Elements, KeyedIndex, Pos};
-use crate::merger::{id_display, Merger};
+use crate::merger::Merger;
+use crate::observe::Pairing;
 use crate::pairing::{Pairs, Skip};
-use crate::trace::Pairing;
 use crate::{ConflictKind, Side};
 
 impl<'a> Merger<'a> {
-    /// The ids of `arr` if it is a keyed array: every element an object with an id under
-    /// the same id key, ids unique (computed once per array and merge).
-    pub(crate) fn keyed(&self, arr: Value<'a>) -> Option<Arc<KeyedIndex<'a>>> {
-        let slot = (arr.doc() as *const Document as usize, arr.id());
-        if let Some(cached) = self.keyed_cache.borrow().get(&slot) {
-            return cached.clone();
-        }
-        let keyed = KeyedIndex::by_id(&self.id_keys_lower, arr).map(Arc::new);
-        self.keyed_cache.borrow_mut().insert(slot, keyed.clone());
-        keyed
-    }
-
     /// Whether an id key of the array at the current path is no identity, by the
     /// profile (LDtk's `realEditorValues[].id`, a variant tag).
     fn ids_are_not_identities(&self) -> impl Fn(Option<&str>) -> bool + 'static {
-        let here = match self.path.0.last() {
+        let here = match self.st.path.0.last() {
             Some(sjson::Segment::Key(k)) => k.clone(),
             _ => String::new(),
         };
-        let not_ids = self.format.knowledge().not_ids;
+        let not_ids = self.cx.format().knowledge().not_ids;
         move |key| {
             key.is_some_and(|key| {
                 not_ids
@@ -54,7 +43,7 @@ impl<'a> Merger<'a> {
         t: Value<'a>,
     ) -> Out<'a> {
         let not_ids = self.ids_are_not_identities();
-        let keyed = |v| self.keyed(v).filter(|k| !not_ids(k.key.as_deref()));
+        let keyed = |v| self.cx.keyed(v).filter(|k| !not_ids(k.key.as_deref()));
         let (ok, tk) = (keyed(o), keyed(t));
         let bk = b.map(keyed);
         let compatible = |x: &KeyedIndex<'_>, y: &KeyedIndex<'_>| match (&x.key, &y.key) {
@@ -114,7 +103,7 @@ impl<'a> Merger<'a> {
     pub(crate) fn is_atomic(&self, b: Option<Value<'a>>, o: Value<'a>, t: Value<'a>) -> bool {
         let numbers = |v: Value<'_>| {
             v.len() == o.len()
-                && v.len() <= self.opts.atomic_max
+                && v.len() <= self.cx.opts().atomic_max
                 && v.children().all(|c| c.kind() == Kind::Number)
         };
         !o.is_empty() && numbers(o) && numbers(t) && b.is_none_or(numbers)
@@ -137,15 +126,15 @@ impl<'a> Merger<'a> {
         keyed_ids: &KeyedIndex<'a>,
         id_key: &str,
     ) -> (Option<KeyedIndex<'a>>, KeyedIndex<'a>, Vec<Pairing>) {
+        let opts = self.cx.opts();
         let is_id = |k: &str| {
-            k.eq_ignore_ascii_case(id_key)
-                || self.opts.id_keys.iter().any(|i| k.eq_ignore_ascii_case(i))
+            k.eq_ignore_ascii_case(id_key) || opts.id_keys.iter().any(|i| k.eq_ignore_ascii_case(i))
         };
         let keyed_els: Vec<_> = keyed.children().collect();
-        let natural = &self.opts.natural_keys;
-        let ours_keyed = std::ptr::eq(keyed.doc(), self.ours);
+        let natural = &self.cx.opts().natural_keys;
+        let ours_keyed = std::ptr::eq(keyed.doc(), self.cx.ours());
         // The alignment's pairings, only when tracing.
-        let tracing = self.trace.is_some();
+        let tracing = self.st.trace.is_some();
         let mut record = Vec::new();
         let base = b.map(|b| {
             let els: Vec<_> = b.children().collect();
@@ -215,9 +204,10 @@ impl<'a> Merger<'a> {
             .into_owned();
         let at = Positions::new(bk.as_deref(), &ok, &tk);
         // A base element that one side only gave ids (nested arrays too) is unchanged.
+        let opts = self.cx.opts();
         let is_id = |k: &str| {
             k.eq_ignore_ascii_case(&id_key)
-                || self.opts.id_keys.iter().any(|i| k.eq_ignore_ascii_case(i))
+                || opts.id_keys.iter().any(|i| k.eq_ignore_ascii_case(i))
         };
         // The result's elements by slot: ours' position, or `os.len()` + theirs' position
         // for an id ours lacks.
@@ -236,7 +226,7 @@ impl<'a> Merger<'a> {
                 continue;
             }
             let be = at.base_of_ours(i).map(|k| bs.at(k));
-            self.path.push(Segment::Id {
+            self.st.path.push(Segment::Id {
                 key: id_key.clone(),
                 value: id_display(id),
             });
@@ -246,7 +236,7 @@ impl<'a> Merger<'a> {
                 (Some(be), None) => self.one_side_deleted(Side::Theirs, be, oe),
                 (None, None) => self.added(Side::Ours, oe),
             };
-            self.path.pop();
+            self.st.path.pop();
             items.ours.push(value.map(|value| OutItem {
                 key: None,
                 ours: Some(oe),
@@ -259,7 +249,7 @@ impl<'a> Merger<'a> {
                 continue;
             }
             let te = ts.at(j);
-            self.path.push(Segment::Id {
+            self.st.path.push(Segment::Id {
                 key: id_key.clone(),
                 value: id_display(id),
             });
@@ -268,7 +258,7 @@ impl<'a> Merger<'a> {
                 Some(be) => self.one_side_deleted(Side::Ours, be, te),
                 None => self.added(Side::Theirs, te),
             };
-            self.path.pop();
+            self.st.path.pop();
             if let Some(value) = value {
                 let item = OutItem {
                     key: None,
@@ -413,9 +403,9 @@ impl<'a> Merger<'a> {
                 .collect();
             Some(format!("[{}]", list.join(",")))
         };
-        let taken = self.policy_side();
-        self.conflicts.push(crate::Conflict {
-            path: self.path.to_string(),
+        let taken = self.cx.policy_side();
+        self.st.conflicts.push(crate::Conflict {
+            path: self.st.path.to_string(),
             kind: ConflictKind::Order,
             base: ids(seqs[0]),
             ours: ids(seqs[1]),

@@ -8,10 +8,17 @@ use std::num::NonZeroU32;
 
 use sjson::{NodeId, Value};
 
+use crate::id::{id_of, id_text};
 use crate::id_list::IdList;
 use crate::id_table::IdTable;
 
-use crate::merger::{id_of, id_text};
+/// The keyed-array ids of arrays by (document address, node).
+pub(crate) type KeyedCache<'a> = std::cell::RefCell<KeyedIndexes<'a>>;
+
+/// Keyed-array indexes (`None`: not a keyed array) by (document address, node); shared
+/// (`Arc`) because move detection builds them on two threads for large documents.
+pub(crate) type KeyedIndexes<'a> =
+    rustc_hash::FxHashMap<(usize, sjson::NodeId), Option<std::sync::Arc<KeyedIndex<'a>>>>;
 
 /// The identities of an array's elements, each unique, and the position of each.
 pub(crate) struct KeyedIndex<'a> {

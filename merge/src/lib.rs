@@ -19,6 +19,8 @@ pub mod changeset;
 pub mod cocos;
 pub mod coherence;
 mod coherent;
+mod compact;
+mod context;
 mod counters;
 mod derived;
 pub mod diff;
@@ -41,6 +43,7 @@ mod moves;
 mod names;
 pub mod naming;
 pub mod objects;
+mod observe;
 mod pairing;
 pub mod patch;
 pub mod profile;
@@ -50,18 +53,20 @@ mod report_path;
 mod sequence;
 mod sets;
 pub mod trace;
+mod versions;
 
 use std::fmt;
 
 use sjson::{Document, ParseError};
 
 pub use coherent::FREE_BASE_FROM;
+pub use compact::compact_json;
 pub use counters::ids_coherent;
 pub use entry::{merge, Inputs, Merged};
 pub use gate::{FormatInvariant, GateViolation};
 pub use grid_diff::{grid_changes, GridChange};
 pub use id::Id;
-pub use merger::{compact_json, id_member, id_text};
+pub use id::{id_member, id_text};
 pub use names::Version;
 
 /// From this many bytes of text, work on the two sides runs on two threads (move
@@ -479,8 +484,10 @@ impl Default for MergeOptions {
     }
 }
 
-/// A result as text: the structural merge's printed output inside the crate, and a change
-/// set applied ([`changeset::apply_change_set`]). A three-way merge answers a [`Merged`].
+/// The result of an operation on text alone: the structural merge without its later steps
+/// ([`structural`], for measuring and testing), a change set applied
+/// ([`changeset::apply_change_set`]), a Cocos graph's own merge ([`cocos::merge_cocos`]).
+/// The three-way merge answers a [`Merged`] (its steps pass no `MergeOutcome`).
 #[derive(Debug, Clone)]
 pub struct MergeOutcome {
     /// The resulting document's text, in ours' style.

@@ -1,67 +1,55 @@
 //! The recursive three-way merge of values and objects; arrays are in `keyed.rs` and
 //! `sequence.rs`, moves in `moves.rs`.
 
-use std::borrow::Cow;
+use rustc_hash::{FxHashMap, FxHashSet};
+use sjson::{Document, Kind, NodeId, Out, OutItem, Path, Segment, Value};
 
-use rustc_hash::FxHashMap;
-use sjson::{Dialect, Document, Kind, Out, OutItem, Path, Segment, Style, Value};
-
-pub(crate) use crate::members::KeyIndex;
-use crate::members::MemberId;
-use crate::moves::Moves;
+use crate::compact::compact_json;
+use crate::context::Context;
+use crate::members::{KeyIndex, MemberId};
+use crate::observe::Trace;
 use crate::{Conflict, ConflictKind, MergeOptions, MergeOutcome, Side};
 
-/// The value as compact JSON (for reports).
-pub fn compact_json(v: Value<'_>) -> String {
-    let style = Style {
-        dialect: Dialect::Json,
-        indent: String::new(),
-        newline: String::new(),
-        separator: ":".into(),
-        commas: false,
-        // Not inlined: inline number arrays are written `[1, 2]`; item by item with an
-        // empty line break they are `[1,2]`.
-        inline_numbers: 0,
-        quote_keys: true,
-        sort_keys: false,
-    };
-    let mut out = String::new();
-    sjson::render_value(v, &style, "", &mut out);
-    out
+/// The merge in progress: what it reads ([`Context`], never changed once built) and what
+/// it changes as it goes ([`State`]).
+pub(crate) struct Merger<'a> {
+    /// The settings, the versions, the id keys, the format, the moves.
+    pub(crate) cx: Context<'a>,
+    /// The current path, the conflicts so far, the depth, the trace.
+    pub(crate) st: State,
 }
 
-/// The merge in progress: inputs, settings, the current path and the conflicts so far.
-pub(crate) struct Merger<'a> {
-    pub(crate) opts: &'a MergeOptions,
-    pub(crate) base: &'a Document,
-    pub(crate) ours: &'a Document,
-    pub(crate) theirs: &'a Document,
+/// What a merge changes as it goes: the path it is at, the conflicts so far, how deep it
+/// is, what it matched (when recording), and which moved values it is merging.
+#[derive(Default)]
+pub(crate) struct State {
+    /// The place being merged.
     pub(crate) path: Path,
+    /// Every conflict and repair so far, in the order met.
     pub(crate) conflicts: Vec<Conflict>,
-    pub(crate) moves: Moves,
-    /// The profile's id keys then the configured ones, lower-cased.
-    pub(crate) id_keys_lower: Vec<String>,
-    /// The engine format, chosen once ([`crate::profile::resolve`]).
-    pub(crate) format: crate::profile::Format,
-    /// [`Merger::keyed`] of each array seen, by (document address, node).
-    pub(crate) keyed_cache: KeyedCache<'a>,
     /// How deep `merge_value` calls are nested (a guard against runaway recursion).
     depth: usize,
     /// What the merge matched, when recording ([`crate::trace::trace`]); `None` otherwise.
-    pub(crate) trace: Option<Box<crate::trace::Trace>>,
+    pub(crate) trace: Option<Box<Trace>>,
+    /// The moved values being merged with the other side's version (side, node): met
+    /// again inside that merge (taken whole there), such a value is rebuilt, not merged
+    /// again.
+    merging: FxHashSet<(usize, NodeId)>,
+}
+
+/// The structural merge as printed: not yet parsed back, repaired or checked.
+pub(crate) struct Printed {
+    /// The merged text, an edit of ours.
+    pub(crate) text: String,
+    /// The conflicts met, in the order met.
+    pub(crate) conflicts: Vec<Conflict>,
+    /// Where the text can be parsed on two threads.
+    pub(crate) split: Option<sjson::Split>,
 }
 
 /// Deeper than any document nesting allows (512) plus moves: past it, the policy's side
 /// is taken whole instead of recursing further.
 const MAX_MERGE_DEPTH: usize = 1024;
-
-/// The keyed-array ids of arrays by (document address, node).
-pub(crate) type KeyedCache<'a> = std::cell::RefCell<KeyedIndexes<'a>>;
-
-/// Keyed-array indexes (`None`: not a keyed array) by (document address, node); shared
-/// (`Arc`) because move detection builds them on two threads for large documents.
-pub(crate) type KeyedIndexes<'a> =
-    FxHashMap<(usize, sjson::NodeId), Option<std::sync::Arc<crate::keyed_index::KeyedIndex<'a>>>>;
 
 /// Whether the keys two objects share come in the same order in both.
 fn same_key_order(o: Value<'_>, t: Value<'_>) -> bool {
@@ -105,74 +93,68 @@ impl<'a> Merger<'a> {
         opts: &'a MergeOptions,
         trace: bool,
     ) -> Self {
-        let format = crate::profile::resolve(opts.profile, ours);
-        let own = format
-            .knowledge()
-            .id_keys
-            .iter()
-            .map(|k| k.to_ascii_lowercase());
-        let id_keys_lower = own
-            .chain(opts.id_keys.iter().map(|k| k.to_ascii_lowercase()))
-            .collect();
-        let mut m = Merger {
-            opts,
-            base,
-            ours,
-            theirs,
-            path: Path::root(),
-            conflicts: Vec::new(),
-            moves: Moves::default(),
-            id_keys_lower,
-            format,
-            keyed_cache: Default::default(),
-            depth: 0,
-            trace: trace.then(Box::default),
-        };
-        m.moves = Moves::detect(&m);
-        m.trace_moves();
-        m
+        let cx = Context::new(base, ours, theirs, opts);
+        let trace = trace.then(|| {
+            let mut t = Box::<Trace>::default();
+            t.record_moves(&cx);
+            t
+        });
+        Merger {
+            cx,
+            st: State {
+                trace,
+                ..State::default()
+            },
+        }
     }
 
     /// Runs the merge for its record of what it matched (empty unless built by
     /// [`Merger::traced`]).
-    pub(crate) fn into_trace(mut self) -> crate::trace::Trace {
-        let (b, o, t) = (self.base.root(), self.ours.root(), self.theirs.root());
+    pub(crate) fn into_trace(mut self) -> Trace {
+        let (b, o, t) = (
+            self.cx.base().root(),
+            self.cx.ours().root(),
+            self.cx.theirs().root(),
+        );
         self.merge_value(Some(b), o, t);
-        self.trace.map(|t| *t).unwrap_or_default()
+        self.st.trace.map(|t| *t).unwrap_or_default()
     }
 
     pub(crate) fn run(self) -> MergeOutcome {
-        self.run_split().0
-    }
-
-    /// [`Merger::run`], with where the merged text can be parsed on two threads.
-    pub(crate) fn run_split(self) -> (MergeOutcome, Option<sjson::Split>) {
-        let doc = self.ours;
-        let (out, conflicts) = self.merge();
-        let (text, split) = sjson::print_with_split(doc, &out);
-        let outcome = MergeOutcome {
+        let Printed {
+            text, conflicts, ..
+        } = self.run_split();
+        MergeOutcome {
             text,
             conflicts,
             violations: Vec::new(),
-        };
-        (outcome, split)
+        }
+    }
+
+    /// The merge printed as an edit of ours, with where its text can be parsed on two
+    /// threads.
+    pub(crate) fn run_split(self) -> Printed {
+        let doc = self.cx.ours();
+        let (out, conflicts) = self.merge();
+        let (text, split) = sjson::print_with_split(doc, &out);
+        Printed {
+            text,
+            conflicts,
+            split,
+        }
     }
 
     /// The merged output, to be printed as an edit of ours, and the conflicts. What the
     /// merge indexed is freed on return: the printer's buffers take its place at the
     /// peak of memory.
     pub(crate) fn merge(mut self) -> (Out<'a>, Vec<Conflict>) {
-        let (b, o, t) = (self.base.root(), self.ours.root(), self.theirs.root());
+        let (b, o, t) = (
+            self.cx.base().root(),
+            self.cx.ours().root(),
+            self.cx.theirs().root(),
+        );
         let out = self.merge_value(Some(b), o, t);
-        (out, std::mem::take(&mut self.conflicts))
-    }
-
-    /// The document a side's values come from.
-    pub(crate) fn doc(&self, side: Side) -> &'a Document {
-        match side {
-            Side::Ours => self.ours,
-            Side::Theirs => self.theirs,
-        }
+        (out, std::mem::take(&mut self.st.conflicts))
     }
 
     /// Merges one value present on both sides.
@@ -182,21 +164,28 @@ impl<'a> Merger<'a> {
         o: Value<'a>,
         t: Value<'a>,
     ) -> Out<'a> {
-        if self.depth >= MAX_MERGE_DEPTH {
+        if self.st.depth >= MAX_MERGE_DEPTH {
             return self
                 .conflict(ConflictKind::BothModified, b, Some(o), Some(t))
                 .unwrap_or(Out::Value(t));
         }
-        self.depth += 1;
+        self.st.depth += 1;
         let out = self.merge_value_at_depth(b, o, t);
-        self.depth -= 1;
+        self.st.depth -= 1;
         out
+    }
+
+    /// Records the pairings found in the array at the current path (when tracing).
+    pub(crate) fn trace_pairs(&mut self, pairs: Vec<crate::observe::Pairing>) {
+        if let Some(trace) = &mut self.st.trace {
+            trace.record_pairs(&self.st.path, pairs);
+        }
     }
 
     /// Whether `merge_value(_, o, t)` is `o` because ours and theirs are equal (a
     /// shortcut for callers that would otherwise name the path first).
     pub(crate) fn unchanged(&self, o: Value<'a>, t: Value<'a>) -> bool {
-        self.depth < MAX_MERGE_DEPTH && o.same_value(&t)
+        self.st.depth < MAX_MERGE_DEPTH && o.same_value(&t)
     }
 
     fn merge_value_at_depth(
@@ -211,7 +200,11 @@ impl<'a> Merger<'a> {
         // Both sides moved one base value here: that is its base, and both sides' edits
         // to it are here already (nothing to carry from elsewhere).
         let common = match b {
-            None => self.moves.common_origin(o, t).map(|id| self.base.value(id)),
+            None => self
+                .cx
+                .moves()
+                .common_origin(o, t)
+                .map(|id| self.cx.base().value(id)),
             Some(_) => None,
         };
         if let Some(c) = common {
@@ -276,17 +269,12 @@ impl<'a> Merger<'a> {
 
     /// `side`'s value, taken whole where the other side left the base value as it was.
     fn taken_whole(&mut self, side: Side, v: Value<'a>) -> Out<'a> {
-        if self.moves.holds_move(side, v) {
-            if let Some(out) = self.moves.clone().materialize(self, side, v) {
+        if self.cx.moves().holds_move(side, v) {
+            if let Some(out) = self.materialize(side, v) {
                 return out;
             }
         }
         Out::Value(v)
-    }
-
-    /// The side a true conflict is resolved to.
-    pub(crate) fn policy_side(&self) -> Side {
-        self.opts.policy.side()
     }
 
     /// Records a conflict at the current path.
@@ -298,8 +286,8 @@ impl<'a> Merger<'a> {
         t: Option<Value<'a>>,
         taken: Side,
     ) {
-        self.conflicts.push(Conflict {
-            path: self.path.to_string(),
+        self.st.conflicts.push(Conflict {
+            path: self.st.path.to_string(),
             kind,
             base: b.map(compact_json),
             ours: o.map(compact_json),
@@ -318,7 +306,7 @@ impl<'a> Merger<'a> {
         o: Option<Value<'a>>,
         t: Option<Value<'a>>,
     ) -> Option<Out<'a>> {
-        let taken = self.policy_side();
+        let taken = self.cx.policy_side();
         self.record_conflict(kind, b, o, t, taken);
         match taken {
             Side::Ours => o.map(Out::Value),
@@ -338,13 +326,13 @@ impl<'a> Merger<'a> {
         for ((key, nth), ov) in oi.entries() {
             let bv = bi.get_nth(&key, nth);
             let tv = ti.get_nth(&key, nth);
-            self.path.push(Segment::Key(key.to_string()));
+            self.st.path.push(Segment::Key(key.to_string()));
             let value = match (bv, tv) {
                 (_, Some(tv)) => Some(self.merge_value(bv, ov, tv)),
                 (Some(bv), None) => self.one_side_deleted(Side::Theirs, bv, ov),
                 (None, None) => self.added(Side::Ours, ov),
             };
-            self.path.pop();
+            self.st.path.pop();
             if let Some(value) = value {
                 let item = OutItem {
                     key: Some(key.clone()),
@@ -364,12 +352,12 @@ impl<'a> Merger<'a> {
                 anchor = Some((key, nth));
                 continue;
             }
-            self.path.push(Segment::Key(key.to_string()));
+            self.st.path.push(Segment::Key(key.to_string()));
             let value = match bi.get_nth(&key, nth) {
                 Some(bv) => self.one_side_deleted(Side::Ours, bv, tv),
                 None => self.added(Side::Theirs, tv),
             };
-            self.path.pop();
+            self.st.path.pop();
             if let Some(value) = value {
                 let item = OutItem {
                     key: Some(key),
@@ -418,15 +406,15 @@ impl<'a> Merger<'a> {
     /// as its last occurrence, written once): a [`ConflictKind::RepeatedKey`] repair.
     fn repeated_keys(&mut self, side: Side, collapsed: &[crate::members::Collapsed<'a>]) {
         for c in collapsed {
-            self.path.push(Segment::Key(c.key.to_string()));
+            self.st.path.push(Segment::Key(c.key.to_string()));
             let times = match c.times {
                 2 => "twice".to_string(),
                 n => format!("{n} times"),
             };
             let mut key = String::new();
             sjson::string::write_quoted(&mut key, &c.key);
-            self.conflicts.push(Conflict {
-                path: self.path.to_string(),
+            self.st.conflicts.push(Conflict {
+                path: self.st.path.to_string(),
                 kind: ConflictKind::RepeatedKey,
                 base: None,
                 ours: None,
@@ -435,7 +423,7 @@ impl<'a> Merger<'a> {
                 object: Some(format!("{key} {times}")),
                 referrer: None,
             });
-            self.path.pop();
+            self.st.path.pop();
         }
     }
 
@@ -446,7 +434,7 @@ impl<'a> Merger<'a> {
         b: Value<'a>,
         kept: Value<'a>,
     ) -> Option<Out<'a>> {
-        if self.moves.moved_away(deleter, b) || b.same_value(&kept) {
+        if self.cx.moves().moved_away(deleter, b) || b.same_value(&kept) {
             return None;
         }
         match deleter {
@@ -458,61 +446,10 @@ impl<'a> Merger<'a> {
     /// A value only `side` added here (it may hold a moved subtree to merge); `None`
     /// if it is a moved value the merge drops.
     pub(crate) fn added(&mut self, side: Side, v: Value<'a>) -> Option<Out<'a>> {
-        self.moves.clone().materialize(self, side, v)
-    }
-
-    /// The id key and id of an object, by the configured id keys (case-insensitive).
-    pub(crate) fn id_of(&self, v: Value<'a>) -> Option<(Cow<'a, str>, Cow<'a, str>)> {
-        id_of(&self.id_keys_lower, v)
+        self.materialize(side, v)
     }
 }
 
-/// The id key (as written) and identity text of object `v`: the first of `id_keys_lower`
-/// present, matched case-insensitively.
-pub(crate) fn id_of<'a>(
-    id_keys_lower: &[String],
-    v: Value<'a>,
-) -> Option<(Cow<'a, str>, Cow<'a, str>)> {
-    id_member(id_keys_lower, v).map(|(key, id, _)| (key, id))
-}
-
-/// The id key (as written), identity text ([`id_text`]) and id member value of object
-/// `v`: the member whose key comes first in `id_keys_lower`, matched case-insensitively.
-pub fn id_member<'a>(
-    id_keys_lower: &[String],
-    v: Value<'a>,
-) -> Option<(Cow<'a, str>, Cow<'a, str>, Value<'a>)> {
-    if v.kind() != Kind::Object {
-        return None;
-    }
-    // One scan of the members: the one whose key comes first in `id_keys_lower` wins.
-    let mut best: Option<(usize, Cow<'a, str>, Value<'a>)> = None;
-    for (key, value) in v.members() {
-        let limit = best.as_ref().map_or(id_keys_lower.len(), |b| b.0);
-        let rank = id_keys_lower[..limit]
-            .iter()
-            .position(|wanted| key.eq_ignore_ascii_case(wanted));
-        if let Some(rank) = rank {
-            best = Some((rank, key, value));
-            if rank == 0 {
-                break;
-            }
-        }
-    }
-    let (_, key, value) = best?;
-    id_text(value).map(|id| (key, id, value))
-}
-
-/// An id's identity text ([`crate::Id::into_key`]): strings as they are, numbers by
-/// exact value, never one text for a number and a string (`7.0` is `7`).
-pub fn id_text(v: Value<'_>) -> Option<Cow<'_, str>> {
-    crate::Id::of(v).map(crate::Id::into_key)
-}
-
-/// An id as people read it in paths ([`crate::Id::display`]).
-pub(crate) fn id_display(id: &str) -> String {
-    crate::Id::from_key(id).display()
-}
-
+mod moved;
 #[cfg(test)]
 mod tests;

@@ -5,20 +5,21 @@
 
 use std::borrow::Cow;
 use std::cell::RefCell;
-use std::rc::Rc;
 use std::sync::Arc;
 
 use rustc_hash::{FxHashMap, FxHashSet};
-use sjson::{Document, Kind, NodeId, Out, OutItem, Segment, Value};
+use sjson::{Document, Kind, NodeId, Value};
 
-use crate::keyed_index::KeyedIndex;
-use crate::merger::{id_display, id_of, KeyIndex, KeyedIndexes, Merger};
+use crate::id::id_of;
+use crate::keyed_index::{KeyedIndex, KeyedIndexes};
+use crate::members::KeyIndex;
 use crate::pairing::{most_similar, similarity, Print, Skip};
-use crate::{ConflictKind, Side};
+use crate::versions::Versions;
+use crate::{Side, Threads};
 
 /// A step from a container to a child, resolvable in any version.
 #[derive(Debug, Clone)]
-enum Step {
+pub(crate) enum Step {
     Key(String),
     Id(String),
 }
@@ -44,23 +45,20 @@ impl SideMoves {
 }
 
 /// The moves each side made, found before the merge.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Default)]
 pub(crate) struct Moves {
-    sides: Rc<[SideMoves; 2]>,
+    sides: [SideMoves; 2],
     /// For `resolve`: the children of containers by key or id, built on first use
     /// (keyed by document address and container), so that following the base paths of
     /// many moved values costs no scan of a large array each.
-    children: Rc<RefCell<ChildIndex>>,
-    /// The moved values being merged with the other side's version (side, node): met
-    /// again inside that merge (taken whole there), such a value is rebuilt, not merged
-    /// again.
-    merging: Rc<RefCell<FxHashSet<(usize, NodeId)>>>,
+    children: RefCell<ChildIndex>,
 }
 
 /// Containers (document address, node) → their children by key or id.
 type ChildIndex = FxHashMap<(usize, NodeId), FxHashMap<String, NodeId>>;
 
-fn slot(side: Side) -> usize {
+/// The index of `side` in tables kept per side (ours 0, theirs 1).
+pub(crate) fn slot(side: Side) -> usize {
     match side {
         Side::Ours => 0,
         Side::Theirs => 1,
@@ -69,16 +67,17 @@ fn slot(side: Side) -> usize {
 
 impl Moves {
     /// Finds the moves of both sides relative to the base (the two sides on two threads
-    /// for large documents) and hands the keyed arrays indexed on the way to the merge.
-    pub(crate) fn detect(m: &Merger<'_>) -> Moves {
-        let (base, ours, theirs) = (m.base, m.ours, m.theirs);
-        let id_keys_lower = m.id_keys_lower.as_slice();
+    /// for large documents, as `threads` allows) and the keyed arrays indexed on the way,
+    /// for the merge.
+    pub(crate) fn detect<'a>(v: &Versions<'a>, threads: Threads) -> (Moves, KeyedIndexes<'a>) {
+        let (base, ours, theirs) = (v.base, v.ours, v.theirs);
+        let id_keys_lower = v.id_keys_lower.as_slice();
         let scan = |keyed| Scan {
             base,
             id_keys_lower,
             keyed,
         };
-        let (ours, theirs, keyed) = if m.opts.threads.parallel(base.text().len()) {
+        let (ours, theirs, keyed) = if threads.parallel(base.text().len()) {
             let ((t, kt), (o, ko)) = crate::both(
                 true,
                 || scan(KeyedIndexes::default()).detect_side(theirs),
@@ -95,12 +94,11 @@ impl Moves {
             let (t, keyed) = scan(keyed).detect_side(theirs);
             (o, t, keyed)
         };
-        m.keyed_cache.borrow_mut().extend(keyed);
-        Moves {
-            sides: Rc::new([ours, theirs]),
-            children: Rc::default(),
-            merging: Rc::default(),
-        }
+        let moves = Moves {
+            sides: [ours, theirs],
+            children: RefCell::default(),
+        };
+        (moves, keyed)
     }
 
     /// The moves `side` made: (base node, node at its new place in `side`'s version).
@@ -131,25 +129,20 @@ impl Moves {
         (from_o == from_t).then_some(*from_o)
     }
 
-    /// The result for value `v` that only `side` added: `v` itself, or, if moved values
-    /// lie inside it, `v` rebuilt with each moved value merged with the other side's
-    /// edits. `None`: `v` is a moved value that the merge drops (the other side deleted
-    /// it or moved it elsewhere, and the policy took the other side).
-    pub(crate) fn materialize<'a>(
-        &self,
-        m: &mut Merger<'a>,
-        side: Side,
-        v: Value<'a>,
-    ) -> Option<Out<'a>> {
-        if !self.sides[slot(side)].holds_target(v) || !self.carries_edits(m, side, v) {
-            return Some(Out::Value(v));
-        }
-        self.rebuild(m, side, v)
+    /// The base node `side` moved to `v` and its base path, if `v` is a moved value.
+    pub(crate) fn origin(&self, side: Side, v: Value<'_>) -> Option<(NodeId, &[Step])> {
+        let (base_id, path) = self.sides[slot(side)].into.get(&v.id())?;
+        Some((*base_id, path))
+    }
+
+    /// Where `side` moved base node `base_id` to, if it moved it.
+    pub(crate) fn moved_to(&self, side: Side, base_id: NodeId) -> Option<NodeId> {
+        self.sides[slot(side)].from.get(&base_id).copied()
     }
 
     /// Whether, for some value `side` moved into `v`, the other side has something the
     /// moved value lacks: edits to it, or a deletion or move of it.
-    fn carries_edits(&self, m: &Merger<'_>, side: Side, v: Value<'_>) -> bool {
+    pub(crate) fn carries_edits(&self, m: &Versions<'_>, side: Side, v: Value<'_>) -> bool {
         let (mine, other) = (&self.sides[slot(side)], &self.sides[slot(side.other())]);
         let start = mine.targets.partition_point(|&t| t < v.id());
         mine.targets[start..]
@@ -163,102 +156,11 @@ impl Moves {
                         .is_none_or(|o| !o.same_value(&m.base.value(*base_id)))
             })
     }
-
-    fn rebuild<'a>(&self, m: &mut Merger<'a>, side: Side, v: Value<'a>) -> Option<Out<'a>> {
-        let moves = &self.sides[slot(side)];
-        if !moves.holds_target(v) {
-            return Some(Out::Value(v));
-        }
-        if let Some((base_id, path)) = moves.into.get(&v.id()) {
-            if !self.merging.borrow().contains(&(slot(side), v.id())) {
-                self.merging.borrow_mut().insert((slot(side), v.id()));
-                let out = self.merge_moved(m, side, v, *base_id, path);
-                self.merging.borrow_mut().remove(&(slot(side), v.id()));
-                return out;
-            }
-        }
-        if !v.is_container() {
-            return Some(Out::Value(v));
-        }
-        let mut items = Vec::with_capacity(v.len());
-        for (i, c) in v.children().enumerate() {
-            m.path.push(match (c.key(), m.id_of(c)) {
-                (Some(k), _) => Segment::Key(k.into_owned()),
-                (None, Some((key, id))) => Segment::Id {
-                    key: key.into_owned(),
-                    value: id_display(&id),
-                },
-                (None, None) => Segment::Index(i),
-            });
-            let value = self.rebuild(m, side, c);
-            m.path.pop();
-            if let Some(value) = value {
-                items.push(OutItem {
-                    key: c.key(),
-                    ours: (side == Side::Ours).then_some(c),
-                    origin: (side == Side::Theirs).then_some(c),
-                    value,
-                });
-            }
-        }
-        Some(Out::Container {
-            kind: v.kind(),
-            ours: (side == Side::Ours).then_some(v),
-            items,
-        })
-    }
-
-    /// `side` moved base node `base_id` (at `path` in the base) to `v`: merges it with
-    /// the other side's version, wherever that is.
-    fn merge_moved<'a>(
-        &self,
-        m: &mut Merger<'a>,
-        side: Side,
-        v: Value<'a>,
-        base_id: NodeId,
-        path: &[Step],
-    ) -> Option<Out<'a>> {
-        let b = m.base.value(base_id);
-        let other_side = side.other();
-        let other_doc = m.doc(other_side);
-        let ours_of = |mine: Value<'a>, other: Value<'a>| match side {
-            Side::Ours => (mine, other),
-            Side::Theirs => (other, mine),
-        };
-        if let Some(&n) = self.sides[slot(other_side)].from.get(&base_id) {
-            // Both sides moved it, to different places (had they moved it to the same
-            // place, it would be merged there, not added): the policy's place is kept,
-            // and the conflict reported there.
-            let taken = m.policy_side();
-            if taken != side {
-                return None;
-            }
-            let (o, t) = ours_of(v, other_doc.value(n));
-            m.record_conflict(ConflictKind::BothModified, Some(b), Some(o), Some(t), taken);
-            return Some(m.merge_value(Some(b), o, t));
-        }
-        match self.resolve_in(m, other_side, path) {
-            Some(other) => {
-                let (o, t) = ours_of(v, other);
-                Some(m.merge_value(Some(b), o, t))
-            }
-            // The other side deleted the original: moved (a change) against deleted.
-            None => {
-                let (kind, o, t) = match side {
-                    Side::Ours => (ConflictKind::ModifyDelete, Some(v), None),
-                    Side::Theirs => (ConflictKind::DeleteModify, None, Some(v)),
-                };
-                let taken = m.policy_side();
-                m.record_conflict(kind, Some(b), o, t, taken);
-                (taken == side).then_some(Out::Value(v))
-            }
-        }
-    }
 }
 
 impl Moves {
     /// Follows a base path in another version.
-    fn resolve<'a>(&self, m: &Merger<'a>, doc: &'a Document, path: &[Step]) -> Option<Value<'a>> {
+    fn resolve<'a>(&self, m: &Versions<'a>, doc: &'a Document, path: &[Step]) -> Option<Value<'a>> {
         let mut v = doc.root();
         for step in path {
             v = self.child(m, v, step)?;
@@ -269,7 +171,12 @@ impl Moves {
     /// Follows a base path in `side`'s version, through the containers on the path that
     /// `side` itself moved elsewhere (`shared/m0` is `wrapper/shared/m0` in a version
     /// that wrapped `shared`).
-    fn resolve_in<'a>(&self, m: &Merger<'a>, side: Side, path: &[Step]) -> Option<Value<'a>> {
+    pub(crate) fn resolve_in<'a>(
+        &self,
+        m: &Versions<'a>,
+        side: Side,
+        path: &[Step],
+    ) -> Option<Value<'a>> {
         let doc = m.doc(side);
         let moved = &self.sides[slot(side)].from;
         if moved.is_empty() {
@@ -289,7 +196,7 @@ impl Moves {
 
     /// The child of `v` that `step` names (an id step only in an array, a key step only
     /// in an object); each container's children are indexed once.
-    fn child<'a>(&self, m: &Merger<'a>, v: Value<'a>, step: &Step) -> Option<Value<'a>> {
+    fn child<'a>(&self, m: &Versions<'a>, v: Value<'a>, step: &Step) -> Option<Value<'a>> {
         let doc = v.doc();
         let mut cache = self.children.borrow_mut();
         let index = cache

@@ -12,8 +12,8 @@ use std::fmt::Write as _;
 use rustc_hash::FxHashMap;
 use sjson::{Kind, Path, Segment, Value};
 
+use crate::id::{id_display, id_of};
 use crate::id_table::IdTable;
-use crate::merger::{id_display, id_of};
 use crate::report_path::{parse_report_pointer, path_text};
 
 /// Ids up to this many characters are shown whole.
@@ -42,7 +42,7 @@ pub struct Names<'a> {
     /// ends only when a shorter abbreviation is shared).
     abbreviations: [std::cell::OnceCell<FxHashMap<u64, usize>>; SHORT_ID_ENDS.len()],
     /// Whether the first root is a Cocos object graph (its objects then named by node
-    /// path, [`crate::cocos::names`]); looked at on first use.
+    /// path, [`cocos`]); looked at on first use.
     cocos: std::cell::OnceCell<bool>,
 }
 
@@ -217,10 +217,10 @@ impl<'a> Names<'a> {
             return None;
         };
         let root = *self.roots.first()?;
-        if !*self.cocos.get_or_init(|| crate::cocos::is_graph(root)) {
+        if !*self.cocos.get_or_init(|| cocos::is_graph(root)) {
             return None;
         }
-        let name = crate::cocos::names::object_name(root, *i)?;
+        let name = cocos::object_name(root, *i)?;
         let mut out = sjson::string::terminal_safe_line(&name).into_owned();
         for seg in rest {
             let one = path_text(&Path(vec![seg.clone()]));
@@ -320,7 +320,7 @@ pub fn bare_pointer(pointer: &str) -> String {
 /// `entities[crate #e1]`; like [`bare_pointer`] otherwise.
 pub fn object_pointer(pointer: &str, name: Option<&str>) -> String {
     let names = Names::new(Vec::new(), &[], &[]);
-    let mut path = crate::changeset::parse_report_pointer(pointer, |_| false);
+    let mut path = crate::report_path::parse_report_pointer(pointer, |_| false);
     let (Some(name), Some(Segment::Id { value, .. })) = (name, path.0.last().cloned()) else {
         return names.path(&path);
     };
@@ -496,6 +496,8 @@ impl<'a> IdIndex<'a> {
 fn container_key(v: Value<'_>) -> ContainerKey {
     (std::ptr::from_ref(v.doc()) as usize, v.id())
 }
+
+pub mod cocos;
 
 #[cfg(test)]
 mod tests;

@@ -5,7 +5,7 @@
 
 use sjson::{Kind, Path, Segment, Value};
 
-use crate::merger::{id_display, id_of};
+use crate::id::{id_display, id_of};
 
 /// One id'd object of a document.
 #[derive(Debug, Clone)]

@@ -213,19 +213,19 @@ pub struct FileStep {
 
 impl FileStep {
     /// The step of a file merged under `policy` with `conflicts` (`names[i]`: the place
-    /// of conflict `i` as people name it, when known).
+    /// of conflict `i` as people name it, [`crate::Merged::names`]).
     pub fn merged(
         path: &str,
         policy: Policy,
         sides: SideMeanings,
         operation: &str,
         conflicts: &[Conflict],
-        names: &[Option<String>],
+        names: &[String],
     ) -> FileStep {
         let records = conflicts
             .iter()
             .enumerate()
-            .map(|(i, c)| ConflictRecord::of(c, sides, names.get(i).and_then(|n| n.as_deref())))
+            .map(|(i, c)| ConflictRecord::of(c, sides, names.get(i).map(String::as_str)))
             .collect();
         FileStep {
             path: path.to_string(),

@@ -5,9 +5,10 @@
 use rustc_hash::FxHashSet;
 use sjson::{Kind, Out, OutItem, Segment, Value};
 
-use crate::merger::{compact_json, Merger};
+use crate::compact::compact_json;
+use crate::merger::Merger;
+use crate::observe::{Basis, Pairing};
 use crate::pairing::{indices, pair, value_hash, Pairs, Skip};
-use crate::trace::{Basis, Pairing};
 use crate::{ConflictKind, Side};
 
 /// For each element of `old`, the element of `new` it is equal to in a longest common
@@ -111,10 +112,10 @@ impl<'a> Merger<'a> {
         {
             self.pair_chunk(c, items);
         } else {
-            self.path.push(Segment::Index(c.o_start));
-            let taken = self.opts.policy.side();
-            self.conflicts.push(crate::Conflict {
-                path: self.path.to_string(),
+            self.st.path.push(Segment::Index(c.o_start));
+            let taken = self.cx.opts().policy.side();
+            self.st.conflicts.push(crate::Conflict {
+                path: self.st.path.to_string(),
                 kind: ConflictKind::BothModified,
                 base: Some(json_list(c.b)),
                 ours: Some(json_list(c.o)),
@@ -123,7 +124,7 @@ impl<'a> Merger<'a> {
                 object: None,
                 referrer: None,
             });
-            self.path.pop();
+            self.st.path.pop();
             match taken {
                 Side::Ours => items.extend(c.o.iter().map(|v| ours_item(*v, Out::Value(*v)))),
                 Side::Theirs => items.extend(c.t.iter().map(|v| theirs_item(*v, Out::Value(*v)))),
@@ -134,7 +135,7 @@ impl<'a> Merger<'a> {
     /// Overlapping changes to objects: pair ours' with theirs' (and both with the base's)
     /// and merge each pair; unpaired elements are insertions or deletions.
     fn pair_chunk(&mut self, c: Chunk<'_, 'a>, items: &mut Vec<OutItem<'a>>) {
-        let natural = self.opts.natural_keys.clone();
+        let natural = self.cx.opts().natural_keys.clone();
         let ot_pairs = pair(c.o, c.t, &natural, Skip::Nothing);
         let ob_pairs = pair(c.o, c.b, &natural, Skip::Nothing);
         let tb_pairs = pair(c.t, c.b, &natural, Skip::Nothing);
@@ -158,7 +159,7 @@ impl<'a> Merger<'a> {
                 }
             }
         }
-        if self.trace.is_some() {
+        if self.st.trace.is_some() {
             let basis = |i: usize, j: usize| match ot_pairs[i] {
                 Some((p, basis)) if p == j => Basis::from(basis),
                 _ if ob_pairs[i].is_some() && ob[i] == tb[j] => Basis::ThroughBase,
@@ -169,7 +170,7 @@ impl<'a> Merger<'a> {
         }
         let mut t_paired = vec![false; c.t.len()];
         for (i, oe) in c.o.iter().enumerate() {
-            self.path.push(Segment::Index(c.o_start + i));
+            self.st.path.push(Segment::Index(c.o_start + i));
             match ot[i] {
                 Some(j) => {
                     t_paired[j] = true;
@@ -186,13 +187,13 @@ impl<'a> Merger<'a> {
                     None => items.push(ours_item(*oe, Out::Value(*oe))),
                 },
             }
-            self.path.pop();
+            self.st.path.pop();
         }
         for (j, te) in c.t.iter().enumerate() {
             if t_paired[j] {
                 continue;
             }
-            self.path.push(Segment::Index(c.o_start + c.o.len()));
+            self.st.path.push(Segment::Index(c.o_start + c.o.len()));
             match tb[j] {
                 Some(k) => {
                     if let Some(v) = self.one_side_deleted(Side::Ours, c.b[k], *te) {
@@ -201,7 +202,7 @@ impl<'a> Merger<'a> {
                 }
                 None => items.push(theirs_item(*te, Out::Value(*te))),
             }
-            self.path.pop();
+            self.st.path.pop();
         }
     }
 }

@@ -69,7 +69,7 @@ impl<'a> Merger<'a> {
         }
         let declared = o
             .key()
-            .is_some_and(|k| self.format.knowledge().sets.contains(&&*k));
+            .is_some_and(|k| self.cx.format().knowledge().sets.contains(&&*k));
         let scalars = |v: Value<'_>| v.children().next().is_none_or(|c| !c.is_container());
         if !(declared || [b, o, t].iter().all(|v| scalars(*v))) {
             return None;

@@ -13,6 +13,7 @@ mod gate_law;
 mod laws;
 mod long_arrays;
 mod lost_edits;
+mod module_graph;
 mod moves;
 mod numbers;
 mod objects;

@@ -155,7 +155,7 @@ fn merge_file(args: &MergeDriverArgs) -> anyhow::Result<Outcome> {
         versions: ["base", "ours", "theirs"].map(shown),
     })?;
     // Where each conflict is, for people.
-    let places = merged.places();
+    let places = &merged.names;
     let referrers = merged.referrers();
     // The versions are copied before %A is replaced by the result.
     let versions = match (&git_dir, merged.conflicts.is_empty()) {
@@ -173,7 +173,7 @@ fn merge_file(args: &MergeDriverArgs) -> anyhow::Result<Outcome> {
         merging::summary_in(&args.path, &merged.conflicts, configured, &sides)
     );
     for (i, c) in merged.conflicts.iter().enumerate() {
-        let place = places.get(i).and_then(|p| p.as_deref());
+        let place = places.get(i).map(String::as_str);
         let referrer = referrers.get(i).and_then(|r| r.as_deref());
         eprintln!(
             "assetvc:   {}",
@@ -183,7 +183,7 @@ fn merge_file(args: &MergeDriverArgs) -> anyhow::Result<Outcome> {
     for v in &merged.violations {
         eprintln!("assetvc:   not merged cleanly, the result breaks what its inputs kept: {v}");
     }
-    let step = merging::step_report(&args.path, configured, &sides, &merged.conflicts, &places)
+    let step = merging::step_report(&args.path, configured, &sides, &merged.conflicts, places)
         .with_referrers(&referrers);
     match versions {
         Some(Ok((log, name))) => {

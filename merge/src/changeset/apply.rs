@@ -6,7 +6,7 @@ use sjson::{Document, ParseError, ParseOptions};
 use super::overlay::{Builder, Node, State};
 use super::write::Resolver;
 use super::{ChangeOp, OpKind, Placement};
-use crate::merger::compact_json;
+use crate::compact::compact_json;
 use crate::{structural, Conflict, ConflictKind, MergeOptions, MergeOutcome, Side};
 
 /// Why a change set could not be applied.

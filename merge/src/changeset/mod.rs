@@ -25,7 +25,7 @@ mod write;
 
 use sjson::{Path, Value};
 
-use crate::merger::compact_json;
+use crate::compact::compact_json;
 
 pub use crate::report_path::parse_report_pointer;
 pub use apply::{apply_change_set, ApplyError};

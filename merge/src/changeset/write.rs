@@ -5,7 +5,7 @@ use sjson::{Kind, Path, Segment, Value};
 
 use super::{ChangeOp, OpKind, Placement};
 use crate::diff::{Change, Diff, DiffOptions};
-use crate::merger::{id_display, id_of};
+use crate::id::{id_display, id_of};
 
 /// One array's elements and ids, indexed.
 struct ArrayIndex<'a> {

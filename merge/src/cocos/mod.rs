@@ -13,7 +13,6 @@
 
 pub mod diff;
 mod keys;
-pub mod names;
 mod rebuild;
 mod similar;
 mod tree;
@@ -23,8 +22,10 @@ mod values;
 mod tests;
 
 use rustc_hash::FxHashMap;
-use sjson::{Dialect, Document, Kind, ParseOptions, Path, Segment};
+use sjson::{Dialect, Document, ParseOptions, Path, Segment};
 
+pub use crate::naming::cocos as names;
+pub use crate::naming::cocos::is_graph;
 use crate::{Conflict, MergeError, MergeOptions, MergeOutcome};
 use tree::J;
 
@@ -34,31 +35,6 @@ use tree::J;
 /// top-level elements' members unless the first element is not an asset.
 pub fn is_cocos(doc: &Document) -> bool {
     is_graph(doc.root())
-}
-
-/// [`is_cocos`] of a document's root.
-pub fn is_graph(root: sjson::Value<'_>) -> bool {
-    if root.kind() != Kind::Array || root.is_empty() {
-        return false;
-    }
-    let typed = |v: sjson::Value<'_>| {
-        v.kind() == Kind::Object && v.get("__type__").is_some_and(|t| t.kind() == Kind::String)
-    };
-    if !root.children().all(typed) {
-        return false;
-    }
-    let first = root
-        .children()
-        .next()
-        .and_then(|v| v.get("__type__")?.as_str());
-    if matches!(first.as_deref(), Some("cc.SceneAsset" | "cc.Prefab")) {
-        return true;
-    }
-    root.descendants().any(|v| {
-        v.kind() == Kind::Object
-            && v.len() == 1
-            && v.get("__id__").is_some_and(|n| n.kind() == Kind::Number)
-    })
 }
 
 /// Merges three versions of a Cocos object graph ([`is_cocos`]): objects matched by

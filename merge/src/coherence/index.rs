@@ -10,7 +10,7 @@ use rustc_hash::FxHashSet;
 use crate::id_table::{IdSource, IdTable};
 use sjson::{Document, Kind, NodeId, Path, Segment, Value};
 
-use crate::merger::{id_display, id_member, id_of};
+use crate::id::{id_display, id_member, id_of};
 
 /// One step from an object (or the root) down to the array holding an object.
 #[derive(Debug, Clone, PartialEq, Eq)]

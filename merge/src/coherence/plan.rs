@@ -11,7 +11,7 @@ use super::SideWalk;
 
 mod cycle;
 mod restore;
-use crate::merger::id_display;
+use crate::id::id_display;
 use crate::{both, Conflict, ConflictKind, Policy, Side};
 
 /// What a round reads of the result (see [`State::survey`]).

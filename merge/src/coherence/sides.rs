@@ -11,7 +11,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use sjson::{Document, Kind, NodeId, Value};
 
 use super::index::{length_bit, DocIndex};
-use crate::merger::id_of;
+use crate::id::id_of;
 
 /// The ids of one side, relative to the result indexed by `im`.
 #[derive(Debug)]

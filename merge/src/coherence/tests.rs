@@ -408,10 +408,7 @@ fn beside_runs(base: &str, ours: &str, theirs: &str) -> (String, Vec<(String, us
         })
         .unwrap();
     let text = merged.document.text().to_string();
-    assert_eq!(
-        merged.beside,
-        (text.clone(), merged.outcome.conflicts.len())
-    );
+    assert_eq!(merged.beside, (text.clone(), merged.conflicts.len()));
     (text, seen.into_inner().unwrap())
 }
 

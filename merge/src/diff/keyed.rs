@@ -6,8 +6,8 @@ use sjson::{Segment, Value};
 
 use super::walk::Walker;
 use super::{Change, PatchOp};
+use crate::id::id_display;
 pub(super) use crate::keyed_index::KeyedIndex as Keyed;
-use crate::merger::id_display;
 
 /// A removal from or an addition to a keyed array, for move detection.
 pub(super) struct KeyedOut {

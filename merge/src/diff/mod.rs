@@ -30,7 +30,7 @@ mod tests;
 
 use sjson::{Path, Value};
 
-use crate::merger::compact_json;
+use crate::compact::compact_json;
 use crate::MergeOptions;
 
 pub use crate::report_path::path_text;

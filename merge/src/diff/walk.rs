@@ -8,7 +8,7 @@ use sjson::{Kind, Path, Segment, Value};
 
 use super::keyed::KeyedOut;
 use super::{Change, DiffOptions, PatchOp, MOVE_BUDGET};
-use crate::merger::KeyIndex;
+use crate::members::KeyIndex;
 
 pub(super) struct Walker<'o, 'a> {
     pub(super) opts: &'o DiffOptions,

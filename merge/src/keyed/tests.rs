@@ -8,7 +8,7 @@ fn ids(text: &str) -> Option<Vec<String>> {
     let empty = Document::parse("", Dialect::Sjson).unwrap();
     let opts = MergeOptions::default();
     let m = Merger::new(&empty, &empty, &empty, &opts);
-    let k = m.keyed(d.root().get("l").unwrap())?;
+    let k = m.cx.keyed(d.root().get("l").unwrap())?;
     Some(k.ids.iter().map(id_display).collect())
 }
 

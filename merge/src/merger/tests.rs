@@ -1,6 +1,7 @@
 use sjson::Dialect;
 
 use super::*;
+use crate::id::{id_display, id_text};
 
 fn doc(text: &str) -> Document {
     Document::parse(text, Dialect::Sjson).unwrap()
@@ -46,7 +47,10 @@ fn id_of_takes_the_first_configured_key_case_insensitively() {
         .get("l")
         .unwrap()
         .children()
-        .map(|v| m.id_of(v).map(|(k, id)| (k.into_owned(), id_display(&id))))
+        .map(|v| {
+            m.cx.id_of(v)
+                .map(|(k, id)| (k.into_owned(), id_display(&id)))
+        })
         .collect();
     assert_eq!(
         got,

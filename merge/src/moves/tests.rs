@@ -1,6 +1,7 @@
 use sjson::{Dialect, Document};
 
 use super::*;
+use crate::context::Context;
 use crate::MergeOptions;
 
 fn docs(b: &str, o: &str, t: &str) -> [Document; 3] {
@@ -15,8 +16,8 @@ fn detects_reparented_ids_and_wrapped_subtrees() {
         "a = [{ id = 1 } { id = 2 x = 5 }] h = { p = 1 q = 2 } s = []",
     );
     let opts = MergeOptions::default();
-    let m = Merger::new(&b, &o, &t, &opts);
-    let moves = &m.moves;
+    let m = Context::new(&b, &o, &t, &opts);
+    let moves = m.moves();
     let base_2 = b.root().get("a").unwrap().children().nth(1).unwrap();
     let base_h = b.root().get("h").unwrap();
     assert!(moves.moved_away(Side::Ours, base_2));
@@ -41,11 +42,13 @@ fn large_documents_find_both_sides_moves_on_two_threads_alike() {
         );
     assert!(b.text().len() >= crate::PARALLEL_FROM);
     let opts = MergeOptions::default();
-    let m = Merger::new(&b, &o, &t, &opts);
+    let m = Context::new(&b, &o, &t, &opts);
     let base_2 = b.root().get("a").unwrap().children().nth(1).unwrap();
-    assert!(m.moves.moved_away(Side::Ours, base_2));
-    assert!(m.moves.moved_away(Side::Theirs, b.root().get("h").unwrap()));
-    assert!(!m.moves.moved_away(Side::Theirs, base_2));
+    assert!(m.moves().moved_away(Side::Ours, base_2));
+    assert!(m
+        .moves()
+        .moved_away(Side::Theirs, b.root().get("h").unwrap()));
+    assert!(!m.moves().moved_away(Side::Theirs, base_2));
     // The arrays indexed on both threads are the merge's: `a` of each version.
     let len = |k: Option<Arc<KeyedIndex<'_>>>| k.map(|k| k.ids.len());
     assert_eq!(len(m.keyed(b.root().get("a").unwrap())), Some(2));
@@ -53,7 +56,7 @@ fn large_documents_find_both_sides_moves_on_two_threads_alike() {
     assert_eq!(len(m.keyed(t.root().get("a").unwrap())), Some(2));
     // `a` of all three versions, `b` of base and ours (theirs' is the base's text:
     // not walked).
-    assert_eq!(m.keyed_cache.borrow().len(), 5);
+    assert_eq!(m.arrays_indexed(), 5);
 }
 
 #[test]
@@ -64,8 +67,8 @@ fn resolves_base_paths_by_key_and_id() {
         "",
     );
     let opts = MergeOptions::default();
-    let m = Merger::new(&b, &o, &t, &opts);
-    let text = |path: Vec<Step>| m.moves.resolve(&m, &o, &path).map(|v| v.text());
+    let m = Context::new(&b, &o, &t, &opts);
+    let text = |path: Vec<Step>| m.moves().resolve(m.versions(), &o, &path).map(|v| v.text());
     let id = |i: u32| Step::Id(format!("\u{0}{i}"));
     let key = |k: &str| Step::Key(k.into());
     assert_eq!(text(vec![key("a"), id(2)]), Some("{ id = 2 x = 5 }"));
@@ -89,8 +92,8 @@ fn dissimilar_subtrees_under_the_same_key_are_not_moves() {
         "h = { p = 1 q = 2 r = 3 }",
     );
     let opts = MergeOptions::default();
-    let m = Merger::new(&b, &o, &t, &opts);
-    assert!(!m.moves.moved_away(Side::Ours, b.root().get("h").unwrap()));
+    let m = Context::new(&b, &o, &t, &opts);
+    assert!(!m.moves().moved_away(Side::Ours, b.root().get("h").unwrap()));
 }
 
 #[test]
@@ -102,7 +105,7 @@ fn one_base_value_moves_to_one_place() {
         "h = { p = 1 q = 2 }",
     );
     let opts = MergeOptions::default();
-    let m = Merger::new(&b, &o, &t, &opts);
-    assert_eq!(m.moves.sides[0].into.len(), 1);
-    assert_eq!(m.moves.sides[0].targets.len(), 1);
+    let m = Context::new(&b, &o, &t, &opts);
+    assert_eq!(m.moves().sides[0].into.len(), 1);
+    assert_eq!(m.moves().sides[0].targets.len(), 1);
 }

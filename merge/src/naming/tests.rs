@@ -91,7 +91,7 @@ proptest! {
         let text = format!("{{\"a\": [{{\"id\": {n}}}, {{\"id\": \"{n}\"}}]}}");
         let doc = Document::parse(&text, Dialect::Json).unwrap();
         let ids: Vec<String> = doc.root().get("a").unwrap().children()
-            .map(|el| crate::merger::id_display(&crate::merger::id_text(el.get("id").unwrap()).unwrap()))
+            .map(|el| crate::id::id_display(&crate::id::id_text(el.get("id").unwrap()).unwrap()))
             .collect();
         prop_assert_ne!(&ids[0], &ids[1]);
         prop_assert_eq!(&ids[0], &n.to_string());

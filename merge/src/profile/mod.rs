@@ -287,7 +287,7 @@ fn map_editor(root: Value<'_>) -> Option<(Format, &'static str)> {
 /// A Cocos Creator object graph ([`crate::cocos::is_graph`]), 3.x when an element holds
 /// `"_lpos"` or `"fileId"`.
 fn cocos(root: Value<'_>) -> Option<(Format, &'static str)> {
-    if !crate::cocos::is_graph(root) {
+    if !crate::naming::cocos::is_graph(root) {
         return None;
     }
     let v3 = root

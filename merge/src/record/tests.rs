@@ -62,7 +62,7 @@ fn a_merged_step_records_meanings_and_names() {
         SideMeanings::SWAPPED,
         "rebase",
         std::slice::from_ref(&c),
-        &[Some("layers[ground]".into())],
+        &["layers[ground]".into()],
     );
     assert_eq!(step.conflicts[0].kept, Some(Meaning::Upstream));
     assert_eq!(step.conflicts[0].conflict(), c);
@@ -83,7 +83,7 @@ fn a_repair_keeps_its_referrer_named_as_the_merge_named_it() {
         object: Some("crate #9f0c0000".into()),
         referrer: Some("/flow/[id=node-spawn-0000-1111]/unit".into()),
     };
-    let place = Some("units[crate #9f0c…4f5f]".to_string());
+    let place = "units[crate #9f0c…4f5f]".to_string();
     let referrer = Some("flow[spawn #node-spawn-0000-1111].unit".to_string());
     let step = FileStep::merged(
         "a.level",

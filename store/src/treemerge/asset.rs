@@ -12,8 +12,8 @@ pub(super) enum AssetMerge {
     Merged {
         blob: ObjectId,
         conflicts: Vec<Conflict>,
-        /// Where each conflict is, for people (see [`merge::naming::places`]).
-        places: Vec<Option<String>>,
+        /// Where each conflict is, for people ([`merge::Merged::names`]).
+        places: Vec<String>,
         /// Each repair's referrer for people ([`merge::Merged::referrers`]).
         referrers: Vec<Option<String>>,
         /// Invariants the result breaks that its inputs kept (the merge's gate).
@@ -122,12 +122,11 @@ pub(super) fn merge_asset(
     };
     let failed = merged.failed(options.policy);
     let blob = repo.write_blob(merged.text().as_bytes())?.detach();
-    let places = merged.places();
     let referrers = merged.referrers();
     Ok(AssetMerge::Merged {
         blob,
         conflicts: merged.conflicts,
-        places,
+        places: merged.names,
         referrers,
         violations: merged.violations,
         failed,

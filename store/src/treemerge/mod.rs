@@ -116,9 +116,9 @@ pub struct MergedFile {
     pub path: String,
     /// The true conflicts, each resolved by the policy.
     pub conflicts: Vec<Conflict>,
-    /// Where each conflict is, for people (`entities[crate #e1].tint`; `None` for a
-    /// repair), in the order of `conflicts`; empty when there are none.
-    pub places: Vec<Option<String>>,
+    /// Where each conflict is, for people (`entities[crate #e1].tint`; a repair: its
+    /// object), in the order of `conflicts` ([`merge::Merged::names`]).
+    pub places: Vec<String>,
     /// Each repair's referrer for people (`flow[spawn #node-spawn].unit`,
     /// [`merge::Merged::referrers`]), in the order of `conflicts`; may be empty.
     pub referrers: Vec<Option<String>>,
@@ -131,16 +131,17 @@ pub struct MergedFile {
 }
 
 impl MergedFile {
-    /// The place of each conflict for people, `None` where there is none.
+    /// The place of each conflict for people (`None` only past the end of `places`, which
+    /// a merge never leaves).
     pub fn places_or_none(&self) -> impl Iterator<Item = Option<&str>> {
-        (0..self.conflicts.len()).map(|i| self.places.get(i).and_then(|p| p.as_deref()))
+        (0..self.conflicts.len()).map(|i| self.places.get(i).map(String::as_str))
     }
 
     /// Conflict `i` as one line for people: its place named, a repair's referrer too
     /// (`units[crate #9f0c…4f5f]: referenced object restored (referenced by
     /// flow[spawn #node-spawn].unit), from ours`).
     pub fn line(&self, i: usize) -> String {
-        let place = self.places.get(i).and_then(|p| p.as_deref());
+        let place = self.places.get(i).map(String::as_str);
         let referrer = self.referrers.get(i).and_then(|r| r.as_deref());
         match self.conflicts.get(i) {
             Some(c) => c.line_with(place, referrer),

@@ -51,7 +51,7 @@ pub fn step_report(
     configured: Policy,
     sides: &Sides,
     conflicts: &[Conflict],
-    places: &[Option<String>],
+    places: &[String],
 ) -> store::FileStep {
     store::FileStep::merged(
         path,

@@ -5,7 +5,7 @@ use sjson::{Kind, Out, Value};
 
 use super::{label, other, Edit, Round, State};
 use crate::coherence::index::{DocIndex, Reference};
-use crate::merger::compact_json;
+use crate::compact::compact_json;
 use crate::{Conflict, ConflictKind, Side};
 
 impl<'s> State<'s, '_> {

@@ -6,7 +6,7 @@ use sjson::{Kind, NodeId, Out, OutItem, Value};
 use super::{label, other, Edit, Round, State};
 use crate::coherence::apply::without;
 use crate::coherence::index::{DocIndex, Step};
-use crate::merger::compact_json;
+use crate::compact::compact_json;
 use crate::{Conflict, ConflictKind, Side};
 
 impl<'s> State<'s, '_> {

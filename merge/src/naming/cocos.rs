@@ -11,6 +11,31 @@ const MAX_DEPTH: usize = 256;
 /// step scans the document; a cycle of references ends there).
 const MAX_REFERRERS: usize = 8;
 
+/// Whether `root` is a Cocos Creator object graph's ([`crate::cocos::is_cocos`]).
+pub fn is_graph(root: sjson::Value<'_>) -> bool {
+    if root.kind() != Kind::Array || root.is_empty() {
+        return false;
+    }
+    let typed = |v: sjson::Value<'_>| {
+        v.kind() == Kind::Object && v.get("__type__").is_some_and(|t| t.kind() == Kind::String)
+    };
+    if !root.children().all(typed) {
+        return false;
+    }
+    let first = root
+        .children()
+        .next()
+        .and_then(|v| v.get("__type__")?.as_str());
+    if matches!(first.as_deref(), Some("cc.SceneAsset" | "cc.Prefab")) {
+        return true;
+    }
+    root.descendants().any(|v| {
+        v.kind() == Kind::Object
+            && v.len() == 1
+            && v.get("__id__").is_some_and(|n| n.kind() == Kind::Number)
+    })
+}
+
 /// The name of the element at `index` of the Cocos array `root`, when it has one.
 pub fn object_name(root: Value<'_>, index: usize) -> Option<String> {
     let elements: Vec<Value<'_>> = root.children().collect();
