@@ -160,8 +160,7 @@ fn merge_pr(
     labels: (&str, &str),
     policy: Option<Policy>,
 ) -> anyhow::Result<PrMerge> {
-    super::git_version::merge_tree_git("`assetvc pr`")
-        .map_err(crate::exit::Error::Failed)?;
+    super::git_version::merge_tree_git("`assetvc pr`").map_err(crate::exit::Error::Failed)?;
     let (options, config) = porcelain::settings(root, policy)?;
     let policy = options.policy;
     let rules = porcelain::asset_rules(&config, options)?;
