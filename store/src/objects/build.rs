@@ -18,6 +18,7 @@ use crate::error::{Error, GitContext, Result};
 use crate::Repo;
 
 mod lazy;
+mod reader;
 
 /// A commit as history queries need it.
 #[derive(Debug, Clone)]
@@ -43,6 +44,8 @@ pub struct CommitInfo {
 /// The object index of a repository, built on demand.
 pub struct ObjectIndex<'r> {
     repo: &'r gix::Repository,
+    /// `repo` with the caches reading history needs (see [`reader`]).
+    objects: gix::Repository,
     settings: IndexSettings,
     cache: Cache,
     empty: ObjectId,
@@ -82,6 +85,7 @@ impl<'r> ObjectIndex<'r> {
         let cache = Cache::new(index_dir(repo, &settings));
         ObjectIndex {
             repo,
+            objects: reader::reader(repo),
             settings,
             cache,
             empty: ObjectId::empty_tree(repo.object_hash()),
@@ -104,7 +108,7 @@ impl<'r> ObjectIndex<'r> {
     /// The commit `rev` names.
     pub fn resolve_commit(&self, rev: &str) -> Result<ObjectId> {
         let unknown = || Error::UnknownRevision(rev.to_string());
-        let id = self.repo.rev_parse_single(rev).map_err(|_| unknown())?;
+        let id = self.objects.rev_parse_single(rev).map_err(|_| unknown())?;
         let commit = id
             .object()
             .map_err(|_| unknown())?
@@ -116,14 +120,14 @@ impl<'r> ObjectIndex<'r> {
     /// A commit's tree, parents, author and summary.
     pub fn commit_info(&self, id: ObjectId) -> Result<CommitInfo> {
         let ctx = || format!("reading commit {id}");
-        let commit = self.repo.find_commit(id).git_err(ctx())?;
+        let commit = self.objects.find_commit(id).git_err(ctx())?;
         let tree = commit.tree_id().git_err(ctx())?.detach();
         // A shallow clone's boundary commits have parents that are not in the repository:
         // they are roots here.
         let parents = commit
             .parent_ids()
             .map(|p| p.detach())
-            .filter(|p| self.repo.has_object(p))
+            .filter(|p| self.objects.has_object(p))
             .collect();
         let author = commit.author().git_err(ctx())?;
         let (name, email) = (author.name.to_string(), author.email.to_string());
@@ -378,7 +382,7 @@ impl<'r> ObjectIndex<'r> {
     /// The bytes of `path`'s blob `oid`.
     fn read_blob(&self, path: &str, oid: ObjectId) -> Result<Vec<u8>> {
         Ok(self
-            .repo
+            .objects
             .find_object(oid)
             .git_err(format!("reading {path}"))?
             .detach()
@@ -469,7 +473,7 @@ impl<'r> ObjectIndex<'r> {
     fn scan_tree(&self, tree: ObjectId) -> Result<TreeIndex> {
         let ctx = || format!("listing tree {tree}");
         let entries = self
-            .repo
+            .objects
             .find_object(tree)
             .git_err(ctx())?
             .into_tree()
@@ -500,14 +504,14 @@ impl<'r> ObjectIndex<'r> {
     fn changed_files(&self, base: ObjectId, tree: ObjectId) -> Result<Vec<ChangedPath>> {
         use gix::diff::tree::recorder::Change;
         let ctx = || format!("comparing trees {base} and {tree}");
-        let old = self.repo.find_tree(base).git_err(ctx())?;
-        let new = self.repo.find_tree(tree).git_err(ctx())?;
+        let old = self.objects.find_tree(base).git_err(ctx())?;
+        let new = self.objects.find_tree(tree).git_err(ctx())?;
         let mut recorder = gix::diff::tree::Recorder::default();
         gix::diff::tree(
             gix::objs::TreeRefIter::from_bytes(&old.data, base.kind()),
             gix::objs::TreeRefIter::from_bytes(&new.data, tree.kind()),
             &mut gix::diff::tree::State::default(),
-            &self.repo.objects,
+            &self.objects.objects,
             &mut recorder,
         )
         .git_err(ctx())?;
