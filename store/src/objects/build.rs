@@ -69,6 +69,9 @@ struct Ahead {
     /// Their new blobs, scanned in parallel: (path, blob) → objects (`None`: it does not
     /// parse).
     scanned: HashMap<(String, ObjectId), Option<Objects>>,
+    /// The bytes of their changed blobs, read ahead in delta order (see
+    /// [`reader::in_delta_order`]).
+    blobs: HashMap<ObjectId, Vec<u8>>,
 }
 
 /// The objects of one file by id.
@@ -207,6 +210,7 @@ impl<'r> ObjectIndex<'r> {
     fn scan_ahead(&self, commits: &[CommitInfo]) -> Result<()> {
         let mut wanted = Vec::new();
         let mut seen = HashSet::new();
+        let mut blobs = Vec::new();
         for info in commits {
             let Some(parent) = info.parents.first() else {
                 continue;
@@ -216,6 +220,7 @@ impl<'r> ObjectIndex<'r> {
             let previous = self.previous.borrow();
             for (path, blob) in &changed {
                 if let Some(blob) = blob {
+                    blobs.push(*blob);
                     // A file scanned before is scanned by its changes, in order.
                     if !previous.contains_key(path) && seen.insert((path.clone(), *blob)) {
                         wanted.push((path.clone(), *blob));
@@ -228,6 +233,7 @@ impl<'r> ObjectIndex<'r> {
                 .changed
                 .insert((base, info.tree), changed);
         }
+        self.read_ahead(blobs);
         let scanned = self.read_and_scan(wanted, false)?;
         let mut ahead = self.ahead.borrow_mut();
         for (path, blob, objects) in scanned {
@@ -379,8 +385,28 @@ impl<'r> ObjectIndex<'r> {
         (self.settings.dialect)(path)
     }
 
-    /// The bytes of `path`'s blob `oid`.
+    /// Reads `blobs` (asset blobs the next commits change) in delta order, for
+    /// [`Self::read_blob`] to find.
+    fn read_ahead(&self, blobs: Vec<ObjectId>) {
+        for oid in reader::in_delta_order(&self.objects, blobs) {
+            // Best effort: a blob that cannot be read is read again, and reported, where
+            // it is needed.
+            if let Ok(data) = self.read_object(&oid.to_string(), oid) {
+                self.ahead.borrow_mut().blobs.insert(oid, data);
+            }
+        }
+    }
+
+    /// The bytes of `path`'s blob `oid` (read ahead, or read now).
     fn read_blob(&self, path: &str, oid: ObjectId) -> Result<Vec<u8>> {
+        match self.ahead.borrow_mut().blobs.remove(&oid) {
+            Some(data) => Ok(data),
+            None => self.read_object(path, oid),
+        }
+    }
+
+    /// The bytes of `path`'s blob `oid`, from the object database.
+    fn read_object(&self, path: &str, oid: ObjectId) -> Result<Vec<u8>> {
         Ok(self
             .objects
             .find_object(oid)
