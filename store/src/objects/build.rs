@@ -18,6 +18,7 @@ use crate::error::{Error, GitContext, Result};
 use crate::Repo;
 
 mod lazy;
+mod reader;
 
 /// A commit as history queries need it.
 #[derive(Debug, Clone)]
@@ -43,6 +44,8 @@ pub struct CommitInfo {
 /// The object index of a repository, built on demand.
 pub struct ObjectIndex<'r> {
     repo: &'r gix::Repository,
+    /// `repo` with the caches reading history needs (see [`reader`]).
+    objects: gix::Repository,
     settings: IndexSettings,
     cache: Cache,
     empty: ObjectId,
@@ -66,6 +69,9 @@ struct Ahead {
     /// Their new blobs, scanned in parallel: (path, blob) → objects (`None`: it does not
     /// parse).
     scanned: HashMap<(String, ObjectId), Option<Objects>>,
+    /// The bytes of their changed blobs, read ahead in delta order (see
+    /// [`reader::in_delta_order`]).
+    blobs: HashMap<ObjectId, Vec<u8>>,
 }
 
 /// The objects of one file by id.
@@ -82,6 +88,7 @@ impl<'r> ObjectIndex<'r> {
         let cache = Cache::new(index_dir(repo, &settings));
         ObjectIndex {
             repo,
+            objects: reader::reader(repo),
             settings,
             cache,
             empty: ObjectId::empty_tree(repo.object_hash()),
@@ -104,7 +111,7 @@ impl<'r> ObjectIndex<'r> {
     /// The commit `rev` names.
     pub fn resolve_commit(&self, rev: &str) -> Result<ObjectId> {
         let unknown = || Error::UnknownRevision(rev.to_string());
-        let id = self.repo.rev_parse_single(rev).map_err(|_| unknown())?;
+        let id = self.objects.rev_parse_single(rev).map_err(|_| unknown())?;
         let commit = id
             .object()
             .map_err(|_| unknown())?
@@ -116,14 +123,14 @@ impl<'r> ObjectIndex<'r> {
     /// A commit's tree, parents, author and summary.
     pub fn commit_info(&self, id: ObjectId) -> Result<CommitInfo> {
         let ctx = || format!("reading commit {id}");
-        let commit = self.repo.find_commit(id).git_err(ctx())?;
+        let commit = self.objects.find_commit(id).git_err(ctx())?;
         let tree = commit.tree_id().git_err(ctx())?.detach();
         // A shallow clone's boundary commits have parents that are not in the repository:
         // they are roots here.
         let parents = commit
             .parent_ids()
             .map(|p| p.detach())
-            .filter(|p| self.repo.has_object(p))
+            .filter(|p| self.objects.has_object(p))
             .collect();
         let author = commit.author().git_err(ctx())?;
         let (name, email) = (author.name.to_string(), author.email.to_string());
@@ -203,6 +210,7 @@ impl<'r> ObjectIndex<'r> {
     fn scan_ahead(&self, commits: &[CommitInfo]) -> Result<()> {
         let mut wanted = Vec::new();
         let mut seen = HashSet::new();
+        let mut blobs = Vec::new();
         for info in commits {
             let Some(parent) = info.parents.first() else {
                 continue;
@@ -212,6 +220,7 @@ impl<'r> ObjectIndex<'r> {
             let previous = self.previous.borrow();
             for (path, blob) in &changed {
                 if let Some(blob) = blob {
+                    blobs.push(*blob);
                     // A file scanned before is scanned by its changes, in order.
                     if !previous.contains_key(path) && seen.insert((path.clone(), *blob)) {
                         wanted.push((path.clone(), *blob));
@@ -224,6 +233,7 @@ impl<'r> ObjectIndex<'r> {
                 .changed
                 .insert((base, info.tree), changed);
         }
+        self.read_ahead(blobs);
         let scanned = self.read_and_scan(wanted, false)?;
         let mut ahead = self.ahead.borrow_mut();
         for (path, blob, objects) in scanned {
@@ -375,10 +385,30 @@ impl<'r> ObjectIndex<'r> {
         (self.settings.dialect)(path)
     }
 
-    /// The bytes of `path`'s blob `oid`.
+    /// Reads `blobs` (asset blobs the next commits change) in delta order, for
+    /// [`Self::read_blob`] to find.
+    fn read_ahead(&self, blobs: Vec<ObjectId>) {
+        for oid in reader::in_delta_order(&self.objects, blobs) {
+            // Best effort: a blob that cannot be read is read again, and reported, where
+            // it is needed.
+            if let Ok(data) = self.read_object(&oid.to_string(), oid) {
+                self.ahead.borrow_mut().blobs.insert(oid, data);
+            }
+        }
+    }
+
+    /// The bytes of `path`'s blob `oid` (read ahead, or read now).
     fn read_blob(&self, path: &str, oid: ObjectId) -> Result<Vec<u8>> {
+        match self.ahead.borrow_mut().blobs.remove(&oid) {
+            Some(data) => Ok(data),
+            None => self.read_object(path, oid),
+        }
+    }
+
+    /// The bytes of `path`'s blob `oid`, from the object database.
+    fn read_object(&self, path: &str, oid: ObjectId) -> Result<Vec<u8>> {
         Ok(self
-            .repo
+            .objects
             .find_object(oid)
             .git_err(format!("reading {path}"))?
             .detach()
@@ -469,7 +499,7 @@ impl<'r> ObjectIndex<'r> {
     fn scan_tree(&self, tree: ObjectId) -> Result<TreeIndex> {
         let ctx = || format!("listing tree {tree}");
         let entries = self
-            .repo
+            .objects
             .find_object(tree)
             .git_err(ctx())?
             .into_tree()
@@ -500,14 +530,14 @@ impl<'r> ObjectIndex<'r> {
     fn changed_files(&self, base: ObjectId, tree: ObjectId) -> Result<Vec<ChangedPath>> {
         use gix::diff::tree::recorder::Change;
         let ctx = || format!("comparing trees {base} and {tree}");
-        let old = self.repo.find_tree(base).git_err(ctx())?;
-        let new = self.repo.find_tree(tree).git_err(ctx())?;
+        let old = self.objects.find_tree(base).git_err(ctx())?;
+        let new = self.objects.find_tree(tree).git_err(ctx())?;
         let mut recorder = gix::diff::tree::Recorder::default();
         gix::diff::tree(
             gix::objs::TreeRefIter::from_bytes(&old.data, base.kind()),
             gix::objs::TreeRefIter::from_bytes(&new.data, tree.kind()),
             &mut gix::diff::tree::State::default(),
-            &self.repo.objects,
+            &self.objects.objects,
             &mut recorder,
         )
         .git_err(ctx())?;
