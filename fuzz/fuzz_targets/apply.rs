@@ -34,7 +34,7 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(lines) = parse_change_set(sent) {
         if let Ok(ops) = read_ops(&lines) {
             if let Ok(out) = apply_change_set(&a, &ops, &options) {
-                Document::parse(out.text.as_str(), dialect)
+                Document::parse(out.text(), dialect)
                     .unwrap_or_else(|e| panic!("applied change set does not parse: {e}"));
             }
         }
@@ -73,11 +73,11 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     if out.conflicts.is_empty() {
-        let got = Document::parse(out.text.as_str(), dialect).expect("checked above");
+        let got = Document::parse(out.text(), dialect).expect("checked above");
         assert!(
             json_equal(got.root(), b.root()),
             "apply(diff(A, B), A) != B\nA: {target:?}\nB: {other:?}\nchange set:\n{set}\ngot: {:?}",
-            out.text
+            out.text()
         );
     }
 });

@@ -484,29 +484,16 @@ impl Default for MergeOptions {
     }
 }
 
-/// The result of an operation on text alone: the structural merge without its later steps
-/// ([`structural`], for measuring and testing), a change set applied
-/// ([`changeset::apply_change_set`]), a Cocos graph's own merge ([`cocos::merge_cocos`]).
-/// The three-way merge answers a [`Merged`] (its steps pass no `MergeOutcome`).
+/// The bare structural pass's result ([`structural`], for benchmarks and tests): the text
+/// printed as an edit of ours (not checked to parse, no coherence pass, no result gate) and
+/// the conflicts met. A merge whose result is used goes through [`merge`] and answers a
+/// [`Merged`].
 #[derive(Debug, Clone)]
-pub struct MergeOutcome {
-    /// The resulting document's text, in ours' style.
+pub struct Structural {
+    /// The printed text, in ours' style (always the whole result; may not parse).
     pub text: String,
-    /// Every true conflict, with the side taken.
+    /// Every true conflict met, in the order met, with the side taken.
     pub conflicts: Vec<Conflict>,
-    /// Invariants the result breaks that base, ours and theirs kept (the result gate,
-    /// [`gate`]): the merge then ends like a conflict whatever the policy.
-    pub violations: Vec<GateViolation>,
-}
-
-impl MergeOutcome {
-    /// Whether policy `fail` met a conflict or made a repair (the text still holds theirs'
-    /// values, repaired), or the result breaks an invariant its inputs kept (any policy).
-    /// A repeated key read as its last occurrence ([`ConflictKind::RepeatedKey`]) is how
-    /// JSON reads the file, whatever the policy: never a failure by itself.
-    pub fn failed(&self, policy: Policy) -> bool {
-        failed(&self.conflicts, &self.violations, policy)
-    }
 }
 
 /// Whether a merge that reported `conflicts` and `violations` failed under `policy`: policy
@@ -537,16 +524,17 @@ pub enum MergeError {
     Coherence(#[from] coherence::CoherenceError),
 }
 
-/// The structural merge alone, printed as an edit of `ours`: the first step of [`merge`]
-/// (and the inner step of the format passes), without the coherence pass and the result
-/// gate, so its text may hold dangling references and is not checked to parse. For
-/// measuring and testing those later steps; a result that is written goes through [`merge`].
+/// The bare structural pass, for benchmarks (`merge/benches`) and tests: the structural
+/// merge alone, printed as an edit of `ours`, the first step of [`merge`] (and the inner
+/// step of the format passes, a change set's and a JSON Patch's application), without the
+/// coherence pass and the result gate, so its text may hold dangling references and is not
+/// checked to parse. A result that is written goes through [`merge`].
 pub fn structural(
     base: &Document,
     ours: &Document,
     theirs: &Document,
     options: &MergeOptions,
-) -> MergeOutcome {
+) -> Structural {
     merger::Merger::new(base, ours, theirs, options).run()
 }
 

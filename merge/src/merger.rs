@@ -8,7 +8,7 @@ use crate::compact::compact_json;
 use crate::context::Context;
 use crate::members::{KeyIndex, MemberId};
 use crate::observe::Trace;
-use crate::{Conflict, ConflictKind, MergeOptions, MergeOutcome, Side};
+use crate::{Conflict, ConflictKind, MergeOptions, Side, Structural};
 
 /// The merge in progress: what it reads ([`Context`], never changed once built) and what
 /// it changes as it goes ([`State`]).
@@ -120,15 +120,11 @@ impl<'a> Merger<'a> {
         self.st.trace.map(|t| *t).unwrap_or_default()
     }
 
-    pub(crate) fn run(self) -> MergeOutcome {
+    pub(crate) fn run(self) -> Structural {
         let Printed {
             text, conflicts, ..
         } = self.run_split();
-        MergeOutcome {
-            text,
-            conflicts,
-            violations: Vec::new(),
-        }
+        Structural { text, conflicts }
     }
 
     /// The merge printed as an edit of ours, with where its text can be parsed on two

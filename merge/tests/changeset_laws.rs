@@ -10,10 +10,10 @@
 
 use crate::common;
 
-use merge::changeset::{apply_change_set, change_set, parse_change_set, read_ops};
+use merge::changeset::{apply_change_set, change_set, parse_change_set, read_ops, Applied};
 use merge::diff::{diff, DiffOptions};
 use merge::patch::{apply_patch, json_equal};
-use merge::{merge, Inputs, MergeOptions, MergeOutcome};
+use merge::{merge, Inputs, MergeOptions};
 use proptest::prelude::*;
 use sjson::{Dialect, Document};
 
@@ -151,7 +151,7 @@ fn changes(a: &str, b: &str) -> String {
         .collect()
 }
 
-fn apply(set: &str, target: &str) -> MergeOutcome {
+fn apply(set: &str, target: &str) -> Applied {
     let lines = parse_change_set(set).unwrap_or_else(|e| panic!("{e}\n{set}"));
     let ops = read_ops(&lines).unwrap_or_else(|e| panic!("{e}\n{set}"));
     apply_change_set(&parse(target), &ops, &MergeOptions::default()).unwrap()
@@ -171,12 +171,12 @@ proptest! {
         let set = changes(&at, &bt);
         let out = apply(&set, &at);
         prop_assert!(out.conflicts.is_empty(), "{:?}", out.conflicts);
-        prop_assert!(same_data(&out.text, &bt), "{set}\n{}\nexpected\n{bt}", out.text);
+        prop_assert!(same_data(out.text(), &bt), "{set}\n{}\nexpected\n{bt}", out.text());
         // A's bytes wherever a value did not change: unchanged entities keep their line.
         for ent in a.entities.iter().filter(|x| b.entities.contains(x)) {
-            prop_assert!(out.text.contains(&ent.line()), "{}\n{}", ent.line(), out.text);
+            prop_assert!(out.text().contains(&ent.line()), "{}\n{}", ent.line(), out.text());
         }
-        prop_assert!(out.text.starts_with("// generated level\nentities = [\n"));
+        prop_assert!(out.text().starts_with("// generated level\nentities = [\n"));
     }
 
     #[test]
@@ -197,8 +197,8 @@ proptest! {
         prop_assert!(merged.conflicts.is_empty());
         prop_assert!(out.conflicts.is_empty(), "{:?}", out.conflicts);
         prop_assert!(
-            same_data(&out.text, merged.text()),
-            "{set}\napplied to\n{a2t}\ngives\n{}\nmerge-file gives\n{}", out.text, merged.text()
+            same_data(out.text(), merged.text()),
+            "{set}\napplied to\n{a2t}\ngives\n{}\nmerge-file gives\n{}", out.text(), merged.text()
         );
     }
 
@@ -206,8 +206,8 @@ proptest! {
     fn an_empty_change_set_changes_nothing(a in level(), e in edits()) {
         let at = edit(&a, &e, |_| true, 1000, true).text();
         prop_assert_eq!(changes(&at, &at), "");
-        prop_assert_eq!(apply("", &at).text, at.clone());
-        prop_assert_eq!(apply("\n\n", &at).text, at);
+        prop_assert_eq!(apply("", &at).into_text(), at.clone());
+        prop_assert_eq!(apply("\n\n", &at).into_text(), at);
     }
 
     #[test]
@@ -219,7 +219,7 @@ proptest! {
         let (at, bt, ct) = (a.text(), b.text(), c.text());
         let set = changes(&at, &bt) + &changes(&bt, &ct);
         let out = apply(&set, &at);
-        prop_assert!(same_data(&out.text, &ct), "{set}\n{}\nexpected\n{ct}", out.text);
+        prop_assert!(same_data(out.text(), &ct), "{set}\n{}\nexpected\n{ct}", out.text());
     }
 
     #[test]

@@ -15,8 +15,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
 use clap::Args;
-use merge::changeset::{self, ChangeOp};
-use merge::{MergeOutcome, Policy};
+use merge::changeset::{self, Applied, ChangeOp};
+use merge::Policy;
 use sjson::{Dialect, Document, ParseOptions};
 
 use super::merge_file::parse_policy;
@@ -60,7 +60,7 @@ pub struct ApplyArgs {
 struct Target {
     path: PathBuf,
     shown: String,
-    outcome: MergeOutcome,
+    applied: Applied,
     /// How many changes of a change set were for this file (0 for a JSON Patch).
     changes: usize,
     /// The bytes the result was computed from (`None`: there was no file), which must
@@ -170,17 +170,13 @@ fn apply_patch(
                 format!("{}: {e}; left as it was", file.display())
             }
         })?;
-    let outcome = MergeOutcome {
-        text: result,
-        conflicts: Vec::new(),
-        violations: Vec::new(),
-    };
+    let applied = Applied::exact(result);
     let shown = file.display().to_string();
     Ok((
         Target {
             path: file.to_path_buf(),
             shown,
-            outcome,
+            applied,
             changes: 0,
             read,
         },
@@ -238,7 +234,7 @@ fn apply_change_set(
     for (path, ops) in groups {
         let (options, doc, read) = load(&path, args.policy, args.file.is_none())?;
         let changes = ops.len();
-        let outcome = changeset::apply_change_set(&doc, &ops, &options)
+        let applied = changeset::apply_change_set(&doc, &ops, &options)
             .map_err(|e| format!("{}: {e}; left as it was", path.display()))?;
         let shown = match &args.file {
             Some(f) => f.display().to_string(),
@@ -251,7 +247,7 @@ fn apply_change_set(
             Target {
                 path,
                 shown,
-                outcome,
+                applied,
                 changes,
                 read,
             },
@@ -287,11 +283,11 @@ fn finish(args: &ApplyArgs, targets: &[Target], policy: Policy) -> anyhow::Resul
     for (t, left_alone) in targets.iter().zip(&mut left_alone) {
         let written = if args.stdout {
             let mut out = crate::output::stdout();
-            out.write_all(t.outcome.text.as_bytes())
+            out.write_all(t.applied.text().as_bytes())
                 .and_then(|_| out.flush())
                 .map_err(anyhow::Error::from)
         } else if let Some(to) = &args.output {
-            files::write_atomic(to, t.outcome.text.as_bytes()).map_err(anyhow::Error::from)
+            files::write_atomic(to, t.applied.text().as_bytes()).map_err(anyhow::Error::from)
         } else {
             *left_alone = !write_in_place(t)?;
             Ok(())
@@ -302,7 +298,7 @@ fn finish(args: &ApplyArgs, targets: &[Target], policy: Policy) -> anyhow::Resul
         .iter()
         .zip(&left_alone)
         .map(|(t, &left_alone)| {
-            let report = merging::file_report(&t.shown, policy, &t.outcome.conflicts);
+            let report = merging::file_report(&t.shown, policy, &t.applied.conflicts);
             let mut report = serde_json::to_value(report).unwrap_or_default();
             if left_alone {
                 report["left_alone"] = serde_json::Value::Bool(true);
@@ -333,7 +329,7 @@ fn finish(args: &ApplyArgs, targets: &[Target], policy: Policy) -> anyhow::Resul
                 continue;
             }
             eprintln!("assetvc: {}", report::safe_line(&summary(t, policy)));
-            for c in &t.outcome.conflicts {
+            for c in &t.applied.conflicts {
                 if is_unapplied(c) {
                     eprintln!(
                         "  {}: not applied: not in {}",
@@ -346,7 +342,7 @@ fn finish(args: &ApplyArgs, targets: &[Target], policy: Policy) -> anyhow::Resul
             }
         }
     }
-    let failed = targets.iter().any(|t| t.outcome.failed(policy));
+    let failed = targets.iter().any(|t| t.applied.failed(policy));
     Ok(if failed {
         Outcome::Conflicts
     } else {
@@ -357,7 +353,7 @@ fn finish(args: &ApplyArgs, targets: &[Target], policy: Policy) -> anyhow::Resul
 /// Compare-and-swap of one result into its file: written only if the file still holds
 /// what apply read (or is still missing); `false` when it was left alone.
 fn write_in_place(t: &Target) -> anyhow::Result<bool> {
-    let data = t.outcome.text.as_bytes();
+    let data = t.applied.text().as_bytes();
     let written = match &t.read {
         Some(read) => store::write_atomic_if_unchanged(&t.path, read, data),
         None => store::write_atomic_if_absent(&t.path, data),
@@ -376,10 +372,10 @@ fn is_unapplied(c: &merge::Conflict) -> bool {
 }
 
 fn summary(target: &Target, policy: Policy) -> String {
-    let (path, outcome) = (target.shown.as_str(), &target.outcome);
-    let unapplied = outcome.conflicts.iter().filter(|c| is_unapplied(c)).count();
+    let (path, result) = (target.shown.as_str(), &target.applied);
+    let unapplied = result.conflicts.iter().filter(|c| is_unapplied(c)).count();
     let changes = |n: usize| format!("{n} change{}", if n == 1 { "" } else { "s" });
-    if outcome.conflicts.is_empty() {
+    if result.conflicts.is_empty() {
         format!("{path}: applied cleanly")
     } else if unapplied == target.changes {
         format!(
@@ -395,10 +391,10 @@ fn summary(target: &Target, policy: Policy) -> String {
         )
     } else {
         let applied =
-            merging::summary(path, &outcome.conflicts, policy).replacen("merged", "applied", 1);
+            merging::summary(path, &result.conflicts, policy).replacen("merged", "applied", 1);
         if unapplied == 0 {
             applied
-        } else if unapplied == outcome.conflicts.len() {
+        } else if unapplied == result.conflicts.len() {
             format!(
                 "{}: applied; {} NOT applied (not in the file)",
                 report::safe_line(path),

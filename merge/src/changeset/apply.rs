@@ -7,7 +7,7 @@ use super::overlay::{Builder, Node, State};
 use super::write::Resolver;
 use super::{ChangeOp, OpKind, Placement};
 use crate::compact::compact_json;
-use crate::{structural, Conflict, ConflictKind, MergeOptions, MergeOutcome, Side};
+use crate::{structural, Conflict, ConflictKind, MergeOptions, Policy, Side};
 
 /// Why a change set could not be applied.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -30,6 +30,45 @@ pub enum ApplyError {
     },
 }
 
+/// A change set applied ([`apply_change_set`]), or a JSON Patch applied exactly
+/// ([`Applied::exact`]): always the whole resulting text (checked to parse in the target's
+/// dialect), with the conflicts met.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Applied {
+    /// The resulting text, an edit of the target's.
+    text: String,
+    /// Every conflict with the side taken: first the changes into objects the target no
+    /// longer has (kept deleted), then the places the target changed since.
+    pub conflicts: Vec<Conflict>,
+}
+
+impl Applied {
+    /// A result applied exactly, with no conflict: a JSON Patch's `text` (already checked
+    /// to parse in the target's dialect, [`crate::patch::apply_patch`]).
+    pub fn exact(text: String) -> Applied {
+        Applied {
+            text,
+            conflicts: Vec::new(),
+        }
+    }
+
+    /// The resulting text.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The resulting text, without copying it.
+    pub fn into_text(self) -> String {
+        self.text
+    }
+
+    /// Whether policy `fail` met a conflict (the text still holds the policy's values), as
+    /// [`crate::Merged::failed`] decides it.
+    pub fn failed(&self, policy: Policy) -> bool {
+        crate::failed(&self.conflicts, &[], policy)
+    }
+}
+
 /// Applies `ops` to `target`: the base is `target` with every place the change set
 /// touches set to the value it replaces, theirs is that with the new values, and the
 /// result is [`crate::structural`]`(base, target, theirs)` printed as an edit of `target`. A place
@@ -40,13 +79,9 @@ pub fn apply_change_set(
     target: &Document,
     ops: &[ChangeOp<'_>],
     options: &MergeOptions,
-) -> Result<MergeOutcome, ApplyError> {
+) -> Result<Applied, ApplyError> {
     if ops.is_empty() {
-        return Ok(MergeOutcome {
-            text: target.text().to_string(),
-            conflicts: Vec::new(),
-            violations: Vec::new(),
-        });
+        return Ok(Applied::exact(target.text().to_string()));
     }
     let mut base = Node::default();
     let mut theirs = Node::default();
@@ -131,10 +166,9 @@ pub fn apply_change_set(
     drop((b, t));
     let checked = parse(outcome.text)?;
     lost.extend(outcome.conflicts);
-    Ok(MergeOutcome {
+    Ok(Applied {
         text: checked.into_text(),
         conflicts: lost,
-        violations: outcome.violations,
     })
 }
 

@@ -28,7 +28,7 @@ use sjson::{Path, Value};
 use crate::compact::compact_json;
 
 pub use crate::report_path::parse_report_pointer;
-pub use apply::{apply_change_set, ApplyError};
+pub use apply::{apply_change_set, Applied, ApplyError};
 pub use read::{parse_change_set, read_ops, ChangeSetError, Line};
 pub use write::change_set;
 

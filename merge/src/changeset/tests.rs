@@ -21,7 +21,7 @@ fn changes(a: &str, b: &str) -> String {
         .collect()
 }
 
-fn apply(set: &str, target: &str, policy: Policy) -> crate::MergeOutcome {
+fn apply(set: &str, target: &str, policy: Policy) -> Applied {
     let lines = parse_change_set(set).unwrap();
     let ops = read_ops(&lines).unwrap();
     let options = MergeOptions {
@@ -66,15 +66,15 @@ fn operations_address_objects_by_id_and_carry_old_values() {
     // The same data; untouched text kept; new objects in the neighbours' style.
     let b_last = b.replace(" extra = 1", "") + "extra = 1\n";
     assert!(
-        doc(&out.text).root().same_value(&doc(&b_last).root()),
+        doc(out.text()).root().same_value(&doc(&b_last).root()),
         "{}",
-        out.text
+        out.text()
     );
     for kept in [
         "\t{ id = \"u1\" pos = [5 0 0] name = \"a\" }\n",
         "title = \"t2\" // keep me\n",
     ] {
-        assert!(out.text.contains(kept), "{}", out.text);
+        assert!(out.text().contains(kept), "{}", out.text());
     }
 }
 
@@ -90,9 +90,9 @@ fn sequences_are_set_whole_and_merged() {
     let a2 = A.replace("tags = [\"x\" \"y\"]", "tags = [\"w\" \"x\" \"y\"]");
     let out = apply(&set, &a2, Policy::Theirs);
     assert!(
-        out.text.contains("tags = [\"w\" \"x\" \"y\" \"z\"]"),
+        out.text().contains("tags = [\"w\" \"x\" \"y\" \"z\"]"),
         "{}",
-        out.text
+        out.text()
     );
 }
 
@@ -107,9 +107,9 @@ fn a_property_changed_since_is_a_conflict_resolved_by_policy() {
     assert_eq!(c.path, "/units/[id=u1]/pos");
     assert_eq!(c.kind, ConflictKind::BothModified);
     assert_eq!(c.taken, Side::Theirs);
-    assert!(out.text.contains("[5 0 0]"));
+    assert!(out.text().contains("[5 0 0]"));
     let out = apply(&set, &a2, Policy::Ours);
-    assert!(out.text.contains("[7 0 0]") && out.conflicts.len() == 1);
+    assert!(out.text().contains("[7 0 0]") && out.conflicts.len() == 1);
 }
 
 #[test]
@@ -119,22 +119,22 @@ fn moved_and_reordered_objects_arrive_in_place() {
     let out = apply(&set, A, Policy::Theirs);
     assert!(out.conflicts.is_empty());
     assert!(
-        doc(&out.text).root().same_value(&doc(b).root()),
+        doc(out.text()).root().same_value(&doc(b).root()),
         "{}",
-        out.text
+        out.text()
     );
 }
 
 #[test]
 fn an_empty_change_set_changes_nothing_and_sets_chain() {
-    assert_eq!(apply("", A, Policy::Theirs).text, A);
+    assert_eq!(apply("", A, Policy::Theirs).text(), A);
     // Two change sets appended: the first gives the base, the last the value.
     let b = A.replace("title = \"t\"", "title = \"t2\"");
     let c = A.replace("title = \"t\"", "title = \"t3\"");
     let set = changes(A, &b) + &changes(&b, &c);
     let out = apply(&set, A, Policy::Theirs);
     assert!(out.conflicts.is_empty());
-    assert_eq!(out.text, c);
+    assert_eq!(out.text(), c);
 }
 
 #[test]
@@ -143,7 +143,7 @@ fn a_change_inside_an_object_the_target_deleted_keeps_it_deleted() {
     let set = changes(A, &b);
     let a2 = A.replace("\t{ id = \"u1\" pos = [0 0 0] name = \"a\" }\n", "");
     let out = apply(&set, &a2, Policy::Theirs);
-    assert_eq!(out.text, a2);
+    assert_eq!(out.text(), a2);
     assert_eq!(out.conflicts.len(), 1);
     let c = &out.conflicts[0];
     assert_eq!(c.path, "/units/[id=u1]/pos");
@@ -162,11 +162,11 @@ fn a_new_key_that_needs_quotes_keeps_its_name() {
         let out = apply(&set, a, Policy::Theirs);
         assert!(out.conflicts.is_empty());
         assert!(
-            crate::patch::json_equal(doc(&out.text).root(), doc(&b).root()),
+            crate::patch::json_equal(doc(out.text()).root(), doc(&b).root()),
             "{set}{}",
-            out.text
+            out.text()
         );
-        assert_eq!(out.text, b);
+        assert_eq!(out.text(), b);
     }
 }
 
@@ -197,7 +197,7 @@ fn a_created_object_is_written_like_its_neighbours() {
     for (target, expected) in cases {
         let out = apply(create, target, Policy::Theirs);
         assert!(out.conflicts.is_empty(), "{:?}", out.conflicts);
-        assert_eq!(out.text, expected);
+        assert_eq!(out.text(), expected);
     }
     // JSON: with its commas.
     let lines = parse_change_set(create).unwrap();
@@ -205,14 +205,14 @@ fn a_created_object_is_written_like_its_neighbours() {
     let json = Document::parse("{\"u\": [{\"id\": \"x\"}]}", Dialect::Json).unwrap();
     let out = apply_change_set(&json, &ops, &MergeOptions::default()).unwrap();
     assert_eq!(
-        out.text,
+        out.text(),
         "{\"u\": [{\"id\": \"x\"}, {\"id\": \"z\", \"p\": 3, \"q\": [1, 2]}]}"
     );
     // A member that is an object is not squeezed onto the line.
     let nested =
         "{\"op\":\"create\",\"path\":\"/u/[id=z]\",\"value\":{\"id\":\"z\",\"o\":{\"k\":1}}}\n";
     let out = apply(nested, "u = [{id = \"x\"}]\n", Policy::Theirs);
-    assert!(out.text.contains("{\n"), "{}", out.text);
+    assert!(out.text().contains("{\n"), "{}", out.text());
 }
 
 #[test]
@@ -228,9 +228,9 @@ fn a_key_that_looks_like_an_id_is_not_one() {
     let out = apply(&set, a, Policy::Theirs);
     assert!(out.conflicts.is_empty(), "{:?}", out.conflicts);
     assert!(
-        crate::patch::json_equal(doc(&out.text).root(), doc(b).root()),
+        crate::patch::json_equal(doc(out.text()).root(), doc(b).root()),
         "{set}{}",
-        out.text
+        out.text()
     );
     // The JSON Patch of the same diff is plain RFC 6901: no `~2`.
     let (ad, bd) = (doc(a), doc(b));
@@ -265,7 +265,7 @@ fn a_set_inside_a_scalar_is_refused() {
         "a = { b = 1 }\n",
         Policy::Theirs,
     );
-    assert!(out.text.contains("b = 2"), "{}", out.text);
+    assert!(out.text().contains("b = 2"), "{}", out.text());
 }
 
 proptest::proptest! {
@@ -278,8 +278,46 @@ proptest::proptest! {
         let lines = parse_change_set("{\"op\":\"set\",\"path\":\"/a/b\",\"value\":7}\n").unwrap();
         let ops = read_ops(&lines).unwrap();
         if let Ok(out) = apply_change_set(&doc(target), &ops, &MergeOptions::default()) {
-            let ok = out.text.contains('7') || !out.conflicts.is_empty();
-            proptest::prop_assert!(ok, "{target} -> {}", out.text);
+            let ok = out.text().contains('7') || !out.conflicts.is_empty();
+            proptest::prop_assert!(ok, "{target} -> {}", out.text());
         }
     }
+}
+
+proptest::proptest! {
+    /// An applied change set always holds the whole result: a text that parses in the
+    /// target's dialect (the target's own text when nothing changes), and `failed` says
+    /// exactly whether policy `fail` met a conflict.
+    #[test]
+    fn an_applied_change_set_always_holds_its_text(
+        pos in 0i64..4, name in "[a-c]{1,2}", target_pos in 0i64..4, drop_u1 in proptest::bool::ANY,
+    ) {
+        let b = A
+            .replace("pos = [0 0 0]", &format!("pos = [{pos} 0 0]"))
+            .replace("name = \"a\"", &format!("name = \"{name}\""));
+        let set = changes(A, &b);
+        let target = if drop_u1 {
+            A.replace("\t{ id = \"u1\" pos = [0 0 0] name = \"a\" }\n", "")
+        } else {
+            A.replace("pos = [0 0 0]", &format!("pos = [{target_pos} 1 0]"))
+        };
+        for policy in [Policy::Theirs, Policy::Ours, Policy::Fail] {
+            let out = apply(&set, &target, policy);
+            proptest::prop_assert!(Document::parse(out.text(), Dialect::Sjson).is_ok(), "{}", out.text());
+            if set.is_empty() {
+                proptest::prop_assert_eq!(out.text(), target.as_str());
+            }
+            let decided = out.conflicts.iter().any(|c| c.kind != ConflictKind::RepeatedKey);
+            proptest::prop_assert_eq!(out.failed(policy), policy == Policy::Fail && decided);
+            proptest::prop_assert_eq!(out.clone().into_text(), out.text());
+        }
+    }
+}
+
+#[test]
+fn an_exact_result_has_no_conflict_and_never_fails() {
+    let out = Applied::exact(A.to_string());
+    assert_eq!(out.text(), A);
+    assert!(out.conflicts.is_empty());
+    assert!(!out.failed(Policy::Fail));
 }

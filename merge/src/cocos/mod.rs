@@ -26,7 +26,7 @@ use sjson::{Dialect, Document, ParseOptions, Path, Segment};
 
 pub use crate::naming::cocos as names;
 pub use crate::naming::cocos::is_graph;
-use crate::{Conflict, MergeError, MergeOptions, MergeOutcome};
+use crate::{Conflict, MergeError, MergeOptions, Structural};
 use tree::J;
 
 /// Whether `doc` is a Cocos Creator object graph: a non-empty array whose elements are
@@ -41,13 +41,14 @@ pub fn is_cocos(doc: &Document) -> bool {
 /// identity, merged member by member, the array laid out again with every `{"__id__": n}`
 /// renumbered and every back-link true. The text is in ours' layout (ours' own text when
 /// the result equals ours). Conflicts name the result's objects by position
-/// (`/12/_string`); [`names`] renders them as node paths.
-pub fn merge_cocos(
+/// (`/12/_string`); [`names`] renders them as node paths. The text is not parsed here:
+/// [`crate::merge`] parses it back and checks it with the result gate.
+pub(crate) fn merge_cocos(
     base: &Document,
     ours: &Document,
     theirs: &Document,
     options: &MergeOptions,
-) -> Result<MergeOutcome, MergeError> {
+) -> Result<Structural, MergeError> {
     let versions = [base, ours, theirs].map(elements);
     let mut tokens = Tokens::default();
     let keyed = tokens.keyed_versions(versions.each_ref().map(Vec::as_slice));
@@ -109,11 +110,7 @@ pub fn merge_cocos(
         .chain(rebuilt.repairs)
         .map(|c| namer.conflict(c))
         .collect();
-    Ok(MergeOutcome {
-        text,
-        conflicts,
-        violations: Vec::new(),
-    })
+    Ok(Structural { text, conflicts })
 }
 
 /// Whether `elements` are laid out the way the editor writes them ([`rebuild::preorder`]),

@@ -58,7 +58,7 @@ fn lay(n: &Node, parent: usize, els: &mut Vec<Jv>) -> Jv {
     json!({"__id__": me})
 }
 
-pub(super) fn merged(base: &str, ours: &str, theirs: &str, policy: Policy) -> (Jv, MergeOutcome) {
+pub(super) fn merged(base: &str, ours: &str, theirs: &str, policy: Policy) -> (Jv, Structural) {
     let doc = |t: &str| Document::parse(t, Dialect::Json).unwrap();
     let (b, o, t) = (doc(base), doc(ours), doc(theirs));
     assert!(is_cocos(&b) && is_cocos(&o) && is_cocos(&t));
