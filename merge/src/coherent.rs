@@ -113,8 +113,6 @@ pub(crate) fn merge_owned<R: Send>(
     )
 }
 
-/// The merge of three Cocos Creator object graphs ([`cocos::merge_cocos`]), in place of
-/// the element-by-element merge and the coherence pass; `None` unless all three are.
 /// A format's own merge pass, in place of the plain merge.
 enum Pass {
     /// A Cocos Creator object graph ([`cocos::merge_cocos`]).
