@@ -13,7 +13,8 @@ use std::process::{Command, Output};
 use common::{data, isolated, run};
 use sjson::Dialect;
 
-const BASE: &str = "entities = [
+/// A level with two entities and settings, the base of the strategy tests.
+pub(crate) const BASE: &str = "entities = [
 	{
 		id = \"e1\"
 		position = [0 0 0]
@@ -47,7 +48,8 @@ fn git_out(dir: &Path, args: &[&str]) -> Output {
     run(&mut cmd)
 }
 
-fn text(out: &Output) -> String {
+/// An output with its status, for assertion messages.
+pub(crate) fn text(out: &Output) -> String {
     format!(
         "status {:?}\nstdout:\n{}\nstderr:\n{}",
         out.status.code(),
@@ -81,7 +83,8 @@ fn assetvc(dir: &Path, args: &[&str], code: i32) -> String {
     )
 }
 
-fn write(dir: &Path, path: &str, text: &str) {
+/// Writes `text` to `dir/path`.
+pub(crate) fn write(dir: &Path, path: &str, text: &str) {
     std::fs::write(dir.join(path), text).unwrap();
 }
 

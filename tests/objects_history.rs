@@ -185,8 +185,8 @@ fn story() -> Story {
     }
 }
 
-/// (commit, kind, author, properties) of each listed commit.
-fn listed(log: &Value) -> Vec<(String, String, String, Vec<String>)> {
+/// (commit, kind, author, properties) of each commit a `log --json` lists.
+pub(crate) fn listed(log: &Value) -> Vec<(String, String, String, Vec<String>)> {
     log["commits"]
         .as_array()
         .unwrap()
@@ -207,7 +207,8 @@ fn listed(log: &Value) -> Vec<(String, String, String, Vec<String>)> {
         .collect()
 }
 
-fn row(
+/// A row as [`listed`] gives it.
+pub(crate) fn row(
     commit: &str,
     kind: &str,
     author: &str,

@@ -8,6 +8,7 @@ use crate::common;
 use std::path::Path;
 use std::process::Command;
 
+use crate::objects_history::{listed, row};
 use common::{assetvc_expect, run};
 use serde_json::Value;
 
@@ -142,41 +143,6 @@ fn story() -> Story {
         merge,
         pos,
     }
-}
-
-/// (commit, kind, author, properties) of each commit a `log --json` lists.
-fn listed(log: &Value) -> Vec<(String, String, String, Vec<String>)> {
-    log["commits"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| {
-            let props = c["properties"].as_array().unwrap();
-            (
-                c["commit"].as_str().unwrap().to_string(),
-                c["kind"].as_str().unwrap().to_string(),
-                c["author"].as_str().unwrap().to_string(),
-                props
-                    .iter()
-                    .map(|p| p.as_str().unwrap().to_string())
-                    .collect(),
-            )
-        })
-        .collect()
-}
-
-fn row(
-    commit: &str,
-    kind: &str,
-    author: &str,
-    props: &[&str],
-) -> (String, String, String, Vec<String>) {
-    (
-        commit.to_string(),
-        kind.to_string(),
-        author.to_string(),
-        props.iter().map(|p| p.to_string()).collect(),
-    )
 }
 
 #[test]

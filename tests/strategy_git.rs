@@ -12,23 +12,9 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use crate::merge_strategy::{text, write, BASE};
 use common::{data, isolated, run};
 use sjson::Dialect;
-
-const BASE: &str = "entities = [
-	{
-		id = \"e1\"
-		position = [0 0 0]
-	}
-	{
-		id = \"e2\"
-		position = [5 5 5]
-	}
-]
-settings = {
-	fog = 0.1
-}
-";
 
 /// The real git's path.
 fn real_git() -> PathBuf {
@@ -75,15 +61,6 @@ fn fake_git(home: &Path, version: &str, refuses: &str) -> PathBuf {
     dir
 }
 
-fn text(out: &Output) -> String {
-    format!(
-        "status {:?}\nstdout:\n{}\nstderr:\n{}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
-
 /// `program` in `dir` with `PATH` = `path`, whatever the status.
 fn run_in(mut cmd: Command, dir: &Path, path: &OsString, args: &[&str]) -> Output {
     isolated(cmd.args(args), dir, dir.parent().unwrap())
@@ -100,10 +77,6 @@ fn git(dir: &Path, path: &OsString, args: &[&str]) -> String {
 
 fn assetvc(dir: &Path, path: &OsString, args: &[&str]) -> Output {
     run_in(common::assetvc(), dir, path, args)
-}
-
-fn write(dir: &Path, name: &str, text: &str) {
-    std::fs::write(dir.join(name), text).unwrap();
 }
 
 /// A repository with `level.sjson` on `main` and `side`, both changed by structure
