@@ -18,6 +18,7 @@ use crate::error::{Error, GitContext, Result};
 use crate::Repo;
 
 mod lazy;
+mod packed;
 mod reader;
 
 /// A commit as history queries need it.
@@ -56,6 +57,8 @@ pub struct ObjectIndex<'r> {
     /// The last version of each asset file scanned, to scan its next version by its
     /// changes (see [`incremental`](super::incremental)).
     previous: RefCell<HashMap<String, Previous>>,
+    /// The pack files blobs are read from, opened on the first read (see [`packed`]).
+    packs: RefCell<Option<packed::Packs>>,
 }
 
 /// A changed asset file: its path and new blob (`None`: removed).
@@ -95,6 +98,7 @@ impl<'r> ObjectIndex<'r> {
             memo: Memo::default(),
             ahead: RefCell::default(),
             previous: RefCell::default(),
+            packs: RefCell::default(),
         }
     }
 
@@ -407,6 +411,11 @@ impl<'r> ObjectIndex<'r> {
 
     /// The bytes of `path`'s blob `oid`, from the object database.
     fn read_object(&self, path: &str, oid: ObjectId) -> Result<Vec<u8>> {
+        let mut packs = self.packs.borrow_mut();
+        let packs = packs.get_or_insert_with(|| packed::Packs::open(&self.objects));
+        if let Some(data) = packs.blob(&oid) {
+            return Ok(data);
+        }
         Ok(self
             .objects
             .find_object(oid)
