@@ -69,8 +69,9 @@ fn git_merge_tree(dir: &Path) -> (ObjectId, Vec<String>) {
     (tree, stages)
 }
 
-/// The strategy's merge of the same three commits: its worktree tree and unmerged entries.
-fn strategy_merge(dir: &Path) -> (ObjectId, Vec<String>, usize) {
+/// The strategy's merge of the case in `dir` (refs `base`, `ours`, `theirs`), `.sjson`
+/// files merged as assets when `assets`.
+fn merge_case(dir: &Path, assets: bool) -> (crate::Repo, super::TreeMerge) {
     let repo = crate::Repo::discover(dir).unwrap();
     let id = |r: &str| repo.resolve_object(r).unwrap();
     let trees = MergeTrees {
@@ -79,8 +80,20 @@ fn strategy_merge(dir: &Path) -> (ObjectId, Vec<String>, usize) {
         theirs: id("theirs"),
         labels: ("ours", "theirs"),
     };
-    let rules = AssetRules::new(|_: &str| None, MergeOptions::default());
+    let sjson = move |p: &str| {
+        (assets && p.ends_with(".sjson")).then_some(PathRules {
+            dialect: Dialect::Sjson,
+            profile: None,
+        })
+    };
+    let rules = AssetRules::new(sjson, MergeOptions::default());
     let m = merge_explicit(repo.gix(), &trees, &rules).unwrap();
+    (repo, m)
+}
+
+/// The strategy's merge of the same three commits: its worktree tree and unmerged entries.
+fn strategy_merge(dir: &Path) -> (ObjectId, Vec<String>, usize) {
+    let (_, m) = merge_case(dir, false);
     let mut stages: Vec<String> = m
         .index
         .entries()
@@ -262,22 +275,7 @@ fn assets_follow_git_renames_and_merge_by_structure_without_the_driver() {
     let dir = tmp.path();
     // The attributes name a driver that would fail the merge if git ran it.
     sh(dir, "git config merge.assetvc.driver false");
-    let repo = crate::Repo::discover(dir).unwrap();
-    let id = |r: &str| repo.resolve_object(r).unwrap();
-    let trees = MergeTrees {
-        bases: &[id("base")],
-        ours: id("ours"),
-        theirs: id("theirs"),
-        labels: ("ours", "theirs"),
-    };
-    let sjson = |p: &str| {
-        p.ends_with(".sjson").then_some(PathRules {
-            dialect: Dialect::Sjson,
-            profile: None,
-        })
-    };
-    let rules = AssetRules::new(sjson, MergeOptions::default());
-    let m = merge_explicit(repo.gix(), &trees, &rules).unwrap();
+    let (repo, m) = merge_case(dir, true);
     // Theirs' new file in the renamed directory: merge-ort's "file location" conflict
     // (merge.directoryRenames defaults to `conflict`), the file at the new place.
     let left: Vec<&str> = m.unresolved.iter().map(|u| u.path.as_str()).collect();
@@ -308,22 +306,7 @@ fn a_deeper_attributes_file_naming_the_driver_does_not_make_git_run_it() {
     );
     let dir = tmp.path();
     sh(dir, "git config merge.assetvc.driver false");
-    let repo = crate::Repo::discover(dir).unwrap();
-    let id = |r: &str| repo.resolve_object(r).unwrap();
-    let trees = MergeTrees {
-        bases: &[id("base")],
-        ours: id("ours"),
-        theirs: id("theirs"),
-        labels: ("ours", "theirs"),
-    };
-    let sjson = |p: &str| {
-        p.ends_with(".sjson").then_some(PathRules {
-            dialect: Dialect::Sjson,
-            profile: None,
-        })
-    };
-    let rules = AssetRules::new(sjson, MergeOptions::default());
-    let m = merge_explicit(repo.gix(), &trees, &rules).unwrap();
+    let (repo, m) = merge_case(dir, true);
     assert!(m.unresolved.is_empty(), "{:?}", m.unresolved);
     let paths: Vec<&str> = m.files.iter().map(|f| f.path.as_str()).collect();
     assert_eq!(paths, ["b.sjson", "lv/deep/a.sjson"]);
