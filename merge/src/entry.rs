@@ -100,7 +100,7 @@ pub struct Merged {
     pub names: Vec<String>,
     /// Each repair's referrer for people (`flow[spawn #node-spawn].unit`), in the order of
     /// `conflicts`, named in the result; `None` for a conflict without one.
-    referrers: Vec<Option<String>>,
+    pub referrers: Vec<Option<String>>,
     /// Each of `conflicts` as one line for people, named in the result (a repair's object
     /// and its referrer both named).
     lines: Vec<String>,
@@ -129,12 +129,6 @@ impl Merged {
     /// A repeated key read as its last occurrence is never a failure by itself.
     pub fn failed(&self, policy: Policy) -> bool {
         crate::failed(&self.conflicts, &self.violations, policy)
-    }
-
-    /// Each repair's referrer for people (`flow[spawn #node-spawn].unit`, named in the
-    /// result like the places), in the order of `conflicts`; `None` where there is none.
-    pub fn referrers(&self) -> Vec<Option<String>> {
-        self.referrers.clone()
     }
 
     /// Each conflict as one line for people (`entities[crate #e1].tint: both modified,

@@ -156,7 +156,7 @@ fn merge_file(args: &MergeDriverArgs) -> anyhow::Result<Outcome> {
     })?;
     // Where each conflict is, for people.
     let places = &merged.names;
-    let referrers = merged.referrers();
+    let referrers = &merged.referrers;
     // The versions are copied before %A is replaced by the result.
     let versions = match (&git_dir, merged.conflicts.is_empty()) {
         (Some(dir), false) => Some(Journal::at(dir).begin(&operation).and_then(|log| {
@@ -184,7 +184,7 @@ fn merge_file(args: &MergeDriverArgs) -> anyhow::Result<Outcome> {
         eprintln!("assetvc:   not merged cleanly, the result breaks what its inputs kept: {v}");
     }
     let step = merging::step_report(&args.path, configured, &sides, &merged.conflicts, places)
-        .with_referrers(&referrers);
+        .with_referrers(referrers);
     match versions {
         Some(Ok((log, name))) => {
             append(&log, step, &place, Some(name));

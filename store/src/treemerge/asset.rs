@@ -122,12 +122,11 @@ pub(super) fn merge_asset(
     };
     let failed = merged.failed(options.policy);
     let blob = repo.write_blob(merged.text().as_bytes())?.detach();
-    let referrers = merged.referrers();
     Ok(AssetMerge::Merged {
         blob,
         conflicts: merged.conflicts,
         places: merged.names,
-        referrers,
+        referrers: merged.referrers,
         violations: merged.violations,
         failed,
     })
