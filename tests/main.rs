@@ -5,6 +5,7 @@
 mod common;
 mod review_support;
 mod sync_support;
+mod workflow_support;
 
 mod apply_changes;
 mod apply_patch;
@@ -74,6 +75,8 @@ mod sync_remote;
 mod sync_soak;
 mod sync_swap;
 mod usability;
+mod workflows_github;
+mod workflows_gitlab;
 
 /// Every file of `tests/` and `merge/tests/` (the two test binaries with
 /// `autotests = false`) is a module of its `main.rs`: a file added without its `mod` line
