@@ -32,6 +32,9 @@ impl Hub {
         let root = sb.root.clone();
         let g = |dir: &Path, args: &[&str]| git(dir, &root, args);
         g(&root, &["init", "-q", "--bare", "-b", "main", "host.git"]);
+        // GitHub serves any commit by its id (a checkout of a pull request's does that).
+        let host = root.join("host.git");
+        g(&host, &["config", "uploadpack.allowAnySHA1InWant", "true"]);
         g(&root, &["clone", "-q", "host.git", "seed"]);
         let seed = root.join("seed");
         std::fs::write(seed.join("level.sjson"), BASE).unwrap();
@@ -48,7 +51,6 @@ impl Hub {
         g(&dev, &["add", "."]);
         g(&dev, &["commit", "-q", "-m", "pull request"]);
         g(&dev, &["push", "-q", "origin", branch]);
-        let host = root.join("host.git");
         let fork = root.join("fork.git");
         let hub = Hub {
             head: g(&dev, &["rev-parse", "HEAD"]).trim().to_string(),
@@ -173,6 +175,9 @@ impl Hub {
     fn assert_base_checkout(&self, name: &str, run: &JobRun, main: &str) {
         let (wanted, commit) = run.checkout.clone().expect("every job checks out");
         assert_eq!(commit, main, "{name} checked out {wanted}");
+        // and no step checked out anything else afterwards.
+        let head = self.sb.git(&run.workspace, &["rev-parse", "HEAD"]);
+        assert_eq!(head.trim(), main, "{name} moved HEAD");
         assert_ne!(wanted, self.head, "{name}");
         assert!(!wanted.contains("pull"), "{name} checked out {wanted}");
         // The pull request's files are there only once it has landed in the base.

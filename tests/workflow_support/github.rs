@@ -315,6 +315,13 @@ fn checkout(sandbox: &Sandbox, workspace: &Path, wanted: Option<&str>, event: &E
     ]);
     match wanted {
         Some(sha) if sha.len() == 40 && sha.bytes().all(|b| b.is_ascii_hexdigit()) => {
+            // A commit no branch holds (a pull request's) is fetched by its id, as
+            // checkout does and GitHub allows.
+            let mut present = sandbox.command("git");
+            present.args(["cat-file", "-e", sha]).current_dir(workspace);
+            if !present.status().unwrap().success() {
+                git(&["fetch", "-q", "origin", sha]);
+            }
             git(&["checkout", "-q", "--force", sha]);
         }
         Some(branch) => {
