@@ -68,6 +68,11 @@ impl Hub {
         hub.sb.serve("https://github.com/acme/game.git", &host_path);
         let fork_url = format!("https://x-access-token:{FORK_TOKEN}@github.com/someone/game.git");
         hub.sb.serve(&fork_url, &hub.fork.clone());
+        std::fs::write(
+            hub.sb.api.join("token"),
+            crate::workflow_support::github::TOKEN,
+        )
+        .unwrap();
         hub.sb.answer(
             "repos/acme/game/pulls/1",
             &json!({
@@ -293,6 +298,12 @@ fn github_land_on_a_members_comment_pushes_the_base() {
     assert_eq!(ids, ["e1", "e4", "e3"]);
     // Only the base was pushed.
     assert_eq!(git(&hub.fork, &hub.sb.root, &["for-each-ref"]), fork_refs);
+    let host_refs = git(
+        &hub.host,
+        &hub.sb.root,
+        &["for-each-ref", "--format=%(refname)"],
+    );
+    assert_eq!(host_refs, "refs/heads/main\nrefs/pull/1/head\n");
     let labeled = only(
         hub.run(&hub.pull_request_target("labeled", Some("assetvc-land"))),
         "land",

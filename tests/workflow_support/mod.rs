@@ -171,7 +171,7 @@ impl Sandbox {
 
 /// `gh pr view N --repo OWNER/REPO --json FIELDS --jq QUERY`, answered as GitHub's API
 /// would from `api/repos/OWNER/REPO/pulls/N.json` (only the fields asked for), with `--jq`'s
-/// raw output; it needs `GH_TOKEN` as the real `gh` does in a job.
+/// raw output; it needs `GH_TOKEN`, the job's token (`api/token`).
 const GH: &str = r#"#!/bin/bash
 set -e
 api='@API@'
@@ -187,6 +187,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 [ -n "$GH_TOKEN" ] || { echo "gh: To use GitHub CLI in a GitHub Actions workflow, set the GH_TOKEN environment variable." >&2; exit 4; }
+[ "$GH_TOKEN" = "$(cat "$api/token")" ] || { echo "HTTP 401: Bad credentials (https://api.github.com/graphql)" >&2; exit 1; }
 file="$api/repos/$repo/pulls/$number.json"
 [ -f "$file" ] || { echo "GraphQL: Could not resolve to a PullRequest with the number of $number." >&2; exit 1; }
 jq --arg f "$fields" '($f | split(",")) as $k | with_entries(select(.key as $x | $k | index($x)))' "$file" | jq -r "$query"
