@@ -20,6 +20,7 @@ const FORK_TOKEN: &str = "ghp_fork_token";
 struct Hub {
     sb: Sandbox,
     host: PathBuf,
+    /// Where the branch lives: the fork (or the base itself, for a branch of the base).
     fork: PathBuf,
     branch: String,
     /// The pull request's head commit.
@@ -27,7 +28,17 @@ struct Hub {
 }
 
 impl Hub {
+    /// A pull request from the fork's `branch` holding `level`.
     fn new(branch: &str, level: &str) -> Option<Hub> {
+        Hub::make(branch, level, true)
+    }
+
+    /// A pull request from `branch` of the base repository itself.
+    fn in_base(branch: &str, level: &str) -> Option<Hub> {
+        Hub::make(branch, level, false)
+    }
+
+    fn make(branch: &str, level: &str, from_fork: bool) -> Option<Hub> {
         let sb = Sandbox::new()?;
         let root = sb.root.clone();
         let g = |dir: &Path, args: &[&str]| git(dir, &root, args);
@@ -42,7 +53,8 @@ impl Hub {
         g(&seed, &["commit", "-q", "-m", "base"]);
         g(&seed, &["push", "-q", "origin", "main"]);
         g(&root, &["clone", "-q", "--bare", "host.git", "fork.git"]);
-        g(&root, &["clone", "-q", "fork.git", "dev"]);
+        let origin = if from_fork { "fork.git" } else { "host.git" };
+        g(&root, &["clone", "-q", origin, "dev"]);
         let dev = root.join("dev");
         g(&dev, &["checkout", "-q", "-b", branch]);
         std::fs::write(dev.join("level.sjson"), level).unwrap();
@@ -51,7 +63,8 @@ impl Hub {
         g(&dev, &["add", "."]);
         g(&dev, &["commit", "-q", "-m", "pull request"]);
         g(&dev, &["push", "-q", "origin", branch]);
-        let fork = root.join("fork.git");
+        // Where the branch lives (the fork, or the base itself).
+        let fork = root.join(origin);
         let hub = Hub {
             head: g(&dev, &["rev-parse", "HEAD"]).trim().to_string(),
             sb,
@@ -80,7 +93,7 @@ impl Hub {
                 "baseRefName": "main",
                 "headRefName": branch,
                 "headRepository": {"id": "R_kgDOfork", "name": "game"},
-                "headRepositoryOwner": {"id": "U_kgDOsomeone", "login": "someone"},
+                "headRepositoryOwner": {"login": if from_fork { "someone" } else { "acme" }},
                 "title": "Add e3",
             }),
         );
@@ -272,6 +285,22 @@ fn github_update_on_a_label_pushes_the_merge_to_the_forks_branch() {
         "{}",
         crate::pr_merge_queue::text(&out)
     );
+}
+
+#[test]
+fn github_update_of_a_branch_of_the_base_pushes_it_there() {
+    let Some(hub) = Hub::in_base("feature", &with_entities(&["e3"])) else {
+        return;
+    };
+    let main = hub.rev(&hub.host, "main");
+    let update = only(
+        hub.run(&hub.comment("/assetvc update", "COLLABORATOR")),
+        "update",
+    );
+    assert_eq!(update.failed(), None, "{}", update.log());
+    assert_eq!(hub.rev(&hub.host, "feature^1"), hub.head);
+    assert_eq!(hub.rev(&hub.host, "feature^2"), main);
+    assert_eq!(hub.rev(&hub.host, "main"), main);
 }
 
 #[test]

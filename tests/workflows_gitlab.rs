@@ -25,13 +25,24 @@ const PORT: &str = "8443";
 struct Lab {
     sb: Sandbox,
     host: PathBuf,
+    /// Where the branch lives: the fork (or the target itself).
     fork: PathBuf,
     branch: String,
     head: String,
 }
 
 impl Lab {
+    /// A merge request from the fork's `branch` holding `level`.
     fn new(branch: &str, level: &str) -> Option<Lab> {
+        Lab::make(branch, level, true)
+    }
+
+    /// A merge request from `branch` of the target project itself.
+    fn in_target(branch: &str, level: &str) -> Option<Lab> {
+        Lab::make(branch, level, false)
+    }
+
+    fn make(branch: &str, level: &str, from_fork: bool) -> Option<Lab> {
         let sb = Sandbox::new()?;
         let root = sb.root.clone();
         let g = |dir: &Path, args: &[&str]| git(dir, &root, args);
@@ -43,7 +54,8 @@ impl Lab {
         g(&seed, &["commit", "-q", "-m", "base"]);
         g(&seed, &["push", "-q", "origin", "main"]);
         g(&root, &["clone", "-q", "--bare", "host.git", "fork.git"]);
-        g(&root, &["clone", "-q", "fork.git", "dev"]);
+        let origin = if from_fork { "fork.git" } else { "host.git" };
+        g(&root, &["clone", "-q", origin, "dev"]);
         let dev = root.join("dev");
         g(&dev, &["checkout", "-q", "-b", branch]);
         std::fs::write(dev.join("level.sjson"), level).unwrap();
@@ -52,7 +64,7 @@ impl Lab {
         let lab = Lab {
             head: g(&dev, &["rev-parse", "HEAD"]).trim().to_string(),
             host: root.join("host.git"),
-            fork: root.join("fork.git"),
+            fork: root.join(origin),
             branch: branch.to_string(),
             sb,
         };
@@ -71,7 +83,8 @@ impl Lab {
         }
         std::fs::write(lab.sb.api.join("token"), PUSH_TOKEN).unwrap();
         let mr = json!({
-            "iid": 1, "project_id": 1, "target_project_id": 1, "source_project_id": 2,
+            "iid": 1, "project_id": 1, "target_project_id": 1,
+            "source_project_id": if from_fork { 2 } else { 1 },
             "target_branch": "main", "source_branch": branch, "sha": lab.head,
             "title": "Add e3 $(touch pwned-by-title)",
         });
@@ -252,6 +265,19 @@ fn gitlab_update_pushes_the_merge_to_the_forks_branch() {
     assert_eq!(lab.rev(&lab.fork, "feature^2"), main);
     let calls = lab.sb.api_calls();
     assert!(calls.contains("/projects/1/merge_requests/1"), "{calls}");
+}
+
+#[test]
+fn gitlab_update_of_a_branch_of_the_target_pushes_it_there() {
+    let Some(lab) = Lab::in_target("feature", &with_entities(&["e3"])) else {
+        return;
+    };
+    let main = lab.rev(&lab.host, "main");
+    let update = lab.play("assetvc-update", &lab.web_pipeline(&[("ASSETVC_MR", "1")]));
+    assert_eq!(update.failed(), None, "{}", update.log());
+    assert_eq!(lab.rev(&lab.host, "feature^1"), lab.head);
+    assert_eq!(lab.rev(&lab.host, "feature^2"), main);
+    assert_eq!(lab.rev(&lab.host, "main"), main);
 }
 
 #[test]

@@ -7,6 +7,8 @@
 //! branch and tag from `https://github.com/OWNER/REPO`, checkout of the ref: detached
 //! for a commit id, `-B` for a branch), `actions/upload-artifact` a copy into the
 //! sandbox's artifacts, `actions/cache` nothing. Any other action panics.
+//! The token is `github.token` and `secrets.GITHUB_TOKEN`, never a variable: the runner
+//! sets no `GITHUB_TOKEN` in a step's environment unless the workflow passes it.
 
 use std::path::{Path, PathBuf};
 
