@@ -2,7 +2,7 @@
 //! read as YAML and their shell steps run with `bash` as the hosts run them, on this
 //! machine, without a network. A [`Sandbox`] plays everything the host provides around a
 //! job: a fresh `HOME` whose git configuration maps the host's URLs onto local bare
-//! repositories (every other `https://` URL fails at once), `assetvc` on `PATH` from this
+//! repositories (every other URL fails at once), `assetvc` on `PATH` from this
 //! build, the host's command-line tools (`gh`, GitLab's API through `curl`) answered from
 //! files the test writes, `apt-get` refused (no network), and a folder for artifacts.
 #![allow(dead_code)]
@@ -59,7 +59,9 @@ impl Sandbox {
             artifacts,
             api,
         };
-        sandbox.serve("https://", Path::new(NO_NETWORK));
+        for scheme in ["https://", "http://", "ssh://", "git://", "git@"] {
+            sandbox.serve(scheme, Path::new(NO_NETWORK));
+        }
         sandbox.tool("gh", &GH.replace("@API@", &sandbox.api.to_string_lossy()));
         sandbox.tool(
             "curl",
