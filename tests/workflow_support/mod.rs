@@ -36,12 +36,17 @@ pub struct Sandbox {
 }
 
 impl Sandbox {
-    /// A new sandbox, or `None` (the skip printed and counted) when `bash` is missing.
+    /// A new sandbox, or `None` (the skip printed and counted) when `bash` or `jq` is
+    /// missing: the workflows' scripts run in bash and read the hosts' JSON with `jq`, as
+    /// the hosts' runner images do; a machine with only git and the Rust toolchain has
+    /// neither for certain (`.ci/run` installs `jq`).
     pub fn new() -> Option<Sandbox> {
-        let bash = Command::new("bash").args(["-c", "true"]).output();
-        if !bash.is_ok_and(|o| o.status.success()) {
-            crate::common::skipped("workflows: bash is not installed");
-            return None;
+        for (tool, args) in [("bash", ["-c", "true"]), ("jq", ["-n", "1"])] {
+            let run = Command::new(tool).args(args).output();
+            if !run.is_ok_and(|o| o.status.success()) {
+                crate::common::skipped(&format!("workflows: {tool} is not installed"));
+                return None;
+            }
         }
         let tmp = tempfile::tempdir().unwrap();
         let root = tmp.path().canonicalize().unwrap();
