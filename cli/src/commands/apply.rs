@@ -20,7 +20,7 @@ use merge::Policy;
 use sjson::{Dialect, Document, ParseOptions};
 
 use super::merge_file::parse_policy;
-use super::merging;
+use super::merging::{self, LoadError};
 use crate::exit::{Error, Outcome};
 use crate::{files, repo_config, report};
 
@@ -78,29 +78,150 @@ pub fn run(args: &ApplyArgs) -> anyhow::Result<Outcome> {
     let targets = if text.trim_start().starts_with('[') {
         match &args.file {
             Some(file) => apply_patch(args, file, &name, &text).map(|t| vec![t]),
-            None => Err("a JSON Patch needs FILE".to_string()),
+            None => Err(Failure::PatchNeedsFile),
         }
     } else {
         apply_change_set(args, &name, &text)
     };
     let (targets, policy) = match targets {
         Ok(t) => t.into_iter().unzip::<_, _, Vec<Target>, Vec<Policy>>(),
-        Err(message) => return Err(Error::BadInput(with_prefix(&message)).into()),
+        Err(failure) => return Err(Error::BadInput(failure.message()).into()),
     };
     let policy = policy.first().copied().unwrap_or_default();
     finish(args, &targets, policy)
 }
 
-/// Messages that carry no `file:line:col` get the usual `assetvc: error: ` prefix.
-fn with_prefix(message: &str) -> String {
-    let positioned = message
-        .split(':')
-        .nth(1)
-        .is_some_and(|l| !l.is_empty() && l.bytes().all(|b| b.is_ascii_digit()));
-    if positioned {
-        message.to_string()
+/// Why nothing was applied (bad input: exit 2, nothing written).
+#[derive(Debug, thiserror::Error)]
+enum Failure {
+    /// A JSON Patch names no file of its own.
+    #[error("a JSON Patch needs FILE")]
+    PatchNeedsFile,
+    /// The configuration of FILE's repository is not valid.
+    #[error(transparent)]
+    Config(#[from] config::ConfigError),
+    /// FILE (or the patch) could not be read or does not parse.
+    #[error(transparent)]
+    Load(#[from] LoadError),
+    /// The empty document a missing file starts from did not parse (cannot happen).
+    #[error(transparent)]
+    Empty(#[from] sjson::ParseError),
+    /// An operation of a JSON Patch failed (at its place in the patch when it has one).
+    #[error("{}", patch_failed(.name, .line_col, .file, .error))]
+    Patch {
+        /// The patch as people name it.
+        name: String,
+        /// Where the operation is in the patch.
+        line_col: (usize, usize),
+        /// The file patched.
+        file: PathBuf,
+        /// Why (boxed: the largest variant).
+        error: Box<merge::patch::PatchError>,
+    },
+    /// A change set does not parse.
+    #[error("{name}:{error}")]
+    ChangeSet {
+        /// The change set as people name it.
+        name: String,
+        /// Where and why.
+        error: changeset::ChangeSetError,
+    },
+    /// A change set for many files was given one FILE.
+    #[error("{name} changes {count} files; give no FILE to apply it to the worktree")]
+    ManyFiles {
+        /// The change set as people name it.
+        name: String,
+        /// How many files it names.
+        count: usize,
+    },
+    /// A change names no file and no FILE was given.
+    #[error("{name}:{line}:1: the change names no file: give FILE")]
+    NoFile {
+        /// The change set as people name it.
+        name: String,
+        /// The change's line.
+        line: usize,
+    },
+    /// A change names a file outside the worktree (or in `.git`).
+    #[error(
+        "{name}:{line}:1: \"{}\" is not a path inside the repository ({})",
+        report::safe_line(.file),
+        report::safe_line(.reason)
+    )]
+    Outside {
+        /// The change set as people name it.
+        name: String,
+        /// The change's line.
+        line: usize,
+        /// The file it names.
+        file: String,
+        /// Why it is refused.
+        reason: String,
+    },
+    /// A change set could not be applied to `path`.
+    #[error("{}: {error}; left as it was", .path.display())]
+    Change {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        error: changeset::ApplyError,
+    },
+    /// The current directory could not be read.
+    #[error("{0}")]
+    CurrentDir(std::io::Error),
+    /// The current directory is in no repository.
+    #[error("{0}")]
+    NoRepository(store::Error),
+    /// The repository of the current directory is bare.
+    #[error("the repository has no worktree")]
+    NoWorktree,
+}
+
+impl Failure {
+    /// Whether the message starts with `file:line:col` (a diagnostic, printed as it is).
+    fn positioned(&self) -> bool {
+        match self {
+            Failure::Load(e) => matches!(e, LoadError::Parse { .. }),
+            Failure::Config(e) => matches!(e, config::ConfigError::Invalid { .. }),
+            Failure::Patch { error, .. } => error.index.is_some(),
+            Failure::Empty(_)
+            | Failure::ChangeSet { .. }
+            | Failure::NoFile { .. }
+            | Failure::Outside { .. } => true,
+            Failure::PatchNeedsFile
+            | Failure::ManyFiles { .. }
+            | Failure::Change { .. }
+            | Failure::CurrentDir(_)
+            | Failure::NoRepository(_)
+            | Failure::NoWorktree => false,
+        }
+    }
+
+    /// The final message: a diagnostic as it is, anything else after the usual
+    /// `assetvc: error: ` prefix.
+    fn message(&self) -> String {
+        if self.positioned() {
+            self.to_string()
+        } else {
+            format!("assetvc: error: {self}")
+        }
+    }
+}
+
+/// A failed JSON Patch operation at its place in the patch, else for the whole patch.
+fn patch_failed(
+    name: &str,
+    (line, col): &(usize, usize),
+    file: &Path,
+    e: &merge::patch::PatchError,
+) -> String {
+    if e.index.is_some() {
+        format!(
+            "{name}:{line}:{col}: {e}; {} left as it was",
+            file.display()
+        )
     } else {
-        format!("assetvc: error: {message}")
+        format!("{}: {e}; left as it was", file.display())
     }
 }
 
@@ -121,26 +242,26 @@ fn load(
     file: &Path,
     policy: Option<Policy>,
     missing_ok: bool,
-) -> Result<(merge::MergeOptions, Document, Option<Vec<u8>>), String> {
+) -> Result<(merge::MergeOptions, Document, Option<Vec<u8>>), Failure> {
     let dir = file
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let (options, config) =
-        merging::options(&repo_config::root_for(dir), policy).map_err(|e| e.to_string())?;
+    let (options, config) = merging::options(&repo_config::root_for(dir), policy)?;
     let dialect = merging::dialect_of(&config, file);
     let shown = file.display().to_string();
     if missing_ok && !file.exists() {
-        let doc = Document::parse_with("{}".to_string(), ParseOptions::new(dialect))
-            .map_err(|e| e.to_string())?;
+        let doc = Document::parse_with("{}".to_string(), ParseOptions::new(dialect))?;
         return Ok((options, doc, None));
     }
     if file.is_dir() {
-        return Err(format!("{shown}: is a directory"));
+        return Err(LoadError::Directory { shown }.into());
     }
-    let read = std::fs::read(file).map_err(|e| format!("{shown}: {e}"))?;
-    let doc =
-        merging::load_bytes(file, read.clone(), &shown, dialect).map_err(|e| e.to_string())?;
+    let read = std::fs::read(file).map_err(|source| LoadError::Read {
+        shown: shown.clone(),
+        source,
+    })?;
+    let doc = merging::load_bytes(file, read.clone(), &shown, dialect)?;
     Ok((options, doc, Some(read)))
 }
 
@@ -149,9 +270,14 @@ fn apply_patch(
     file: &Path,
     name: &str,
     text: &str,
-) -> Result<(Target, Policy), String> {
-    let patch = Document::parse_with(text.to_string(), ParseOptions::new(Dialect::Json))
-        .map_err(|e| report::parse_error(name, text, &e))?;
+) -> Result<(Target, Policy), Failure> {
+    let patch = Document::parse_with(text.to_string(), ParseOptions::new(Dialect::Json)).map_err(
+        |error| LoadError::Parse {
+            shown: name.to_string(),
+            text: text.to_string(),
+            error,
+        },
+    )?;
     let (options, target, read) = load(file, args.policy, false)?;
     let defaults = merge::patch::PatchLimits::for_input(target.text().len() + text.len());
     let limits = merge::patch::PatchLimits {
@@ -159,15 +285,12 @@ fn apply_patch(
         max_size: args.max_size.unwrap_or(defaults.max_size),
     };
     let result =
-        merge::patch::apply_patch_within(&target, &patch, &options, &limits).map_err(|e| {
-            let (line, col) = sjson::line_col(text, e.offset);
-            if e.index.is_some() {
-                format!(
-                    "{name}:{line}:{col}: {e}; {} left as it was",
-                    file.display()
-                )
-            } else {
-                format!("{}: {e}; left as it was", file.display())
+        merge::patch::apply_patch_within(&target, &patch, &options, &limits).map_err(|error| {
+            Failure::Patch {
+                name: name.to_string(),
+                line_col: sjson::line_col(text, error.offset),
+                file: file.to_path_buf(),
+                error: Box::new(error),
             }
         })?;
     let applied = Applied::exact(result);
@@ -188,8 +311,11 @@ fn apply_change_set(
     args: &ApplyArgs,
     name: &str,
     text: &str,
-) -> Result<Vec<(Target, Policy)>, String> {
-    let positioned = |e: changeset::ChangeSetError| format!("{name}:{e}");
+) -> Result<Vec<(Target, Policy)>, Failure> {
+    let positioned = |error| Failure::ChangeSet {
+        name: name.to_string(),
+        error,
+    };
     let lines = changeset::parse_change_set(text).map_err(positioned)?;
     let ops = changeset::read_ops(&lines).map_err(positioned)?;
     let mut groups: Vec<(PathBuf, Vec<ChangeOp<'_>>)> = Vec::new();
@@ -199,10 +325,10 @@ fn apply_change_set(
             named.sort_unstable();
             named.dedup();
             if named.len() > 1 {
-                return Err(format!(
-                    "{name} changes {} files; give no FILE to apply it to the worktree",
-                    named.len()
-                ));
+                return Err(Failure::ManyFiles {
+                    name: name.to_string(),
+                    count: named.len(),
+                });
             }
             groups.push((file.clone(), ops));
         }
@@ -210,18 +336,16 @@ fn apply_change_set(
             let root = worktree_root()?;
             for (op, line) in ops.into_iter().zip(&lines) {
                 let Some(file) = op.file.as_deref() else {
-                    return Err(format!(
-                        "{name}:{}:1: the change names no file: give FILE",
-                        line.number
-                    ));
+                    return Err(Failure::NoFile {
+                        name: name.to_string(),
+                        line: line.number,
+                    });
                 };
-                let path = inside(&root, file).map_err(|reason| {
-                    format!(
-                        "{name}:{}:1: \"{}\" is not a path inside the repository ({})",
-                        line.number,
-                        report::safe_line(file),
-                        report::safe_line(&reason)
-                    )
+                let path = inside(&root, file).map_err(|reason| Failure::Outside {
+                    name: name.to_string(),
+                    line: line.number,
+                    file: file.to_string(),
+                    reason,
                 })?;
                 match groups.iter_mut().find(|(p, _)| *p == path) {
                     Some((_, list)) => list.push(op),
@@ -234,8 +358,11 @@ fn apply_change_set(
     for (path, ops) in groups {
         let (options, doc, read) = load(&path, args.policy, args.file.is_none())?;
         let changes = ops.len();
-        let applied = changeset::apply_change_set(&doc, &ops, &options)
-            .map_err(|e| format!("{}: {e}; left as it was", path.display()))?;
+        let applied =
+            changeset::apply_change_set(&doc, &ops, &options).map_err(|error| Failure::Change {
+                path: path.clone(),
+                error,
+            })?;
         let shown = match &args.file {
             Some(f) => f.display().to_string(),
             None => ops
@@ -258,12 +385,12 @@ fn apply_change_set(
 }
 
 /// The worktree of the repository holding the current directory.
-fn worktree_root() -> Result<PathBuf, String> {
-    let cwd = std::env::current_dir().map_err(|e| e.to_string())?;
-    let repo = store::Repo::discover(&cwd).map_err(|e| e.to_string())?;
+fn worktree_root() -> Result<PathBuf, Failure> {
+    let cwd = std::env::current_dir().map_err(Failure::CurrentDir)?;
+    let repo = store::Repo::discover(&cwd).map_err(Failure::NoRepository)?;
     repo.workdir()
         .map(Path::to_path_buf)
-        .ok_or_else(|| "the repository has no worktree".to_string())
+        .ok_or(Failure::NoWorktree)
 }
 
 /// `file` (relative, `/`-separated) under `root`, refusing anything that could leave it

@@ -246,7 +246,7 @@ fn demo(args: &DemoArgs) -> Result<()> {
         ));
         say(format!(
             "  try: git -C {} diff alice assetvc-merge",
-            sh_quote(&path.join("arena-project").to_string_lossy()).map_err(|e| anyhow!(e))?
+            sh_quote(&path.join("arena-project").to_string_lossy())?
         ));
     }
     outln!("{}", out.join("\n"));
@@ -360,7 +360,7 @@ fn driver_merge(
         info.join("attributes"),
         "*.level merge=assetvc diff=assetvc\n",
     )?;
-    let exe_q = sh_quote(&exe.to_string_lossy()).map_err(|e| anyhow!(e))?;
+    let exe_q = sh_quote(&exe.to_string_lossy())?;
     g.run(
         &["config", "merge.assetvc.name", "assetvc structured merge"],
         "Setup",
@@ -369,9 +369,7 @@ fn driver_merge(
         &[
             "config",
             "merge.assetvc.driver",
-            &merge_hooks::driver_command(exe)
-                .map_err(|e| anyhow!(e))?
-                .command,
+            &merge_hooks::driver_command(exe)?.command,
         ],
         "Setup",
     )?;

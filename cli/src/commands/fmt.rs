@@ -13,6 +13,7 @@ use clap::{Args, ValueEnum};
 use serde::Serialize;
 use sjson::{Dialect, Document, ParseOptions, Style};
 
+use super::merging::LoadError;
 use crate::exit::{Error, Outcome};
 use crate::{files, progress, report};
 
@@ -115,7 +116,8 @@ pub fn run(args: &FmtArgs) -> anyhow::Result<Outcome> {
         };
         let formatted = match format_bytes(&name, bytes.clone(), dialect, args) {
             Ok(f) => f,
-            Err(message) => {
+            Err(error) => {
+                let message = error.to_string();
                 if !args.json {
                     eprintln!("{message}");
                 }
@@ -160,10 +162,15 @@ fn format_bytes(
     bytes: Vec<u8>,
     dialect: Dialect,
     args: &FmtArgs,
-) -> Result<String, String> {
+) -> Result<String, LoadError> {
     let lossy = String::from_utf8_lossy(&bytes).into_owned();
-    let doc = Document::parse_bytes(bytes, ParseOptions::new(dialect))
-        .map_err(|e| report::parse_error(name, &lossy, &e))?;
+    let doc = Document::parse_bytes(bytes, ParseOptions::new(dialect)).map_err(|error| {
+        LoadError::Parse {
+            shown: name.to_string(),
+            text: lossy,
+            error,
+        }
+    })?;
     let mut style = Style::canonical(args.to.map_or(dialect, Dialect::from));
     style.newline = doc.newline().to_string();
     style.sort_keys = args.sort_keys;
@@ -178,7 +185,7 @@ fn run_stdin(args: &FmtArgs) -> anyhow::Result<Outcome> {
     // SJSON accepts JSON objects; a JSON document whose root is not an object is JSON.
     let result = format_bytes("<stdin>", bytes.clone(), Dialect::Sjson, args)
         .or_else(|e| format_bytes("<stdin>", bytes.clone(), Dialect::Json, args).map_err(|_| e));
-    let formatted = result.map_err(Error::BadInput)?;
+    let formatted = result.map_err(Error::Load)?;
     if args.check {
         if formatted.as_bytes() != bytes.as_slice() {
             outln!("<stdin>");

@@ -73,17 +73,14 @@ impl GitVersion {
     }
 
     /// The version of the `git` on `PATH` (the one the strategy runs).
-    pub fn installed() -> Result<GitVersion, String> {
+    pub fn installed() -> Result<GitVersion, GitError> {
         let out = Command::new("git")
             .arg("--version")
             .output()
-            .map_err(|e| format!("cannot run git: {e}"))?;
+            .map_err(GitError::Run)?;
         let text = String::from_utf8_lossy(&out.stdout);
-        GitVersion::parse(&text).ok_or_else(|| {
-            format!(
-                "`git --version` printed {:?}, not a version",
-                crate::report::safe_line(text.trim())
-            )
+        GitVersion::parse(&text).ok_or_else(|| GitError::NotAVersion {
+            printed: text.trim().to_string(),
         })
     }
 
@@ -108,23 +105,54 @@ impl GitVersion {
 
 /// Whether the installed git can run the strategy's merge: its version, or why not (in
 /// words for people: which git was found and what it lacks).
-pub fn strategy_git() -> Result<GitVersion, String> {
+pub fn strategy_git() -> Result<GitVersion, GitError> {
     merge_tree_git("the merge strategy")
 }
 
 /// Whether the installed git can run the whole-tree merge for `what` (`the merge
 /// strategy`, `assetvc pr`): its version, or why not.
-pub fn merge_tree_git(what: &str) -> Result<GitVersion, String> {
+pub fn merge_tree_git(what: &str) -> Result<GitVersion, GitError> {
     let version = GitVersion::installed()?;
     let missing = version.missing();
     if missing.is_empty() {
         return Ok(version);
     }
-    Err(format!(
+    Err(GitError::TooOld {
+        version,
+        what: what.to_string(),
+        missing,
+    })
+}
+
+/// Why the installed git cannot run a whole-tree merge, in words for people.
+#[derive(Debug, thiserror::Error)]
+pub enum GitError {
+    /// `git` could not be started.
+    #[error("cannot run git: {0}")]
+    Run(#[source] std::io::Error),
+    /// `git --version` printed something else than a version (shown escaped).
+    #[error(
+        "`git --version` printed {:?}, not a version",
+        crate::report::safe_line(.printed)
+    )]
+    NotAVersion {
+        /// What it printed, trimmed.
+        printed: String,
+    },
+    /// The installed git lacks what the merge needs.
+    #[error(
         "git {version} cannot run {what}: it needs git {} or later for {}",
         GitVersion::minimum(),
-        missing.join(", ")
-    ))
+        .missing.join(", ")
+    )]
+    TooOld {
+        /// The installed git.
+        version: GitVersion,
+        /// What was to run (`the merge strategy`, `` `assetvc pr` ``).
+        what: String,
+        /// What it lacks ([`GitVersion::missing`]).
+        missing: Vec<String>,
+    },
 }
 
 #[cfg(test)]

@@ -25,6 +25,7 @@ use anyhow::{bail, Context};
 use clap::Args;
 use serde::Serialize;
 
+use super::install_error::{io, InstallError};
 use super::{install_attrs, install_path, merge_hooks, porcelain};
 use crate::exit::Outcome;
 use crate::{files, report};
@@ -95,8 +96,8 @@ pub fn run(args: &InstallArgs) -> anyhow::Result<Outcome> {
     // By the name found on PATH, unless asked (install_path).
     let exe = install_path::registered(&real, args.absolute);
     // Quoted before anything is written: a path that cannot be quoted changes nothing.
-    let exe_q = sh_quote(&exe.to_string_lossy()).map_err(anyhow::Error::msg)?;
-    let driver = install_path::driver_command(&real, args.absolute).map_err(anyhow::Error::msg)?;
+    let exe_q = sh_quote(&exe.to_string_lossy())?;
+    let driver = install_path::driver_command(&real, args.absolute)?;
     if !args.absolute && exe == real {
         eprintln!("assetvc: warning: {}", install_path::absolute_note(&real));
     }
@@ -185,7 +186,7 @@ pub fn run(args: &InstallArgs) -> anyhow::Result<Outcome> {
         install_hook(&repo, &exe),
         merge_hooks::install_commit_msg_hook(&repo, &exe),
     ] {
-        if let Some(message) = installed.map_err(anyhow::Error::msg)? {
+        if let Some(message) = installed? {
             eprintln!("assetvc: {message}");
         }
     }
@@ -278,10 +279,13 @@ fn has_attributes(text: &str, pattern: &str) -> bool {
 
 /// Quotes a word (a path) for the POSIX shell that git runs drivers and hooks with; a
 /// NUL byte cannot be quoted.
-pub(super) fn sh_quote(s: &str) -> Result<String, String> {
+pub(super) fn sh_quote(s: &str) -> Result<String, InstallError> {
     shlex::try_quote(s)
         .map(|q| q.into_owned())
-        .map_err(|e| format!("{s:?}: {e}"))
+        .map_err(|source| InstallError::Quote {
+            word: s.to_string(),
+            source,
+        })
 }
 
 /// The words of a shell command line, unquoted (none if its quotes do not close).
@@ -315,7 +319,7 @@ pub(super) fn is_executable_file(path: &Path) -> bool {
 }
 
 /// The script of our pre-commit hook.
-fn hook_script(exe: &Path) -> Result<String, String> {
+fn hook_script(exe: &Path) -> Result<String, InstallError> {
     Ok(format!(
         "#!/bin/sh\n\
          {HOOK_MARKER}\n\
@@ -332,7 +336,7 @@ fn hook_script(exe: &Path) -> Result<String, String> {
 
 /// Installs (or refreshes) our pre-commit hook, chaining a foreign one. Returns what was
 /// done, `None` if it was already in place.
-fn install_hook(repo: &store::Repo, exe: &Path) -> Result<Option<String>, String> {
+fn install_hook(repo: &store::Repo, exe: &Path) -> Result<Option<String>, InstallError> {
     install_hook_script(repo, "pre-commit", &hook_script(exe)?, HOOK_MARKER)
 }
 
@@ -344,9 +348,9 @@ pub fn install_hook_script(
     name: &str,
     script: &str,
     marker: &str,
-) -> Result<Option<String>, String> {
+) -> Result<Option<String>, InstallError> {
     let dir = repo.hooks_dir();
-    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    std::fs::create_dir_all(&dir).map_err(io(&dir))?;
     let hook = dir.join(name);
     let local = dir.join(format!("{name}.local"));
     let mut message = None;
@@ -362,13 +366,9 @@ pub fn install_hook_script(
         }
         Ok(_) => {
             if local.exists() {
-                return Err(format!(
-                    "{} exists and is not assetvc's, and {} exists too: merge them by hand, then run `assetvc install` again",
-                    hook.display(),
-                    local.display()
-                ));
+                return Err(InstallError::HookInTheWay { hook, local });
             }
-            std::fs::rename(&hook, &local).map_err(|e| format!("{}: {e}", hook.display()))?;
+            std::fs::rename(&hook, &local).map_err(io(&hook))?;
             message = Some(format!(
                 "{name} hook installed ({}); the hook that was there is now {name}.local and still runs first",
                 hook.display()
@@ -376,19 +376,19 @@ pub fn install_hook_script(
         }
         Err(_) => {}
     }
-    files::write_atomic(&hook, script.as_bytes()).map_err(|e| e.to_string())?;
+    files::write_atomic(&hook, script.as_bytes())?;
     make_executable(&hook)?;
     Ok(Some(message.unwrap_or_else(|| {
         format!("{name} hook installed ({})", hook.display())
     })))
 }
 
-fn make_executable(path: &Path) -> Result<(), String> {
+/// Makes the hook at `path` executable (0755; nothing to do off Unix).
+pub(super) fn make_executable(path: &Path) -> Result<(), InstallError> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755))
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).map_err(io(path))?;
     }
     #[cfg(not(unix))]
     let _ = path;

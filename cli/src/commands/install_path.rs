@@ -7,6 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use super::install::{is_executable_file, program_of, sh_quote};
+use super::install_error::InstallError;
 use super::merge_hooks::{self, DriverCommand, DRIVER_ARGS, LEAN_DRIVER};
 
 /// The program at `name` as a shell finds it: a name with a `/` as a path, a bare name
@@ -51,7 +52,7 @@ pub fn registered(exe: &Path, absolute: bool) -> PathBuf {
 /// bare name when on `PATH` (unless `absolute`). The lean driver keeps its absolute path
 /// only when `assetvc` is not on `PATH` either: surviving a move is worth more than the
 /// lean driver's faster start.
-pub fn driver_command(exe: &Path, absolute: bool) -> Result<DriverCommand, String> {
+pub fn driver_command(exe: &Path, absolute: bool) -> Result<DriverCommand, InstallError> {
     let full = merge_hooks::driver_command(exe)?;
     if absolute {
         return Ok(full);

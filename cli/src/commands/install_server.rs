@@ -9,6 +9,7 @@
 
 use std::path::Path;
 
+use super::install_error::{io, InstallError};
 use crate::exit::Outcome;
 
 /// The marker line that identifies our pre-receive script.
@@ -23,17 +24,15 @@ pub fn run_server(bare: &Path, config: Option<&Path>) -> anyhow::Result<Outcome>
         .and_then(|(policy, mut messages)| {
             messages.push(super::server_policy::install(bare, policy)?);
             Ok(messages)
-        })
-        .map_err(anyhow::Error::msg)?;
+        })?;
     for m in messages {
         eprintln!("assetvc: {m}");
     }
     Ok(Outcome::Done)
 }
 
-fn install(bare: &Path) -> Result<Vec<String>, String> {
-    let repo = store::Repo::open_bare(bare)
-        .map_err(|e| format!("{}: not a git repository: {e}", bare.display()))?;
+fn install(bare: &Path) -> Result<Vec<String>, InstallError> {
+    let repo = open(bare)?;
     let mut messages = Vec::new();
     if !repo.is_bare() {
         messages.push(format!(
@@ -43,9 +42,9 @@ fn install(bare: &Path) -> Result<Vec<String>, String> {
     }
     let exe = std::env::current_exe()
         .and_then(|e| e.canonicalize())
-        .map_err(|e| format!("cannot find the assetvc executable: {e}"))?;
+        .map_err(InstallError::Executable)?;
     let dir = repo.hooks_dir();
-    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    std::fs::create_dir_all(&dir).map_err(io(&dir))?;
     let hook = dir.join("pre-receive");
     let local = dir.join("pre-receive.local");
     let script = script(&exe)?;
@@ -63,14 +62,12 @@ fn install(bare: &Path) -> Result<Vec<String>, String> {
         }
         Ok(_) => {
             if local.exists() {
-                return Err(format!(
-                    "{} is not assetvc's and {} exists too: merge them by hand",
-                    hook.display(),
-                    local.display()
-                ));
+                return Err(InstallError::ServerHookInTheWay { hook, local });
             }
-            std::fs::rename(&hook, &local)
-                .map_err(|e| format!("cannot rename {}: {e}", hook.display()))?;
+            std::fs::rename(&hook, &local).map_err(|source| InstallError::Rename {
+                path: hook.clone(),
+                source,
+            })?;
             write_hook(&hook, &script)?;
             messages.push(format!(
                 "installed the pre-receive hook in {}; the hook that was there is now {} and runs first",
@@ -85,7 +82,7 @@ fn install(bare: &Path) -> Result<Vec<String>, String> {
                 dir.display()
             ));
         }
-        Err(e) => return Err(format!("{}: {e}", hook.display())),
+        Err(e) => return Err(io(hook)(e)),
     }
     Ok(messages)
 }
@@ -94,10 +91,17 @@ fn install(bare: &Path) -> Result<Vec<String>, String> {
 fn install_policy_checked(
     bare: &Path,
     config: Option<&Path>,
-) -> Result<Option<(std::path::PathBuf, Vec<u8>)>, String> {
-    store::Repo::open_bare(bare)
-        .map_err(|e| format!("{}: not a git repository: {e}", bare.display()))?;
+) -> Result<Option<(std::path::PathBuf, Vec<u8>)>, InstallError> {
+    open(bare)?;
     super::server_policy::validated(config)
+}
+
+/// The repository at `bare` (a worktree's too).
+pub(super) fn open(bare: &Path) -> Result<store::Repo, InstallError> {
+    store::Repo::open_bare(bare).map_err(|source| InstallError::NotARepository {
+        path: bare.to_path_buf(),
+        source,
+    })
 }
 
 fn contains(haystack: &[u8], needle: &[u8]) -> bool {
@@ -105,7 +109,7 @@ fn contains(haystack: &[u8], needle: &[u8]) -> bool {
 }
 
 /// The hook script: the previous hook (if any) first with the same input, then ours.
-fn script(exe: &Path) -> Result<String, String> {
+fn script(exe: &Path) -> Result<String, InstallError> {
     Ok(format!(
         "#!/bin/sh\n\
          {MARKER}\n\
@@ -122,13 +126,7 @@ fn script(exe: &Path) -> Result<String, String> {
     ))
 }
 
-fn write_hook(path: &Path, script: &str) -> Result<(), String> {
-    crate::files::write_atomic(path, script.as_bytes()).map_err(|e| e.to_string())?;
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755))
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-    }
-    Ok(())
+fn write_hook(path: &Path, script: &str) -> Result<(), InstallError> {
+    crate::files::write_atomic(path, script.as_bytes())?;
+    super::install::make_executable(path)
 }

@@ -114,7 +114,10 @@ pub fn inspect(repo: &store::Repo) -> Item {
             twohead.as_deref() != Some(STRATEGY),
             format!(
                 "{}{}",
-                git.as_ref().err().map(String::as_str).unwrap_or_default(),
+                git.as_ref()
+                    .err()
+                    .map(ToString::to_string)
+                    .unwrap_or_default(),
                 if twohead.as_deref() == Some(STRATEGY) {
                     ": every merge fails (pull.twohead = assetvc): upgrade git or run \
                      `assetvc install --no-strategy`"
@@ -170,7 +173,7 @@ pub fn inspect_git() -> Item {
             "git {v}: too old for the merge strategy (git {} or later), merges use the driver",
             super::git_version::GitVersion::minimum()
         ),
-        Err(e) => e,
+        Err(e) => e.to_string(),
     };
     Item {
         name: "git",

@@ -42,9 +42,14 @@ pub struct MergeFileArgs {
 }
 
 /// Parses a policy name.
-pub fn parse_policy(s: &str) -> Result<Policy, String> {
-    s.parse()
+pub fn parse_policy(s: &str) -> Result<Policy, UnknownPolicy> {
+    s.parse().map_err(UnknownPolicy)
 }
+
+/// A policy name that is none of [`Policy::ALL`], in the merge crate's words.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct UnknownPolicy(String);
 
 /// Runs `assetvc merge-file`: 0 merged (conflicts resolved by policy theirs/ours; ids
 /// repeated in the result are reported, not an error: the inputs held them already),

@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 use super::install::{
     arguments_of, install_hook_script, is_executable_file, program_of, sh_quote, Item,
 };
+use super::install_error::InstallError;
 
 /// The driver's arguments after the `assetvc` program, as registered.
 pub const DRIVER_ARGS: &str = "merge-driver -- %O %A %B %P";
@@ -28,7 +29,7 @@ const COMMIT_MSG_MARKER: &str = "# assetvc-hook: prepare-commit-msg";
 
 /// The script of our prepare-commit-msg hook: for a merge (`$2` is `merge`), appends the
 /// conflicts of the last merge to the message file `$1`. It never fails the commit.
-fn commit_msg_script(exe: &Path) -> Result<String, String> {
+fn commit_msg_script(exe: &Path) -> Result<String, InstallError> {
     Ok(format!(
         "#!/bin/sh\n\
          {COMMIT_MSG_MARKER}\n\
@@ -48,7 +49,10 @@ fn commit_msg_script(exe: &Path) -> Result<String, String> {
 }
 
 /// Installs (or refreshes) the prepare-commit-msg hook.
-pub fn install_commit_msg_hook(repo: &store::Repo, exe: &Path) -> Result<Option<String>, String> {
+pub fn install_commit_msg_hook(
+    repo: &store::Repo,
+    exe: &Path,
+) -> Result<Option<String>, InstallError> {
     install_hook_script(
         repo,
         "prepare-commit-msg",
@@ -100,7 +104,7 @@ pub struct DriverCommand {
 /// The `merge.assetvc.driver` command for the running `assetvc` at `exe`: the lean binary
 /// beside it when there is one built from the same source, else `exe merge-driver`. Err
 /// when a path cannot be quoted.
-pub fn driver_command(exe: &Path) -> Result<DriverCommand, String> {
+pub fn driver_command(exe: &Path) -> Result<DriverCommand, InstallError> {
     let lean = lean_driver_beside(exe);
     Ok(match lean {
         Some(lean) if built_alike(&lean) => DriverCommand {

@@ -105,7 +105,7 @@ fn policy_option(options: &[String]) -> anyhow::Result<Option<Policy>> {
                 }
             },
         };
-        chosen = Some(super::merge_file::parse_policy(name).map_err(anyhow::Error::msg)?);
+        chosen = Some(super::merge_file::parse_policy(name)?);
     }
     Ok(chosen)
 }
@@ -185,7 +185,7 @@ fn run(args: &StrategyArgs) -> anyhow::Result<Outcome> {
 fn git_too_old(unrelated: bool) -> Option<anyhow::Error> {
     use super::git_version::{strategy_git, TREES_AS_BASE};
     match strategy_git() {
-        Err(reason) => Some(not_handled(reason)),
+        Err(reason) => Some(not_handled(reason.to_string())),
         Ok(git) if unrelated && git < TREES_AS_BASE => Some(not_handled(format!(
             "git {git} cannot merge unrelated histories with the strategy (git {TREES_AS_BASE} \
              or later can); merge with `git merge -s ort`"

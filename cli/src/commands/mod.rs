@@ -16,6 +16,7 @@ pub mod hook;
 pub mod install;
 pub mod install_attrs;
 mod install_engines;
+mod install_error;
 pub mod install_path;
 pub mod install_server;
 mod install_strategy;

@@ -8,26 +8,26 @@
 
 use std::path::{Path, PathBuf};
 
+use super::install_error::{io, InstallError};
 use crate::files;
 use config::{Config, FILE_NAME};
 
 /// FILE's name and bytes once it is a valid configuration; `None` without `--config`.
-pub fn validated(config: Option<&Path>) -> Result<Option<(PathBuf, Vec<u8>)>, String> {
+pub fn validated(config: Option<&Path>) -> Result<Option<(PathBuf, Vec<u8>)>, InstallError> {
     let Some(path) = config else {
         return Ok(None);
     };
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let bytes = std::fs::read(path).map_err(io(path))?;
     let text = String::from_utf8_lossy(&bytes);
-    let config = Config::parse(&text, path).map_err(|e| e.to_string())?;
-    config.matcher().map_err(|e| e.to_string())?;
+    let config = Config::parse(&text, path)?;
+    config.matcher()?;
     Ok(Some((path.to_path_buf(), bytes)))
 }
 
 /// Writes the validated policy (if any) into the repository at `bare`, and says which
 /// policy the server uses.
-pub fn install(bare: &Path, policy: Option<(PathBuf, Vec<u8>)>) -> Result<String, String> {
-    let repo = store::Repo::open_bare(bare)
-        .map_err(|e| format!("{}: not a git repository: {e}", bare.display()))?;
+pub fn install(bare: &Path, policy: Option<(PathBuf, Vec<u8>)>) -> Result<String, InstallError> {
+    let repo = super::install_server::open(bare)?;
     let target = repo.git_dir().join(FILE_NAME);
     let ignored =
         "an assetvc.toml in a push is checked as a file but never used as the server's policy";
@@ -36,7 +36,10 @@ pub fn install(bare: &Path, policy: Option<(PathBuf, Vec<u8>)>) -> Result<String
         .and_then(|s| s.config_file)
         .map(|p| p.display().to_string());
     if let Some((source, bytes)) = policy {
-        files::write_atomic(&target, &bytes).map_err(|e| format!("{}: {e}", target.display()))?;
+        files::write_atomic(&target, &bytes).map_err(|source| InstallError::WritePolicy {
+            path: target.clone(),
+            source,
+        })?;
         let mut message = format!(
             "installed {} as the server's policy ({}); {ignored}",
             source.display(),

@@ -160,7 +160,8 @@ fn merge_pr(
     labels: (&str, &str),
     policy: Option<Policy>,
 ) -> anyhow::Result<PrMerge> {
-    super::git_version::merge_tree_git("`assetvc pr`").map_err(crate::exit::Error::Failed)?;
+    super::git_version::merge_tree_git("`assetvc pr`")
+        .map_err(|e| crate::exit::Error::Failed(e.to_string()))?;
     let (options, config) = porcelain::settings(root, policy)?;
     let policy = options.policy;
     let rules = porcelain::asset_rules(&config, options)?;
