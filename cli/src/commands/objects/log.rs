@@ -14,8 +14,9 @@ use crate::report::safe_line;
 /// Arguments of `assetvc log`.
 #[derive(Debug, Args)]
 pub struct LogArgs {
-    /// FILE#ID, an id, a unique id prefix, or a unique name (FILE#ID also finds an object
-    /// that was deleted from FILE).
+    /// FILE#ID, an id, a unique id prefix, or a unique name (a Cocos node by its path,
+    /// `Canvas/Menu/Start`, a component as `Canvas/Menu/Start<cc.Label>`); FILE#ID also
+    /// finds an object that was deleted from FILE.
     pub object: String,
     /// Only the commits that changed this property of the object or a leaf below it:
     /// `light`, `light.intensity`, or a JSON Pointer below the object (`/light/intensity`).
@@ -163,7 +164,7 @@ fn not_found(tree: &TreeIndex, spec: &str) -> anyhow::Error {
             ));
         }
     }
-    msg.push_str("\n  name an object as FILE#ID (an id or its prefix), an id, or its `name`");
+    msg.push_str("\n  name an object as FILE#ID (an id or its prefix), an id, or its `name` (a Cocos node: its path)");
     anyhow::anyhow!(msg)
 }
 
