@@ -90,6 +90,32 @@ fn log_names_a_cocos_object_by_node_path_across_a_renumbering_and_a_rename() {
 }
 
 #[test]
+fn log_says_a_cocos_object_was_renamed_when_a_node_above_it_was() {
+    let repo = history();
+    let mut nodes = base_nodes();
+    nodes[0].2.insert(0, Node("o", "Options", vec![]));
+    nodes[0].2[1].1 = "Main";
+    nodes[0].2[1].2[0].1 = "Begin";
+    repo.write(
+        "scene.json",
+        &scene(&nodes, &|id| if id == "s" { 6 } else { 1 }),
+    );
+    repo.commit("main menu");
+    let (out, _) = repo.assetvc_expect(&["log", "Canvas/Main/Quit<cc.Label>"], 0);
+    assert!(
+        out.starts_with("Canvas/Main/Quit<cc.Label> #qL in scene.json\n"),
+        "{out}"
+    );
+    assert_did(
+        &out,
+        &[
+            ("renamed from Canvas/Menu/Quit<cc.Label>", "main menu"),
+            ("created in scene.json", "base"),
+        ],
+    );
+}
+
+#[test]
 fn blame_and_show_name_cocos_objects_by_node_path() {
     let repo = history();
     let (out, _) = repo.assetvc_expect(&["blame", "scene.json"], 0);

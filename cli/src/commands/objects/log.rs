@@ -185,7 +185,12 @@ fn describe(e: &LogEntry) -> String {
     match e.kind {
         LogKind::Created => format!("created in {}", path(e.new.as_ref())),
         LogKind::Deleted => format!("deleted from {}", path(e.old.as_ref())),
-        LogKind::Changed => format!("changed{props}"),
+        LogKind::Changed => match (e.properties.is_empty(), renamed_from(e)) {
+            // Only its name changed: a Cocos object whose node or a node above it was
+            // renamed.
+            (true, Some(old)) => format!("renamed from {}", safe_line(old)),
+            _ => format!("changed{props}"),
+        },
         LogKind::Moved => {
             let (o, n) = (e.old.as_ref(), e.new.as_ref());
             let place = |l: Option<&store::Located>| {
@@ -204,6 +209,13 @@ fn describe(e: &LogEntry) -> String {
             None => format!("merged{props}"),
         },
     }
+}
+
+/// The object's name before the commit, when the commit changed it.
+fn renamed_from(e: &LogEntry) -> Option<&str> {
+    let old = e.old.as_ref()?.entry.name.as_deref()?;
+    let new = e.new.as_ref()?.entry.name.as_deref();
+    (new != Some(old)).then_some(old)
 }
 
 fn entry_json(e: &LogEntry) -> serde_json::Value {
