@@ -55,7 +55,7 @@ fn refs(v: &Value, out: &mut Vec<usize>) {
 }
 
 /// What the real-merge checker reports on a Cocos array.
-fn issues(arr: &Value) -> Vec<String> {
+pub(crate) fn issues(arr: &Value) -> Vec<String> {
     let arr = arr.as_array().expect("an array");
     let mut out = Vec::new();
     let mut referenced = vec![false; arr.len()];

@@ -14,6 +14,7 @@ mod check_merge_agree;
 mod cli_broken_pipe;
 mod cli_snapshots;
 mod cocos_graph;
+mod cocos_objects;
 mod coherence_merge;
 mod coherence_resources;
 mod config_validation;

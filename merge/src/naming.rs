@@ -336,13 +336,28 @@ pub fn object_pointer(pointer: &str, name: Option<&str>) -> String {
 }
 
 /// An object for people where only its name and id are known (a history report, a
-/// label): `gate #6a7e0000` (the id by [`short_id`]), `#6a7e0000` without a name; escaped
+/// label): `gate #6a7e0000` (the id by [`short_id`]), `#6a7e0000` without a name; an id
+/// that is the name itself (a Cocos object without an id of its own,
+/// `Canvas/Menu/Start`, the second of that name `Canvas/Menu/Start[2]`) alone; escaped
 /// for terminals, within one line.
 pub fn object_label(name: Option<&str>, id: &str) -> String {
     let safe = sjson::string::terminal_safe_line;
     match name.filter(|n| !n.is_empty()) {
+        Some(name) if is_named_id(name, id) => safe(id).into_owned(),
         Some(name) => format!("{} #{}", safe(name), safe(short_id(id))),
         None => format!("#{}", safe(short_id(id))),
+    }
+}
+
+/// Whether `id` is `name`, or `name[n]` (a second object of that name).
+fn is_named_id(name: &str, id: &str) -> bool {
+    match id.strip_prefix(name) {
+        Some("") => true,
+        Some(rest) => rest
+            .strip_prefix('[')
+            .and_then(|r| r.strip_suffix(']'))
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|c| c.is_ascii_digit())),
+        None => false,
     }
 }
 

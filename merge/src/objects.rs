@@ -1,7 +1,8 @@
 //! The id'd objects of a document: every element of a keyed array (all elements objects
 //! with a unique id under one of the id keys), at any depth, with its JSON Pointer. The
 //! object index of `store` and the object commands address objects through this list.
-//! No I/O happens here.
+//! A Cocos object graph has no keyed array: its objects are the elements of its array,
+//! named by node path ([`crate::naming::cocos::objects`]). No I/O happens here.
 
 use sjson::{Kind, Path, Segment, Value};
 
@@ -18,16 +19,59 @@ pub struct KeyedObject<'a> {
     pub pointer: String,
     /// The object.
     pub value: Value<'a>,
+    /// Its name for people where the format gives it one (a Cocos node's path,
+    /// `Canvas/Menu/Start`, a component's `Canvas/Menu/Start<cc.Label>`); `None`: its
+    /// `name` member names it.
+    pub name: Option<String>,
+    /// A Cocos object's graph: the id of each of its objects by position, so that a
+    /// reference `{"__id__": n}` is read as one to the object of id `graph[n]`, which
+    /// stays when the graph is renumbered ([`reference`]).
+    pub graph: Option<std::sync::Arc<[String]>>,
 }
 
 /// Every element of every keyed array under `root`, in document order (an object before
 /// the objects nested in it). `id_keys` are matched case-insensitively, first present wins.
+/// A Cocos object graph's objects are its array's elements ([`cocos_objects`]).
 pub fn keyed_objects<'a>(root: Value<'a>, id_keys: &[String]) -> Vec<KeyedObject<'a>> {
+    if crate::naming::cocos::is_graph(root) {
+        return cocos_objects(root);
+    }
     let lower: Vec<String> = id_keys.iter().map(|k| k.to_ascii_lowercase()).collect();
     let mut out = Vec::new();
     let mut path = Path::root();
     walk(root, &lower, &mut path, &mut out);
     out
+}
+
+/// The objects of a Cocos object graph: every element of its array, by an id that stays
+/// while the graph is renumbered ([`crate::naming::cocos::GraphObject::id`]), named by
+/// node path; at `/[_id=…]` when the id is the object's own `_id`, else at its position.
+fn cocos_objects(root: Value<'_>) -> Vec<KeyedObject<'_>> {
+    let elements: Vec<Value<'_>> = root.children().collect();
+    let objects = crate::naming::cocos::objects(root);
+    let graph: std::sync::Arc<[String]> = objects.iter().map(|o| o.id.clone()).collect();
+    objects
+        .into_iter()
+        .filter_map(|o| {
+            let seg = if o.own_id {
+                Segment::Id {
+                    key: "_id".to_string(),
+                    value: o.id.clone(),
+                }
+            } else {
+                Segment::Index(o.index)
+            };
+            let path = Path(vec![seg]);
+            Some(KeyedObject {
+                pointer: path.to_string(),
+                path,
+                value: *elements.get(o.index)?,
+                id: o.id,
+                name: o.name,
+                graph: Some(graph.clone()),
+            })
+        })
+        .collect()
 }
 
 /// Appends one pointer segment's text, escaped as RFC 6901 says (`~` → `~0`, `/` → `~1`).
@@ -89,6 +133,8 @@ fn walk<'a>(v: Value<'a>, lower: &[String], path: &mut Path, out: &mut Vec<Keyed
                         value: id.clone(),
                     });
                     out.push(KeyedObject {
+                        name: None,
+                        graph: None,
                         id,
                         path: path.clone(),
                         pointer,
@@ -119,11 +165,20 @@ pub const LEAF_DEPTH: usize = 8;
 /// an object is not split into thousands).
 pub const LEAF_MAX: usize = 512;
 
+/// The position a Cocos reference names: `{"__id__": n}` (an object of that one member).
+pub fn reference(v: Value<'_>) -> Option<usize> {
+    if v.kind() != Kind::Object || v.len() != 1 {
+        return None;
+    }
+    v.get("__id__")?.as_number_lexeme()?.parse().ok()
+}
+
 /// The leaf properties of object `v`, in document order, each with its value: members
 /// whose value is a non-empty object are flattened into their members, named by a dotted
 /// path below `v` (`light.intensity`; a key that is not a plain word quoted:
-/// `light["cone angle"]`, the grammar of the paths in reports); arrays, scalars and empty
-/// objects are leaves. Within [`LEAF_DEPTH`] and [`LEAF_MAX`]. Not an object: no leaves.
+/// `light["cone angle"]`, the grammar of the paths in reports); arrays, scalars, empty
+/// objects and Cocos references ([`reference`]: `_parent`, not `_parent.__id__`) are
+/// leaves. Within [`LEAF_DEPTH`] and [`LEAF_MAX`]. Not an object: no leaves.
 pub fn leaf_properties<'a>(v: Value<'a>) -> Vec<(String, Value<'a>)> {
     let mut out = Vec::new();
     if v.kind() == Kind::Object {
@@ -144,6 +199,7 @@ fn push_leaves<'a>(
         push_property_step(prefix, &key);
         let flatten = child.kind() == Kind::Object
             && !child.is_empty()
+            && reference(child).is_none()
             && depth + 1 < LEAF_DEPTH
             && out.len() + leaf_count(child, depth + 1, LEAF_MAX + 1) <= LEAF_MAX;
         if flatten {

@@ -26,7 +26,8 @@ pub struct WhoEdit {
     pub user: String,
     /// The file, relative to the repository root.
     pub file: String,
-    /// The object's JSON Pointer, keyed elements by id: `/entities/[id=6f1c…]`.
+    /// The object's JSON Pointer, keyed elements by id: `/entities/[id=6f1c…]`; empty
+    /// for an object of a Cocos scene, named by node path in `name`.
     pub pointer: String,
     /// The object's name, when known (else it is looked up in `levels`).
     pub name: Option<String>,
@@ -89,7 +90,16 @@ pub fn who_page(w: &WhoPage) -> Page {
             let mut set = CardSet::default();
             let mut editors: HashMap<String, Vec<&str>> = Default::default();
             for e in by_file.remove(file).unwrap_or_default() {
-                let t = target(&parse_pointer(&e.pointer), &[objects]);
+                let t = match (&e.name, e.pointer.is_empty()) {
+                    // A Cocos object, by node path.
+                    (Some(name), true) => crate::cards::Target {
+                        key: name.clone(),
+                        id: None,
+                        location: name.clone(),
+                        property: sjson::Path::root(),
+                    },
+                    _ => target(&parse_pointer(&e.pointer), &[objects]),
+                };
                 let users = editors.entry(t.key.clone()).or_default();
                 if !users.contains(&e.user.as_str()) {
                     users.push(&e.user);

@@ -133,9 +133,13 @@ fn object_line(o: &ObjectChange) -> String {
     line
 }
 
-/// The object the way other reports name it: `entities[crate #e1]`.
+/// The object the way other reports name it: `entities[crate #e1]`; a Cocos object by
+/// its node path, `Canvas/Menu/Start<cc.Label>`.
 fn named(o: &ObjectChange) -> String {
-    merge::naming::object_pointer(&o.pointer, o.name.as_deref())
+    match (&o.name, o.id.is_none() && o.pointer.is_empty()) {
+        (Some(name), true) => sjson::string::terminal_safe_line(name).into_owned(),
+        _ => merge::naming::object_pointer(&o.pointer, o.name.as_deref()),
+    }
 }
 
 /// The report for people, one entry per line of output (not yet escaped).

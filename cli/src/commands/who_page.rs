@@ -25,7 +25,7 @@ pub fn write(
     let mine: BTreeSet<(&str, &str)> = who
         .mine
         .iter()
-        .map(|o| (o.file.as_str(), o.pointer.as_str()))
+        .map(|o| (o.file.as_str(), o.key()))
         .collect();
     let users = who
         .others
@@ -47,7 +47,7 @@ pub fn write(
                 name: o.name.clone(),
                 kind: o.change.to_string(),
                 properties: o.properties.clone(),
-                mine_too: mine.contains(&(o.file.as_str(), o.pointer.as_str())),
+                mine_too: mine.contains(&(o.file.as_str(), o.key())),
             })
         })
         .collect();

@@ -11,6 +11,7 @@
 //! `_parent`/`_children` and `node`/`_components` made true both ways, objects nothing
 //! reaches dropped) and laid out as an array with every reference renumbered.
 
+mod counterpart;
 pub mod diff;
 mod keys;
 mod rebuild;
@@ -27,6 +28,7 @@ use sjson::{Dialect, Document, ParseOptions, Path, Segment};
 pub use crate::naming::cocos as names;
 pub use crate::naming::cocos::is_graph;
 use crate::{Conflict, MergeError, MergeOptions, Structural};
+pub use counterpart::{counterparts, value_renumbered};
 use tree::J;
 
 /// Whether `doc` is a Cocos Creator object graph: a non-empty array whose elements are

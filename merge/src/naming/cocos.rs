@@ -124,3 +124,148 @@ fn member_path(container: Value<'_>, d: Value<'_>) -> String {
     }
     steps.join(".")
 }
+
+/// Every element of the Cocos array `root` named as [`object_name`] names it (`None`:
+/// it has no name), in one walk of the document: naming each element on its own scans
+/// the document once per element.
+pub fn object_names(root: Value<'_>) -> Vec<Option<String>> {
+    let elements: Vec<Value<'_>> = root.children().collect();
+    let len = elements.len();
+    // Each element's first referrer in document order, and the reference.
+    let mut first: Vec<Option<(usize, Value<'_>)>> = vec![None; len];
+    for (i, el) in elements.iter().enumerate() {
+        for d in el.descendants() {
+            if let Some(t) = ref_index(d, len) {
+                if t != i && first[t].is_none() {
+                    first[t] = Some((i, d));
+                }
+            }
+        }
+    }
+    let mut memo: Vec<Option<Option<String>>> = vec![None; len];
+    (0..len)
+        .map(|i| named(&elements, &first, &mut memo, i, 0))
+        .collect()
+}
+
+/// [`name_at`] with the referrers found once ([`object_names`]) and the names memoised.
+fn named(
+    elements: &[Value<'_>],
+    first: &[Option<(usize, Value<'_>)>],
+    memo: &mut [Option<Option<String>>],
+    index: usize,
+    depth: usize,
+) -> Option<String> {
+    if let Some(known) = &memo[index] {
+        return known.clone();
+    }
+    if depth > MAX_REFERRERS {
+        return None;
+    }
+    let el = elements[index];
+    let name = if el.get("_children").is_some() || el.get("_parent").is_some() {
+        node_path(elements, index)
+    } else if let Some(node) = el.get("node").and_then(|n| ref_index(n, elements.len())) {
+        let ty = el
+            .get("__type__")
+            .and_then(|t| t.as_str())
+            .unwrap_or_default();
+        node_path(elements, node).map(|path| format!("{path}<{ty}>"))
+    } else {
+        first[index].and_then(|(r, d)| {
+            let referrer = named(elements, first, memo, r, depth + 1)?;
+            Some(format!("{referrer}.{}", member_path(elements[r], d)))
+        })
+    };
+    memo[index] = Some(name.clone());
+    name
+}
+
+/// One object of a Cocos graph as the object commands know it ([`objects`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GraphObject {
+    /// Its position in the array.
+    pub index: usize,
+    /// Its id in the file: its own `_id`, else its prefab info's `fileId`, else its name
+    /// (`Canvas/Menu/Start`, a second object of that name `Canvas/Menu/Start[2]`), else
+    /// its `__type__`; unique in the file.
+    pub id: String,
+    /// Whether `id` is the object's own `_id` (its place is then `/[_id=…]`).
+    pub own_id: bool,
+    /// Its name for people ([`object_name`]).
+    pub name: Option<String>,
+}
+
+/// Every object of the Cocos array `root`, in document order, each with an id unique in
+/// the file that stays the same while the object is renumbered ([`GraphObject::id`]).
+pub fn objects(root: Value<'_>) -> Vec<GraphObject> {
+    let elements: Vec<Value<'_>> = root.children().collect();
+    let names = object_names(root);
+    fn text(v: Option<Value<'_>>) -> Option<String> {
+        v.and_then(|v| v.as_str().map(|s| s.into_owned()))
+            .filter(|s| !s.is_empty())
+    }
+    // The ids objects hold: their own `_id`, else (a node or component of a prefab) the
+    // `fileId` of their prefab info.
+    let held: Vec<Option<(String, bool)>> = elements
+        .iter()
+        .map(|el| {
+            if let Some(id) = text(el.get("_id")) {
+                return Some((id, true));
+            }
+            ["_prefab", "__prefab"]
+                .iter()
+                .filter_map(|k| ref_index(el.get(k)?, elements.len()))
+                .find_map(|p| text(elements[p].get("fileId")))
+                .map(|id| (id, false))
+        })
+        .collect();
+    let mut count: rustc_hash::FxHashMap<&str, usize> = Default::default();
+    for (id, _) in held.iter().flatten() {
+        *count.entry(id.as_str()).or_default() += 1;
+    }
+    // An id two objects hold is neither's.
+    let held: Vec<Option<(String, bool)>> = held
+        .iter()
+        .map(|h| h.clone().filter(|(id, _)| count[id.as_str()] == 1))
+        .collect();
+    let mut taken: rustc_hash::FxHashSet<String> =
+        held.iter().flatten().map(|(id, _)| id.clone()).collect();
+    let mut out = Vec::with_capacity(elements.len());
+    for (index, (el, (held, name))) in elements.iter().zip(held.into_iter().zip(names)).enumerate()
+    {
+        // The scene itself has the empty path, and the asset (first) is only the object
+        // its prefab infos point back at: no name.
+        let asset = index == 0
+            && matches!(
+                text(el.get("__type__")).as_deref(),
+                Some("cc.SceneAsset" | "cc.Prefab")
+            );
+        let name = name.filter(|n| !n.is_empty() && !asset);
+        let (id, own_id) = held.unwrap_or_else(|| {
+            let base = name
+                .clone()
+                .or_else(|| text(el.get("__type__")))
+                .unwrap_or_else(|| "object".to_string());
+            (unique(&mut taken, base), false)
+        });
+        out.push(GraphObject {
+            index,
+            id,
+            own_id,
+            name,
+        });
+    }
+    out
+}
+
+/// `name`, or `name[2]`, `name[3]`, …: the first not yet taken (then taken).
+fn unique(taken: &mut rustc_hash::FxHashSet<String>, name: String) -> String {
+    if taken.insert(name.clone()) {
+        return name;
+    }
+    (2..)
+        .map(|n| format!("{name}[{n}]"))
+        .find(|candidate| taken.insert(candidate.clone()))
+        .unwrap_or(name)
+}

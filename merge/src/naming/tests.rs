@@ -281,3 +281,62 @@ proptest! {
         prop_assert!(label.ends_with(&format!("#{short}")), "{:?}", label);
     }
 }
+
+#[test]
+fn cocos_objects_by_node_path_with_ids_that_outlive_a_renumbering() {
+    let text = r#"[
+        {"__type__": "cc.SceneAsset", "scene": {"__id__": 1}},
+        {"__type__": "cc.Scene", "_parent": null, "_children": [{"__id__": 2}], "_id": "scene"},
+        {"__type__": "cc.Node", "_name": "Canvas", "_parent": {"__id__": 1},
+         "_children": [{"__id__": 3}, {"__id__": 4}, {"__id__": 8}], "_components": [{"__id__": 5}], "_id": "c"},
+        {"__type__": "cc.Node", "_name": "Item", "_parent": {"__id__": 2}, "_children": [], "_id": "",
+         "_prefab": {"__id__": 6}},
+        {"__type__": "cc.Node", "_name": "Item", "_parent": {"__id__": 2}, "_children": [], "_id": ""},
+        {"__type__": "cc.Button", "node": {"__id__": 2}, "clickEvents": [{"__id__": 7}], "_id": "b"},
+        {"__type__": "cc.PrefabInfo", "fileId": "f1"},
+        {"__type__": "cc.ClickEvent", "handler": "go"},
+        {"__type__": "cc.Node", "_name": "Item", "_parent": {"__id__": 2}, "_children": []}
+    ]"#;
+    let doc = Document::parse(text, Dialect::Json).unwrap();
+    let objects = crate::objects::keyed_objects(doc.root(), &[]);
+    let got: Vec<(&str, Option<&str>, &str)> = objects
+        .iter()
+        .map(|o| (o.id.as_str(), o.name.as_deref(), o.pointer.as_str()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("cc.SceneAsset", None, "/0"),
+            ("scene", None, "/[_id=scene]"),
+            ("c", Some("Canvas"), "/[_id=c]"),
+            ("f1", Some("Canvas/Item"), "/3"),
+            ("Canvas/Item", Some("Canvas/Item"), "/4"),
+            ("b", Some("Canvas<cc.Button>"), "/[_id=b]"),
+            ("Canvas/Item._prefab", Some("Canvas/Item._prefab"), "/6"),
+            (
+                "Canvas<cc.Button>.clickEvents.0",
+                Some("Canvas<cc.Button>.clickEvents.0"),
+                "/7"
+            ),
+            ("Canvas/Item[2]", Some("Canvas/Item"), "/8"),
+        ]
+    );
+    // One walk names every object as each is named alone.
+    let all = cocos::object_names(doc.root());
+    for (i, name) in all.iter().enumerate() {
+        assert_eq!(*name, cocos::object_name(doc.root(), i), "{i}");
+    }
+    assert_eq!(
+        object_label(Some("Canvas/Item"), "Canvas/Item[2]"),
+        "Canvas/Item[2]"
+    );
+    assert_eq!(
+        object_label(Some("Canvas/Item"), "Canvas/Item"),
+        "Canvas/Item"
+    );
+    assert_eq!(object_label(Some("Canvas"), "c"), "Canvas #c");
+    assert_eq!(
+        object_label(Some("Canvas/Item"), "Canvas/Items"),
+        "Canvas/Item #Canvas/Items"
+    );
+}

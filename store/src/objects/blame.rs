@@ -91,6 +91,19 @@ pub fn blame(
     Ok(found.into_objects())
 }
 
+/// Where an object comes in a blame: by pointer; the objects of a Cocos graph (at its top
+/// level, by `_id` or position) by node path, a node before its children and components.
+fn order_key(e: &Entry) -> (bool, &str, &str) {
+    let p = e.pointer.as_str();
+    let top = (p.starts_with("/[_id=") && p.matches('/').count() == 1)
+        || p.strip_prefix('/')
+            .is_some_and(|i| !i.is_empty() && i.bytes().all(|c| c.is_ascii_digit()));
+    match (top, e.name.as_deref()) {
+        (true, Some(name)) => (false, name, p),
+        _ => (true, "", p),
+    }
+}
+
 /// The objects of the blamed file, in document order, and the commit found so far for
 /// each of their properties.
 struct Found {
@@ -107,7 +120,7 @@ impl Found {
             .iter()
             .map(|(id, e)| (id.clone(), e.clone()))
             .collect();
-        objects.sort_by(|a, b| a.1.pointer.cmp(&b.1.pointer));
+        objects.sort_by(|a, b| order_key(&a.1).cmp(&order_key(&b.1)));
         let by_id = objects
             .iter()
             .enumerate()

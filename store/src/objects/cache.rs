@@ -1,4 +1,4 @@
-//! The object index on disk, under `.git/assetvc/object-index/v3-<settings>/`:
+//! The object index on disk, under `.git/assetvc/object-index/v4-<settings>/`:
 //!
 //! - `d/<tree[..2]>/<tree[2..]>.<base tree>`: a [`Delta`] of a tree against a base tree
 //!   (one per parent of a commit);

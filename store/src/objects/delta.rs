@@ -146,9 +146,21 @@ fn diff_file(
     }
 }
 
-/// Whether two entries are equal, the cheap comparison (the value hash) first.
+/// Whether two entries are equal, the cheap comparison (the value hash) first; an
+/// object only renumbered in its array ([`same_place`]) is the same.
 fn same_entry(a: &Entry, b: &Entry) -> bool {
-    a.hash == b.hash && a == b
+    a.hash == b.hash && a.props == b.props && a.name == b.name && same_place(&a.pointer, &b.pointer)
+}
+
+/// Whether two pointers of an object name the same place: equal, or positions in the same
+/// array (`/12` and `/14`: a Cocos object without an id of its own, renumbered when
+/// objects are added before it, has not moved).
+pub(super) fn same_place(a: &str, b: &str) -> bool {
+    fn position(p: &str) -> Option<&str> {
+        let (container, last) = p.rsplit_once('/')?;
+        (!last.is_empty() && last.bytes().all(|c| c.is_ascii_digit())).then_some(container)
+    }
+    a == b || matches!((position(a), position(b)), (Some(x), Some(y)) if x == y)
 }
 
 /// An id removed from one file and added to another in the same delta, once each, moved.

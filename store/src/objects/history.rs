@@ -105,7 +105,10 @@ fn entry_of(
         _ if parent.is_some() => LogKind::Merged,
         (None, _) => LogKind::Created,
         (_, None) => LogKind::Deleted,
-        (Some(o), Some(n)) if o.path != n.path || o.entry.pointer != n.entry.pointer => {
+        (Some(o), Some(n))
+            if o.path != n.path
+                || !super::delta::same_place(&o.entry.pointer, &n.entry.pointer) =>
+        {
             LogKind::Moved
         }
         _ => LogKind::Changed,

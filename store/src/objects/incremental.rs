@@ -56,6 +56,9 @@ pub(super) fn scan_full(
         return (None, None);
     };
     let keyed = merge::objects::keyed_objects(doc.root(), id_keys);
+    // A Cocos object's name and id depend on other objects: its next version is parsed
+    // whole.
+    let whole_only = merge::naming::cocos::is_graph(doc.root());
     let mut outer: Vec<Outer> = Vec::new();
     let mut seen = HashSet::with_capacity(keyed.len());
     let mut unique = true;
@@ -72,7 +75,7 @@ pub(super) fn scan_full(
     }
     let objects = super::scan::entries(&keyed);
     drop(keyed);
-    let previous = unique.then(|| Previous {
+    let previous = (unique && !whole_only).then(|| Previous {
         blob,
         text: doc.into_text().into_bytes(),
         outer,

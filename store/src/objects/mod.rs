@@ -66,11 +66,13 @@ pub struct IndexSettings {
 /// One object as the index knows it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Entry {
-    /// Its JSON Pointer, itself named by id: `/entities/[id=f341]`.
+    /// Its JSON Pointer, itself named by id: `/entities/[id=f341]` (a Cocos object
+    /// without an `_id` of its own: its position, `/12`).
     pub pointer: String,
     /// Hash of its value (not its formatting).
     pub hash: u64,
-    /// Its `name` member, when a string.
+    /// Its `name` member, when a string; a Cocos object's node path
+    /// (`Canvas/Menu/Start`, `Canvas/Menu/Start<cc.Label>`).
     pub name: Option<String>,
     /// Each leaf property's name and value hash, in document order: members, nested
     /// objects flattened (`light.intensity`, [`merge::objects::leaf_properties`]).
@@ -222,5 +224,5 @@ pub(crate) fn index_dir(repo: &gix::Repository, settings: &IndexSettings) -> Pat
     repo.common_dir()
         .join("assetvc")
         .join("object-index")
-        .join(format!("v3-{:016x}", settings.fingerprint))
+        .join(format!("v4-{:016x}", settings.fingerprint))
 }

@@ -1,5 +1,6 @@
-//! OBJECT specs: `FILE#ID`, an id, a unique id prefix, or a unique `name`, looked up in a
-//! tree's object index. Shared by `show`, `log`, `blame`, `restore` and `resolve`.
+//! OBJECT specs: `FILE#ID`, an id, a unique id prefix, or a unique `name` (a Cocos node's
+//! path, `Canvas/Menu/Start`, or a component's, `Canvas/Menu/Start<cc.Label>`), looked
+//! up in a tree's object index. Shared by `show`, `log`, `blame`, `restore` and `resolve`.
 
 use super::TreeIndex;
 use crate::error::{Error, Result};
@@ -15,8 +16,8 @@ pub struct Candidate {
     pub name: Option<String>,
 }
 
-/// The object `spec` names in `index`: `FILE#ID` (the id or a unique prefix of it in that
-/// file), else an exact id, else an exact `name`, else a unique id prefix.
+/// The object `spec` names in `index`: `FILE#ID` (the id, a unique name or a unique
+/// prefix of the id in that file), else an exact id, else an exact `name`, else a unique id prefix.
 pub(crate) fn resolve_spec(index: &TreeIndex, spec: &str) -> Result<Candidate> {
     let candidate = |path: &str, id: &str| Candidate {
         path: path.to_string(),
@@ -38,6 +39,16 @@ pub(crate) fn resolve_spec(index: &TreeIndex, spec: &str) -> Result<Candidate> {
         if let Some(f) = index.files.get(file) {
             if f.objects.contains_key(id) {
                 return Ok(candidate(file, id));
+            }
+            // A Cocos node by its path: `scene.fire#Canvas/Menu/Start`.
+            let named = f
+                .objects
+                .iter()
+                .filter(|(_, e)| e.name.as_deref() == Some(id))
+                .map(|(k, _)| candidate(file, k))
+                .collect();
+            if let Some(r) = pick(named) {
+                return r;
             }
             let found = f
                 .objects

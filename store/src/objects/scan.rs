@@ -17,6 +17,40 @@ fn value_hash(v: Value<'_>) -> u64 {
     h.finish()
 }
 
+/// A stable hash of a value of a Cocos graph whose objects have the ids `graph` by
+/// position: a reference `{"__id__": n}` is hashed as the id of its target, so that a
+/// renumbering of the graph changes no hash.
+fn graph_hash(v: Value<'_>, graph: &[String]) -> u64 {
+    fn feed(v: Value<'_>, graph: &[String], h: &mut rustc_hash::FxHasher) {
+        if let Some(n) = merge::objects::reference(v) {
+            h.write_u8(0xfe);
+            h.write(graph.get(n).map_or(&b"\xff"[..], |id| id.as_bytes()));
+            h.write_u8(0xff);
+            return;
+        }
+        if !v.is_container() {
+            v.hash_value(h);
+            return;
+        }
+        h.write_u8(if v.kind() == sjson::Kind::Array {
+            0xfc
+        } else {
+            0xfb
+        });
+        h.write_usize(v.len());
+        for c in v.children() {
+            if let Some(key) = c.key() {
+                h.write(key.as_bytes());
+                h.write_u8(0xff);
+            }
+            feed(c, graph, h);
+        }
+    }
+    let mut h = rustc_hash::FxHasher::default();
+    feed(v, graph, &mut h);
+    h.finish()
+}
+
 /// The id'd objects of a parsed document by id (the first of a repeated id is kept).
 #[cfg(test)]
 pub fn scan_document(doc: &Document, id_keys: &[String]) -> BTreeMap<String, Entry> {
@@ -38,13 +72,17 @@ pub(super) fn entries(keyed: &[KeyedObject<'_>]) -> BTreeMap<String, Entry> {
 
 /// The entry of one keyed object at `pointer`: a hash per leaf property (nested objects
 /// flattened, `light.intensity`: [`merge::objects::leaf_properties`]), and the object's
-/// hash combining its leaves' names and hashes: each value is hashed once.
+/// hash combining its leaves' names and hashes: each value is hashed once (a Cocos
+/// object's references by their targets' ids, [`graph_hash`]).
 pub(super) fn entry_of(obj: &KeyedObject<'_>, pointer: String) -> Entry {
     let mut whole = rustc_hash::FxHasher::default();
     let props: Vec<(String, u64)> = merge::objects::leaf_properties(obj.value)
         .into_iter()
         .map(|(k, v)| {
-            let h = value_hash(v);
+            let h = match &obj.graph {
+                Some(graph) => graph_hash(v, graph),
+                None => value_hash(v),
+            };
             whole.write(k.as_bytes());
             whole.write_u8(0xff);
             whole.write_u64(h);
@@ -54,11 +92,12 @@ pub(super) fn entry_of(obj: &KeyedObject<'_>, pointer: String) -> Entry {
     Entry {
         pointer,
         hash: whole.finish(),
-        name: obj
-            .value
-            .get("name")
-            .and_then(|n| n.as_str())
-            .map(|n| n.into_owned()),
+        name: obj.name.clone().or_else(|| {
+            obj.value
+                .get("name")
+                .and_then(|n| n.as_str())
+                .map(|n| n.into_owned())
+        }),
         props,
     }
 }

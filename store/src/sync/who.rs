@@ -20,7 +20,8 @@ use crate::Repo;
 pub struct ObjectChange {
     /// Repository-relative file.
     pub file: String,
-    /// The object's JSON Pointer, keyed elements named by id (`/entities/[id=e1]`).
+    /// The object's JSON Pointer, keyed elements named by id (`/entities/[id=e1]`);
+    /// empty for an object of a Cocos scene, named by node path in `name`.
     pub pointer: String,
     /// Its id, if it has one.
     pub id: Option<String>,
@@ -34,13 +35,24 @@ pub struct ObjectChange {
 
 impl ObjectChange {
     /// How people name it, as every report does: `crate #e1`, `#e1`
-    /// ([`merge::naming::object_label`]), `/settings`.
+    /// ([`merge::naming::object_label`]), `/settings`; a Cocos object (no pointer) by
+    /// its node path.
     pub fn label(&self) -> String {
         match (&self.name, &self.id) {
+            (Some(n), None) if self.pointer.is_empty() => n.clone(),
             (name, Some(id)) => merge::naming::object_label(name.as_deref(), id),
             (Some(n), None) => format!("{n} ({})", self.pointer),
             (None, None) if self.pointer.is_empty() => "(root)".into(),
             (None, None) => self.pointer.clone(),
+        }
+    }
+
+    /// What tells it from the file's other objects: its pointer; a Cocos object's node
+    /// path.
+    pub fn key(&self) -> &str {
+        match (&self.name, self.pointer.is_empty()) {
+            (Some(name), true) => name,
+            _ => &self.pointer,
         }
     }
 }
@@ -164,12 +176,12 @@ impl Repo {
         let mine: std::collections::HashSet<(&str, &str)> = report
             .mine
             .iter()
-            .map(|m| (m.file.as_str(), m.pointer.as_str()))
+            .map(|m| (m.file.as_str(), m.key()))
             .collect();
         let mut overlaps = Vec::new();
         for other in &report.others {
             for o in &other.objects {
-                if mine.contains(&(o.file.as_str(), o.pointer.as_str())) {
+                if mine.contains(&(o.file.as_str(), o.key())) {
                     overlaps.push((other.user.clone(), o.clone()));
                 }
             }
@@ -188,7 +200,7 @@ fn shared_objects(others: &[OtherWip]) -> Vec<(Vec<String>, ObjectChange)> {
     let mut at: std::collections::HashMap<(&str, &str), usize> = std::collections::HashMap::new();
     for other in others {
         for o in &other.objects {
-            match at.entry((o.file.as_str(), o.pointer.as_str())) {
+            match at.entry((o.file.as_str(), o.key())) {
                 std::collections::hash_map::Entry::Occupied(e) => {
                     let users = &mut shared[*e.get()].0;
                     if !users.contains(&other.user) {
@@ -280,6 +292,9 @@ pub(super) fn objects_of(
     new: &Document,
     options: &DiffOptions,
 ) -> Vec<ObjectChange> {
+    if let Some(changes) = merge::cocos::diff::graph_changes(old, new, options) {
+        return graph_objects(file, changes);
+    }
     let d = diff(old.root(), new.root(), options);
     let mut by_pointer: BTreeMap<String, ObjectChange> = BTreeMap::new();
     // Each array's elements indexed by id once, not scanned per object (#30 item 8).
@@ -354,6 +369,47 @@ pub(super) fn objects_of(
         }
     }
     by_pointer.into_values().collect()
+}
+
+/// The changes of a Cocos scene by object, each named by node path
+/// (`Canvas/Menu/Start<cc.Label>`) with no pointer (its position is no name: it changes
+/// when the scene is renumbered, which is no change), its properties as pointers below
+/// it (`/_lpos/x`; a list's element by the list, `/_children`).
+fn graph_objects(file: &str, changes: Vec<merge::cocos::diff::GraphChange>) -> Vec<ObjectChange> {
+    use merge::cocos::diff::GraphChangeKind as Kind;
+    let mut by_object: BTreeMap<String, ObjectChange> = BTreeMap::new();
+    for c in changes {
+        let kind = match (c.kind, c.property.is_empty()) {
+            (Kind::Added, true) => "added",
+            (Kind::Removed, true) => "removed",
+            (Kind::Moved, true) => "moved",
+            _ => "changed",
+        };
+        let entry = by_object
+            .entry(c.object.clone())
+            .or_insert_with(|| ObjectChange {
+                file: file.to_string(),
+                pointer: String::new(),
+                id: None,
+                name: Some(c.object.clone()),
+                change: kind,
+                properties: Vec::new(),
+            });
+        if kind != "changed" {
+            entry.change = kind;
+        }
+        let member = c.property.split('[').next().unwrap_or_default();
+        if !member.is_empty() {
+            let pointer: String = member
+                .split('.')
+                .map(|step| format!("/{}", step.replace('~', "~0").replace('/', "~1")))
+                .collect();
+            if !entry.properties.contains(&pointer) {
+                entry.properties.push(pointer);
+            }
+        }
+    }
+    by_object.into_values().collect()
 }
 
 /// The `name` member of an object.

@@ -14,8 +14,9 @@ use crate::report::safe_line;
 /// Arguments of `assetvc log`.
 #[derive(Debug, Args)]
 pub struct LogArgs {
-    /// FILE#ID, an id, a unique id prefix, or a unique name (FILE#ID also finds an object
-    /// that was deleted from FILE).
+    /// FILE#ID, an id, a unique id prefix, or a unique name (a Cocos node by its path,
+    /// `Canvas/Menu/Start`, a component as `Canvas/Menu/Start<cc.Label>`); FILE#ID also
+    /// finds an object that was deleted from FILE.
     pub object: String,
     /// Only the commits that changed this property of the object or a leaf below it:
     /// `light`, `light.intensity`, or a JSON Pointer below the object (`/light/intensity`).
@@ -163,7 +164,7 @@ fn not_found(tree: &TreeIndex, spec: &str) -> anyhow::Error {
             ));
         }
     }
-    msg.push_str("\n  name an object as FILE#ID (an id or its prefix), an id, or its `name`");
+    msg.push_str("\n  name an object as FILE#ID (an id or its prefix), an id, or its `name` (a Cocos node: its path)");
     anyhow::anyhow!(msg)
 }
 
@@ -184,7 +185,12 @@ fn describe(e: &LogEntry) -> String {
     match e.kind {
         LogKind::Created => format!("created in {}", path(e.new.as_ref())),
         LogKind::Deleted => format!("deleted from {}", path(e.old.as_ref())),
-        LogKind::Changed => format!("changed{props}"),
+        LogKind::Changed => match (e.properties.is_empty(), renamed_from(e)) {
+            // Only its name changed: a Cocos object whose node or a node above it was
+            // renamed.
+            (true, Some(old)) => format!("renamed from {}", safe_line(old)),
+            _ => format!("changed{props}"),
+        },
         LogKind::Moved => {
             let (o, n) = (e.old.as_ref(), e.new.as_ref());
             let place = |l: Option<&store::Located>| {
@@ -203,6 +209,13 @@ fn describe(e: &LogEntry) -> String {
             None => format!("merged{props}"),
         },
     }
+}
+
+/// The object's name before the commit, when the commit changed it.
+fn renamed_from(e: &LogEntry) -> Option<&str> {
+    let old = e.old.as_ref()?.entry.name.as_deref()?;
+    let new = e.new.as_ref()?.entry.name.as_deref();
+    (new != Some(old)).then_some(old)
 }
 
 fn entry_json(e: &LogEntry) -> serde_json::Value {

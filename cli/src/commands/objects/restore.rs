@@ -83,6 +83,12 @@ fn restore(args: &RestoreArgs) -> anyhow::Result<()> {
             report::parse_error(&target, &String::from_utf8_lossy(&text), &e)
         )
     })?;
+    if merge::cocos::is_cocos(&current) {
+        bail!(
+            "{target}: a Cocos scene's objects name each other by position; restoring one \
+             object alone is not supported (nothing was changed)"
+        );
+    }
     let source_dialect = repo
         .matcher
         .dialect(Path::new(&found.path))

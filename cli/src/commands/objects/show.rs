@@ -17,7 +17,8 @@ use crate::exit::Outcome;
 /// Arguments of `assetvc show`.
 #[derive(Debug, Args)]
 pub struct ShowArgs {
-    /// FILE#ID, an id, a unique id prefix, or a unique name.
+    /// FILE#ID, an id, a unique id prefix, or a unique name (a Cocos node by its path,
+    /// `Canvas/Menu/Start`, a component as `Canvas/Menu/Start<cc.Label>`).
     pub object: String,
     /// Show it as in this revision (default: HEAD's object, as in the worktree).
     #[arg(long)]

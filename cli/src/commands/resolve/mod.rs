@@ -2,7 +2,8 @@
 //! after a merge (the driver under `git merge`, `pull`, `rebase`, `cherry-pick`, or
 //! `assetvc merge`/`pull`), redoes the choice the policy made, from the three versions the
 //! merge journal recorded: for the conflicts of one object (an id, a unique id prefix or a
-//! unique `name`) or every conflict of FILE. Only the conflicting nodes change, printed in
+//! unique `name`; in a Cocos scene a node's path, see [`cocos`]) or every conflict of FILE.
+//! Only the conflicting nodes change, printed in
 //! the file's own style; the file is written atomically, and a file that does not parse
 //! is refused untouched.
 
@@ -13,6 +14,8 @@ use clap::{Args, ValueEnum};
 use sjson::{Dialect, Document, Out, ParseOptions, Segment};
 use store::at_path::{find, objects, parse as parse_pointer, pick, put as edit, Object};
 use store::{FileStep, Journal, Meaning, Recorded, SideMeanings};
+
+mod cocos;
 
 use super::{merging, porcelain};
 use crate::exit::Outcome;
@@ -38,7 +41,9 @@ pub enum Take {
 pub struct ResolveArgs {
     /// The merged file in the worktree.
     pub file: PathBuf,
-    /// The object: an id, a unique id prefix, or a unique `name`.
+    /// The object: an id, a unique id prefix, or a unique `name`; in a Cocos scene or
+    /// prefab a node's path (`Canvas/Menu/Start`), a component
+    /// (`Canvas/Menu/Start<cc.Label>`) or a place as `assetvc conflicts` prints it.
     #[arg(required_unless_present = "all", conflicts_with = "all")]
     pub object: Option<String>,
     /// Redo every conflict of FILE.
@@ -159,6 +164,8 @@ struct StepConflict {
     pointer: String,
     segs: Vec<Segment>,
     step: usize,
+    /// The place as the merge named it for people.
+    name: Option<String>,
 }
 
 /// The three recorded versions of one step, parsed.
@@ -210,24 +217,40 @@ fn resolve_in(
     }
     let conflicts = file_conflicts(steps);
     let wanted = args.object.as_deref();
-    let chosen = select(wanted, &conflicts, &doc, &loaded, names, shown)?;
-    let resolved: Vec<(usize, String)> =
-        chosen.iter().map(|c| (c.step, c.pointer.clone())).collect();
+    let chosen = if merge::cocos::is_cocos(&doc) {
+        select_cocos(wanted, &conflicts, &doc, shown)?
+    } else {
+        let chosen = select(wanted, &conflicts, &doc, &loaded, names, shown)?;
+        chosen.into_iter().map(|c| (c, None)).collect()
+    };
+    let resolved: Vec<(usize, String)> = chosen
+        .iter()
+        .map(|(c, _)| (c.step, c.pointer.clone()))
+        .collect();
     let mut changed = Vec::new();
     let mut took = Vec::new();
-    for conflict in chosen {
+    for (conflict, located) in chosen {
         let step = steps[conflict.step];
         let side = side_of(args.take, step);
         took.push(side);
         let source = loaded[conflict.step].get(side);
-        let Some((edited, value)) = redo(&doc, conflict, source, shown) else {
+        let redone = match &located {
+            Some(l) => cocos::redo(&doc, l, source, side, shown),
+            None => redo(&doc, conflict, source, shown),
+        };
+        let Some((edited, value)) = redone else {
             continue;
         };
         doc = Document::parse_with(edited, ParseOptions::new(dialect)).map_err(|e| {
             format!("internal error: the edited {shown} does not parse ({e}); nothing changed")
         })?;
         let pointer = &conflict.pointer;
-        let at = if pointer.is_empty() { "/" } else { pointer };
+        // A Cocos object by its name: its position means nothing to a person.
+        let at = match &located {
+            Some(l) => l.place.as_str(),
+            None if pointer.is_empty() => "/",
+            None => pointer,
+        };
         let step_name = match step.step.as_deref() {
             Some(s) => format!(" (step {s})"),
             None => String::new(),
@@ -270,6 +293,7 @@ fn file_conflicts(steps: &[&FileStep]) -> Vec<StepConflict> {
                 pointer: p.to_string(),
                 segs: parse_pointer(p),
                 step: i,
+                name: c.name.clone(),
             });
         }
     }
@@ -313,6 +337,44 @@ fn redo(
     };
     Some((text, new.map(|(_, v)| merge::compact_json(v))))
 }
+
+/// The conflicts of a Cocos graph to redo, each found in the file ([`cocos`]): all, or
+/// those of the object `wanted` names; a conflict whose object is no longer in the file
+/// is said on stderr and left.
+fn select_cocos<'c>(
+    wanted: Option<&str>,
+    conflicts: &'c [StepConflict],
+    doc: &Document,
+    shown: &str,
+) -> Result<Chosen<'c>, String> {
+    let mut chosen = Vec::new();
+    let mut objects: Vec<String> = Vec::new();
+    for (c, l) in conflicts.iter().zip(cocos::locate_all(doc, conflicts)) {
+        let Some(l) = l else {
+            let place = c.name.as_deref().unwrap_or(&c.pointer);
+            eprintln!("assetvc: warning: {shown} {place}: no longer in the file; left as it is");
+            continue;
+        };
+        if !objects.contains(&l.object) {
+            objects.push(l.object.clone());
+        }
+        if wanted.is_none_or(|w| cocos::names(w, c, &l)) {
+            chosen.push((c, Some(l)));
+        }
+    }
+    match wanted {
+        Some(w) if chosen.is_empty() => {
+            Err(format!(
+            "{shown}: no object {w:?} among the recorded conflicts (objects with conflicts: {})",
+            if objects.is_empty() { "none".into() } else { objects.join(", ") }
+        ))
+        }
+        _ => Ok(chosen),
+    }
+}
+
+/// The conflicts to redo, each with where it is in a Cocos graph.
+type Chosen<'c> = Vec<(&'c StepConflict, Option<cocos::Located>)>;
 
 /// The conflicts to redo: all, or those on the way to the object `wanted` names.
 fn select<'c>(
