@@ -79,7 +79,10 @@ fn an_unparsable_side_is_left_with_stages() {
     assert_eq!(m.unresolved.len(), 1);
     assert!(matches!(
         m.unresolved[0].kind,
-        UnresolvedKind::Unparsable { side: "theirs", .. }
+        UnresolvedKind::Unparsable {
+            side: merge::Version::Theirs,
+            ..
+        }
     ));
     assert_eq!(
         worktree::unmerged_paths(&m.index),
@@ -139,6 +142,9 @@ fn an_unparsable_virtual_base_falls_back_to_a_real_one() {
     .unwrap();
     assert!(matches!(
         failed,
-        AssetMerge::Failed(UnresolvedKind::Unparsable { side: "base", .. })
+        AssetMerge::Failed(UnresolvedKind::Unparsable {
+            side: merge::Version::Base,
+            ..
+        })
     ));
 }

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::bail;
 use clap::{Args, ValueEnum};
+use merge::Version;
 use sjson::{Dialect, Document, Out, ParseOptions, Segment};
 use store::at_path::{find, objects, parse as parse_pointer, pick, put as edit, Object};
 use store::{FileStep, Journal, Meaning, Recorded, SideMeanings};
@@ -141,16 +142,16 @@ fn clear_pending(op: &Recorded, steps: &[&FileStep], resolved: &[(usize, String)
     }
 }
 
-/// The side's version name (`base`, `ours`, `theirs`) for `take` in `step` (a step
-/// that did not record its sides was a merge: ours is local).
-fn side_of(take: Take, step: &FileStep) -> &'static str {
+/// The version `take` takes in `step` (a step that did not record its sides was a merge:
+/// ours is local).
+fn side_of(take: Take, step: &FileStep) -> Version {
     let sides = step.sides.unwrap_or(SideMeanings::MERGE);
     match take {
-        Take::Ours => "ours",
-        Take::Theirs => "theirs",
-        Take::Base => "base",
-        Take::Upstream => sides.side(Meaning::Upstream).name(),
-        Take::Local => sides.side(Meaning::Local).name(),
+        Take::Ours => Version::Ours,
+        Take::Theirs => Version::Theirs,
+        Take::Base => Version::Base,
+        Take::Upstream => sides.side(Meaning::Upstream).into(),
+        Take::Local => sides.side(Meaning::Local).into(),
     }
 }
 
@@ -169,11 +170,11 @@ struct StepVersions {
 }
 
 impl StepVersions {
-    fn get(&self, side: &str) -> &Document {
-        match side {
-            "base" => &self.base,
-            "ours" => &self.ours,
-            _ => &self.theirs,
+    fn get(&self, version: Version) -> &Document {
+        match version {
+            Version::Base => &self.base,
+            Version::Ours => &self.ours,
+            Version::Theirs => &self.theirs,
         }
     }
 }
