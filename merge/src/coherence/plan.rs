@@ -1,7 +1,7 @@
 //! Finding what breaks the invariants in a merged document and planning the repairs.
 
 use rustc_hash::FxHashSet;
-use sjson::{Document, NodeId, Value};
+use sjson::{Document, NodeId, Path, Segment, Value};
 
 use super::apply::Edit;
 use super::index::{resolve, DocIndex, Matchers, Named, Reference};
@@ -223,10 +223,11 @@ impl<'s, 'o> State<'s, 'o> {
             if deleter.is_some_and(|d| self.dangles_in(d, round, r)) {
                 continue;
             }
-            let referrer = match r.referrer {
-                Some(i) => format!("{}/{}", round.im.pointer(i), r.key),
-                None => format!("/{}", r.key),
+            let mut referrer = match r.referrer {
+                Some(i) => round.im.pointer(i),
+                None => Path::root(),
             };
+            referrer.push(Segment::Key(r.key.to_string()));
             self.restore(
                 round,
                 &r.target,
@@ -330,14 +331,14 @@ impl<'s, 'o> State<'s, 'o> {
                     node: im.objs[c].value.id(),
                 });
                 round.reports.push(Conflict {
-                    path: im.pointer(c).to_string(),
+                    path: im.pointer(c),
                     kind: ConflictKind::Orphan,
                     base: None,
                     ours: None,
                     theirs: None,
                     taken: self.winner,
                     object: Some(label(im.objs[c].value, id)),
-                    referrer: Some(im.pointer(keep).to_string()),
+                    referrer: Some(im.pointer(keep)),
                 });
             }
         }

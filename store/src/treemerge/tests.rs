@@ -46,7 +46,7 @@ fn assets_merge_by_structure_and_report_conflicts() {
     assert_eq!(m.files.len(), 1);
     assert_eq!(m.files[0].path, "a.sjson");
     assert_eq!(m.files[0].conflicts.len(), 1);
-    assert_eq!(m.files[0].conflicts[0].path, "/y");
+    assert_eq!(m.files[0].conflicts[0].path.to_string(), "/y");
     let tree = repo.gix().find_tree(m.tree).unwrap();
     let entry = tree.lookup_entry_by_path("a.sjson").unwrap().unwrap();
     let blob = repo.gix().find_blob(entry.object_id()).unwrap();

@@ -12,7 +12,7 @@ use anyhow::bail;
 use clap::{Args, ValueEnum};
 use merge::Version;
 use sjson::{Dialect, Document, Out, ParseOptions, Segment};
-use store::at_path::{find, objects, parse as parse_pointer, pick, put as edit, Object};
+use store::at_path::{find, objects, pick, put as edit, Object};
 use store::{FileStep, Journal, Meaning, Recorded, SideMeanings};
 
 use super::{merging, porcelain};
@@ -129,7 +129,10 @@ fn clear_pending(op: &Recorded, steps: &[&FileStep], resolved: &[(usize, String)
         let mut step = (*step).clone();
         let mut cleared = false;
         for c in step.conflicts.iter_mut().filter(|c| c.pending) {
-            if resolved.iter().any(|(s, p)| *s == i && *p == c.path) {
+            if resolved
+                .iter()
+                .any(|(s, p)| *s == i && *p == c.path.to_string())
+            {
                 c.pending = false;
                 cleared = true;
             }
@@ -265,11 +268,12 @@ fn file_conflicts(steps: &[&FileStep]) -> Vec<StepConflict> {
     let mut conflicts: Vec<StepConflict> = Vec::new();
     for (i, step) in steps.iter().enumerate() {
         for c in &step.conflicts {
-            let p = c.path.as_str();
+            let p = c.path.to_string();
             conflicts.retain(|c| c.pointer != p);
             conflicts.push(StepConflict {
-                pointer: p.to_string(),
-                segs: parse_pointer(p),
+                pointer: p,
+                // Number steps as keys: they name an element where they meet an array.
+                segs: merge::changeset::reported_indices(&c.path, |_| false).0,
                 step: i,
             });
         }
