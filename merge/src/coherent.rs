@@ -6,7 +6,6 @@ mod game_pass;
 
 use sjson::{Dialect, Document, ParseOptions};
 
-use crate::coherence::Which;
 use crate::game::Game;
 use crate::merger::Printed;
 use crate::profile::Format;
@@ -266,8 +265,7 @@ fn checked<R: Send>(
             format,
             ids_known_unique: unique_ids,
         };
-        let which = [Which::Base, Which::Ours, Which::Theirs];
-        crate::gate::check(document, |i| versions.doc(which[i]), &rules)
+        crate::gate::check(document, |v| versions.doc(v), &rules)
     };
     if pass.document.is_none() && pass.reports.is_empty() {
         return Ok(Coherent {

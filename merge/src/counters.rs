@@ -270,7 +270,7 @@ fn report(h: &Holder<'_>, new: i64) -> Conflict {
         (!name.is_empty()).then(|| name.into_owned())
     });
     Conflict {
-        path: path.to_string(),
+        path,
         kind: ConflictKind::Renumbered,
         base: None,
         ours: Some(h.id.to_string()),

@@ -15,6 +15,7 @@ use sjson::{Document, Kind, Value};
 use crate::id::{id_display, id_of};
 use crate::id_table::IdTable;
 use crate::profile::Format;
+use crate::Version;
 
 mod formats;
 
@@ -158,11 +159,11 @@ pub(crate) struct Rules<'r> {
     pub(crate) ids_known_unique: bool,
 }
 
-/// The violations of `result` that no input shares; `input(i)` gives base, ours, theirs
-/// (`None`: not to be had, and then nothing is reported: the gate cannot tell).
+/// The violations of `result` that no input shares; `input(v)` gives version `v` (`None`:
+/// not to be had, and then nothing is reported: the gate cannot tell).
 pub(crate) fn check<'d>(
     result: &Document,
-    input: impl Fn(usize) -> Option<&'d Document>,
+    input: impl Fn(Version) -> Option<&'d Document>,
     rules: &Rules<'_>,
 ) -> Vec<GateViolation> {
     let mut found = scan(result.root(), rules, !rules.ids_known_unique);
@@ -172,8 +173,8 @@ pub(crate) fn check<'d>(
     }
     let mut held_by_inputs: FxHashSet<GateViolation> = FxHashSet::default();
     let mut sets_in_inputs: FxHashSet<String> = FxHashSet::default();
-    for i in 0..3 {
-        let Some(doc) = input(i) else {
+    for version in Version::ALL {
+        let Some(doc) = input(version) else {
             return Vec::new();
         };
         let mut walk = Walk::new(rules, true);
@@ -220,7 +221,7 @@ pub(crate) fn recheck(
         format,
         ids_known_unique: false,
     };
-    check(result, |i| Some(inputs[i]), &rules)
+    check(result, |v| Some(inputs[v.index()]), &rules)
 }
 
 struct Walk<'r> {

@@ -18,8 +18,8 @@ use crate::{Conflict, ConflictKind, Policy, Side};
 pub(crate) struct Grid<'d> {
     /// What pairs it across versions: its object's pointer, a chunk by its coordinates.
     pub(crate) key: String,
-    /// The report pointer of its cells' array (`/layers/[id=3]/data`).
-    pub(crate) pointer: String,
+    /// The place of its cells' array (`/layers/[id=3]/data`).
+    pub(crate) pointer: Path,
     pub(crate) width: usize,
     pub(crate) height: usize,
     /// The coordinates of its first cell (a chunk's place in an infinite map).
@@ -70,7 +70,6 @@ pub(crate) fn grids(game: Game, doc: &Document) -> Vec<Grid<'_>> {
         };
         let mut pointer = path.clone();
         pointer.push(Segment::Key(member.into()));
-        let pointer = pointer.to_string();
         let origin = chunk.unwrap_or((0, 0));
         out.push(Grid {
             key,
@@ -120,9 +119,9 @@ pub(crate) fn duplicate_chunks(game: Game, doc: &Document) -> Vec<Edit> {
 pub(crate) struct GridMerge {
     /// The replacements of the result's grids that differ from the cell-by-cell merge.
     pub(crate) edits: Vec<Edit>,
-    /// The pointers of the grids merged cell by cell (the structural merge's conflicts
+    /// The places of the grids merged cell by cell (the structural merge's conflicts
     /// inside them are superseded).
-    pub(crate) replaced: Vec<String>,
+    pub(crate) replaced: Vec<Path>,
     /// One [`ConflictKind::Cells`] per grid where both sides painted a cell differently.
     pub(crate) reports: Vec<Conflict>,
 }

@@ -76,7 +76,7 @@ pub fn grid_changes<'a>(old: &'a Document, new: &'a Document) -> Vec<GridChange<
 fn compare<'a>(old: &Grid<'a>, new: &Grid<'a>) -> GridChange<'a> {
     let (a, b) = (old.lexemes(), new.lexemes());
     let mut change = GridChange {
-        pointer: new.pointer.clone(),
+        pointer: new.pointer.to_string(),
         cells: 0,
         bounds: None,
         resized: ((old.width, old.height) != (new.width, new.height))

@@ -335,7 +335,7 @@ impl<'a> Merger<'a> {
         };
         let taken = self.cx.policy_side();
         self.st.conflicts.push(crate::Conflict {
-            path: self.st.path.to_string(),
+            path: self.st.path.clone(),
             kind: ConflictKind::Order,
             base: ids(seqs[0]),
             ours: ids(seqs[1]),

@@ -57,7 +57,7 @@ mod versions;
 
 use std::fmt;
 
-use sjson::{Document, ParseError};
+use sjson::{Document, ParseError, Path};
 
 pub use coherent::FREE_BASE_FROM;
 pub use compact::compact_json;
@@ -282,26 +282,37 @@ impl ConflictKind {
     }
 }
 
-/// A true conflict and how it was resolved.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A true conflict and how it was resolved. Serialised as the journal writes a conflict
+/// ([`record::ConflictRecord`]): paths as their pointer text, values as JSON.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Conflict {
-    /// JSON Pointer of the place, keyed elements named by id: `/entities/[id=f341]/position`.
-    pub path: String,
+    /// The place, keyed elements named by id: `/entities/[id=f341]/position`.
+    #[serde(with = "report_path::pointer")]
+    pub path: Path,
     /// The kind of conflict.
     pub kind: ConflictKind,
     /// The base value as compact JSON (`None` where absent).
+    #[serde(default, with = "record::raw_json")]
     pub base: Option<String>,
     /// Ours' value as compact JSON (`None` where deleted).
+    #[serde(default, with = "record::raw_json")]
     pub ours: Option<String>,
     /// Theirs' value as compact JSON (`None` where deleted).
+    #[serde(default, with = "record::raw_json")]
     pub theirs: Option<String>,
     /// The side whose value the result holds.
     pub taken: Side,
     /// For a coherence repair: the object, as people name it (`crate #1f2e3d4c`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub object: Option<String>,
-    /// For a coherence repair: the JSON Pointer of the reference that needed the object
+    /// For a coherence repair: the place of the reference that needed the object
     /// (`dangling-reference`) or of the parent the reverted reparent named (`cycle`).
-    pub referrer: Option<String>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "report_path::optional_pointer"
+    )]
+    pub referrer: Option<Path>,
 }
 
 impl ConflictKind {
@@ -324,7 +335,7 @@ impl Conflict {
     /// `place`, its referrer by short ids, [`Conflict::repair_line`]); the pointer when
     /// `None`.
     pub fn line_at(&self, place: Option<&str>) -> String {
-        let referrer = self.referrer.as_deref().map(naming::bare_pointer);
+        let referrer = self.referrer.as_ref().map(naming::bare_path);
         self.line_named(place, referrer.as_deref())
     }
 
@@ -404,14 +415,12 @@ impl Conflict {
         }
     }
 
-    /// The place as the report's pointer, safe for a terminal.
+    /// The place as the report's pointer (`/` for the root), safe for a terminal.
     fn place_text(&self) -> String {
-        let path = if self.path.is_empty() {
-            "/"
-        } else {
-            &self.path
-        };
-        sjson::string::terminal_safe_line(path).into_owned()
+        if self.path.0.is_empty() {
+            return "/".to_string();
+        }
+        sjson::string::terminal_safe_line(&self.path.to_string()).into_owned()
     }
 }
 
@@ -420,27 +429,23 @@ impl fmt::Display for Conflict {
         if let Some(detail) = self.detail() {
             return write!(f, "{}: {detail}", self.place_text());
         }
-        let path = if self.path.is_empty() {
-            "/"
-        } else {
-            &self.path
-        };
+        let path = self.place_text();
         if self.kind.is_repair() {
             let safe = sjson::string::terminal_safe_line;
-            write!(f, "{}: {}", safe(path), self.kind.name())?;
+            write!(f, "{path}: {}", self.kind.name())?;
             if let Some(object) = &self.object {
                 write!(f, ": {}", safe(object))?;
             }
             write!(f, ", {}", self.kind.describe())?;
             if let Some(referrer) = &self.referrer {
-                write!(f, " ({} {})", self.referrer_role(), safe(referrer))?;
+                let referrer = safe(&referrer.to_string()).into_owned();
+                write!(f, " ({} {referrer})", self.referrer_role())?;
             }
             return write!(f, ", from {}", self.taken.name());
         }
         write!(
             f,
-            "{}: {}, took {}",
-            sjson::string::terminal_safe_line(path),
+            "{path}: {}, took {}",
             self.kind.describe(),
             self.taken.name()
         )

@@ -283,7 +283,7 @@ impl<'a> Merger<'a> {
         taken: Side,
     ) {
         self.st.conflicts.push(Conflict {
-            path: self.st.path.to_string(),
+            path: self.st.path.clone(),
             kind,
             base: b.map(compact_json),
             ours: o.map(compact_json),
@@ -410,7 +410,7 @@ impl<'a> Merger<'a> {
             let mut key = String::new();
             sjson::string::write_quoted(&mut key, &c.key);
             self.st.conflicts.push(Conflict {
-                path: self.st.path.to_string(),
+                path: self.st.path.clone(),
                 kind: ConflictKind::RepeatedKey,
                 base: None,
                 ours: None,

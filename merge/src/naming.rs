@@ -14,7 +14,7 @@ use sjson::{Kind, Path, Segment, Value};
 
 use crate::id::{id_display, id_of};
 use crate::id_table::IdTable;
-use crate::report_path::{parse_report_pointer, path_text};
+use crate::report_path::{path_text, read_report_pointer, reported_indices};
 
 /// Ids up to this many characters are shown whole.
 const SHORT_ID_MAX: usize = 12;
@@ -235,12 +235,18 @@ impl<'a> Names<'a> {
     /// A JSON Pointer as the merge reports it (`/entities/[id=f341]/position`, `~0`, `~1`
     /// and a key's leading `~2` escapes) for people, like [`Names::path`].
     pub fn pointer(&self, pointer: &str) -> String {
-        // A number step is an index where the documents hold an array there.
-        let path = parse_report_pointer(pointer, |p| self.is_array_at(p));
+        self.report_path(&read_report_pointer(pointer))
+    }
+
+    /// A report's place (a conflict's path, read back or as the merge made it) for people,
+    /// as [`Names::pointer`] names its pointer: a number step is an index where the
+    /// documents hold an array there, a key otherwise.
+    pub fn report_path(&self, path: &Path) -> String {
+        let path = reported_indices(path, |p| self.is_array_at(p));
         self.path(&path)
     }
 
-    /// Each of `conflicts` for people: its path ([`Names::pointer`]), a repair's referrer
+    /// Each of `conflicts` for people: its path ([`Names::report_path`]), a repair's referrer
     /// named the same way, and its line (`entities[lamp_01 #6f1c…4b03].light.intensity:
     /// both modified, took theirs`; a repair's object and referrer both named), each path
     /// rendered once for both.
@@ -248,8 +254,8 @@ impl<'a> Names<'a> {
         conflicts
             .iter()
             .map(|c| {
-                let place = self.pointer(&c.path);
-                let referrer = c.referrer.as_deref().map(|r| self.pointer(r));
+                let place = self.report_path(&c.path);
+                let referrer = c.referrer.as_ref().map(|r| self.report_path(r));
                 let line = c.line_named(Some(&place), referrer.as_deref());
                 NamedConflict {
                     place,
@@ -262,7 +268,7 @@ impl<'a> Names<'a> {
 
     /// Where `c` is, for people (a repair: its object, `units[crate #9f0c…4f5f]`).
     pub fn place(&self, c: &crate::Conflict) -> Option<String> {
-        Some(self.pointer(&c.path))
+        Some(self.report_path(&c.path))
     }
 
     fn is_array_at(&self, path: &Path) -> bool {
@@ -312,7 +318,13 @@ fn hash_of(text: &str) -> u64 {
 /// A report pointer for people where no document is at hand (`/flow/[id=node-spawn]/unit`
 /// as `flow[#node-spawn].unit`): elements by short id, without their names.
 pub fn bare_pointer(pointer: &str) -> String {
-    Names::new(Vec::new(), &[], &[]).pointer(pointer)
+    bare_path(&read_report_pointer(pointer))
+}
+
+/// A report's place for people where no document is at hand, as [`bare_pointer`] names
+/// its pointer.
+pub fn bare_path(path: &Path) -> String {
+    Names::new(Vec::new(), &[], &[]).report_path(path)
 }
 
 /// An object's pointer for people where only the object's own name is known (a report

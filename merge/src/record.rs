@@ -7,8 +7,11 @@
 //! The types live here, beside [`Conflict`], so that every layer reads the same fields:
 //! `store` keeps them, the cli's `conflicts` and `resolve` and the review page read them.
 
+use std::borrow::Cow;
+
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::value::RawValue;
+use sjson::Path;
 
 use crate::{Conflict, ConflictKind, Policy, Side};
 
@@ -83,8 +86,10 @@ impl SideMeanings {
 /// One conflict resolved by policy, or one repair, as recorded.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ConflictRecord {
-    /// The place: a report pointer (`/entities/[id=f341]/position`, see [`sjson::Path`]).
-    pub path: String,
+    /// The place (written as its pointer, `/entities/[id=f341]/position`; a number step
+    /// reads back as a key, [`ConflictRecord::place`]).
+    #[serde(with = "crate::report_path::pointer")]
+    pub path: Path,
     /// The kind.
     pub kind: ConflictKind,
     /// The base value (compact JSON; `None` where absent).
@@ -101,9 +106,13 @@ pub struct ConflictRecord {
     /// A repair's object, as people name it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub object: Option<String>,
-    /// A repair's referrer (a pointer).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub referrer: Option<String>,
+    /// A repair's referrer (written as its pointer).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "crate::report_path::optional_pointer"
+    )]
+    pub referrer: Option<Path>,
     /// A repair's referrer as people name it (`flow[spawn #node-spawn].unit`), when named.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub referrer_name: Option<String>,
@@ -156,10 +165,10 @@ impl ConflictRecord {
         }
     }
 
-    /// The place as a path (a number step read as an array index where `is_array` says
-    /// the path so far is an array).
-    pub fn place(&self, is_array: impl FnMut(&sjson::Path) -> bool) -> sjson::Path {
-        crate::changeset::parse_report_pointer(&self.path, is_array)
+    /// The place with a number step read as an array index where `is_array` says the
+    /// path so far is an array (a key otherwise).
+    pub fn place(&self, is_array: impl FnMut(&Path) -> bool) -> Path {
+        crate::report_path::reported_indices(&self.path, is_array)
     }
 
     /// A repair's line for people, its object and referrer named as the merge named them
@@ -171,11 +180,11 @@ impl ConflictRecord {
     }
 
     /// The place for people: its name, else its pointer (`/` for the root).
-    pub fn shown_place(&self) -> &str {
+    pub fn shown_place(&self) -> Cow<'_, str> {
         match self.name.as_deref().filter(|n| !n.is_empty()) {
-            Some(name) => name,
-            None if self.path.is_empty() => "/",
-            None => &self.path,
+            Some(name) => Cow::Borrowed(name),
+            None if self.path.0.is_empty() => Cow::Borrowed("/"),
+            None => Cow::Owned(self.path.to_string()),
         }
     }
 }
@@ -269,9 +278,10 @@ impl FileStep {
 
 /// A value kept as its compact JSON text, written as JSON (not as a string); `null` and
 /// an absent field read as `None`, as the untyped journal wrote them.
-mod raw_json {
+pub(crate) mod raw_json {
     use super::*;
 
+    /// Writes the value's JSON as JSON.
     pub fn serialize<S: Serializer>(v: &Option<String>, s: S) -> Result<S::Ok, S::Error> {
         match v.as_deref().map(|t| RawValue::from_string(t.to_string())) {
             Some(Ok(raw)) => raw.serialize(s),
@@ -281,6 +291,7 @@ mod raw_json {
         }
     }
 
+    /// Reads any JSON value as its text (`null`: `None`).
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
         let raw = Option::<Box<RawValue>>::deserialize(d)?;
         Ok(raw.map(|r| r.get().to_string()))

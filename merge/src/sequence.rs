@@ -115,7 +115,7 @@ impl<'a> Merger<'a> {
             self.st.path.push(Segment::Index(c.o_start));
             let taken = self.cx.opts().policy.side();
             self.st.conflicts.push(crate::Conflict {
-                path: self.st.path.to_string(),
+                path: self.st.path.clone(),
                 kind: ConflictKind::BothModified,
                 base: Some(json_list(c.b)),
                 ours: Some(json_list(c.o)),

@@ -151,7 +151,7 @@ fn keyed_conflicts_name_the_element_by_id() {
         "l = [{ ID = 7 v = 1 }]",
         "l = [{ ID = 7 v = 2 }]",
     );
-    assert_eq!(one_conflict(&out).path, "/l/[ID=7]/v");
+    assert_eq!(one_conflict(&out).path.to_string(), "/l/[ID=7]/v");
 }
 
 #[test]

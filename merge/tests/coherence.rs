@@ -362,7 +362,7 @@ fn a_moved_value_holding_another_moved_value_is_merged_once() {
     assert!(!out.text().contains("b-10d64946"), "{}", out.text());
     assert_eq!(out.conflicts.len(), 1, "{:#?}", out.conflicts);
     assert_eq!(
-        out.conflicts[0].path,
+        out.conflicts[0].path.to_string(),
         "/l/[id=b-db631e39]/children/[id=b975]/children/[id=b555]/children/[id=b-10d64946]"
     );
 }

@@ -15,7 +15,7 @@ fn collapses(out: &Merged) -> Vec<(String, Side)> {
     out.conflicts
         .iter()
         .filter(|c| c.kind == ConflictKind::RepeatedKey)
-        .map(|c| (c.path.clone(), c.taken))
+        .map(|c| (c.path.to_string(), c.taken))
         .collect()
 }
 

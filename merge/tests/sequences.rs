@@ -60,7 +60,7 @@ fn atomic_tuples_in_keyed_elements() {
     );
     let theirs = "l = [{ id = 1 pos = [1 2 5] rot = [0 0 0 1] }]\n";
     let out = sj(base, ours, theirs);
-    assert_eq!(one_conflict(&out).path, "/l/[id=1]/pos");
+    assert_eq!(one_conflict(&out).path.to_string(), "/l/[id=1]/pos");
 }
 
 #[test]

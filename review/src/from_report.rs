@@ -61,7 +61,8 @@ fn side_labels(step: &FileStep, c: &ConflictRecord) -> [String; 2] {
 /// The details of a repair, field by field.
 fn repair_details(c: &ConflictRecord) -> Vec<(String, Shown)> {
     let mut details = Vec::new();
-    for (key, v) in [("object", &c.object), ("referrer", &c.referrer)] {
+    let referrer = c.referrer.as_ref().map(Path::to_string);
+    for (key, v) in [("object", &c.object), ("referrer", &referrer)] {
         if let Some(v) = v {
             details.push((key.to_string(), Shown::Text(v.clone())));
         }
@@ -82,7 +83,8 @@ fn cards_in(step: &FileStep, merged: &LevelObjects, root: Option<Value<'_>>) -> 
     let known = [merged];
     let mut set = CardSet::default();
     for c in &step.conflicts {
-        let path = parse_pointer(&c.path);
+        // A number step is an array index.
+        let path = merge::changeset::reported_indices(&c.path, |_| true);
         let t = root
             .and_then(|r| crate::engine::graph_target(&path, r))
             .unwrap_or_else(|| target(&path, &known));

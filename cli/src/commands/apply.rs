@@ -460,7 +460,7 @@ fn finish(args: &ApplyArgs, targets: &[Target], policy: Policy) -> anyhow::Resul
                 if is_unapplied(c) {
                     eprintln!(
                         "  {}: not applied: not in {}",
-                        report::safe_line(&c.path),
+                        report::safe_line(&c.path.to_string()),
                         report::safe_line(&t.shown)
                     );
                 } else {

@@ -109,7 +109,7 @@ pub fn apply_change_set(
             if resolved.is_some_and(|p| p.is_none()) {
                 if op.kind != OpKind::Destroy {
                     lost.push(Conflict {
-                        path: op.path.to_string(),
+                        path: op.path.clone(),
                         kind: ConflictKind::DeleteModify,
                         base: op.old.map(compact_json),
                         ours: None,

@@ -27,7 +27,7 @@ use sjson::{Path, Value};
 
 use crate::compact::compact_json;
 
-pub use crate::report_path::parse_report_pointer;
+pub use crate::report_path::{parse_report_pointer, reported_indices};
 pub use apply::{apply_change_set, Applied, ApplyError};
 pub use read::{parse_change_set, read_ops, ChangeSetError, Line};
 pub use write::change_set;

@@ -104,7 +104,7 @@ fn a_property_changed_since_is_a_conflict_resolved_by_policy() {
     let out = apply(&set, &a2, Policy::Theirs);
     assert_eq!(out.conflicts.len(), 1);
     let c = &out.conflicts[0];
-    assert_eq!(c.path, "/units/[id=u1]/pos");
+    assert_eq!(c.path.to_string(), "/units/[id=u1]/pos");
     assert_eq!(c.kind, ConflictKind::BothModified);
     assert_eq!(c.taken, Side::Theirs);
     assert!(out.text().contains("[5 0 0]"));
@@ -146,7 +146,7 @@ fn a_change_inside_an_object_the_target_deleted_keeps_it_deleted() {
     assert_eq!(out.text(), a2);
     assert_eq!(out.conflicts.len(), 1);
     let c = &out.conflicts[0];
-    assert_eq!(c.path, "/units/[id=u1]/pos");
+    assert_eq!(c.path.to_string(), "/units/[id=u1]/pos");
     assert_eq!(c.kind, ConflictKind::DeleteModify);
     assert_eq!(c.taken, Side::Ours);
     assert!(out.failed(Policy::Fail));

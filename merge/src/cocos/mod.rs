@@ -108,7 +108,10 @@ pub(crate) fn merge_cocos(
     let conflicts: Vec<Conflict> = merged
         .conflicts
         .into_iter()
-        .map(|c| renumbered(c, &rebuilt.positions))
+        .map(|mut c| {
+            c.path = in_result(&c.path, &rebuilt.positions);
+            c
+        })
         .chain(rebuilt.repairs)
         .map(|c| namer.conflict(c))
         .collect();
@@ -198,25 +201,22 @@ impl Tokens {
     }
 }
 
-/// A conflict of the keyed merge with its place named in the result: the object by its
-/// position, the path cut before a reference list's element.
-fn renumbered(mut conflict: Conflict, positions: &FxHashMap<String, usize>) -> Conflict {
-    let Ok(path) = Path::parse(&conflict.path) else {
-        return conflict;
-    };
+/// A place in the keyed form (`/[__key__=o5]/_string`) as a place in the result: the
+/// object by its position, the path cut before a reference list's element; the root when
+/// the object is not in the result.
+fn in_result(path: &Path, positions: &FxHashMap<String, usize>) -> Path {
     let mut out = Path::root();
-    for (i, seg) in path.0.into_iter().enumerate() {
+    for (i, seg) in path.0.iter().enumerate() {
         match seg {
-            Segment::Id { key, value } if i == 0 && key == KEY => match positions.get(&value) {
+            Segment::Id { key, value } if i == 0 && key == KEY => match positions.get(value) {
                 Some(&p) => out.push(Segment::Index(p)),
                 None => break,
             },
             Segment::Id { key, .. } if key == REF => break,
-            seg => out.push(seg),
+            seg => out.push(seg.clone()),
         }
     }
-    conflict.path = out.to_string();
-    conflict
+    out
 }
 
 /// `value` printed in the layout of `ours` (its indent unit, line ends and final newline).

@@ -4,6 +4,7 @@
 //! no longer reaches dropped, and every reference renumbered to its target's position.
 
 use rustc_hash::{FxHashMap, FxHashSet};
+use sjson::{Path, Segment};
 
 use super::tree::{references, rewrite_references, J};
 use super::{KEY, REF};
@@ -62,6 +63,20 @@ fn refs_of(el: &J) -> Vec<(String, String)> {
         .collect()
 }
 
+/// The place of object `token` in the keyed form (`/[__key__=o5]`), or of its member at
+/// `member` (a dotted member path, `_components.0`: one key per step).
+fn keyed_place(token: &str, member: Option<&str>) -> Path {
+    let mut path = Path(vec![Segment::Id {
+        key: KEY.to_string(),
+        value: token.to_string(),
+    }]);
+    if let Some(member) = member {
+        path.0
+            .extend(member.split('.').map(|k| Segment::Key(k.to_string())));
+    }
+    path
+}
+
 /// A keyed reference to `token`.
 fn reference(token: &str) -> J {
     J::Obj(vec![(REF.to_string(), J::string(token))])
@@ -117,14 +132,14 @@ impl Graph {
                 let Some(found) = find(&token) else { continue };
                 if self.add(found.clone()) {
                     repairs.push(Conflict {
-                        path: token.clone(),
+                        path: keyed_place(&token, None),
                         kind: ConflictKind::DanglingReference,
                         base: None,
                         ours: None,
                         theirs: None,
                         taken: side,
                         object: found.str_member("_name").map(str::to_string),
-                        referrer: Some(format!("{}/{path}", self.tokens[i])),
+                        referrer: Some(keyed_place(&self.tokens[i], Some(&path))),
                     });
                 }
             }
@@ -281,14 +296,9 @@ impl Graph {
             });
         }
         for repair in &mut repairs {
-            repair.path = at
-                .get(&repair.path)
-                .map_or_else(String::new, |p| format!("/{p}"));
-            if let Some(referrer) = &repair.referrer {
-                let (token, rest) = referrer.split_once('/').unwrap_or((referrer, ""));
-                if let Some(p) = at.get(token) {
-                    repair.referrer = Some(format!("/{p}/{}", rest.replace('.', "/")));
-                }
+            repair.path = super::in_result(&repair.path, at);
+            if let Some(referrer) = &mut repair.referrer {
+                *referrer = super::in_result(referrer, at);
             }
         }
         Rebuilt {

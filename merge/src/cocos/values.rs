@@ -1,11 +1,11 @@
 //! A Cocos merge's conflicts as people read them: the keyed form's references in the
 //! three values (`{"__ref__": "o5"}`) become the node path of the object they point at
-//! (`"@Canvas/Menu/Start"`, the way `diff` shows a reference), and a restored object's
-//! place and referrer name the result's positions (which the report names by node path),
-//! not the keyed form's tokens.
+//! (`"@Canvas/Menu/Start"`, the way `diff` shows a reference). Places and referrers are
+//! already the result's positions (which the report names by node path), not the keyed
+//! form's tokens (`in_result`).
 
 use rustc_hash::FxHashMap;
-use sjson::{Dialect, Document, ParseOptions};
+use sjson::{Dialect, Document, ParseOptions, Segment};
 
 use super::names::object_name;
 use super::tree::{rewrite_references, J};
@@ -115,17 +115,16 @@ impl<'a> Namer<'a> {
         }
     }
 
-    /// `conflict` with its values' references named and, for a restored object, its
-    /// place and referrer as result positions.
+    /// `conflict` (its place and referrer already in the result's positions) with its
+    /// values' references named.
     pub(crate) fn conflict(&mut self, mut conflict: Conflict) -> Conflict {
         // A conflict inside a reference (`/7/_parent/__ref__`) is the reference's: its
         // values are tokens. The order of the whole array lists tokens too.
-        let inside = format!("/{REF}");
-        let of_reference = conflict.path.ends_with(&inside);
+        let of_reference = matches!(conflict.path.0.last(), Some(Segment::Key(k)) if k == REF);
         if of_reference {
-            conflict.path.truncate(conflict.path.len() - inside.len());
+            conflict.path.pop();
         }
-        let of_order = conflict.path.is_empty() && conflict.kind == ConflictKind::Order;
+        let of_order = conflict.path.0.is_empty() && conflict.kind == ConflictKind::Order;
         for v in [&mut conflict.base, &mut conflict.ours, &mut conflict.theirs] {
             if let Some(text) = v.as_mut() {
                 *text = match (of_reference, of_order) {
@@ -134,18 +133,6 @@ impl<'a> Namer<'a> {
                     _ => self.value(text),
                 };
             }
-        }
-        if let Some(&at) = self.positions.get(&conflict.path) {
-            conflict.path = format!("/{at}");
-        }
-        if let Some(referrer) = conflict.referrer.take() {
-            let (token, member) = referrer.split_once('/').unwrap_or((&referrer, ""));
-            let member = member.replace('.', "/");
-            conflict.referrer = Some(match self.positions.get(token) {
-                Some(at) if member.is_empty() => format!("/{at}"),
-                Some(at) => format!("/{at}/{member}"),
-                None => referrer.clone(),
-            });
         }
         conflict
     }
@@ -175,7 +162,9 @@ mod tests {
         let parent = outcome
             .conflicts
             .iter()
-            .find(|c| c.kind == ConflictKind::BothModified && c.path.ends_with("/_parent"))
+            .find(|c| {
+                c.kind == ConflictKind::BothModified && c.path.to_string().ends_with("/_parent")
+            })
             .unwrap_or_else(|| panic!("{:?}", outcome.conflicts));
         assert_eq!(parent.base.as_deref(), Some(r#""@Canvas/Menu""#));
         assert_eq!(parent.ours.as_deref(), Some(r#""@Camera""#));

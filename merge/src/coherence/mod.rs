@@ -18,7 +18,6 @@ use sjson::{Document, ParseError, ParseOptions};
 
 use crate::{Conflict, MergeOptions};
 use index::Matchers;
-pub(crate) use versions::Which;
 pub use versions::{BaseAgain, Versions};
 
 /// What counts as a reference (`[references]` in assetvc.toml).

@@ -1,18 +1,18 @@
 //! Finding what breaks the invariants in a merged document and planning the repairs.
 
 use rustc_hash::FxHashSet;
-use sjson::{Document, NodeId, Value};
+use sjson::{Document, NodeId, Path, Segment, Value};
 
 use super::apply::Edit;
 use super::index::{resolve, DocIndex, Matchers, Named, Reference};
 use super::sides::{present, Detached, SideIds};
-use super::versions::{Versions, Which};
+use super::versions::Versions;
 use super::SideWalk;
 
 mod cycle;
 mod restore;
 use crate::id::id_display;
-use crate::{both, Conflict, ConflictKind, Policy, Side};
+use crate::{both, Conflict, ConflictKind, Policy, Side, Version};
 
 /// What a round reads of the result (see [`State::survey`]).
 pub(crate) struct Survey<'m> {
@@ -64,12 +64,12 @@ impl<'s, 'o> State<'s, 'o> {
     /// A version's document, parsed on first use when only its text is kept; `None` if
     /// that fails (a bug, or a freed base that cannot be read again: the pass then reads
     /// the version as empty and fails at the end, see [`Versions::failed`]).
-    fn doc(&self, which: Which) -> Option<&'s Document> {
+    fn doc(&self, which: Version) -> Option<&'s Document> {
         self.versions.doc(which)
     }
 
     /// The full index of a version (empty if it cannot be read, see [`State::doc`]).
-    fn index_of(&self, which: Which) -> DocIndex<'s> {
+    fn index_of(&self, which: Version) -> DocIndex<'s> {
         self.doc(which)
             .map_or_else(DocIndex::default, |doc| DocIndex::build(doc.root(), self.m))
     }
@@ -104,7 +104,7 @@ impl<'s, 'o> State<'s, 'o> {
         let (walked, (im, strings)) = match walked {
             Some(walked) => (walked, DocIndex::build_with_strings(doc.root(), self.m)),
             None => {
-                let (ours, theirs) = (self.doc(Which::Ours), self.doc(Which::Theirs));
+                let (ours, theirs) = (self.doc(Version::Ours), self.doc(Version::Theirs));
                 let walk = |d: Option<&Document>| {
                     d.map_or_else(Detached::default, |d| Detached::of(d, ids))
                 };
@@ -133,7 +133,7 @@ impl<'s, 'o> State<'s, 'o> {
 
     /// Base's index.
     fn base(&self) -> &DocIndex<'s> {
-        self.base_index.get_or_init(|| self.index_of(Which::Base))
+        self.base_index.get_or_init(|| self.index_of(Version::Base))
     }
 
     /// Whether `side` (which deleted the target of `r`) left `r` dangling itself: its
@@ -223,10 +223,11 @@ impl<'s, 'o> State<'s, 'o> {
             if deleter.is_some_and(|d| self.dangles_in(d, round, r)) {
                 continue;
             }
-            let referrer = match r.referrer {
-                Some(i) => format!("{}/{}", round.im.pointer(i), r.key),
-                None => format!("/{}", r.key),
+            let mut referrer = match r.referrer {
+                Some(i) => round.im.pointer(i),
+                None => Path::root(),
             };
+            referrer.push(Segment::Key(r.key.to_string()));
             self.restore(
                 round,
                 &r.target,
@@ -257,7 +258,7 @@ impl<'s, 'o> State<'s, 'o> {
         let in_base = match one_sided.is_empty() {
             true => FxHashSet::default(),
             false => self
-                .doc(Which::Base)
+                .doc(Version::Base)
                 .map_or_else(FxHashSet::default, |base| {
                     present(base, self.m.id_keys_lower, &one_sided)
                 }),
@@ -330,14 +331,14 @@ impl<'s, 'o> State<'s, 'o> {
                     node: im.objs[c].value.id(),
                 });
                 round.reports.push(Conflict {
-                    path: im.pointer(c).to_string(),
+                    path: im.pointer(c),
                     kind: ConflictKind::Orphan,
                     base: None,
                     ours: None,
                     theirs: None,
                     taken: self.winner,
                     object: Some(label(im.objs[c].value, id)),
-                    referrer: Some(im.pointer(keep).to_string()),
+                    referrer: Some(im.pointer(keep)),
                 });
             }
         }

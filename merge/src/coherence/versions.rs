@@ -8,34 +8,7 @@ use std::cell::{Cell, OnceCell};
 
 use sjson::{Dialect, Document, ParseOptions};
 
-use crate::Side;
-
-/// One of the three inputs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Which {
-    Base,
-    Ours,
-    Theirs,
-}
-
-impl Which {
-    fn index(self) -> usize {
-        match self {
-            Which::Base => 0,
-            Which::Ours => 1,
-            Which::Theirs => 2,
-        }
-    }
-}
-
-impl From<Side> for Which {
-    fn from(side: Side) -> Which {
-        match side {
-            Side::Ours => Which::Ours,
-            Side::Theirs => Which::Theirs,
-        }
-    }
-}
+use crate::{Side, Version};
 
 /// The three inputs (base, ours, theirs) for [`super::repaired`].
 pub struct Versions<'t>(Source<'t>);
@@ -118,8 +91,8 @@ impl<'t> Versions<'t> {
     /// The text of side `side`.
     pub(crate) fn side_text(&self, side: Side) -> &'t str {
         match &self.0 {
-            Source::Parsed(docs) => docs[Which::from(side).index()].text(),
-            Source::Texts { sides, .. } => sides[Which::from(side).index() - 1].0,
+            Source::Parsed(docs) => docs[Version::from(side).index()].text(),
+            Source::Texts { sides, .. } => sides[Version::from(side).index() - 1].0,
         }
     }
 
@@ -127,7 +100,7 @@ impl<'t> Versions<'t> {
     /// text cannot be had again or does not parse again (which it did once), after
     /// which [`Versions::failed`] holds, the pass's answer is an error and no version is
     /// read or parsed again.
-    pub(crate) fn doc(&self, which: Which) -> Option<&Document> {
+    pub(crate) fn doc(&self, which: Version) -> Option<&Document> {
         let (base, sides, parsed, failed) = match &self.0 {
             Source::Parsed(docs) => return Some(docs[which.index()]),
             Source::Texts {
@@ -145,15 +118,15 @@ impl<'t> Versions<'t> {
             return None;
         }
         let (text, dialect) = match (which, base) {
-            (Which::Base, (BaseText::Held(text), dialect)) => (text.to_string(), *dialect),
-            (Which::Base, (BaseText::Again(read), dialect)) => match read() {
+            (Version::Base, (BaseText::Held(text), dialect)) => (text.to_string(), *dialect),
+            (Version::Base, (BaseText::Again(read), dialect)) => match read() {
                 Some(text) => (text, *dialect),
                 None => {
                     failed.set(Some(Failure::BaseUnreadable));
                     return None;
                 }
             },
-            // (Ours and theirs follow base in `Which`'s order.)
+            // (Ours and theirs follow base in `Version`'s order.)
             (side, _) => {
                 let (text, dialect) = sides[side.index() - 1];
                 (text.to_string(), dialect)

@@ -1,7 +1,7 @@
 //! The pass for map editors' files ([`crate::game`]): theirs' clashing new ids renumbered
 //! before the coherent merge, grids merged cell by cell and counters raised after it.
 
-use sjson::Document;
+use sjson::{Document, Path, Segment};
 
 use super::{merge_plain, Coherent};
 use crate::game::{spliced, Game};
@@ -48,8 +48,18 @@ pub(crate) fn merge<R: Send>(
     Ok(merged)
 }
 
-/// Whether report pointer `path` is `parent` or lies below it.
-fn is_under(path: &str, parent: &str) -> bool {
-    path.strip_prefix(parent)
-        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+/// Whether `path` is `parent` or lies below it, step by step as their pointers read (a
+/// number step the same whether an index or a key).
+fn is_under(path: &Path, parent: &Path) -> bool {
+    path.0.len() >= parent.0.len() && path.0.iter().zip(&parent.0).all(|(a, b)| same_step(a, b))
+}
+
+/// Whether two steps read the same in a pointer (`3` as an index and as a key).
+fn same_step(a: &Segment, b: &Segment) -> bool {
+    match (a, b) {
+        (Segment::Index(i), Segment::Key(k)) | (Segment::Key(k), Segment::Index(i)) => {
+            *k == i.to_string()
+        }
+        _ => a == b,
+    }
 }

@@ -98,7 +98,7 @@ fn an_id_both_sides_drew_for_different_objects_is_renumbered_in_theirs() {
         .iter()
         .find(|c| c.kind == ConflictKind::Renumbered)
         .expect("the renumbering is reported");
-    assert_eq!(report.path, "/layers/[id=2]/objects/[id=3]");
+    assert_eq!(report.path.to_string(), "/layers/[id=2]/objects/[id=3]");
     assert_eq!(
         report.to_string(),
         "/layers/[id=2]/objects/[id=3]: id 2 taken by both sides, theirs renumbered to 3"

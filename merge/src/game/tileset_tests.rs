@@ -47,11 +47,11 @@ fn shapes_both_sides_drew_on_one_tile_with_one_id_are_both_kept() {
     assert_eq!(shapes(&merged, 5), [(1, 0), (2, 10), (3, 20)]);
     // Tile 7's new shape is theirs alone: its id stands.
     assert_eq!(shapes(&merged, 7), [(1, 0), (2, 30)]);
-    let renumbered: Vec<&str> = out
+    let renumbered: Vec<String> = out
         .conflicts
         .iter()
         .filter(|c| c.kind == ConflictKind::Renumbered)
-        .map(|c| c.path.as_str())
+        .map(|c| c.path.to_string())
         .collect();
     assert_eq!(
         renumbered,

@@ -108,7 +108,10 @@ fn maps(doc: &Document) -> Vec<GateViolation> {
     }
     for grid in crate::grid::grids(game, doc) {
         if !grid.is_whole() {
-            found.push(violation(&grid.pointer, FormatInvariant::GridLength));
+            found.push(violation(
+                &grid.pointer.to_string(),
+                FormatInvariant::GridLength,
+            ));
         }
     }
     found

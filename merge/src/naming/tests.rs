@@ -159,14 +159,14 @@ fn conflicts_are_named_by_path_and_a_repair_by_its_object_and_referrer() {
     )
     .unwrap();
     let conflict = |kind, referrer: Option<&str>| crate::Conflict {
-        path: "/entities/[id=6f1c2a40-1f43-4c8e-9a57-0d1e2f3a4b03]/v".into(),
+        path: sjson::Path::parse("/entities/[id=6f1c2a40-1f43-4c8e-9a57-0d1e2f3a4b03]/v").unwrap(),
         kind,
         base: None,
         ours: None,
         theirs: None,
         taken: crate::Side::Theirs,
         object: None,
-        referrer: referrer.map(String::from),
+        referrer: referrer.map(|r| sjson::Path::parse(r).unwrap()),
     };
     let referrer = "/entities/[id=8b9d0000-1111-2222-3333-444455556666]/target";
     let list = [
@@ -208,7 +208,7 @@ proptest! {
     ) {
         // Any text as a referrer never panics; a keyed one shows its id shortened.
         let _ = bare_pointer(&junk);
-        let referrer = format!("/{key}/[id={id}]/{key}");
+        let referrer = sjson::Path::parse(&format!("/{key}/[id={id}]/{key}")).unwrap();
         let c = crate::Conflict {
             path: referrer.clone(),
             kind: crate::ConflictKind::Orphan,

@@ -27,7 +27,10 @@ fn a_step_of_the_untyped_journal_reads_as_fields() {
     let r = &step.conflicts[1];
     assert_eq!(r.kind, ConflictKind::DanglingReference);
     assert_eq!((r.base.as_ref(), r.ours.as_ref()), (None, None));
-    assert_eq!(r.referrer.as_deref(), Some("/flow/[id=n1]/unit"));
+    assert_eq!(
+        r.referrer.as_ref().map(Path::to_string).as_deref(),
+        Some("/flow/[id=n1]/unit")
+    );
     assert!(!r.pending);
     assert_eq!(r.by, None);
 }
@@ -45,9 +48,23 @@ fn a_step_writes_back_what_it_read() {
 }
 
 #[test]
+fn a_step_writes_its_places_as_the_untyped_journal_did() {
+    // The previous version reads the places as strings: they stay the same text.
+    let step: FileStep = serde_json::from_str(OLD_STEP).unwrap();
+    let old: serde_json::Value = serde_json::from_str(OLD_STEP).unwrap();
+    let new = serde_json::to_value(&step).unwrap();
+    for i in 0..2 {
+        for field in ["path", "referrer"] {
+            assert_eq!(new["conflicts"][i][field], old["conflicts"][i][field]);
+        }
+    }
+    assert_eq!(new["conflicts"][1]["referrer"], "/flow/[id=n1]/unit");
+}
+
+#[test]
 fn a_merged_step_records_meanings_and_names() {
     let c = Conflict {
-        path: "/a".into(),
+        path: pointer("/a"),
         kind: ConflictKind::Cells,
         base: Some("1".into()),
         ours: Some("2".into()),
@@ -74,14 +91,14 @@ fn a_merged_step_records_meanings_and_names() {
 #[test]
 fn a_repair_keeps_its_referrer_named_as_the_merge_named_it() {
     let c = Conflict {
-        path: "/units/[id=9f0c0000-1111-2222-3333-444455554f5f]".into(),
+        path: pointer("/units/[id=9f0c0000-1111-2222-3333-444455554f5f]"),
         kind: ConflictKind::DanglingReference,
         base: None,
         ours: Some("{}".into()),
         theirs: None,
         taken: Side::Ours,
         object: Some("crate #9f0c0000".into()),
-        referrer: Some("/flow/[id=node-spawn-0000-1111]/unit".into()),
+        referrer: Some(pointer("/flow/[id=node-spawn-0000-1111]/unit")),
     };
     let place = "units[crate #9f0c…4f5f]".to_string();
     let referrer = Some("flow[spawn #node-spawn-0000-1111].unit".to_string());
@@ -108,6 +125,11 @@ fn a_repair_keeps_its_referrer_named_as_the_merge_named_it() {
     assert_eq!(again.conflicts[0].line(), step.conflicts[0].line());
 }
 
+/// A well-formed report pointer as a path.
+fn pointer(text: &str) -> Path {
+    Path::parse(text).unwrap()
+}
+
 fn json_value() -> impl Strategy<Value = String> {
     prop_oneof![
         Just("null".to_string()),
@@ -130,7 +152,7 @@ fn record() -> impl Strategy<Value = ConflictRecord> {
     )
         .prop_map(
             |(path, k, base, theirs, ours, name, pending)| ConflictRecord {
-                path,
+                path: crate::changeset::parse_report_pointer(&path, |_| false),
                 kind: ConflictKind::ALL[k],
                 // JSON `null` reads as absent, as the untyped journal wrote "deleted".
                 base: base.filter(|b| b != "null"),
@@ -138,7 +160,7 @@ fn record() -> impl Strategy<Value = ConflictRecord> {
                 theirs: theirs.filter(|t| t != "null"),
                 taken: if ours { Side::Ours } else { Side::Theirs },
                 object: None,
-                referrer: name.as_ref().map(|_| "/flow/[id=n1]/unit".to_string()),
+                referrer: name.as_ref().map(|_| pointer("/flow/[id=n1]/unit")),
                 referrer_name: name.as_ref().map(|n| format!("flow[{n}].unit")),
                 kept: Some(Meaning::Local),
                 name,

@@ -158,7 +158,7 @@ pub fn one_conflict(out: &Merged) -> &Conflict {
 /// Asserts a conflict's path, kind and side taken.
 #[track_caller]
 pub fn assert_conflict(c: &Conflict, path: &str, kind: ConflictKind, taken: Side) {
-    assert_eq!(c.path, path, "{c:#?}");
+    assert_eq!(c.path.to_string(), path, "{c:#?}");
     assert_eq!(c.kind, kind, "{c:#?}");
     assert_eq!(c.taken, taken, "{c:#?}");
 }

@@ -378,7 +378,9 @@ proptest! {
             prop_assert_eq!(out.failed(policy), policy == merge::Policy::Fail && !out.conflicts.is_empty());
             for c in &out.conflicts {
                 prop_assert_eq!(c.taken, if policy == merge::Policy::Ours { merge::Side::Ours } else { merge::Side::Theirs });
-                prop_assert!(c.path.is_empty() || c.path.starts_with('/'));
+                let text = c.path.to_string();
+                prop_assert!(text.is_empty() || text.starts_with('/'));
+                prop_assert_eq!(merge::changeset::parse_report_pointer(&text, |_| false).to_string(), text);
             }
         }
         // Merging the result with itself changes nothing.

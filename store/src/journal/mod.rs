@@ -25,6 +25,7 @@ mod stored;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use merge::Version;
 use serde::{Deserialize, Serialize};
 
 pub use merge::record::{ConflictRecord, FileStep, Meaning, SideMeanings};
@@ -108,8 +109,6 @@ pub struct Versions {
     /// git's "theirs" (%B).
     pub theirs: Vec<u8>,
 }
-
-const SIDES: [&str; 3] = ["base", "ours", "theirs"];
 
 impl Journal {
     /// The journal of the repository whose git directory is `git_dir`.
@@ -265,7 +264,7 @@ impl OperationLog {
             return Ok(name);
         }
         let (name, dir) = self.version_name()?;
-        for (side, from) in SIDES.iter().zip([base, ours, theirs]) {
+        for (side, from) in Version::ALL.into_iter().zip([base, ours, theirs]) {
             let to = dir.join(format!("{name}.{side}"));
             io(from, std::fs::copy(from, &to))?;
         }
@@ -279,10 +278,7 @@ impl OperationLog {
             return Ok(name);
         }
         let (name, dir) = self.version_name()?;
-        for (side, bytes) in SIDES
-            .iter()
-            .zip([&versions.base, &versions.ours, &versions.theirs])
-        {
+        for (side, bytes) in Version::ALL.into_iter().zip(sides) {
             let to = dir.join(format!("{name}.{side}"));
             io(&to, std::fs::write(&to, bytes))?;
         }
@@ -354,14 +350,14 @@ impl Recorded {
         if let Some(stored) = self.versions_from_blobs(name) {
             return stored;
         }
-        let read = |side: &str| {
+        let read = |side: Version| {
             std::fs::read(self.dir.join("versions").join(format!("{name}.{side}")))
                 .map_err(|_| Error::MissingVersions(name.to_string()))
         };
         Ok(Versions {
-            base: read("base")?,
-            ours: read("ours")?,
-            theirs: read("theirs")?,
+            base: read(Version::Base)?,
+            ours: read(Version::Ours)?,
+            theirs: read(Version::Theirs)?,
         })
     }
 }

@@ -37,7 +37,7 @@ impl Journal {
         let mut entries: Vec<Entry> = Vec::new();
         for n in numbers {
             for (name, ids) in stored::blob_ids(&self.op_dir(n).join("versions")) {
-                for (side, id) in super::SIDES.iter().zip(ids) {
+                for (side, id) in merge::Version::ALL.into_iter().zip(ids) {
                     entries.push(Entry {
                         mode: EntryKind::Blob.into(),
                         filename: format!("{n:06}-{name}-{side}").into(),

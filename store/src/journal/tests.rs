@@ -116,11 +116,11 @@ fn versions_come_back_as_saved() {
         theirs: b"a = 3\n".to_vec(),
     };
     let name = log.save_versions(&v).unwrap();
-    let files: Vec<PathBuf> = SIDES
+    let files: Vec<PathBuf> = merge::Version::ALL
         .iter()
         .map(|s| {
-            let p = tmp.path().join(s);
-            std::fs::write(&p, s.as_bytes()).unwrap();
+            let p = tmp.path().join(s.name());
+            std::fs::write(&p, s.name().as_bytes()).unwrap();
             p
         })
         .collect();

@@ -32,8 +32,8 @@ impl Repo {
         Ok(authors.pop().flatten())
     }
 
-    /// For each of `properties` (places in `path` as conflicts name them, JSON Pointers
-    /// with `[id=…]`), the author name of the newest commit reachable from `upstream` but
+    /// For each of `properties` (places in `path` as conflicts name them,
+    /// `/entities/[id=e1]/tint`), the author name of the newest commit reachable from `upstream` but
     /// not from `from` that changed the value there; for a property no commit looked at
     /// changed (or that cannot be found in the file), the author of the newest commit that
     /// changed the file. The answer has one entry per property, then one for the file.
@@ -43,7 +43,7 @@ impl Repo {
         from: ObjectId,
         upstream: ObjectId,
         path: &str,
-        properties: &[&str],
+        properties: &[&sjson::Path],
     ) -> Result<Vec<Option<String>>> {
         let repo = &self.git;
         let walk = repo
@@ -51,13 +51,9 @@ impl Repo {
             .with_hidden([from])
             .all()
             .map_err(Error::git)?;
-        let places: Vec<Option<sjson::Path>> = properties
-            .iter()
-            .map(|p| sjson::Path::parse(p).ok())
-            .collect();
         let mut found: Vec<Option<String>> = vec![None; properties.len()];
         let mut file_author = None;
-        let mut values = Values::new(repo, path, &places);
+        let mut values = Values::new(repo, path, properties);
         let mut read = 0;
         for info in walk.take(LOOK_BACK) {
             let info = info.map_err(Error::git)?;
@@ -111,12 +107,12 @@ fn blob_at(repo: &gix::Repository, tree: ObjectId, path: &str) -> Result<Option<
 struct Values<'a> {
     repo: &'a gix::Repository,
     path: &'a str,
-    places: &'a [Option<sjson::Path>],
+    places: &'a [&'a sjson::Path],
     seen: HashMap<Option<ObjectId>, Option<Vec<Option<u64>>>>,
 }
 
 impl<'a> Values<'a> {
-    fn new(repo: &'a gix::Repository, path: &'a str, places: &'a [Option<sjson::Path>]) -> Self {
+    fn new(repo: &'a gix::Repository, path: &'a str, places: &'a [&'a sjson::Path]) -> Self {
         Values {
             repo,
             path,
@@ -146,7 +142,7 @@ impl<'a> Values<'a> {
             self.places
                 .iter()
                 .map(|p| {
-                    let value = p.as_ref().and_then(|p| value_at(doc.root(), p))?;
+                    let value = value_at(doc.root(), p)?;
                     let mut h = std::collections::hash_map::DefaultHasher::new();
                     value.hash_value(&mut h);
                     value.kind().hash(&mut h);
@@ -170,14 +166,16 @@ fn parse_either(text: String, dialect: Dialect) -> Option<Document> {
 }
 
 /// The value at `path` under `root`: object members by key, array elements by position
-/// or, for `[key=value]`, the element whose `key` member (case-insensitive) has that value.
+/// (a number step is either, by the container it meets, as its pointer reads) or, for
+/// `[key=value]`, the element whose `key` member (case-insensitive) has that value.
 pub(crate) fn value_at<'d>(root: Value<'d>, path: &sjson::Path) -> Option<Value<'d>> {
     let mut at = root;
     for seg in &path.0 {
         at = match seg {
             Segment::Key(k) if at.kind() == Kind::Object => at.get(k)?,
             Segment::Key(k) if at.kind() == Kind::Array => at.children().nth(k.parse().ok()?)?,
-            Segment::Index(i) => at.children().nth(*i)?,
+            Segment::Index(i) if at.kind() == Kind::Array => at.children().nth(*i)?,
+            Segment::Index(i) => at.get(&i.to_string())?,
             Segment::Id { key, value } => at.children().find(|e| {
                 e.kind() == Kind::Object
                     && e.members().any(|(k, v)| {

@@ -2,7 +2,7 @@
 //! gix's line merge.
 
 use gix::ObjectId;
-use merge::{Conflict, MergeOptions};
+use merge::{Conflict, MergeOptions, Version};
 use sjson::{Dialect, Document, ParseOptions};
 
 use super::UnresolvedKind;
@@ -52,47 +52,46 @@ pub(super) fn merge_asset(
     };
     // Parses a version; `Ok(Err(_))` is a parse failure, with the text for diagnostics
     // (read again: failures are rare, and the first read's buffer went to the parser).
-    let parse =
-        |side: &'static str, id: Option<ObjectId>| -> Result<Result<Document, UnresolvedKind>> {
-            let data = match id {
-                Some(id) => repo.find_blob(id)?.take_data(),
-                None => match dialect {
-                    Dialect::Json => b"{}".to_vec(),
-                    _ => Vec::new(),
-                },
-            };
-            Ok(
-                match Document::parse_bytes(data, ParseOptions::new(dialect)) {
-                    Ok(doc) => Ok(doc),
-                    Err(error) => {
-                        let data = match id {
-                            Some(id) => repo.find_blob(id)?.take_data(),
-                            None => Vec::new(),
-                        };
-                        let text = String::from_utf8_lossy(&data).into_owned();
-                        Err(UnresolvedKind::Unparsable { side, error, text })
-                    }
-                },
-            )
+    let parse = |side: Version, id: Option<ObjectId>| -> Result<Result<Document, UnresolvedKind>> {
+        let data = match id {
+            Some(id) => repo.find_blob(id)?.take_data(),
+            None => match dialect {
+                Dialect::Json => b"{}".to_vec(),
+                _ => Vec::new(),
+            },
         };
+        Ok(
+            match Document::parse_bytes(data, ParseOptions::new(dialect)) {
+                Ok(doc) => Ok(doc),
+                Err(error) => {
+                    let data = match id {
+                        Some(id) => repo.find_blob(id)?.take_data(),
+                        None => Vec::new(),
+                    };
+                    let text = String::from_utf8_lossy(&data).into_owned();
+                    Err(UnresolvedKind::Unparsable { side, error, text })
+                }
+            },
+        )
+    };
     let o = match ours_parsed {
         Some(doc) => doc,
-        None => match parse("ours", Some(ours))? {
+        None => match parse(Version::Ours, Some(ours))? {
             Ok(d) => d,
             Err(kind) => return Ok(AssetMerge::Failed(kind)),
         },
     };
-    let (b, base_blob) = match parse("base", base)? {
+    let (b, base_blob) = match parse(Version::Base, base)? {
         Ok(d) => (d, base),
         Err(kind) => match fallback_base {
-            Some(id) => match parse("base", Some(id))? {
+            Some(id) => match parse(Version::Base, Some(id))? {
                 Ok(d) => (d, Some(id)),
                 Err(_) => return Ok(AssetMerge::Failed(kind)),
             },
             None => return Ok(AssetMerge::Failed(kind)),
         },
     };
-    let t = match parse("theirs", Some(theirs))? {
+    let t = match parse(Version::Theirs, Some(theirs))? {
         Ok(d) => d,
         Err(kind) => return Ok(AssetMerge::Failed(kind)),
     };

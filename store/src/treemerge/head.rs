@@ -64,15 +64,16 @@ fn merge_message(
     title: &str,
     files: &[MergedFile],
     unresolved: &[Unresolved],
-    policy: &str,
+    policy: merge::Policy,
 ) -> String {
     let mut message = format!("{title}\n");
     let lines = conflict_lines(files);
     if !lines.is_empty() {
         let n = lines.len();
         message.push_str(&format!(
-            "\nassetvc resolved {n} conflict{} by policy {policy}:\n",
-            if n == 1 { "" } else { "s" }
+            "\nassetvc resolved {n} conflict{} by policy {}:\n",
+            if n == 1 { "" } else { "s" },
+            policy.name()
         ));
         for line in lines {
             message.push_str(&line);
@@ -112,7 +113,7 @@ impl Repo {
         // git's discipline: the index lock first, then the index and HEAD read under it.
         let mut lock = worktree::IndexLock::acquire(repo)?;
         let ours = repo::head_commit(repo)?;
-        let policy = rules.options.policy.name();
+        let policy = rules.options.policy;
         let mut report = MergeReport {
             result: MergeResult::UpToDate,
             ours,

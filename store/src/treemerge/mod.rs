@@ -155,8 +155,8 @@ impl MergedFile {
 pub enum UnresolvedKind {
     /// A version of an asset does not parse: nothing was merged, ours is in the worktree.
     Unparsable {
-        /// `base`, `ours` or `theirs`.
-        side: &'static str,
+        /// The version that does not parse.
+        side: merge::Version,
         /// The parse error.
         error: ParseError,
         /// The text that failed to parse (lossy UTF-8), for diagnostics.

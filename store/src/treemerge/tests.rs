@@ -46,7 +46,7 @@ fn assets_merge_by_structure_and_report_conflicts() {
     assert_eq!(m.files.len(), 1);
     assert_eq!(m.files[0].path, "a.sjson");
     assert_eq!(m.files[0].conflicts.len(), 1);
-    assert_eq!(m.files[0].conflicts[0].path, "/y");
+    assert_eq!(m.files[0].conflicts[0].path.to_string(), "/y");
     let tree = repo.gix().find_tree(m.tree).unwrap();
     let entry = tree.lookup_entry_by_path("a.sjson").unwrap().unwrap();
     let blob = repo.gix().find_blob(entry.object_id()).unwrap();
@@ -79,7 +79,10 @@ fn an_unparsable_side_is_left_with_stages() {
     assert_eq!(m.unresolved.len(), 1);
     assert!(matches!(
         m.unresolved[0].kind,
-        UnresolvedKind::Unparsable { side: "theirs", .. }
+        UnresolvedKind::Unparsable {
+            side: merge::Version::Theirs,
+            ..
+        }
     ));
     assert_eq!(
         worktree::unmerged_paths(&m.index),
@@ -139,6 +142,9 @@ fn an_unparsable_virtual_base_falls_back_to_a_real_one() {
     .unwrap();
     assert!(matches!(
         failed,
-        AssetMerge::Failed(UnresolvedKind::Unparsable { side: "base", .. })
+        AssetMerge::Failed(UnresolvedKind::Unparsable {
+            side: merge::Version::Base,
+            ..
+        })
     ));
 }

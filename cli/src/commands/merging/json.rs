@@ -2,24 +2,6 @@
 
 use merge::{Conflict, Policy};
 use serde::Serialize;
-use serde_json::value::RawValue;
-
-/// One conflict in a JSON report.
-#[derive(Serialize)]
-pub struct ConflictReport<'a> {
-    path: &'a str,
-    kind: &'static str,
-    base: Option<Box<RawValue>>,
-    ours: Option<Box<RawValue>>,
-    theirs: Option<Box<RawValue>>,
-    taken: &'static str,
-    /// A coherence repair's object (`crate #1f2e3d4c`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    object: Option<&'a str>,
-    /// A coherence repair's referrer (JSON Pointer).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    referrer: Option<&'a str>,
-}
 
 /// The report of one merged file.
 #[derive(Serialize)]
@@ -28,13 +10,9 @@ pub struct FileReport<'a> {
     pub path: String,
     /// The policy used.
     pub policy: &'static str,
-    /// Every conflict and the side taken.
-    pub conflicts: Vec<ConflictReport<'a>>,
-}
-
-fn raw(json: &Option<String>) -> Option<Box<RawValue>> {
-    json.as_ref()
-        .and_then(|j| RawValue::from_string(j.clone()).ok())
+    /// Every conflict and the side taken, as `merge::Conflict` serialises itself (its place
+    /// as a pointer, its values as JSON).
+    pub conflicts: &'a [Conflict],
 }
 
 /// The JSON report of a merged file.
@@ -42,19 +20,7 @@ pub fn file_report<'a>(path: &str, policy: Policy, conflicts: &'a [Conflict]) ->
     FileReport {
         path: path.to_string(),
         policy: policy.name(),
-        conflicts: conflicts
-            .iter()
-            .map(|c| ConflictReport {
-                path: &c.path,
-                kind: c.kind.name(),
-                base: raw(&c.base),
-                ours: raw(&c.ours),
-                theirs: raw(&c.theirs),
-                taken: c.taken.name(),
-                object: c.object.as_deref(),
-                referrer: c.referrer.as_deref(),
-            })
-            .collect(),
+        conflicts,
     }
 }
 

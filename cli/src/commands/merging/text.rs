@@ -81,8 +81,8 @@ pub fn conflict_line(
     }
     let path = match place {
         Some(place) => place.to_string(),
-        None if c.path.is_empty() => "/".to_string(),
-        None => sjson::string::terminal_safe_line(&c.path).into_owned(),
+        None if c.path.0.is_empty() => "/".to_string(),
+        None => sjson::string::terminal_safe_line(&c.path.to_string()).into_owned(),
     };
     format!(
         "{path}: {}, {}",

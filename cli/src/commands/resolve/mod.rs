@@ -11,8 +11,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::bail;
 use clap::{Args, ValueEnum};
+use merge::Version;
 use sjson::{Dialect, Document, Out, ParseOptions, Segment};
-use store::at_path::{find, objects, parse as parse_pointer, pick, put as edit, Object};
+use store::at_path::{find, objects, pick, put as edit, Object};
 use store::{FileStep, Journal, Meaning, Recorded, SideMeanings};
 
 mod cocos;
@@ -133,7 +134,10 @@ fn clear_pending(op: &Recorded, steps: &[&FileStep], resolved: &[(usize, String)
         let mut step = (*step).clone();
         let mut cleared = false;
         for c in step.conflicts.iter_mut().filter(|c| c.pending) {
-            if resolved.iter().any(|(s, p)| *s == i && *p == c.path) {
+            if resolved
+                .iter()
+                .any(|(s, p)| *s == i && *p == c.path.to_string())
+            {
                 c.pending = false;
                 cleared = true;
             }
@@ -146,16 +150,16 @@ fn clear_pending(op: &Recorded, steps: &[&FileStep], resolved: &[(usize, String)
     }
 }
 
-/// The side's version name (`base`, `ours`, `theirs`) for `take` in `step` (a step
-/// that did not record its sides was a merge: ours is local).
-fn side_of(take: Take, step: &FileStep) -> &'static str {
+/// The version `take` takes in `step` (a step that did not record its sides was a merge:
+/// ours is local).
+fn side_of(take: Take, step: &FileStep) -> Version {
     let sides = step.sides.unwrap_or(SideMeanings::MERGE);
     match take {
-        Take::Ours => "ours",
-        Take::Theirs => "theirs",
-        Take::Base => "base",
-        Take::Upstream => sides.side(Meaning::Upstream).name(),
-        Take::Local => sides.side(Meaning::Local).name(),
+        Take::Ours => Version::Ours,
+        Take::Theirs => Version::Theirs,
+        Take::Base => Version::Base,
+        Take::Upstream => sides.side(Meaning::Upstream).into(),
+        Take::Local => sides.side(Meaning::Local).into(),
     }
 }
 
@@ -176,11 +180,11 @@ struct StepVersions {
 }
 
 impl StepVersions {
-    fn get(&self, side: &str) -> &Document {
-        match side {
-            "base" => &self.base,
-            "ours" => &self.ours,
-            _ => &self.theirs,
+    fn get(&self, version: Version) -> &Document {
+        match version {
+            Version::Base => &self.base,
+            Version::Ours => &self.ours,
+            Version::Theirs => &self.theirs,
         }
     }
 }
@@ -287,11 +291,12 @@ fn file_conflicts(steps: &[&FileStep]) -> Vec<StepConflict> {
     let mut conflicts: Vec<StepConflict> = Vec::new();
     for (i, step) in steps.iter().enumerate() {
         for c in &step.conflicts {
-            let p = c.path.as_str();
+            let p = c.path.to_string();
             conflicts.retain(|c| c.pointer != p);
             conflicts.push(StepConflict {
-                pointer: p.to_string(),
-                segs: parse_pointer(p),
+                pointer: p,
+                // Number steps as keys: they name an element where they meet an array.
+                segs: merge::changeset::reported_indices(&c.path, |_| false).0,
                 step: i,
                 name: c.name.clone(),
             });

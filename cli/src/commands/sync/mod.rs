@@ -504,10 +504,10 @@ fn report_postponed(unresolved: &[store::Unresolved], label: &str, out: &mut Cyc
                 "assetvc: {}: {} does not parse yet ({}:{}: {}); {label} is not merged \
                  until it does (your bytes are kept)",
                 report::safe_line(&u.path),
-                if *side == "ours" {
+                if *side == merge::Version::Ours {
                     "your version"
                 } else {
-                    side
+                    side.name()
                 },
                 error.line,
                 error.col,

@@ -20,20 +20,20 @@ pub fn report(
     for f in files.iter().filter(|f| !f.conflicts.is_empty()) {
         // Who made each upstream value: the newest upstream commit that changed that
         // property (the file's newest, where the property cannot be followed).
-        let properties: Vec<&str> = f.conflicts.iter().map(|c| c.path.as_str()).collect();
+        let properties: Vec<&sjson::Path> = f.conflicts.iter().map(|c| &c.path).collect();
         let authors = repo
             .upstream_authors(heads.0, heads.1, &f.path, &properties)
             .unwrap_or_default();
         for (i, (c, place)) in f.conflicts.iter().zip(f.places_or_none()).enumerate() {
             let by = authors.get(i).cloned().flatten();
-            let at = place.unwrap_or(&c.path);
+            let at = place.map_or_else(|| c.path.to_string(), str::to_string);
             let value = |v: &Option<String>| v.clone().unwrap_or_else(|| "(deleted)".into());
             let who = by.as_deref().map_or(String::new(), |b| format!(" by {b}"));
             eprintln!(
                 "assetvc:   {} {}: {}, kept your {} in the worktree; upstream's {}{} is \
                  pending (assetvc resolve {} --all --take upstream)",
                 report::safe_line(&f.path),
-                report::safe_line(at),
+                report::safe_line(&at),
                 c.kind.describe(),
                 report::safe_line(&value(&c.ours)),
                 report::safe_line(&value(&c.theirs)),
@@ -43,7 +43,7 @@ pub fn report(
             out.push(json!({
                 "file": f.path,
                 "object": place,
-                "property": c.path,
+                "property": c.path.to_string(),
                 "kind": c.kind.name(),
                 "local": as_json(&c.ours),
                 "upstream": as_json(&c.theirs),
@@ -82,7 +82,7 @@ pub fn recorded(repo: &store::Repo, edited: &[String]) -> Vec<Value> {
             out.push(json!({
                 "file": step.path,
                 "object": c.name,
-                "property": c.path,
+                "property": c.path.to_string(),
                 "kind": c.kind,
                 "local": as_json(&c.ours),
                 "upstream": as_json(&c.theirs),

@@ -1,7 +1,7 @@
 //! Parent cycles in the result: finding them on the graph of nesting and parent
 //! references, and breaking one by reverting the losing side's reparents.
 
-use sjson::{Kind, Out, Value};
+use sjson::{Kind, Out, Segment, Value};
 
 use super::{label, other, Edit, Round, State};
 use crate::coherence::index::{DocIndex, Reference};
@@ -169,10 +169,12 @@ impl<'s> State<'s, '_> {
         let json = |i: &DocIndex<'_>| Self::member(i, &id, &r.key).map(compact_json);
         let target_pointer = im
             .position(&r.target)
-            .map(|p| im.pointer(p).to_string())
+            .map(|p| im.pointer(p))
             .unwrap_or_default();
+        let mut path = im.pointer(c);
+        path.push(Segment::Key(r.key.to_string()));
         round.reports.push(Conflict {
-            path: format!("{}/{}", im.pointer(c), r.key),
+            path,
             kind: ConflictKind::Cycle,
             base: json(self.base()),
             ours: json(self.side(Side::Ours)),

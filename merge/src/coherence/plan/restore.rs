@@ -42,7 +42,7 @@ impl<'s> State<'s, '_> {
         round: &mut Round<'_, 'm>,
         id: &str,
         kind: ConflictKind,
-        referrer: Option<String>,
+        referrer: Option<sjson::Path>,
     ) where
         's: 'm,
     {
@@ -113,7 +113,7 @@ impl<'s> State<'s, '_> {
         round.edits.push(edit);
         let json = |i: &DocIndex<'_>| i.get(id).map(|o| compact_json(o.value));
         round.reports.push(Conflict {
-            path: si.pointer(x).to_string(),
+            path: si.pointer(x),
             kind,
             base: json(self.base()),
             ours: json(self.side(Side::Ours)),
