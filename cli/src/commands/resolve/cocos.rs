@@ -115,7 +115,7 @@ pub(super) fn redo(
     doc: &Document,
     l: &Located,
     source: &Document,
-    side: &str,
+    side: merge::Version,
     shown: &str,
 ) -> Option<(String, Option<String>)> {
     let warn = |why: &str| {
