@@ -46,7 +46,7 @@ use crate::worktree;
 
 use crate::journal::Versions;
 use both_changed::BothChanged;
-pub use head::{conflict_lines, current_index, update_head, MergeReport, MergeResult};
+pub use head::{conflict_lines, current_index, update_head, MergeReport, MergeResult, TreeMerger};
 pub use strategy::{MergeTrees, StrategyMerge};
 
 /// How one asset path is merged: its syntax and its engine profile.
