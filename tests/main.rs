@@ -38,6 +38,7 @@ mod map_editors;
 mod merge_cases;
 mod merge_journal;
 mod merge_strategy;
+mod merge_tree_objects;
 mod migrate;
 mod migrate_resume;
 mod objects_history;

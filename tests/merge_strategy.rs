@@ -30,7 +30,7 @@ settings = {
 ";
 
 /// PATH with the directory of the built `git-merge-assetvc` first.
-fn path_with_strategy() -> std::ffi::OsString {
+pub(crate) fn path_with_strategy() -> std::ffi::OsString {
     let exe = PathBuf::from(env!("CARGO_BIN_EXE_git-merge-assetvc"));
     let dir = exe.parent().unwrap().to_path_buf();
     let rest = std::env::var_os("PATH").unwrap_or_default();

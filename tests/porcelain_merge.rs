@@ -350,3 +350,36 @@ fn commit_all_concludes_a_merge_with_its_prepared_message() {
     assert!(repo.git(&["status", "--porcelain"]).is_empty());
     assert!(repo.read("level.sjson").contains("fog = 0.9"));
 }
+
+#[test]
+fn renames_deletions_and_binary_files_end_as_git_merge_leaves_them() {
+    let repo = setup();
+    repo.write("img.bin", "\0base\0");
+    repo.commit("binary");
+    // t renames notes.txt and edits it, and changes the binary file; main deletes
+    // notes.txt and changes the binary file otherwise.
+    repo.git(&["checkout", "-q", "-b", "t"]);
+    repo.git(&["mv", "notes.txt", "docs.txt"]);
+    repo.write("docs.txt", "one\ntwo\nthree\nfour\n");
+    repo.write("img.bin", "\0theirs\0");
+    repo.commit("t");
+    repo.git(&["checkout", "-q", "main"]);
+    repo.git(&["rm", "-q", "notes.txt"]);
+    repo.write("img.bin", "\0ours\0");
+    repo.commit("main");
+    let state = || {
+        (
+            repo.git(&["ls-files", "-s"]),
+            repo.git(&["status", "--porcelain"]),
+            repo.read("docs.txt"),
+            repo.read("img.bin"),
+        )
+    };
+    let (_, stderr) = repo.assetvc_expect(&["merge", "t"], 1);
+    assert!(stderr.contains("img.bin: conflict"), "{stderr}");
+    let by_assetvc = state();
+    repo.git(&["merge", "--abort"]);
+    let out = repo.git_output(&["merge", "-s", "ort", "--no-edit", "t"]);
+    assert_eq!(out.status.code(), Some(1), "{}", common::stderr(&out));
+    assert_eq!(by_assetvc, state(), "assetvc merge and git merge agree");
+}

@@ -319,3 +319,33 @@ fn info_attributes_still_decide_the_other_paths() {
     let notes = std::fs::read_to_string(dir.join("notes.txt")).unwrap();
     assert!(notes.contains("main") && notes.contains("side"), "{notes}");
 }
+
+#[test]
+fn with_an_old_git_the_porcelain_merges_the_tree_with_gix_and_says_so() {
+    let tmp = tempfile::tempdir().unwrap();
+    let old = path(Some(&fake_git(tmp.path(), "2.39.2", NO_ATTR_SOURCE)));
+    let dir = diverged(tmp.path(), &old, false);
+    let out = assetvc(&dir, &old, &["merge", "side"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("git 2.39.2 cannot run") && stderr.contains("merged by gix instead"),
+        "{stderr}"
+    );
+    let level = std::fs::read_to_string(dir.join("level.sjson")).unwrap();
+    assert!(
+        level.contains("[1 2 3]") && level.contains("[6 6 6]"),
+        "{level}"
+    );
+    // A current git: no note.
+    let tmp = tempfile::tempdir().unwrap();
+    let new = path(None);
+    let dir = diverged(tmp.path(), &new, false);
+    let out = assetvc(&dir, &new, &["merge", "side"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(
+        !String::from_utf8_lossy(&out.stderr).contains("note"),
+        "{}",
+        text(&out)
+    );
+}

@@ -98,7 +98,7 @@ pub use sync::{
 };
 pub use treemerge::{
     conflict_lines, AssetRules, MergeReport, MergeResult, MergeTrees, MergedFile, PathRules,
-    StrategyMerge, Unresolved, UnresolvedKind,
+    StrategyMerge, TreeMerger, Unresolved, UnresolvedKind,
 };
 pub use trusted_config::{trusted_config, ConfigEntry};
 pub use worktree::{worktree_file, PathChange};

@@ -12,7 +12,8 @@
 //!   tree as the base of unrelated histories).
 //!
 //! On an older git the strategy exits 2 ("not handled") with the reason, `install` does
-//! not make it git's default and `doctor` says why.
+//! not make it git's default and `doctor` says why; `assetvc merge` and `pull` merge the
+//! tree with gix's tree merge instead, after a note.
 
 use std::fmt;
 use std::process::Command;

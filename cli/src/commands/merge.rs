@@ -1,7 +1,9 @@
-//! `assetvc merge BRANCH`: merges a branch into HEAD in memory through gix — assets by
-//! structure, other text files with gix's line merge, binary files as conflicts — then
-//! updates the worktree and the index and writes the merge commit, whose message lists
-//! every conflict resolved by policy. Fast-forwards when it can.
+//! `assetvc merge BRANCH`: merges a branch into HEAD as the merge strategy does — assets
+//! by structure in process, every other path by git's own merge-ort (`git merge-tree`:
+//! renames, binary files, modes as `git merge` leaves them; with a git older than 2.41,
+//! gix's tree merge instead, said in a note) — then updates the worktree and the index and
+//! writes the merge commit, whose message lists every conflict resolved by policy.
+//! Fast-forwards when it can.
 //!
 //! What a merge leaves for the user is left the way git leaves it: unmerged index entries
 //! (stages 1–3), `MERGE_HEAD` and `MERGE_MSG`, so `git status`, `git commit`,
@@ -83,7 +85,7 @@ pub fn merge_into_head(
     let resources_config = config.clone();
     let rules = porcelain::asset_rules(&config, options)?;
     let report = repo
-        .merge_into_head(theirs, label, title, &rules)
+        .merge_into_head(theirs, label, title, &rules, tree_merger())
         .map_err(porcelain::fail)?;
     if report.result != MergeResult::UpToDate {
         if let Err(e) = super::record::porcelain_merge(repo, &report, label, policy) {
@@ -139,6 +141,22 @@ pub fn merge_into_head(
         outln!("{line}");
     }
     Ok(porcelain::merge_status(&report))
+}
+
+/// The tree merge the installed git allows: git's merge-ort, as the merge strategy (git
+/// 2.41 or later), else gix's, said in a note.
+fn tree_merger() -> store::TreeMerger {
+    match super::git_version::merge_tree_git("the merge of the tree by merge-ort") {
+        Ok(_) => store::TreeMerger::GitOrt,
+        Err(reason) => {
+            eprintln!(
+                "assetvc: note: {}; the tree is merged by gix instead (renames and binary \
+                 files may end unlike `git merge`)",
+                crate::report::safe_line(&reason)
+            );
+            store::TreeMerger::Gix
+        }
+    }
 }
 
 fn json_report(report: &store::MergeReport, policy: Policy) -> String {

@@ -1,14 +1,28 @@
 //! Merging into HEAD like `git merge`: up to date, fast-forward, or a merge whose result
 //! goes to the worktree, the index and a merge commit (or `MERGE_HEAD`/`MERGE_MSG` when
-//! paths are left for the user); the merge message; moving HEAD.
+//! paths are left for the user); the merge message; moving HEAD. The tree is merged as
+//! the merge strategy merges it (git's merge-ort, `strategy::merge_explicit`), or by gix's
+//! tree merge when the installed git is too old for that ([`TreeMerger`]).
 
 use gix::ObjectId;
 
-use super::{merge_commits, AssetRules, MergedFile, Unresolved};
+use super::{merge_commits, AssetRules, MergeTrees, MergedFile, Unresolved};
 use crate::error::{Error, Result};
 use crate::worktree;
 use crate::Repo;
 use crate::{failpoint, head_journal, repo};
+
+/// Which tree merge [`Repo::merge_into_head`](crate::Repo::merge_into_head) runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TreeMerger {
+    /// git's merge-ort (`git merge-tree --write-tree`, git 2.41 or later), the merge
+    /// strategy's: renames, rename/delete, binary files and modes end as `git merge` ends
+    /// them.
+    GitOrt,
+    /// gix's tree merge, in process (any git): renames and binary files may end unlike
+    /// `git merge`.
+    Gix,
+}
 
 /// How a merge into HEAD ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -95,13 +109,14 @@ impl Repo {
     /// when nothing is left for the user, into a merge commit with two parents whose message
     /// (`title` followed by one line per conflict resolved by policy) lists every automatic
     /// choice. Refuses, changing nothing, when a merge or rebase is in progress, the index has
-    /// staged changes, or a local change would be overwritten.
+    /// staged changes, or a local change would be overwritten. `merger` merges the tree.
     pub fn merge_into_head(
         &self,
         theirs: ObjectId,
         theirs_label: &str,
         title: &str,
         rules: &AssetRules,
+        merger: TreeMerger,
     ) -> Result<MergeReport> {
         let repo = &self.git;
         if let Some(head_journal::Resumed::Conflicted(merging)) = head_journal::resume(repo)? {
@@ -155,7 +170,24 @@ impl Repo {
             }
             Some(_) => {}
         }
-        let merged = merge_commits(repo, ours_id, theirs, ("HEAD", theirs_label), rules)?;
+        let labels = ("HEAD", theirs_label);
+        let merged = match merger {
+            TreeMerger::GitOrt => {
+                let bases: Vec<ObjectId> = repo
+                    .merge_bases_many(ours_id, &[theirs])?
+                    .into_iter()
+                    .map(|id| id.detach())
+                    .collect();
+                let trees = MergeTrees {
+                    bases: &bases,
+                    ours: ours_id,
+                    theirs,
+                    labels,
+                };
+                super::strategy::merge_explicit(repo, &trees, rules)?
+            }
+            TreeMerger::Gix => merge_commits(repo, ours_id, theirs, labels, rules)?,
+        };
         let message = merge_message(title, &merged.files, &merged.unresolved, policy);
         let conflicted = !merged.unresolved.is_empty();
         // The commit is written before anything moves, and the move is journaled, so that a

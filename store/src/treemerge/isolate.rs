@@ -7,10 +7,10 @@
 //! merge-tree`. No configuration makes a named driver run in process (git looks a
 //! `merge=NAME` up among the configured drivers before its built-in ones, and a
 //! configured driver always runs its command line), so when that file holds anything,
-//! `git merge-tree` runs in a private git directory inside the repository's
-//! (`assetvc/merge-tree-XXXXXX`, removed after): the repository's objects
-//! (`GIT_OBJECT_DIRECTORY`), its configuration (included), its `shallow` file, no
-//! `info/attributes`. The lines of `info/attributes` go at the top of the root
+//! `git merge-tree` runs in a private git directory, the merge's scratch directory
+//! (`assetvc/merge-tree-XXXXXX`, removed after, `scratch.rs`): the scratch's objects with
+//! the repository's as their alternate, its configuration (included), its `shallow`
+//! file, no `info/attributes`. The lines of `info/attributes` go at the top of the root
 //! `.gitattributes` of the attribute tree instead, before the strategy's own lines: they
 //! still decide every path the strategy does not take (below a subdirectory's
 //! `.gitattributes` there, the one difference).
@@ -37,47 +37,36 @@ pub(super) fn local_attributes(repo: &gix::Repository) -> Result<Option<Vec<u8>>
     Ok(meaningful.then_some(text))
 }
 
-/// A private git directory for one `git merge-tree` (removed when dropped).
-pub(super) struct Private {
-    dir: tempfile::TempDir,
-    objects: PathBuf,
+/// A private git directory for one `git merge-tree`: the merge's scratch directory.
+pub(super) struct Private<'s> {
+    dir: &'s Path,
 }
 
-impl Private {
-    /// Creates it in the repository's `assetvc` directory, `ours` as its detached `HEAD`.
-    pub(super) fn new(repo: &gix::Repository, ours: ObjectId) -> Result<Private> {
+impl<'s> Private<'s> {
+    /// Makes the scratch directory `dir` a git directory, `ours` as its detached `HEAD`
+    /// (its objects are the scratch's, set by [`super::scratch::Scratch::apply`]).
+    pub(super) fn new(
+        repo: &gix::Repository,
+        dir: &'s Path,
+        ours: ObjectId,
+    ) -> Result<Private<'s>> {
         let common = repo.common_dir();
-        let parent = common.join("assetvc");
         let io = |p: &Path, e| Error::io(p.display().to_string(), e);
-        std::fs::create_dir_all(&parent).map_err(|e| io(&parent, e))?;
-        let dir = tempfile::Builder::new()
-            .prefix("merge-tree-")
-            .tempdir_in(&parent)
-            .map_err(|e| io(&parent, e))?;
-        let at = dir.path();
-        std::fs::create_dir(at.join("refs")).map_err(|e| io(at, e))?;
-        std::fs::write(at.join("HEAD"), format!("{ours}\n")).map_err(|e| io(at, e))?;
+        std::fs::create_dir(dir.join("refs")).map_err(|e| io(dir, e))?;
+        std::fs::write(dir.join("HEAD"), format!("{ours}\n")).map_err(|e| io(dir, e))?;
         let config = include_of(&absolute(&common.join("config")))
             .ok_or_else(|| Error::git_in("git merge-tree", "the git directory's path"))?;
-        std::fs::write(at.join("config"), config).map_err(|e| io(at, e))?;
+        std::fs::write(dir.join("config"), config).map_err(|e| io(dir, e))?;
         let shallow = common.join("shallow");
         if shallow.is_file() {
-            std::fs::copy(&shallow, at.join("shallow")).map_err(|e| io(&shallow, e))?;
+            std::fs::copy(&shallow, dir.join("shallow")).map_err(|e| io(&shallow, e))?;
         }
-        let objects = std::env::var_os("GIT_OBJECT_DIRECTORY")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| common.join("objects"));
-        Ok(Private {
-            dir,
-            objects: absolute(&objects),
-        })
+        Ok(Private { dir })
     }
 
     /// Makes `cmd` run in the private directory.
     pub(super) fn apply(&self, cmd: &mut Command) {
-        cmd.arg("--git-dir")
-            .arg(self.dir.path())
-            .env("GIT_OBJECT_DIRECTORY", &self.objects);
+        cmd.arg("--git-dir").arg(self.dir);
     }
 
     /// `label` as the private directory resolves it to `id` (a ref written for it), or
@@ -87,11 +76,8 @@ impl Private {
             return label;
         }
         let (full, file) = match label.strip_prefix("refs/") {
-            Some(_) => (label.clone(), self.dir.path().join(&label)),
-            None => (
-                format!("refs/{label}"),
-                self.dir.path().join("refs").join(&label),
-            ),
+            Some(_) => (label.clone(), self.dir.join(&label)),
+            None => (format!("refs/{label}"), self.dir.join("refs").join(&label)),
         };
         let valid = gix::refs::FullName::try_from(full.as_str()).is_ok()
             && !label.split('/').any(|c| c.is_empty() || c.starts_with('.'));

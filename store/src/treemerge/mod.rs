@@ -3,15 +3,17 @@
 //! `MERGE_HEAD`, `MERGE_MSG`, unmerged index entries).
 //!
 //! Two tree merges live here. The merge of three explicit trees (`strategy`, `ort`), which
-//! the merge strategy and `pr` use: git's own merge-ort (`git merge-tree --write-tree`) for
-//! the tree, the assets both sides changed handed over as three stages and merged by
-//! structure. And gix's tree merge ([`merge_commits`], used by `assetvc merge`/`pull` and
-//! sync): gix's `merge_trees`/`merge_commits` report every path both sides changed, with the
-//! blob the line merge produced; for assets that blob is replaced by the structured merge
-//! of the three versions — also when the line merge "merged cleanly" into invalid SJSON,
-//! and also when it left conflict markers. The configured `merge.assetvc` driver is
-//! disabled for either merge (it would only run this same merge once per file in a
-//! subprocess).
+//! the merge strategy, `pr` and `assetvc merge`/`pull` use: git's own merge-ort (`git
+//! merge-tree --write-tree`) for the tree, the assets both sides changed handed over as
+//! three stages and merged by structure. git writes its objects into a scratch directory
+//! (`scratch`) and the merge into memory; only what the result reaches is copied into the
+//! repository ([`persist`]). And gix's tree merge ([`merge_commits`], used by sync, and by
+//! `assetvc merge`/`pull` when git is older than 2.41): gix's `merge_trees`/`merge_commits`
+//! report every path both sides changed, with the blob the line merge produced; for assets
+//! that blob is replaced by the structured merge of the three versions — also when the
+//! line merge "merged cleanly" into invalid SJSON, and also when it left conflict markers.
+//! The configured `merge.assetvc` driver is disabled for either merge (it would only run
+//! this same merge once per file in a subprocess).
 //!
 //! `asset` holds the structured merge of one asset, `head` the merge into HEAD
 //! ([`merge_into_head`]) with its worktree, index, ref and message handling.
@@ -21,6 +23,7 @@ mod both_changed;
 mod head;
 mod isolate;
 mod ort;
+mod scratch;
 mod strategy;
 
 #[cfg(test)]
@@ -43,7 +46,7 @@ use crate::worktree;
 
 use crate::journal::Versions;
 use both_changed::BothChanged;
-pub use head::{conflict_lines, current_index, update_head, MergeReport, MergeResult};
+pub use head::{conflict_lines, current_index, update_head, MergeReport, MergeResult, TreeMerger};
 pub use strategy::{MergeTrees, StrategyMerge};
 
 /// How one asset path is merged: its syntax and its engine profile.
@@ -254,16 +257,15 @@ fn merge_repo(repo: &gix::Repository) -> gix::Repository {
     repo
 }
 
-/// Writes the objects of `memory` that `roots` reach into `target`'s object database,
+/// Writes the objects of `memory` that `roots` reach into `target` (an object database),
 /// children before parents (as git does): an object found in the database after a kill
 /// is then always complete, and every object of `memory` is written whether or not the
 /// database already has it (its presence proves nothing about its children).
 fn persist(
-    target: &gix::Repository,
+    target: &impl gix::objs::Write,
     memory: &gix::odb::memory::Storage,
     roots: &[ObjectId],
 ) -> Result<()> {
-    use gix::objs::Write as _;
     // (object, whether its children are already on the stack above it)
     let mut stack: Vec<(ObjectId, bool)> = roots.iter().map(|&id| (id, false)).collect();
     let mut seen = HashSet::new();
@@ -273,7 +275,7 @@ fn persist(
         };
         if expanded {
             crate::failpoint::hit("merge-write-object");
-            target.objects.write_buf(*kind, data)?;
+            target.write_buf(*kind, data)?;
             continue;
         }
         if !seen.insert(id) {
@@ -316,7 +318,7 @@ pub fn merge_commits(
     };
     let (merge, roots) = finish(repo, outcome.tree_merge, first_base_tree, rules)?;
     let memory = memory_repo.objects.take_object_memory().unwrap_or_default();
-    persist(target, &memory, &roots)?;
+    persist(&target.objects, &memory, &roots)?;
     Ok(merge)
 }
 

@@ -8,6 +8,12 @@
 //! either side changed. git's binary merge runs in process and leaves such a path
 //! conflicted with its three stages — the versions after rename detection — which the
 //! structured merge then replaces. Attributes of every other path are ours' own.
+//!
+//! Nothing of this reaches the repository's objects but what the result keeps: the
+//! attribute tree and everything git writes (its merged tree and subtrees, its content
+//! merges, a virtual merge base) go to the merge's scratch directory (`scratch.rs`), read
+//! from there into the merge's memory; the caller copies into the repository the objects
+//! the result's tree and conflict stages reach.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::process::Command;
@@ -16,6 +22,7 @@ use gix::bstr::{BStr, BString, ByteSlice};
 use gix::ObjectId;
 
 use super::asset::{merge_asset, AssetMerge};
+use super::scratch::Scratch;
 use super::UnresolvedKind;
 use super::{edit_tree, AssetRules, MergeTrees, MergedFile, TreeMerge, Unresolved};
 use crate::error::{Error, Result};
@@ -33,19 +40,40 @@ struct GitMerge {
 }
 
 /// Merges `trees` with git's merge-ort for the tree and the structured merge for the
-/// assets both sides changed; objects are written to `repo`'s object database.
+/// assets both sides changed. `repo` is a merge repository ([`super::merge_repo`]): every
+/// object is written to its memory, and git's into `scratch`, read into that memory after;
+/// with the roots of what the result refers to (for [`super::persist`]).
 pub(super) fn merge_with_git(
-    repo: &gix::Repository,
+    repo: &mut gix::Repository,
+    scratch: &Scratch,
     trees: &MergeTrees<'_>,
     (base, ours, theirs): (Option<ObjectId>, ObjectId, ObjectId),
     rules: &AssetRules,
-) -> Result<TreeMerge> {
+) -> Result<(TreeMerge, Vec<ObjectId>)> {
     // `info/attributes` outranks the attribute tree: its lines move into the tree and
     // merge-tree runs without it (`isolate`).
     let local = super::isolate::local_attributes(repo)?;
     let attributes = attribute_tree(repo, (base, ours, theirs), rules, local.as_deref())?;
-    let git = run_merge_tree(repo, trees, attributes, local.is_some())?;
-    finish(repo, git, rules)
+    // The attribute tree goes to the scratch's objects only, where git reads it.
+    let written = repo.objects.take_object_memory().unwrap_or_default();
+    repo.objects.set_object_memory(Default::default());
+    super::persist(&scratch.store(repo.object_hash()), &written, &[attributes])?;
+    let git = run_merge_tree(repo, scratch, trees, attributes, local.is_some())?;
+    crate::failpoint::hit("merge-tree-ran");
+    scratch.load_into(repo)?;
+    let merge = finish(repo, git, rules)?;
+    // Keep what the tree and the conflict stages refer to (a stage may hold a blob of a
+    // virtual merge base, which git wrote only into the scratch directory).
+    let mut roots = vec![merge.tree];
+    roots.extend(
+        merge
+            .index
+            .entries()
+            .iter()
+            .filter(|e| e.stage() != gix::index::entry::Stage::Unconflicted)
+            .map(|e| e.id),
+    );
+    Ok((merge, roots))
 }
 
 /// Ours' tree with `merge=binary` for the asset paths git may merge by content, appended
@@ -213,17 +241,19 @@ fn split(path: &BStr) -> (&BStr, &BStr) {
 }
 
 /// Runs `git merge-tree --write-tree -z` on `trees` with attributes from `attributes`
-/// (only: without `info/attributes` when `isolated`).
+/// (only: without `info/attributes` when `isolated`), its objects written to `scratch`.
 fn run_merge_tree(
     repo: &gix::Repository,
+    scratch: &Scratch,
     trees: &MergeTrees<'_>,
     attributes: ObjectId,
     isolated: bool,
 ) -> Result<GitMerge> {
     let private = isolated
-        .then(|| super::isolate::Private::new(repo, trees.ours))
+        .then(|| super::isolate::Private::new(repo, scratch.path(), trees.ours))
         .transpose()?;
     let mut cmd = Command::new("git");
+    scratch.apply(&mut cmd)?;
     match &private {
         Some(private) => private.apply(&mut cmd),
         None => {

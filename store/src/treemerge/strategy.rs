@@ -162,9 +162,10 @@ fn peel_to_tree(repo: &gix::Repository, id: ObjectId) -> Result<ObjectId> {
     Ok(object.peel_to_tree().map_err(Error::git)?.id)
 }
 
-/// The merge of `trees`, its objects written to `repo`'s object database: git's own
-/// merge (merge-ort) for the tree, the structured merge for the assets both sides changed
-/// (see `ort.rs`).
+/// The merge of `trees`: git's own merge (merge-ort) for the tree, the structured merge
+/// for the assets both sides changed (see `ort.rs`). Only the objects the result reaches
+/// (its tree, the blobs of its conflict stages) are written to `repo`'s object database:
+/// git writes into a scratch directory, the merge into memory.
 pub(super) fn merge_explicit(
     repo: &gix::Repository,
     trees: &MergeTrees<'_>,
@@ -182,7 +183,13 @@ pub(super) fn merge_explicit(
         peel_to_tree(repo, trees.ours)?,
         peel_to_tree(repo, trees.theirs)?,
     );
-    super::ort::merge_with_git(repo, trees, sides, rules)
+    let scratch = super::scratch::Scratch::new(repo)?;
+    let mut memory_repo = super::merge_repo(repo);
+    let (merge, roots) =
+        super::ort::merge_with_git(&mut memory_repo, &scratch, trees, sides, rules)?;
+    let memory = memory_repo.objects.take_object_memory().unwrap_or_default();
+    super::persist(&repo.objects, &memory, &roots)?;
+    Ok(merge)
 }
 
 #[cfg(test)]
