@@ -152,7 +152,7 @@ fn tree_merger() -> store::TreeMerger {
             eprintln!(
                 "assetvc: note: {}; the tree is merged by gix instead (renames and binary \
                  files may end unlike `git merge`)",
-                crate::report::safe_line(&reason)
+                crate::report::safe_line(&reason.to_string())
             );
             store::TreeMerger::Gix
         }
