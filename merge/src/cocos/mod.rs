@@ -21,7 +21,7 @@ mod values;
 #[cfg(test)]
 mod tests;
 
-use rustc_hash::FxHashMap;
+use crate::hashing::SeededMap;
 use sjson::{Dialect, Document, ParseOptions, Path, Segment};
 
 pub use crate::naming::cocos as names;
@@ -144,7 +144,7 @@ fn elements(doc: &Document) -> Vec<J> {
 /// Short tokens for identities, shared by the three versions.
 #[derive(Default)]
 struct Tokens {
-    of: FxHashMap<String, String>,
+    of: SeededMap<String, String>,
 }
 
 impl Tokens {
@@ -198,7 +198,7 @@ impl Tokens {
 
 /// A conflict of the keyed merge with its place named in the result: the object by its
 /// position, the path cut before a reference list's element.
-fn renumbered(mut conflict: Conflict, positions: &FxHashMap<String, usize>) -> Conflict {
+fn renumbered(mut conflict: Conflict, positions: &SeededMap<String, usize>) -> Conflict {
     let Ok(path) = Path::parse(&conflict.path) else {
         return conflict;
     };
