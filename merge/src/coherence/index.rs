@@ -87,8 +87,8 @@ pub(crate) fn length_bit(len: usize) -> u128 {
 /// Compiled reference settings.
 pub(crate) struct Matchers<'o> {
     pub id_keys_lower: &'o [String],
-    pub keys: GlobSet,
-    pub parent: GlobSet,
+    pub keys: &'o GlobSet,
+    pub parent: &'o GlobSet,
     /// Whether the pass may use a second thread.
     pub threads: crate::Threads,
 }
