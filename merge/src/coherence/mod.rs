@@ -78,7 +78,7 @@ struct Compiled {
 }
 
 /// How many distinct `[references]` settings [`compiled`] keeps.
-const COMPILED_KEPT: usize = 4;
+const COMPILED_KEPT: usize = 8;
 
 /// The globs of `references`, compiled once per process for each setting: a merge of a
 /// tree merges thousands of files under one `MergeOptions`, and compiling the globs was
