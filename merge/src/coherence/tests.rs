@@ -480,6 +480,9 @@ fn the_globs_of_one_setting_are_compiled_once() {
     // A pattern that does not compile is an error every time, never kept.
     for _ in 0..2 {
         let bad = super::compiled(&setting("a[")).map(|_| ());
-        assert!(matches!(bad, Err(super::CoherenceError::Pattern { .. })), "{bad:?}");
+        assert!(
+            matches!(bad, Err(super::CoherenceError::Pattern { .. })),
+            "{bad:?}"
+        );
     }
 }
