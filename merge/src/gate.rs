@@ -9,7 +9,7 @@
 
 use std::fmt;
 
-use rustc_hash::FxHashSet;
+use crate::hashing::SeededSet;
 use sjson::{Document, Kind, Value};
 
 use crate::id::{id_display, id_of};
@@ -171,8 +171,8 @@ pub(crate) fn check<'d>(
     if found.is_empty() {
         return found;
     }
-    let mut held_by_inputs: FxHashSet<GateViolation> = FxHashSet::default();
-    let mut sets_in_inputs: FxHashSet<String> = FxHashSet::default();
+    let mut held_by_inputs: SeededSet<GateViolation> = SeededSet::default();
+    let mut sets_in_inputs: SeededSet<String> = SeededSet::default();
     for version in Version::ALL {
         let Some(doc) = input(version) else {
             return Vec::new();
@@ -307,7 +307,7 @@ impl<'r> Walk<'r> {
     }
 
     fn set(&mut self, v: Value<'_>, path: &str) {
-        let mut seen = FxHashSet::default();
+        let mut seen = SeededSet::default();
         let mut unique = true;
         for c in v.children() {
             if !seen.insert(crate::pairing::value_hash(c)) {

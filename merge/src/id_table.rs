@@ -4,17 +4,16 @@
 //! duplicate-id search each index 100,000 ids of a level this way.
 //!
 //! The ids come from repository content: the tables hash with foldhash under a seed drawn
-//! from the operating system's randomness once per process, so that no file
+//! from the operating system's randomness (`merge/src/hashing.rs`), so that no file
 //! can be written whose ids all collide and make a merge quadratic, as they could under
 //! an unseeded hash (rustc-hash's, before).
 
 use std::hash::BuildHasher;
-use std::sync::OnceLock;
 
-use foldhash::fast::SeedableRandomState as RandomState;
-use foldhash::SharedSeed;
 use hashbrown::hash_table::Entry;
 use hashbrown::HashTable;
+
+use crate::hashing::Seeded;
 
 /// A list of ids by position, as an [`IdTable`] reads it.
 pub trait IdSource {
@@ -41,19 +40,7 @@ pub struct IdTable {
     /// The positions.
     table: HashTable<u32>,
     /// This table's seeded hash of an id.
-    seed: RandomState,
-}
-
-/// The hash state of a new table: foldhash seeded from the standard library's randomly
-/// keyed hasher (the operating system's randomness), drawn once per process.
-fn seeded() -> RandomState {
-    static SEED: OnceLock<(u64, SharedSeed)> = OnceLock::new();
-    let (per_table, shared) = SEED.get_or_init(|| {
-        let random = std::hash::RandomState::new();
-        let shared = SharedSeed::from_u64(random.hash_one(1u8));
-        (random.hash_one(2u8), shared)
-    });
-    RandomState::with_seed(*per_table, shared)
+    seed: Seeded,
 }
 
 /// A position as stored (lists hold fewer than 2³² ids: a document's nodes are numbered
@@ -73,7 +60,7 @@ impl IdTable {
     pub fn with_capacity(n: usize) -> Self {
         IdTable {
             table: HashTable::with_capacity(n),
-            seed: seeded(),
+            seed: Seeded::default(),
         }
     }
 

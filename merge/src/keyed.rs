@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use rustc_hash::FxHashMap;
+use crate::hashing::SeededMap;
 
 use sjson::{Kind, Out, OutItem, Segment, Value};
 
@@ -253,7 +253,7 @@ impl<'a> Merger<'a> {
         // for each place. One adjustment per anchor: a scan per inserted element would be
         // quadratic when both sides insert many elements at one place.
         let mut inserted: Vec<(usize, usize)> = Vec::new();
-        let mut adjusted: FxHashMap<usize, Option<usize>> = FxHashMap::default();
+        let mut adjusted: SeededMap<usize, Option<usize>> = SeededMap::default();
         let mut anchor: Option<usize> = None;
         // The other side's elements by slot, in its order.
         let others = match backbone {
@@ -362,7 +362,7 @@ struct Slots<'a> {
     /// Ours' elements in order, `None` where the result drops one.
     ours: Vec<Option<OutItem<'a>>>,
     /// The elements only theirs has, by slot.
-    theirs: FxHashMap<usize, OutItem<'a>>,
+    theirs: SeededMap<usize, OutItem<'a>>,
     /// How many slots there are (ours' elements and theirs').
     slots: usize,
 }
@@ -371,7 +371,7 @@ impl<'a> Slots<'a> {
     fn new(ours: usize, theirs: usize) -> Self {
         Slots {
             ours: Vec::with_capacity(ours),
-            theirs: FxHashMap::default(),
+            theirs: SeededMap::default(),
             slots: ours + theirs,
         }
     }

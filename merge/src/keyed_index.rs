@@ -18,7 +18,7 @@ pub(crate) type KeyedCache<'a> = std::cell::RefCell<KeyedIndexes<'a>>;
 /// Keyed-array indexes (`None`: not a keyed array) by (document address, node); shared
 /// (`Arc`) because move detection builds them on two threads for large documents.
 pub(crate) type KeyedIndexes<'a> =
-    rustc_hash::FxHashMap<(usize, sjson::NodeId), Option<std::sync::Arc<KeyedIndex<'a>>>>;
+    crate::hashing::SeededMap<(usize, sjson::NodeId), Option<std::sync::Arc<KeyedIndex<'a>>>>;
 
 /// The identities of an array's elements, each unique, and the position of each.
 pub(crate) struct KeyedIndex<'a> {

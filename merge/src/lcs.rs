@@ -9,7 +9,7 @@
 
 use std::hash::Hash;
 
-use rustc_hash::FxHashMap;
+use crate::hashing::SeededMap;
 use similar::DiffOp;
 
 /// Inputs with `(N + M)²` at most this are diffed whole by Myers' algorithm, exactly as
@@ -104,7 +104,7 @@ fn myers_pairs<T: Hash + Ord>(
 /// to a longest run increasing in both (patience sorting).
 fn unique_anchors<T: Hash + Ord>(old: &[T], new: &[T]) -> Vec<(usize, usize)> {
     // Per element: (count in old, count in new, index in old, index in new).
-    let mut seen: FxHashMap<&T, (u32, u32, usize, usize)> = FxHashMap::default();
+    let mut seen: SeededMap<&T, (u32, u32, usize, usize)> = SeededMap::default();
     for (i, x) in old.iter().enumerate() {
         let e = seen.entry(x).or_insert((0, 0, i, 0));
         e.0 = e.0.saturating_add(1);

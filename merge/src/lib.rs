@@ -30,6 +30,7 @@ mod game;
 pub mod gate;
 mod grid;
 mod grid_diff;
+mod hashing;
 mod id;
 mod id_list;
 pub mod id_table;

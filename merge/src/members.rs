@@ -16,7 +16,7 @@
 
 use std::borrow::Cow;
 
-use rustc_hash::FxHashMap;
+use crate::hashing::SeededMap;
 use sjson::Value;
 
 use crate::repeats;
@@ -37,12 +37,12 @@ pub(crate) struct KeyIndex<'a> {
     /// Whether there is an object at all (`KeyIndex::new(None)` has none).
     present: bool,
     /// The first member of each key (large objects only).
-    map: Option<FxHashMap<Cow<'a, str>, usize>>,
+    map: Option<SeededMap<Cow<'a, str>, usize>>,
     /// Each member's number among equal keys, when the object repeats a key (or is read
     /// against a base that does).
     nth: Option<Vec<u32>>,
     /// Each member's position by identity, when `nth` is set.
-    by_id: Option<FxHashMap<MemberId<'a>, usize>>,
+    by_id: Option<SeededMap<MemberId<'a>, usize>>,
 }
 
 impl<'a> KeyIndex<'a> {
@@ -51,7 +51,7 @@ impl<'a> KeyIndex<'a> {
     pub(crate) fn new(v: Option<Value<'a>>) -> Self {
         let members: Vec<_> = v.map(|v| v.members().collect()).unwrap_or_default();
         let repeats = if members.len() > FEW {
-            let mut seen = rustc_hash::FxHashSet::default();
+            let mut seen = crate::hashing::SeededSet::default();
             !members.iter().all(|(k, _)| seen.insert(k))
         } else {
             (1..members.len()).any(|j| members[..j].iter().any(|m| m.0 == members[j].0))
@@ -92,7 +92,7 @@ impl<'a> KeyIndex<'a> {
         nth: Option<Vec<u32>>,
     ) -> Self {
         let map = (members.len() > FEW).then(|| {
-            let mut map = FxHashMap::with_capacity_and_hasher(members.len(), Default::default());
+            let mut map = SeededMap::with_capacity_and_hasher(members.len(), Default::default());
             for (i, (k, _)) in members.iter().enumerate() {
                 map.entry(k.clone()).or_insert(i);
             }

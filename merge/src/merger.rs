@@ -1,7 +1,7 @@
 //! The recursive three-way merge of values and objects; arrays are in `keyed.rs` and
 //! `sequence.rs`, moves in `moves.rs`.
 
-use rustc_hash::{FxHashMap, FxHashSet};
+use crate::hashing::{SeededMap, SeededSet};
 use sjson::{Document, Kind, NodeId, Out, OutItem, Path, Segment, Value};
 
 use crate::compact::compact_json;
@@ -34,7 +34,7 @@ pub(crate) struct State {
     /// The moved values being merged with the other side's version (side, node): met
     /// again inside that merge (taken whole there), such a value is rebuilt, not merged
     /// again.
-    merging: FxHashSet<(usize, NodeId)>,
+    merging: SeededSet<(usize, NodeId)>,
 }
 
 /// The structural merge as printed: not yet parsed back, repaired or checked.
@@ -340,7 +340,7 @@ impl<'a> Merger<'a> {
             }
         }
         // Keys new in theirs go after their predecessor in theirs.
-        let mut buckets: FxHashMap<MemberId<'a>, Vec<OutItem<'a>>> = FxHashMap::default();
+        let mut buckets = Buckets::default();
         let mut at_start: Vec<OutItem<'a>> = Vec::new();
         let mut anchor: Option<MemberId<'a>> = None;
         for ((key, nth), tv) in ti.entries() {
@@ -362,7 +362,7 @@ impl<'a> Merger<'a> {
                     value,
                 };
                 match &anchor {
-                    Some(a) => buckets.entry(a.clone()).or_default().push(item),
+                    Some(a) => buckets.push(a, item),
                     None => at_start.push(item),
                 }
             }
@@ -386,9 +386,9 @@ impl<'a> Merger<'a> {
                 }
             }
             merged.append(&mut pending);
-            // Anchors that ours deleted: keep their followers at the end, in order.
-            let mut rest: Vec<_> = buckets.into_values().flatten().collect();
-            merged.append(&mut rest);
+            // Anchors that ours deleted: keep their followers at the end, in theirs'
+            // order (the order of the buckets, never of a hash table).
+            merged.extend(buckets.lists.into_iter().flatten());
             merged
         };
         Out::Container {
@@ -443,6 +443,39 @@ impl<'a> Merger<'a> {
     /// if it is a moved value the merge drops.
     pub(crate) fn added(&mut self, side: Side, v: Value<'a>) -> Option<Out<'a>> {
         self.materialize(side, v)
+    }
+}
+
+/// Theirs' new members by the member they follow (their anchor), the anchors in theirs'
+/// order: what is left of them after ours' members took theirs comes out in that order.
+#[derive(Default)]
+struct Buckets<'a> {
+    /// The members after each anchor, the anchors in theirs' order.
+    lists: Vec<Vec<OutItem<'a>>>,
+    /// The place of each anchor in `lists`.
+    at: SeededMap<MemberId<'a>, usize>,
+}
+
+impl<'a> Buckets<'a> {
+    /// Adds `item` after `anchor`.
+    fn push(&mut self, anchor: &MemberId<'a>, item: OutItem<'a>) {
+        let lists = &mut self.lists;
+        let i = *self.at.entry(anchor.clone()).or_insert_with(|| {
+            lists.push(Vec::new());
+            lists.len() - 1
+        });
+        lists[i].push(item);
+    }
+
+    /// Whether no member follows any anchor.
+    fn is_empty(&self) -> bool {
+        self.lists.is_empty()
+    }
+
+    /// Takes the members after `anchor` (empty if none, or taken already).
+    fn remove(&mut self, anchor: &MemberId<'a>) -> Option<Vec<OutItem<'a>>> {
+        let &i = self.at.get(anchor)?;
+        Some(std::mem::take(&mut self.lists[i]))
     }
 }
 

@@ -7,7 +7,7 @@ use std::borrow::Cow;
 use std::cell::RefCell;
 use std::sync::Arc;
 
-use rustc_hash::{FxHashMap, FxHashSet};
+use crate::hashing::{SeededMap, SeededSet};
 use sjson::{Document, Kind, NodeId, Value};
 
 use crate::id::id_of;
@@ -27,11 +27,11 @@ pub(crate) enum Step {
 #[derive(Debug, Default)]
 struct SideMoves {
     /// Base nodes this side moved away from their place.
-    away: FxHashSet<NodeId>,
+    away: SeededSet<NodeId>,
     /// This side's node at a new place → the base node it came from and its base path.
-    into: FxHashMap<NodeId, (NodeId, Vec<Step>)>,
+    into: SeededMap<NodeId, (NodeId, Vec<Step>)>,
     /// The base node → this side's node at its new place.
-    from: FxHashMap<NodeId, NodeId>,
+    from: SeededMap<NodeId, NodeId>,
     /// The keys of `into`, sorted: which values hold a moved value, by binary search.
     targets: Vec<NodeId>,
 }
@@ -55,7 +55,7 @@ pub(crate) struct Moves {
 }
 
 /// Containers (document address, node) → their children by key or id.
-type ChildIndex = FxHashMap<(usize, NodeId), FxHashMap<String, NodeId>>;
+type ChildIndex = SeededMap<(usize, NodeId), SeededMap<String, NodeId>>;
 
 /// The index of `side` in tables kept per side (ours 0, theirs 1).
 pub(crate) fn slot(side: Side) -> usize {
@@ -101,10 +101,13 @@ impl Moves {
         (moves, keyed)
     }
 
-    /// The moves `side` made: (base node, node at its new place in `side`'s version).
+    /// The moves `side` made: (base node, node at its new place in `side`'s version), in
+    /// base's document order.
     pub(crate) fn moved(&self, side: Side) -> Vec<(NodeId, NodeId)> {
         let moves = &self.sides[slot(side)];
-        moves.from.iter().map(|(&b, &to)| (b, to)).collect()
+        let mut moved: Vec<_> = moves.from.iter().map(|(&b, &to)| (b, to)).collect();
+        moved.sort_unstable();
+        moved
     }
 
     /// Whether `side` moved base value `b` elsewhere.
@@ -202,7 +205,7 @@ impl Moves {
         let index = cache
             .entry((doc as *const Document as usize, v.id()))
             .or_insert_with(|| {
-                let mut index = FxHashMap::default();
+                let mut index = SeededMap::default();
                 for c in v.children() {
                     let name = match v.kind() {
                         Kind::Object => c.key().map(|k| k.into_owned()),
@@ -278,8 +281,8 @@ fn detect_side<'a>(m: &mut Scan<'_, 'a>, side_doc: &'a Document) -> SideMoves {
         return moves;
     }
     // Everything inside the added subtrees, by id and by key.
-    let mut by_id: FxHashMap<String, NodeId> = FxHashMap::default();
-    let mut by_key: FxHashMap<String, Vec<NodeId>> = FxHashMap::default();
+    let mut by_id: SeededMap<String, NodeId> = SeededMap::default();
+    let mut by_key: SeededMap<String, Vec<NodeId>> = SeededMap::default();
     for &a in &w.added {
         for n in side_doc.value(a).descendants() {
             if !n.is_container() {

@@ -9,7 +9,7 @@
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
-use rustc_hash::FxHashMap;
+use crate::hashing::SeededMap;
 use sjson::{Kind, Path, Segment, Value};
 
 use crate::id::{id_display, id_of};
@@ -40,7 +40,7 @@ pub struct Names<'a> {
     /// How many distinct ids share each abbreviation (by its hash: a collision only makes
     /// a short id longer), for each of [`SHORT_ID_ENDS`]; counted on first use (the longer
     /// ends only when a shorter abbreviation is shared).
-    abbreviations: [std::cell::OnceCell<FxHashMap<u64, usize>>; SHORT_ID_ENDS.len()],
+    abbreviations: [std::cell::OnceCell<SeededMap<u64, usize>>; SHORT_ID_ENDS.len()],
     /// Whether the first root is a Cocos object graph (its objects then named by node
     /// path, [`cocos`]); looked at on first use.
     cocos: std::cell::OnceCell<bool>,
@@ -157,11 +157,11 @@ impl<'a> Names<'a> {
     }
 
     /// How many distinct ids share each abbreviation with `ends` characters at each end.
-    fn count_abbreviations(&self, ends: usize) -> FxHashMap<u64, usize> {
-        let distinct: rustc_hash::FxHashSet<&str> = self.ids().iter().map(|id| &**id).collect();
+    fn count_abbreviations(&self, ends: usize) -> SeededMap<u64, usize> {
+        let distinct: crate::hashing::SeededSet<&str> = self.ids().iter().map(|id| &**id).collect();
         // One buffer for every abbreviation: 100,000 ids cost no allocation each.
         let mut buffer = String::new();
-        let mut counts = FxHashMap::default();
+        let mut counts = SeededMap::default();
         counts.reserve(distinct.len());
         for id in distinct {
             abbreviate_into(id, ends, &mut buffer);
@@ -468,7 +468,7 @@ struct IdIndex<'a> {
     objects: Vec<Value<'a>>,
     /// The children of each container (array elements, mostly) that are objects with an
     /// id, as positions in `ids` (the first, when a container repeats an id).
-    elements: FxHashMap<ContainerKey, IdTable>,
+    elements: SeededMap<ContainerKey, IdTable>,
 }
 
 impl<'a> IdIndex<'a> {

@@ -89,7 +89,7 @@ fn keyed_elements<'a>(arr: Value<'a>, lower: &[String]) -> Option<Vec<(String, S
         return None;
     }
     let mut first_key: Option<String> = None;
-    let mut seen = rustc_hash::FxHashSet::default();
+    let mut seen = crate::hashing::SeededSet::default();
     let mut out = Vec::with_capacity(arr.len());
     for el in arr.children() {
         let (key, id) = id_of(lower, el)?;

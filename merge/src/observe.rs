@@ -151,9 +151,7 @@ impl Trace {
         let mut moves = Vec::new();
         for side in [Side::Ours, Side::Theirs] {
             let doc = cx.doc(side);
-            let mut found: Vec<(NodeId, NodeId)> = cx.moves().moved(side);
-            found.sort_unstable();
-            for (from, to) in found {
+            for (from, to) in cx.moves().moved(side) {
                 moves.push(Move {
                     side,
                     from: pointer_of(cx, cx.base(), from),

@@ -6,7 +6,8 @@ use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::hash::{Hash, Hasher};
 
-use rustc_hash::{FxHashMap, FxHasher};
+use crate::hashing::SeededMap;
+use rustc_hash::FxHasher;
 use sjson::{Kind, Value};
 
 use crate::keyed_index::KeyedIndex;
@@ -212,7 +213,7 @@ pub(crate) fn pair<'k>(
         return result;
     }
     // Equal values: each x takes the first unused equal y (found by hash).
-    let mut by_hash: FxHashMap<u64, VecDeque<usize>> = FxHashMap::default();
+    let mut by_hash: SeededMap<u64, VecDeque<usize>> = SeededMap::default();
     for (j, y) in ys.iter().enumerate() {
         by_hash.entry(value_hash(*y)).or_default().push_back(j);
     }

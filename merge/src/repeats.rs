@@ -5,7 +5,8 @@
 use std::borrow::Cow;
 use std::hash::Hasher;
 
-use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
+use crate::hashing::{SeededMap, SeededSet};
+use rustc_hash::FxHasher;
 use similar::DiffOp;
 use sjson::Value;
 
@@ -26,8 +27,8 @@ pub(crate) struct Collapsed<'a> {
 }
 
 /// A member list's keys with how many members hold each.
-pub(crate) fn counts<'a>(members: &[(Cow<'a, str>, Value<'a>)]) -> FxHashMap<Cow<'a, str>, u32> {
-    let mut counts: FxHashMap<Cow<'a, str>, u32> = FxHashMap::default();
+pub(crate) fn counts<'a>(members: &[(Cow<'a, str>, Value<'a>)]) -> SeededMap<Cow<'a, str>, u32> {
+    let mut counts: SeededMap<Cow<'a, str>, u32> = SeededMap::default();
     for (k, _) in members {
         *counts.entry(k.clone()).or_default() += 1;
     }
@@ -36,7 +37,7 @@ pub(crate) fn counts<'a>(members: &[(Cow<'a, str>, Value<'a>)]) -> FxHashMap<Cow
 
 /// Each member's occurrence among the members with its key.
 pub(crate) fn occurrences(members: &[(Cow<'_, str>, Value<'_>)]) -> Vec<u32> {
-    let mut seen: FxHashMap<&str, u32> = FxHashMap::default();
+    let mut seen: SeededMap<&str, u32> = SeededMap::default();
     members
         .iter()
         .map(|(k, _)| {
@@ -52,17 +53,17 @@ pub(crate) fn occurrences(members: &[(Cow<'_, str>, Value<'_>)]) -> Vec<u32> {
 /// in the order of the members kept.
 pub(crate) fn collapse<'a>(
     members: &mut Vec<(Cow<'a, str>, Value<'a>)>,
-    base_counts: Option<&FxHashMap<Cow<'a, str>, u32>>,
+    base_counts: Option<&SeededMap<Cow<'a, str>, u32>>,
 ) -> Vec<Collapsed<'a>> {
     let in_base = |k: &str| base_counts.map_or(0, |c| c.get(k).copied().unwrap_or(0));
-    let times: FxHashMap<Cow<'a, str>, u32> = counts(members)
+    let times: SeededMap<Cow<'a, str>, u32> = counts(members)
         .into_iter()
         .filter(|(k, n)| *n > 1 && in_base(k) <= 1)
         .collect();
     if times.is_empty() {
         return Vec::new();
     }
-    let mut seen: FxHashSet<Cow<'a, str>> = FxHashSet::default();
+    let mut seen: SeededSet<Cow<'a, str>> = SeededSet::default();
     let mut kept = Vec::with_capacity(members.len());
     let mut collapsed = Vec::new();
     for (k, v) in std::mem::take(members).into_iter().rev() {
@@ -91,12 +92,12 @@ pub(crate) fn collapse<'a>(
 pub(crate) fn aligned<'a>(
     members: &[(Cow<'a, str>, Value<'a>)],
     base: &[(Cow<'a, str>, Value<'a>)],
-    base_counts: &FxHashMap<Cow<'a, str>, u32>,
+    base_counts: &SeededMap<Cow<'a, str>, u32>,
     side: Side,
 ) -> Vec<u32> {
     let mut ids = occurrences(members);
     let repeated = |k: &str| base_counts.get(k).is_some_and(|&n| n > 1);
-    let mut sides: FxHashMap<&str, Vec<usize>> = FxHashMap::default();
+    let mut sides: SeededMap<&str, Vec<usize>> = SeededMap::default();
     for (i, (k, _)) in members.iter().enumerate() {
         if repeated(k) {
             sides.entry(k).or_default().push(i);
@@ -105,7 +106,7 @@ pub(crate) fn aligned<'a>(
     if sides.is_empty() {
         return ids;
     }
-    let mut bases: FxHashMap<&str, Vec<Value<'a>>> = FxHashMap::default();
+    let mut bases: SeededMap<&str, Vec<Value<'a>>> = SeededMap::default();
     for (k, v) in base {
         if sides.contains_key(k.as_ref()) {
             bases.entry(k).or_default().push(*v);
@@ -175,7 +176,7 @@ fn align(base: &[Value<'_>], side: &[Value<'_>], new_from: u32) -> Vec<u32> {
 /// Values numbered by equality ([`Value::same_value`]): equal values, one number.
 #[derive(Default)]
 struct Classes<'v> {
-    by_hash: FxHashMap<u64, Vec<(Value<'v>, u32)>>,
+    by_hash: SeededMap<u64, Vec<(Value<'v>, u32)>>,
     count: u32,
 }
 

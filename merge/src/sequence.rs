@@ -2,7 +2,7 @@
 //! [`crate::lcs`]: Myers' diff, patience alignment for long arrays, bounded by work), with objects in overlapping changes paired
 //! and merged recursively.
 
-use rustc_hash::FxHashSet;
+use crate::hashing::SeededSet;
 use sjson::{Kind, Out, OutItem, Segment, Value};
 
 use crate::compact::compact_json;
@@ -19,8 +19,8 @@ use crate::{ConflictKind, Side};
 /// element was rewritten costs linear time, not quadratic.
 pub(crate) fn matches(old: &[u64], new: &[u64]) -> Vec<Option<usize>> {
     let mut m = vec![None; old.len()];
-    let in_old: FxHashSet<u64> = old.iter().copied().collect();
-    let in_new: FxHashSet<u64> = new.iter().copied().collect();
+    let in_old: SeededSet<u64> = old.iter().copied().collect();
+    let in_new: SeededSet<u64> = new.iter().copied().collect();
     let oi: Vec<usize> = (0..old.len())
         .filter(|&i| in_new.contains(&old[i]))
         .collect();

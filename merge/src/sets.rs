@@ -5,7 +5,7 @@
 
 use std::cmp::Ordering;
 
-use rustc_hash::FxHashSet;
+use crate::hashing::SeededSet;
 use sjson::{Kind, Out, Value};
 
 use crate::merger::Merger;
@@ -46,7 +46,7 @@ fn unique_strings(v: Value<'_>) -> bool {
 
 /// Whether `v` is an array of unique scalars (in any order).
 fn unique_scalars(v: Value<'_>) -> bool {
-    let mut seen = FxHashSet::default();
+    let mut seen = SeededSet::default();
     v.children()
         .all(|c| !c.is_container() && seen.insert(value_hash(c)))
 }
@@ -82,7 +82,7 @@ impl<'a> Merger<'a> {
         if !(sorted || unordered_set) {
             return None;
         }
-        let holds = |set: Value<'a>| -> FxHashSet<u64> { set.children().map(value_hash).collect() };
+        let holds = |set: Value<'a>| -> SeededSet<u64> { set.children().map(value_hash).collect() };
         let (hb, ho, ht) = (holds(b), holds(o), holds(t));
         // Kept: on both sides, or added by one (a deletion by either side is honoured).
         let keep = |h: u64| (ho.contains(&h) && ht.contains(&h)) || !hb.contains(&h);

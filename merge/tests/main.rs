@@ -7,6 +7,7 @@ mod arrays;
 mod cases;
 mod changeset_laws;
 mod coherence;
+mod determinism;
 mod entry;
 mod fuzz_loop;
 mod gate_law;

@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 
-use rustc_hash::{FxHashMap, FxHashSet};
+use crate::hashing::{SeededMap, SeededSet};
 use sjson::{Document, Kind, Out, OutItem, Segment, Value};
 
 use super::write::Resolver;
@@ -36,7 +36,7 @@ pub(super) struct Node<'a> {
     /// anchored to it are placed by its own anchors instead.
     vanished: Option<Placement>,
     children: Vec<(Step, Node<'a>)>,
-    index: FxHashMap<Step, usize>,
+    index: SeededMap<Step, usize>,
 }
 
 impl<'a> Node<'a> {
@@ -275,7 +275,7 @@ impl<'a> Builder<'_, 'a> {
         }
         let (items, ids): (Vec<Option<OutItem<'a>>>, Vec<Option<String>>) =
             slots.into_iter().map(|s| (s.item, s.id)).unzip();
-        let mut known: FxHashSet<&str> = ids.iter().flatten().map(String::as_str).collect();
+        let mut known: SeededSet<&str> = ids.iter().flatten().map(String::as_str).collect();
         for &i in &wanted {
             if let Step::Id(id) = &node.children[i].0 {
                 known.insert(id);
@@ -285,7 +285,7 @@ impl<'a> Builder<'_, 'a> {
             visited: vec![false; node.children.len()],
             ..Links::default()
         };
-        let vanished: FxHashMap<&str, &Placement> = node
+        let vanished: SeededMap<&str, &Placement> = node
             .children
             .iter()
             .filter_map(
@@ -396,8 +396,8 @@ impl<'a> Builder<'_, 'a> {
 /// The anchors of placed elements in one array: ids the array will hold, and where the
 /// elements created and destroyed again by the change set had been placed.
 struct Anchors<'s> {
-    known: &'s FxHashSet<&'s str>,
-    vanished: &'s FxHashMap<&'s str, &'s Placement>,
+    known: &'s SeededSet<&'s str>,
+    vanished: &'s SeededMap<&'s str, &'s Placement>,
 }
 
 impl Anchors<'_> {
@@ -445,8 +445,8 @@ struct Slot<'a> {
 /// Placed children by anchor.
 #[derive(Default)]
 struct Links {
-    before: FxHashMap<String, Vec<usize>>,
-    after: FxHashMap<String, Vec<usize>>,
+    before: SeededMap<String, Vec<usize>>,
+    after: SeededMap<String, Vec<usize>>,
     first: Vec<usize>,
     last: Vec<usize>,
     /// Placed children already visited.

@@ -1,6 +1,6 @@
 //! Writing change sets: a structural diff as create, destroy and set operations.
 
-use rustc_hash::{FxHashMap, FxHashSet};
+use crate::hashing::{SeededMap, SeededSet};
 use sjson::{Kind, Path, Segment, Value};
 
 use super::{ChangeOp, OpKind, Placement};
@@ -10,7 +10,7 @@ use crate::id::{id_display, id_of};
 /// One array's elements and ids, indexed.
 struct ArrayIndex<'a> {
     elements: Vec<Value<'a>>,
-    ids: FxHashMap<String, usize>,
+    ids: SeededMap<String, usize>,
 }
 
 /// Finds values by paths whose keyed elements are named by id; each array is indexed
@@ -18,14 +18,14 @@ struct ArrayIndex<'a> {
 pub(crate) struct Resolver<'a> {
     id_keys_lower: Vec<String>,
     /// Per array (document address, node index).
-    index: FxHashMap<(usize, usize), ArrayIndex<'a>>,
+    index: SeededMap<(usize, usize), ArrayIndex<'a>>,
 }
 
 impl<'a> Resolver<'a> {
     pub(crate) fn new(id_keys: &[String]) -> Self {
         Resolver {
             id_keys_lower: id_keys.iter().map(|k| k.to_lowercase()).collect(),
-            index: FxHashMap::default(),
+            index: SeededMap::default(),
         }
     }
 
@@ -108,7 +108,7 @@ pub fn change_set<'a>(
 ) -> Vec<ChangeOp<'a>> {
     let mut r = Resolver::new(&options.id_keys);
     let mut ops = Vec::new();
-    let mut whole: FxHashSet<Path> = FxHashSet::default();
+    let mut whole: SeededSet<Path> = SeededSet::default();
     let op = |kind, path: Path, old, new, after| ChangeOp {
         kind,
         file: None,

@@ -3,7 +3,7 @@
 //! into a merged scene needs (`assetvc resolve`), the merge having numbered the result's
 //! objects otherwise than any side.
 
-use rustc_hash::FxHashMap;
+use crate::hashing::SeededMap;
 use sjson::{Document, Value};
 
 use super::tree::{rewrite_references, J};
@@ -17,7 +17,7 @@ pub fn counterparts(from: &Document, to: &Document) -> Vec<Option<usize>> {
     let ids_a = keys::identities(&a);
     let b = elements(to);
     let ids_b = similar::matched(&a, &ids_a, &b);
-    let at: FxHashMap<&str, usize> = ids_a
+    let at: SeededMap<&str, usize> = ids_a
         .iter()
         .enumerate()
         .map(|(i, id)| (id.as_str(), i))

@@ -3,7 +3,7 @@
 //! line with its object named by node path (`Canvas/Menu/Start<cc.Label>._string: 1 → 2`,
 //! `+ Canvas/Menu/Options: {…}`) and references shown as `@` and the object's name.
 
-use rustc_hash::FxHashMap;
+use crate::hashing::SeededMap;
 use sjson::{Dialect, Document, ParseOptions, Path, Segment, Value};
 
 use super::tree::{rewrite_references, J};
@@ -44,7 +44,7 @@ pub struct GraphChange {
 struct Keyed {
     old: Document,
     new: Document,
-    names: FxHashMap<String, String>,
+    names: SeededMap<String, String>,
 }
 
 impl Keyed {
@@ -197,7 +197,7 @@ pub fn diff_lines(old: &Document, new: &Document, options: &DiffOptions) -> Opti
 }
 
 /// Each object's name for people ([`names::object_name`]) by its token in `keyed`.
-fn object_names(doc: &Document, keyed: &[J]) -> FxHashMap<String, String> {
+fn object_names(doc: &Document, keyed: &[J]) -> SeededMap<String, String> {
     keyed
         .iter()
         .enumerate()

@@ -7,25 +7,25 @@
 
 use std::collections::VecDeque;
 
-use rustc_hash::{FxHashMap, FxHashSet};
+use crate::hashing::{SeededMap, SeededSet};
 
 use super::tree::{references, J};
 
 /// The identity of each element of `elements` (by position).
 pub(crate) fn identities(elements: &[J]) -> Vec<String> {
-    identities_with(elements, &FxHashMap::default())
+    identities_with(elements, &SeededMap::default())
 }
 
 /// [`identities`], the objects of `forced` (positions without an id of their own) known
 /// by the identity it gives them.
-pub(crate) fn identities_with(elements: &[J], forced: &FxHashMap<usize, String>) -> Vec<String> {
+pub(crate) fn identities_with(elements: &[J], forced: &SeededMap<usize, String>) -> Vec<String> {
     let mut ids: Vec<Option<String>> = own_identities(elements);
     for (&i, id) in forced {
         if let Some(slot @ None) = ids.get_mut(i) {
             *slot = Some(id.clone());
         }
     }
-    let mut taken: FxHashSet<String> = ids.iter().flatten().cloned().collect();
+    let mut taken: SeededSet<String> = ids.iter().flatten().cloned().collect();
     let mut queue: VecDeque<usize> = VecDeque::new();
     if !elements.is_empty() {
         queue.push_back(0);
@@ -100,11 +100,11 @@ fn own_identities(elements: &[J]) -> Vec<Option<String>> {
             ids[i] = Some(format!("via:{id}"));
         }
     }
-    let mut count: FxHashMap<&str, usize> = FxHashMap::default();
+    let mut count: SeededMap<&str, usize> = SeededMap::default();
     for id in ids.iter().flatten() {
         *count.entry(id).or_default() += 1;
     }
-    let shared: FxHashSet<String> = count
+    let shared: SeededSet<String> = count
         .into_iter()
         .filter(|&(_, n)| n > 1)
         .map(|(id, _)| id.to_string())
@@ -128,7 +128,7 @@ fn step(path: &str, target: &J) -> String {
 }
 
 /// `name`, or `name#2`, `name#3`, … : the first not yet taken (then taken).
-fn unique(taken: &mut FxHashSet<String>, name: String) -> String {
+fn unique(taken: &mut SeededSet<String>, name: String) -> String {
     if taken.insert(name.clone()) {
         return name;
     }

@@ -22,7 +22,7 @@ mod values;
 #[cfg(test)]
 mod tests;
 
-use rustc_hash::FxHashMap;
+use crate::hashing::SeededMap;
 use sjson::{Dialect, Document, ParseOptions, Path, Segment};
 
 pub use crate::naming::cocos as names;
@@ -149,7 +149,7 @@ fn elements(doc: &Document) -> Vec<J> {
 /// Short tokens for identities, shared by the three versions.
 #[derive(Default)]
 struct Tokens {
-    of: FxHashMap<String, String>,
+    of: SeededMap<String, String>,
 }
 
 impl Tokens {
@@ -204,7 +204,7 @@ impl Tokens {
 /// A place in the keyed form (`/[__key__=o5]/_string`) as a place in the result: the
 /// object by its position, the path cut before a reference list's element; the root when
 /// the object is not in the result.
-fn in_result(path: &Path, positions: &FxHashMap<String, usize>) -> Path {
+fn in_result(path: &Path, positions: &SeededMap<String, usize>) -> Path {
     let mut out = Path::root();
     for (i, seg) in path.0.iter().enumerate() {
         match seg {

@@ -3,7 +3,7 @@
 //! `_parent`/`_children` and `node`/`_components` made true both ways, objects the root
 //! no longer reaches dropped, and every reference renumbered to its target's position.
 
-use rustc_hash::{FxHashMap, FxHashSet};
+use crate::hashing::{SeededMap, SeededSet};
 use sjson::{Path, Segment};
 
 use super::tree::{references, rewrite_references, J};
@@ -15,7 +15,7 @@ pub(crate) struct Rebuilt {
     /// The array's elements, references as `{"__id__": n}`.
     pub elements: Vec<J>,
     /// Each kept object's position, by token.
-    pub positions: FxHashMap<String, usize>,
+    pub positions: SeededMap<String, usize>,
     /// The objects restored because the result referenced them.
     pub repairs: Vec<Conflict>,
 }
@@ -46,7 +46,7 @@ pub(crate) fn rebuild(
 struct Graph {
     tokens: Vec<String>,
     elements: Vec<J>,
-    at: FxHashMap<String, usize>,
+    at: SeededMap<String, usize>,
 }
 
 /// The token a keyed reference names.
@@ -87,7 +87,7 @@ impl Graph {
         let mut graph = Graph {
             tokens: Vec::new(),
             elements: Vec::new(),
-            at: FxHashMap::default(),
+            at: SeededMap::default(),
         };
         for el in merged {
             graph.add(el);
@@ -176,7 +176,7 @@ impl Graph {
             .iter()
             .map(|el| el.get(up).is_some())
             .collect();
-        let mut listed: FxHashSet<(usize, usize)> = FxHashSet::default();
+        let mut listed: SeededSet<(usize, usize)> = SeededSet::default();
         for (o, el) in self.elements.iter_mut().enumerate() {
             if exempt.is_some() && el.str_member("__type__") == exempt {
                 continue;
@@ -185,7 +185,7 @@ impl Graph {
             let Some(J::Arr(items)) = el.get_mut(down) else {
                 continue;
             };
-            let mut seen = FxHashSet::default();
+            let mut seen = SeededSet::default();
             items.retain(|item| {
                 let Some(c) = item
                     .reference(REF)

@@ -6,7 +6,7 @@
 //! members alike; the side's node then takes base's identity (and its subtree and
 //! components follow, their paths starting from it).
 
-use rustc_hash::{FxHashMap, FxHashSet};
+use crate::hashing::{SeededMap, SeededSet};
 
 use super::keys::{identities, identities_with, index_of};
 use super::tree::J;
@@ -28,8 +28,8 @@ const ALIKE: f64 = 0.5;
 /// The identities of `side`'s elements, its renamed objects given base's identities.
 pub(crate) fn matched(base: &[J], base_ids: &[String], side: &[J]) -> Vec<String> {
     let ids = identities(side);
-    let known: FxHashSet<&str> = base_ids.iter().map(String::as_str).collect();
-    let kept: FxHashSet<&str> = ids.iter().map(String::as_str).collect();
+    let known: SeededSet<&str> = base_ids.iter().map(String::as_str).collect();
+    let kept: SeededSet<&str> = ids.iter().map(String::as_str).collect();
     let new: Vec<usize> = (0..side.len())
         .filter(|&i| !known.contains(ids[i].as_str()) && by_path(&ids[i]))
         .collect();
@@ -61,8 +61,8 @@ pub(crate) fn matched(base: &[J], base_ids: &[String], side: &[J]) -> Vec<String
         return ids;
     }
     pairs.sort_by(|a, b| b.0.total_cmp(&a.0));
-    let (mut used_i, mut used_j) = (FxHashSet::default(), FxHashSet::default());
-    let mut forced: FxHashMap<usize, String> = FxHashMap::default();
+    let (mut used_i, mut used_j) = (SeededSet::default(), SeededSet::default());
+    let mut forced: SeededMap<usize, String> = SeededMap::default();
     for (_, i, j) in pairs {
         if used_i.insert(i) && used_j.insert(j) {
             forced.insert(i, base_ids[j].clone());
@@ -88,7 +88,7 @@ fn alike(a: &J, b: &J) -> f64 {
         return 0.0;
     };
     let content = |m: &(String, J)| !NOT_CONTENT.contains(&m.0.as_str());
-    let keys: FxHashSet<&str> = am
+    let keys: SeededSet<&str> = am
         .iter()
         .chain(bm.iter())
         .filter(|m| content(m))

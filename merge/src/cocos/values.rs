@@ -4,7 +4,7 @@
 //! already the result's positions (which the report names by node path), not the keyed
 //! form's tokens (`in_result`).
 
-use rustc_hash::FxHashMap;
+use crate::hashing::SeededMap;
 use sjson::{Dialect, Document, ParseOptions, Segment};
 
 use super::names::object_name;
@@ -18,10 +18,10 @@ pub(crate) struct Namer<'a> {
     result: &'a str,
     parsed: Option<Option<Document>>,
     /// Each kept object's position in the result, by token.
-    positions: &'a FxHashMap<String, usize>,
+    positions: &'a SeededMap<String, usize>,
     /// The versions (their documents and keyed forms), ours first.
     versions: [(&'a Document, &'a [J]); 3],
-    cache: FxHashMap<String, String>,
+    cache: SeededMap<String, String>,
 }
 
 impl<'a> Namer<'a> {
@@ -29,7 +29,7 @@ impl<'a> Namer<'a> {
     /// theirs, base) with their keyed forms.
     pub(crate) fn new(
         result: &'a str,
-        positions: &'a FxHashMap<String, usize>,
+        positions: &'a SeededMap<String, usize>,
         versions: [(&'a Document, &'a [J]); 3],
     ) -> Namer<'a> {
         Namer {
@@ -37,7 +37,7 @@ impl<'a> Namer<'a> {
             parsed: None,
             positions,
             versions,
-            cache: FxHashMap::default(),
+            cache: SeededMap::default(),
         }
     }
 

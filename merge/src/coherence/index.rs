@@ -4,8 +4,8 @@
 
 use std::borrow::Cow;
 
+use crate::hashing::SeededSet;
 use globset::GlobSet;
-use rustc_hash::FxHashSet;
 
 use crate::id_table::{IdSource, IdTable};
 use sjson::{Document, Kind, NodeId, Path, Segment, Value};
@@ -73,7 +73,7 @@ pub(crate) struct DocIndex<'d> {
     /// by the ids took 33 and, for a million objects, 69 MB of cache misses).
     by_id: IdTable,
     /// Ids held by more than one object.
-    pub dups: FxHashSet<Cow<'d, str>>,
+    pub dups: SeededSet<Cow<'d, str>>,
     /// Bit `n` set: an id of `n` bytes exists (127: of 127 bytes or more); a string of
     /// another length names no object, without a lookup.
     pub lengths: u128,
@@ -87,8 +87,8 @@ pub(crate) fn length_bit(len: usize) -> u128 {
 /// Compiled reference settings.
 pub(crate) struct Matchers<'o> {
     pub id_keys_lower: &'o [String],
-    pub keys: GlobSet,
-    pub parent: GlobSet,
+    pub keys: &'o GlobSet,
+    pub parent: &'o GlobSet,
     /// Whether the pass may use a second thread.
     pub threads: crate::Threads,
 }

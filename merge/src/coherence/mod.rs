@@ -13,6 +13,8 @@ mod sides;
 mod tests;
 mod versions;
 
+use std::sync::{Arc, Mutex, PoisonError};
+
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use sjson::{Document, ParseError, ParseOptions};
 
@@ -67,6 +69,39 @@ pub enum CoherenceError {
 
 /// At most this many rounds of repairs (each round's repairs can expose more).
 const MAX_ROUNDS: usize = 64;
+
+/// The `[references]` globs compiled.
+struct Compiled {
+    keys: GlobSet,
+    parent: GlobSet,
+}
+
+/// How many distinct `[references]` settings [`compiled`] keeps.
+const COMPILED_KEPT: usize = 8;
+
+/// The globs of `references`, compiled once per process for each setting: a merge of a
+/// tree merges thousands of files under one `MergeOptions`, and compiling the globs was
+/// 4% of its time (the last few settings are kept, the most recent last).
+fn compiled(references: &ReferenceOptions) -> Result<Arc<Compiled>, CoherenceError> {
+    static KEPT: Mutex<Vec<(ReferenceOptions, Arc<Compiled>)>> = Mutex::new(Vec::new());
+    let lock = || KEPT.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some((_, c)) = lock().iter().find(|(r, _)| r == references) {
+        return Ok(c.clone());
+    }
+    // Compiled outside the lock: two threads may both compile one setting, never wait.
+    let c = Arc::new(Compiled {
+        keys: globs("keys", &references.keys)?,
+        parent: globs("parent", &references.parent)?,
+    });
+    let mut kept = lock();
+    if !kept.iter().any(|(r, _)| r == references) {
+        if kept.len() == COMPILED_KEPT {
+            kept.remove(0);
+        }
+        kept.push((references.clone(), c.clone()));
+    }
+    Ok(c)
+}
 
 fn globs(setting: &'static str, patterns: &[String]) -> Result<GlobSet, CoherenceError> {
     let mut b = GlobSetBuilder::new();
@@ -161,10 +196,11 @@ fn repaired_from(
     walked: Option<SideWalk>,
 ) -> Result<Repaired, CoherenceError> {
     let id_keys_lower = lower(&options.id_keys);
+    let globs = compiled(&options.references)?;
     let m = Matchers {
         id_keys_lower: &id_keys_lower,
-        keys: globs("keys", &options.references.keys)?,
-        parent: globs("parent", &options.references.parent)?,
+        keys: &globs.keys,
+        parent: &globs.parent,
         threads: options.threads,
     };
     // Only the result is indexed in full; the sides are measured against it by one

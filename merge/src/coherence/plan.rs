@@ -1,6 +1,6 @@
 //! Finding what breaks the invariants in a merged document and planning the repairs.
 
-use rustc_hash::FxHashSet;
+use crate::hashing::SeededSet;
 use sjson::{Document, NodeId, Path, Segment, Value};
 
 use super::apply::Edit;
@@ -174,7 +174,7 @@ impl<'s, 'o> State<'s, 'o> {
             root: doc.root(),
             edits: Vec::new(),
             reports: Vec::new(),
-            planned: FxHashSet::default(),
+            planned: SeededSet::default(),
         };
         let [so, st] = &round.sides;
         // A reference names an id of the result or of a side (an id only base holds is
@@ -247,7 +247,7 @@ impl<'s, 'o> State<'s, 'o> {
     {
         let [so, st] = &round.sides;
         let both = |id: &str| so.has_gone(id) && st.has_gone(id);
-        let one_sided: FxHashSet<&str> = so
+        let one_sided: SeededSet<&str> = so
             .gone
             .iter()
             .chain(&st.gone)
@@ -256,10 +256,10 @@ impl<'s, 'o> State<'s, 'o> {
             .collect();
         // (Base is read only when there is something to look for in it.)
         let in_base = match one_sided.is_empty() {
-            true => FxHashSet::default(),
+            true => SeededSet::default(),
             false => self
                 .doc(Version::Base)
-                .map_or_else(FxHashSet::default, |base| {
+                .map_or_else(SeededSet::default, |base| {
                     present(base, self.m.id_keys_lower, &one_sided)
                 }),
         };
@@ -384,7 +384,7 @@ struct Round<'r, 'm> {
     edits: Vec<Edit<'m>>,
     reports: Vec<Conflict>,
     /// Ids restored this round (each object is restored once).
-    planned: FxHashSet<String>,
+    planned: SeededSet<String>,
 }
 
 impl<'m> Round<'_, 'm> {

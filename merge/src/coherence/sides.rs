@@ -7,7 +7,7 @@
 
 use std::borrow::Cow;
 
-use rustc_hash::{FxHashMap, FxHashSet};
+use crate::hashing::{SeededMap, SeededSet};
 use sjson::{Document, Kind, NodeId, Value};
 
 use super::index::{length_bit, DocIndex};
@@ -23,9 +23,9 @@ pub(crate) struct SideIds<'d> {
     /// whether it lies inside an id'd object.
     pub gone: Vec<(Cow<'d, str>, NodeId, bool)>,
     /// The first of `gone` with each id.
-    gone_by_id: FxHashMap<Cow<'d, str>, usize>,
+    gone_by_id: SeededMap<Cow<'d, str>, usize>,
     /// Ids the side holds more than once.
-    pub dups: FxHashSet<Cow<'d, str>>,
+    pub dups: SeededSet<Cow<'d, str>>,
     /// [`DocIndex::lengths`] of the ids in `gone`.
     pub gone_lengths: u128,
     /// How many id'd objects the side holds.
@@ -105,8 +105,8 @@ impl<'d> SideIds<'d> {
         let mut s = SideIds {
             at: vec![None; im.objs.len()],
             gone: Vec::new(),
-            gone_by_id: FxHashMap::default(),
-            dups: FxHashSet::default(),
+            gone_by_id: SeededMap::default(),
+            dups: SeededSet::default(),
             gone_lengths: 0,
             count: objects.len(),
         };
@@ -210,13 +210,13 @@ pub(crate) fn for_each_id<'d>(
 pub(crate) fn present<'w>(
     doc: &Document,
     id_keys_lower: &[String],
-    wanted: &FxHashSet<&'w str>,
-) -> FxHashSet<&'w str> {
+    wanted: &SeededSet<&'w str>,
+) -> SeededSet<&'w str> {
     let mut lengths = 0u128;
     for w in wanted {
         lengths |= length_bit(w.len());
     }
-    let mut found = FxHashSet::default();
+    let mut found = SeededSet::default();
     if wanted.is_empty() {
         return found;
     }

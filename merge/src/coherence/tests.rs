@@ -477,3 +477,26 @@ fn the_pass_tells_whether_the_result_holds_an_id_twice() {
     let repeated = "a = [{ id = x } { id = x }]\n";
     assert!(!unique(repeated, repeated, repeated));
 }
+
+#[test]
+fn the_globs_of_one_setting_are_compiled_once() {
+    let setting = |parent: &str| super::ReferenceOptions {
+        parent: vec![parent.into(), "owner_*".into()],
+        ..Default::default()
+    };
+    let first = super::compiled(&setting("boss")).unwrap();
+    let again = super::compiled(&setting("boss")).unwrap();
+    assert!(std::sync::Arc::ptr_eq(&first, &again));
+    assert!(first.parent.is_match("owner_x") && first.parent.is_match("boss"));
+    let other = super::compiled(&setting("chief")).unwrap();
+    assert!(!std::sync::Arc::ptr_eq(&first, &other));
+    assert!(other.parent.is_match("chief") && !other.parent.is_match("boss"));
+    // A pattern that does not compile is an error every time, never kept.
+    for _ in 0..2 {
+        let bad = super::compiled(&setting("a[")).map(|_| ());
+        assert!(
+            matches!(bad, Err(super::CoherenceError::Pattern { .. })),
+            "{bad:?}"
+        );
+    }
+}

@@ -1,7 +1,7 @@
 //! Keyed arrays: elements matched by id, the patch that reorders them, and moves of id'd
 //! objects between keyed arrays.
 
-use rustc_hash::FxHashMap;
+use crate::hashing::SeededMap;
 use sjson::{Segment, Value};
 
 use super::walk::Walker;
@@ -193,7 +193,7 @@ impl<'a> Walker<'_, 'a> {
         if outs.is_empty() {
             return changes;
         }
-        let mut by_id: FxHashMap<&str, (Vec<&KeyedOut>, Vec<&KeyedOut>)> = FxHashMap::default();
+        let mut by_id: SeededMap<&str, (Vec<&KeyedOut>, Vec<&KeyedOut>)> = SeededMap::default();
         for o in &outs {
             let e = by_id.entry(o.id.as_str()).or_default();
             if o.added {
@@ -203,7 +203,7 @@ impl<'a> Walker<'_, 'a> {
             }
         }
         let mut dropped = vec![false; changes.len()];
-        let mut nested: FxHashMap<usize, Vec<Change<'a>>> = FxHashMap::default();
+        let mut nested: SeededMap<usize, Vec<Change<'a>>> = SeededMap::default();
         for (removed, added) in by_id.values() {
             let ([r], [a]) = (removed.as_slice(), added.as_slice()) else {
                 continue;

@@ -220,7 +220,7 @@ pub fn objects(root: Value<'_>) -> Vec<GraphObject> {
                 .map(|id| (id, false))
         })
         .collect();
-    let mut count: rustc_hash::FxHashMap<&str, usize> = Default::default();
+    let mut count: crate::hashing::SeededMap<&str, usize> = Default::default();
     for (id, _) in held.iter().flatten() {
         *count.entry(id.as_str()).or_default() += 1;
     }
@@ -229,7 +229,7 @@ pub fn objects(root: Value<'_>) -> Vec<GraphObject> {
         .iter()
         .map(|h| h.clone().filter(|(id, _)| count[id.as_str()] == 1))
         .collect();
-    let mut taken: rustc_hash::FxHashSet<String> =
+    let mut taken: crate::hashing::SeededSet<String> =
         held.iter().flatten().map(|(id, _)| id.clone()).collect();
     let mut out = Vec::with_capacity(elements.len());
     for (index, (el, (held, name))) in elements.iter().zip(held.into_iter().zip(names)).enumerate()
@@ -260,7 +260,7 @@ pub fn objects(root: Value<'_>) -> Vec<GraphObject> {
 }
 
 /// `name`, or `name[2]`, `name[3]`, …: the first not yet taken (then taken).
-fn unique(taken: &mut rustc_hash::FxHashSet<String>, name: String) -> String {
+fn unique(taken: &mut crate::hashing::SeededSet<String>, name: String) -> String {
     if taken.insert(name.clone()) {
         return name;
     }

@@ -1,7 +1,7 @@
 //! An object's members in order, found by key in constant time: a patch of 80 000 `add`s
 //! to one object was quadratic when each looked its key up by scanning (issue #30 item 9).
 
-use rustc_hash::FxHashMap;
+use crate::hashing::SeededMap;
 
 use super::Json;
 
@@ -11,7 +11,7 @@ pub struct Members {
     /// The members, `None` where one was removed.
     slots: Vec<Option<(String, Json)>>,
     /// The slot of each key's first member.
-    index: FxHashMap<String, usize>,
+    index: SeededMap<String, usize>,
     /// How many slots hold a member.
     len: usize,
 }
@@ -21,7 +21,7 @@ impl Members {
     pub fn from_list(list: Vec<(String, Json)>) -> Members {
         let mut m = Members {
             slots: list.into_iter().map(Some).collect(),
-            index: FxHashMap::default(),
+            index: SeededMap::default(),
             len: 0,
         };
         m.reindex();

@@ -86,7 +86,7 @@ proptest::proptest! {
         let which = if theirs { Side::Theirs } else { Side::Ours };
         let (si, _) = KeyIndex::against(Some(s.root()), &bi, which);
         let entries: Vec<_> = si.entries().collect();
-        let unique: FxHashSet<_> = entries.iter().map(|e| e.0.clone()).collect();
+        let unique: SeededSet<_> = entries.iter().map(|e| e.0.clone()).collect();
         proptest::prop_assert_eq!(unique.len(), entries.len());
         for k in 0..3usize {
             let key = format!("k{k}");

@@ -10,8 +10,8 @@
 //! - the result always parses (checked by `merge`) and merging never panics.
 
 use crate::common;
-mod model;
-mod world;
+pub(crate) mod model;
+pub(crate) mod world;
 
 use common::{equal_unordered, parse};
 use levelgen::Rng;
