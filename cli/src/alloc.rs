@@ -6,11 +6,16 @@
 //! faults, and faulting fresh pages was a third of the merge's CPU time (BENCHMARKS.md,
 //! "Session 5"). Where transparent huge pages are enabled only on request
 //! (`/sys/kernel/mm/transparent_hugepage/enabled` = `madvise`, as on the development
-//! machine and Ubuntu's default), a block of [`LARGE`] bytes or more is advised
-//! `MADV_HUGEPAGE`: its aligned 2 MiB stretches then fault in whole. Small blocks (a
-//! driver call on a small file) go to the system allocator untouched. The advice is a
-//! hint: when the kernel refuses it or has no huge page free, the block is an ordinary
-//! one.
+//! machine and Ubuntu's default), a block of [`LARGE`] bytes or more, up to [`HUGEST`],
+//! is advised `MADV_HUGEPAGE`: its aligned 2 MiB stretches then fault in whole. Small
+//! blocks (a driver call on a small file) go to the system allocator untouched. The advice
+//! is a hint: when the kernel refuses it or has no huge page free, the block is an
+//! ordinary one.
+//!
+//! Blocks above [`HUGEST`] are not advised: on the 1M-entity merge (196 MB a version,
+//! blocks of 100-200 MB) the advice doubled the kernel's time (3.4-3.6 s against
+//! 1.7-1.8 s) for 0.7 s less user time, 10% more CPU in all (BENCHMARKS.md, "100k to
+//! 1M"), where on the 100k merge (blocks up to 21 MB) it made no difference beyond noise.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 
@@ -21,6 +26,9 @@ const HUGE_PAGE: usize = 2 << 20;
 /// faulting in a block this large. (On the 100k merge, advising from 8 MiB on left a
 /// fifth more page faults than advising from 2 MiB on.)
 pub const LARGE: usize = HUGE_PAGE;
+
+/// Blocks above this size are not advised (see the module's documentation).
+pub const HUGEST: usize = 64 << 20;
 
 /// [`System`], with large blocks advised to use transparent huge pages.
 pub struct HugePages;
@@ -73,9 +81,9 @@ fn advise(block: *mut u8, len: usize) {
 fn advise(_: *mut u8, _: usize) {}
 
 /// The aligned huge pages inside a block of `len` bytes at address `start`, as (first
-/// byte, length), when the block is [`LARGE`] and holds at least one.
+/// byte, length), when the block is [`LARGE`], not above [`HUGEST`], and holds at least one.
 fn huge_pages_inside(start: usize, len: usize) -> Option<(usize, usize)> {
-    if len < LARGE {
+    if !(LARGE..=HUGEST).contains(&len) {
         return None;
     }
     let first = start.checked_next_multiple_of(HUGE_PAGE)?;
@@ -112,6 +120,16 @@ mod tests {
     #[test]
     fn a_block_at_the_end_of_the_address_space_does_not_overflow() {
         assert_eq!(huge_pages_inside(usize::MAX - LARGE, LARGE + 1), None);
+    }
+
+    #[test]
+    fn blocks_above_the_hugest_are_left_alone() {
+        assert_eq!(
+            huge_pages_inside(HUGE_PAGE, HUGEST),
+            Some((HUGE_PAGE, HUGEST))
+        );
+        assert_eq!(huge_pages_inside(HUGE_PAGE, HUGEST + 1), None);
+        assert_eq!(huge_pages_inside(HUGE_PAGE, 100 * HUGEST), None);
     }
 
     #[test]
