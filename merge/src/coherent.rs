@@ -207,6 +207,7 @@ fn print_owned<'a>(
     options: &MergeOptions,
     parallel: bool,
 ) -> (coherence::SideWalk, Printed, BaseAfter<'a>) {
+    let edges = crate::edges::Edges::of(&base, ours, theirs);
     let (out, conflicts) = merger::Merger::new(&base, ours, theirs, options).merge();
     // The sides are walked beside the printer (not beside the merge, whose memory is the
     // peak of a large merge).
@@ -216,6 +217,7 @@ fn print_owned<'a>(
             || coherence::walk_sides(ours, theirs, options),
             || sjson::print_with_split(ours, out),
         );
+        let (text, split) = edges.apply((text, split));
         (
             walked,
             Printed {
