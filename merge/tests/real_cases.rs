@@ -153,3 +153,19 @@ fn theirs_final_line_break_and_byte_order_mark_are_kept() {
         assert_eq!(merged, human, "{name}");
     }
 }
+
+/// A Vermintide `.cfg` ends each member with `;` (Shazbot/Vermintide-Mods 653904e10f,
+/// `itemV2.cfg`): a value theirs replaced keeps its `;` right after it, as both sides
+/// wrote it, bare strings included.
+#[test]
+fn a_replaced_value_keeps_its_semicolon_beside_it() {
+    let base = "title = \"Penlight\";\ndescription = \"old\";\nvisibility = public;\n";
+    let ours = "title = \"Penlight Lua\";\ndescription = \"old\";\nvisibility = public;\n";
+    let theirs = "title = \"Penlight\";\ndescription = \"new\";\nvisibility = private;\n";
+    let out = sj(base, ours, theirs);
+    assert_clean(&out);
+    assert_eq!(
+        out.text(),
+        "title = \"Penlight Lua\";\ndescription = \"new\";\nvisibility = private;\n"
+    );
+}
