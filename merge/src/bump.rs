@@ -148,7 +148,7 @@ mod tests {
         let opts = MergeOptions::default();
         for (ours, theirs) in [("0.1.2", "0.1.1"), ("0.1.1", "0.1.2")] {
             let out = merge(
-                Inputs::texts(base, &dep(ours), &dep(theirs), Dialect::Json),
+                Inputs::texts(base, dep(ours), dep(theirs), Dialect::Json),
                 &opts,
             )
             .unwrap();
@@ -157,7 +157,7 @@ mod tests {
         }
         // Not versions both: the policy decides.
         let out = merge(
-            Inputs::texts(base, &dep("0.1.2"), &dep("latest"), Dialect::Json),
+            Inputs::texts(base, dep("0.1.2"), dep("latest"), Dialect::Json),
             &opts,
         )
         .unwrap();
