@@ -131,9 +131,8 @@ impl<'a> Merger<'a> {
     /// threads.
     pub(crate) fn run_split(self) -> Printed {
         let doc = self.cx.ours();
-        let edges = crate::edges::Edges::of(self.cx.base(), doc, self.cx.theirs());
         let (out, conflicts) = self.merge();
-        let (text, split) = edges.apply(sjson::print_with_split(doc, &out));
+        let (text, split) = sjson::print_with_split(doc, &out);
         Printed {
             text,
             conflicts,
