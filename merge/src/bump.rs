@@ -41,7 +41,8 @@ fn compare(a: &str, b: &str) -> Option<Ordering> {
 
 impl<'a> Merger<'a> {
     /// Both sides changed a `…version` member's semver-like string from base's, each
-    /// upwards: the greater is taken, and the conflict reported as resolved to its side.
+    /// upwards, or both added one: the greater is taken, and the conflict reported as
+    /// resolved to its side.
     pub(crate) fn greater_version(
         &mut self,
         b: Option<Value<'a>>,
@@ -55,18 +56,28 @@ impl<'a> Merger<'a> {
         if !key.to_ascii_lowercase().ends_with("version") {
             return None;
         }
-        let b = b?;
         let text = |v: Value<'a>| (v.kind() == Kind::String).then(|| v.as_str()).flatten();
-        let (bs, os, ts) = (text(b)?, text(o)?, text(t)?);
-        // Both moved forward from base: a bump each, not a revert.
-        if compare(&os, &bs)? != Ordering::Greater || compare(&ts, &bs)? != Ordering::Greater {
-            return None;
-        }
+        let (os, ts) = (text(o)?, text(t)?);
+        let kind = match b {
+            // Both moved forward from base: a bump each, not a revert.
+            Some(b) => {
+                let bs = text(b)?;
+                if compare(&os, &bs)? != Ordering::Greater
+                    || compare(&ts, &bs)? != Ordering::Greater
+                {
+                    return None;
+                }
+                ConflictKind::BothModified
+            }
+            // Both added one (a new dependency's `MinimumVersion`): the greater
+            // satisfies both.
+            None => ConflictKind::BothAdded,
+        };
         let side = match compare(&os, &ts)? {
             Ordering::Greater => Side::Ours,
             _ => Side::Theirs,
         };
-        self.record_conflict(ConflictKind::BothModified, Some(b), Some(o), Some(t), side);
+        self.record_conflict(kind, b, Some(o), Some(t), side);
         Some(Out::Value(match side {
             Side::Ours => o,
             Side::Theirs => t,
@@ -124,5 +135,32 @@ mod tests {
         assert_eq!(run("MinimumVersion"), doc("MinimumVersion", "0.1.2"));
         // Not a version: the policy (theirs) decides.
         assert_eq!(run("name"), doc("name", "0.1.1"));
+    }
+
+    /// Both sides added the same dependency's requirement (StardewMods e1e7118964's
+    /// manifest): the greater is taken, whichever side wrote it.
+    #[test]
+    fn both_adding_a_requirement_take_the_greater() {
+        let base = r#"{"Dependencies": [{"UniqueID": "a.Core"}]}"#;
+        let dep = |v: &str| {
+            format!(r#"{{"Dependencies": [{{"UniqueID": "a.Core", "MinimumVersion": "{v}"}}]}}"#)
+        };
+        let opts = MergeOptions::default();
+        for (ours, theirs) in [("0.1.2", "0.1.1"), ("0.1.1", "0.1.2")] {
+            let out = merge(
+                Inputs::texts(base, dep(ours), dep(theirs), Dialect::Json),
+                &opts,
+            )
+            .unwrap();
+            assert_eq!(out.text(), dep("0.1.2"));
+            assert_eq!(out.conflicts.len(), 1);
+        }
+        // Not versions both: the policy decides.
+        let out = merge(
+            Inputs::texts(base, dep("0.1.2"), dep("latest"), Dialect::Json),
+            &opts,
+        )
+        .unwrap();
+        assert_eq!(out.text(), dep("latest"));
     }
 }

@@ -46,11 +46,13 @@ pub(crate) fn merge_plain<R: Send>(
     // The coherence pass walks the sides on the second core while the merge itself, which
     // runs on one, goes on (after move detection, which uses both).
     let merger = merger::Merger::new(base, ours, theirs, options);
-    let (walked, printed) = both(
+    let edges = crate::edges::Edges::of(base, ours, theirs);
+    let (walked, mut printed) = both(
         parallel,
         || parallel.then(|| coherence::walk_sides(ours, theirs, options)),
         || merger.run_split(),
     );
+    (printed.text, printed.split) = edges.apply((printed.text, printed.split));
     let versions = coherence::Versions::parsed(base, ours, theirs);
     let ours_dialect = ours.dialect();
     let format = crate::profile::resolve(options.profile, ours);
@@ -206,6 +208,7 @@ fn print_owned<'a>(
     options: &MergeOptions,
     parallel: bool,
 ) -> (coherence::SideWalk, Printed, BaseAfter<'a>) {
+    let edges = crate::edges::Edges::of(&base, ours, theirs);
     let (out, conflicts) = merger::Merger::new(&base, ours, theirs, options).merge();
     // The sides are walked beside the printer (not beside the merge, whose memory is the
     // peak of a large merge).
@@ -215,6 +218,7 @@ fn print_owned<'a>(
             || coherence::walk_sides(ours, theirs, options),
             || sjson::print_with_split(ours, out),
         );
+        let (text, split) = edges.apply((text, split));
         (
             walked,
             Printed {

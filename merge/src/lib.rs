@@ -24,6 +24,7 @@ mod context;
 mod counters;
 mod derived;
 pub mod diff;
+mod edges;
 mod entry;
 pub mod explain;
 mod game;

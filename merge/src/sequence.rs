@@ -2,13 +2,15 @@
 //! [`crate::lcs`]: Myers' diff, patience alignment for long arrays, bounded by work), with objects in overlapping changes paired
 //! and merged recursively.
 
-use crate::hashing::SeededSet;
-use sjson::{Kind, Out, OutItem, Segment, Value};
+use crate::hashing::{SeededMap, SeededSet};
+use sjson::{Kind, NodeId, Out, OutItem, Segment, Value};
 
 use crate::compact::compact_json;
 use crate::merger::Merger;
 use crate::observe::{Basis, Pairing};
-use crate::pairing::{indices, pair, value_hash, Pairs, Skip};
+use crate::pairing::{
+    indices, pair, similarity, value_hash, Pairs, Print, Skip, PAIRING_THRESHOLD,
+};
 use crate::{ConflictKind, Side};
 
 /// For each element of `old`, the element of `new` it is equal to in a longest common
@@ -84,6 +86,7 @@ impl<'a> Merger<'a> {
             items.push(ours_item(os[ko], Out::Value(os[ko])));
             (ib, io, it) = (kb + 1, ko + 1, kt + 1);
         }
+        drop_twice_added(&mut items, inserted(&os, &om), inserted(&ts, &tm));
         Out::Container {
             kind: Kind::Array,
             ours: Some(o),
@@ -100,9 +103,7 @@ impl<'a> Merger<'a> {
         } else if c.ht == c.hb || c.ho == c.ht {
             items.extend(c.o.iter().map(|v| ours_item(*v, Out::Value(*v))));
         } else if c.b.is_empty() {
-            // Both inserted at one place: ours first, then theirs.
-            items.extend(c.o.iter().map(|v| ours_item(*v, Out::Value(*v))));
-            items.extend(c.t.iter().map(|v| theirs_item(*v, Out::Value(*v))));
+            self.both_inserted(c, items);
         } else if c
             .o
             .iter()
@@ -130,6 +131,29 @@ impl<'a> Merger<'a> {
                 Side::Theirs => items.extend(c.t.iter().map(|v| theirs_item(*v, Out::Value(*v)))),
             }
         }
+    }
+
+    /// Both inserted at one place: ours first, then theirs; an object of theirs that
+    /// agrees with one of ours on every member both have (theirs added a member to
+    /// it, or nothing) is one element added twice, merged into ours' place.
+    fn both_inserted(&mut self, c: Chunk<'_, 'a>, items: &mut Vec<OutItem<'a>>) {
+        let mut t_paired = vec![false; c.t.len()];
+        for (i, oe) in c.o.iter().enumerate() {
+            let twin = (0..c.t.len()).find(|&j| !t_paired[j] && compatible(*oe, c.t[j]));
+            let value = match twin {
+                Some(j) => {
+                    t_paired[j] = true;
+                    self.st.path.push(Segment::Index(c.o_start + i));
+                    let value = self.merge_value(None, *oe, c.t[j]);
+                    self.st.path.pop();
+                    value
+                }
+                None => Out::Value(*oe),
+            };
+            items.push(ours_item(*oe, value));
+        }
+        let theirs = c.t.iter().zip(t_paired).filter(|(_, paired)| !paired);
+        items.extend(theirs.map(|(v, _)| theirs_item(*v, Out::Value(*v))));
     }
 
     /// Overlapping changes to objects: pair ours' with theirs' (and both with the base's)
@@ -280,6 +304,80 @@ fn pairings(
     record
 }
 
+/// Whether two objects added at one place are one element added twice: equal, or alike
+/// (see [`similarity`]) with every member both have equal.
+fn compatible(a: Value<'_>, b: Value<'_>) -> bool {
+    if a.kind() != Kind::Object || b.kind() != Kind::Object {
+        return false;
+    }
+    if a.same_value(&b) {
+        return true;
+    }
+    let alike = similarity(&Print::new(a, Skip::Nothing), &Print::new(b, Skip::Nothing))
+        >= PAIRING_THRESHOLD;
+    alike
+        && !a.has_duplicate_keys()
+        && !b.has_duplicate_keys()
+        && a.members()
+            .all(|(k, v)| b.get(&k).is_none_or(|w| w.same_value(&v)))
+}
+
+/// The nodes of the elements of `vs` that `m` (base's elements matched in `vs`) does not
+/// match: the elements that side inserted.
+fn inserted(vs: &[Value<'_>], m: &[Option<usize>]) -> SeededSet<NodeId> {
+    let mut kept = vec![false; vs.len()];
+    for j in m.iter().flatten() {
+        kept[*j] = true;
+    }
+    vs.iter()
+        .zip(kept)
+        .filter(|(_, kept)| !kept)
+        .map(|(v, _)| v.id())
+        .collect()
+}
+
+/// Both sides inserted an equal object, each at its own place (theirs before an element
+/// ours appended it after): it is written once, at ours' place.
+fn drop_twice_added<'a>(
+    items: &mut Vec<OutItem<'a>>,
+    ours: SeededSet<NodeId>,
+    theirs: SeededSet<NodeId>,
+) {
+    let whole = |item: &OutItem<'a>, set: &SeededSet<NodeId>, v: Option<Value<'a>>| match (
+        &item.value,
+        v,
+    ) {
+        (Out::Value(w), Some(v)) if w.id() == v.id() && set.contains(&v.id()) => {
+            (v.kind() == Kind::Object).then_some(v)
+        }
+        _ => None,
+    };
+    let mut by_hash: SeededMap<u64, Vec<Value<'a>>> = SeededMap::default();
+    for item in items.iter() {
+        if let Some(v) = whole(item, &ours, item.ours) {
+            by_hash.entry(value_hash(v)).or_default().push(v);
+        }
+    }
+    if by_hash.is_empty() {
+        return;
+    }
+    items.retain(|item| {
+        let Some(v) = whole(item, &theirs, item.origin).filter(|_| item.ours.is_none()) else {
+            return true;
+        };
+        let Some(twins) = by_hash.get_mut(&value_hash(v)) else {
+            return true;
+        };
+        match twins.iter().position(|w| w.same_value(&v)) {
+            Some(k) => {
+                twins.swap_remove(k);
+                false
+            }
+            None => true,
+        }
+    });
+}
+
 /// Whether `a` and `b` are objects with the same keys (in any order).
 fn same_keys(a: Value<'_>, b: Value<'_>) -> bool {
     a.kind() == sjson::Kind::Object
@@ -338,6 +436,42 @@ mod tests {
         assert_eq!(matches(&[], &[1]), Vec::<Option<usize>>::new());
         assert_eq!(matches(&[1, 1], &[1]), [Some(0), None]);
         assert_eq!(matches(&[5, 6], &[]), [None, None]);
+    }
+
+    fn merged(base: &str, ours: &str, theirs: &str) -> crate::Merged {
+        let texts = crate::Inputs::texts(base, ours, theirs, sjson::Dialect::Json);
+        crate::merge(texts, &crate::MergeOptions::default()).unwrap()
+    }
+
+    /// Both appended the same object, theirs with a member more: one object, with it.
+    #[test]
+    fn an_object_both_appended_is_written_once_with_both_members() {
+        let base = r#"[{"a": 1}]"#;
+        let ours = r#"[{"a": 1}, {"n": "x", "p": 1, "q": 2}]"#;
+        let theirs = r#"[{"a": 1}, {"n": "x", "p": 1, "q": 2, "r": 3}]"#;
+        let out = merged(base, ours, theirs);
+        assert!(out.conflicts.is_empty(), "{:?}", out.conflicts);
+        assert_eq!(
+            out.text(),
+            r#"[{"a": 1}, {"n": "x", "p": 1, "q": 2, "r": 3}]"#
+        );
+        // Two different objects appended (a member both have differs): both kept.
+        let theirs = r#"[{"a": 1}, {"n": "y", "p": 1, "q": 2}]"#;
+        let out = merged(base, ours, theirs);
+        let doc = sjson::Document::parse(out.text(), sjson::Dialect::Json).unwrap();
+        assert_eq!(doc.root().len(), 3, "{}", out.text());
+    }
+
+    /// Theirs inserted in the middle the object ours appended: written once, at ours'
+    /// place; scalars appended twice stay twice (a list of numbers may repeat).
+    #[test]
+    fn an_object_both_inserted_at_two_places_is_written_once() {
+        let base = r#"[{"a": 1}, {"b": 2}]"#;
+        let ours = r#"[{"a": 1}, {"b": 2}, {"c": 3}]"#;
+        let theirs = r#"[{"a": 1}, {"c": 3}, {"b": 2}]"#;
+        assert_eq!(merged(base, ours, theirs).text(), ours);
+        let out = merged("[1, 2]", "[1, 2, 0]", "[1, 0, 2]");
+        assert_eq!(out.text(), "[1, 0, 2, 0]");
     }
 
     #[test]

@@ -111,3 +111,61 @@ fn a_number_id_and_a_string_id_are_different_objects() {
         out.text()
     );
 }
+
+/// Both sides appended the same two Content Patcher `Changes` entries, theirs with one
+/// member more in the second (atravita-mods/StardewMods 95a0c9af31): each is written once,
+/// the second with theirs' member, as the person committed it, byte for byte.
+#[test]
+fn entries_both_sides_appended_are_written_once() {
+    let name = "atravita-mods_StardewMods__95a0c9af31__Ginger_Island_Mainland_Adjustments_CP_\
+                Ginger_Island_Mainland_Adjustments_content.json";
+    let (merged, human) = merge_case(name);
+    assert_eq!(merged, human);
+}
+
+/// Ours appended an element theirs inserted before the last one (SlimeKnights/
+/// TinkersConstruct f099bd5cff, a book index): it is there once, where ours put it.
+#[test]
+fn an_element_both_sides_inserted_at_two_places_is_written_once() {
+    let name = "SlimeKnights_TinkersConstruct__f099bd5cff__src_main_resources_assets_\
+                tconstruct_book_materials_and_you_index.json";
+    let (merged, _) = merge_case(name);
+    let doc = parse(Dialect::Json, &merged);
+    let names: Vec<String> = doc
+        .root()
+        .children()
+        .filter_map(|e| Some(e.get("name")?.as_str()?.into_owned()))
+        .collect();
+    assert_eq!(names, ["intro", "tools", "modifiers", "tier_one_materials"]);
+}
+
+/// Theirs added the final line break (atravita-mods/StardewMods c57a5de406) or removed
+/// the byte-order mark (spacechase0/StardewValleyMods 0f374dc5d4) that ours kept as base
+/// had it: the merge has theirs' edges, byte for byte what was committed.
+#[test]
+fn theirs_final_line_break_and_byte_order_mark_are_kept() {
+    for name in [
+        "atravita-mods_StardewMods__c57a5de406__SleepInWedding_manifest.json",
+        "spacechase0_StardewValleyMods__0f374dc5d4__SurfingFestival_assets_ja_BigCraftables_\
+         Brown_Surfboard_Scarecrow_big-craftable.json",
+    ] {
+        let (merged, human) = merge_case(name);
+        assert_eq!(merged, human, "{name}");
+    }
+}
+
+/// A Vermintide `.cfg` ends each member with `;` (Shazbot/Vermintide-Mods 653904e10f,
+/// `itemV2.cfg`): a value theirs replaced keeps its `;` right after it, as both sides
+/// wrote it, bare strings included.
+#[test]
+fn a_replaced_value_keeps_its_semicolon_beside_it() {
+    let base = "title = \"Penlight\";\ndescription = \"old\";\nvisibility = public;\n";
+    let ours = "title = \"Penlight Lua\";\ndescription = \"old\";\nvisibility = public;\n";
+    let theirs = "title = \"Penlight\";\ndescription = \"new\";\nvisibility = private;\n";
+    let out = sj(base, ours, theirs);
+    assert_clean(&out);
+    assert_eq!(
+        out.text(),
+        "title = \"Penlight Lua\";\ndescription = \"new\";\nvisibility = private;\n"
+    );
+}

@@ -358,9 +358,10 @@ impl<'d> Printer<'d> {
             self.out.push(',');
         }
         // A new value must not run into the comment after the old one
-        // (`a = 1// c` holding a bare string `s` is `s// c`: one string).
+        // (`a = 1// c` holding a bare string `s` is `s// c`: one string); a `,` or
+        // Vermintide's `;` ends any value.
         let replaced = !matches!(&item.value, Out::Value(v) if v.id() == l.node && self.owns(v));
-        if replaced && trailer.starts_with(|c: char| !is_ws(c) && c != ',') {
+        if replaced && trailer.starts_with(|c: char| !is_ws(c) && c != ',' && c != ';') {
             self.out.push(' ');
         }
         self.push_trivia(trailer);
