@@ -4,7 +4,8 @@
 
 use std::borrow::Cow;
 use std::collections::VecDeque;
-use std::hash::{Hash, Hasher};
+use std::hash::{BuildHasher, Hash, Hasher};
+use std::sync::OnceLock;
 
 use crate::hashing::SeededMap;
 use rustc_hash::FxHasher;
@@ -50,11 +51,63 @@ const FULL_SEARCH: usize = 1 << 16;
 /// pair would be quadratic).
 const WINDOW: usize = 32;
 
-/// A 64-bit hash of a value (formatting ignored: equal values hash equal).
+/// A 64-bit hash of a value (formatting ignored: equal values hash equal), under a seed
+/// drawn once per process: no file can hold many distinct values of one hash and make the
+/// buckets that compare them ([`pair`], [`Classes`]) quadratic. A filter only: equal
+/// hashes are confirmed by comparing the values ([`Classes`]).
 pub(crate) fn value_hash(v: Value<'_>) -> u64 {
-    let mut h = FxHasher::default();
+    static STATE: OnceLock<foldhash::fast::RandomState> = OnceLock::new();
+    if collide() {
+        return 0;
+    }
+    let mut h = STATE.get_or_init(Default::default).build_hasher();
     v.hash_value(&mut h);
     h.finish()
+}
+
+/// Whether every value is to hash alike (tests of collisions only).
+#[cfg(test)]
+fn collide() -> bool {
+    tests::COLLIDE.with(std::cell::Cell::get)
+}
+
+/// Whether every value is to hash alike (tests of collisions only).
+#[cfg(not(test))]
+const fn collide() -> bool {
+    false
+}
+
+/// Values numbered by equality: equal values (formatting ignored) get one number, values
+/// that differ different ones, in the order first seen (so numbers do not depend on the
+/// hash's seed). Hashes only find the candidates; a collision costs a comparison.
+#[derive(Default)]
+pub(crate) struct Classes<'v> {
+    buckets: SeededMap<u64, Vec<(Value<'v>, u64)>>,
+    count: u64,
+}
+
+impl<'v> Classes<'v> {
+    /// The number of `v`'s class.
+    pub(crate) fn of(&mut self, v: Value<'v>) -> u64 {
+        let bucket = self.buckets.entry(value_hash(v)).or_default();
+        if let Some(&(_, class)) = bucket.iter().find(|(w, _)| w.same_value(&v)) {
+            return class;
+        }
+        let class = self.count;
+        self.count += 1;
+        bucket.push((v, class));
+        class
+    }
+
+    /// The numbers of the classes of `vs`, in order.
+    pub(crate) fn all(&mut self, vs: impl IntoIterator<Item = Value<'v>>) -> Vec<u64> {
+        vs.into_iter().map(|v| self.of(v)).collect()
+    }
+
+    /// How many classes were seen.
+    pub(crate) fn len(&self) -> u64 {
+        self.count
+    }
 }
 
 /// A value's fingerprint for comparisons: its hash with the skipped members left out and,
@@ -257,10 +310,26 @@ pub(crate) fn pair<'k>(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
+    use std::cell::Cell;
+
     use sjson::{Dialect, Document};
 
     use super::*;
+
+    thread_local! {
+        /// Whether every value hashes alike on this thread (see [`colliding`]).
+        pub(crate) static COLLIDE: Cell<bool> = const { Cell::new(false) };
+    }
+
+    /// `f`'s result with every [`value_hash`] of this thread equal: a collision of every
+    /// pair of values, to show none is taken as equality.
+    pub(crate) fn colliding<R>(f: impl FnOnce() -> R) -> R {
+        COLLIDE.with(|c| c.set(true));
+        let result = f();
+        COLLIDE.with(|c| c.set(false));
+        result
+    }
 
     fn doc(text: &str) -> Document {
         Document::parse(text, Dialect::Sjson).unwrap()
@@ -312,6 +381,15 @@ mod tests {
             print_of(e[0], Skip::Member("id")),
             print_of(e[1], Skip::Member("id"))
         );
+    }
+
+    #[test]
+    fn classes_tell_colliding_values_apart() {
+        let d = doc("l = [1 2 1.0 { a = 1 } { a = 2 } {a=1.0} [1] [2]]");
+        let e = elements(&d);
+        let classes = colliding(|| Classes::default().all(e.iter().copied()));
+        assert_eq!(classes, [0, 1, 0, 2, 3, 2, 4, 5]);
+        assert_eq!(classes, Classes::default().all(e.iter().copied()));
     }
 
     #[test]

@@ -1,4 +1,5 @@
-//! Arrays without identity: a diff3 over elements compared by value (hashed; aligned by
+//! Arrays without identity: a diff3 over elements compared by value (numbered by
+//! [`crate::pairing::Classes`]; aligned by
 //! [`crate::lcs`]: Myers' diff, patience alignment for long arrays, bounded by work), with objects in overlapping changes paired
 //! and merged recursively.
 
@@ -9,7 +10,7 @@ use crate::compact::compact_json;
 use crate::merger::Merger;
 use crate::observe::{Basis, Pairing};
 use crate::pairing::{
-    indices, pair, similarity, value_hash, Pairs, Print, Skip, PAIRING_THRESHOLD,
+    indices, pair, similarity, value_hash, Classes, Pairs, Print, Skip, PAIRING_THRESHOLD,
 };
 use crate::{ConflictKind, Side};
 
@@ -62,8 +63,13 @@ impl<'a> Merger<'a> {
         let bs: Vec<Value<'a>> = b.map(|b| b.children().collect()).unwrap_or_default();
         let os: Vec<Value<'a>> = o.children().collect();
         let ts: Vec<Value<'a>> = t.children().collect();
-        let hash = |vs: &[Value<'a>]| -> Vec<u64> { vs.iter().map(|v| value_hash(*v)).collect() };
-        let (hb, ho, ht) = (hash(&bs), hash(&os), hash(&ts));
+        // Equal elements by number (a hash collision is no equality).
+        let mut classes = Classes::default();
+        let (hb, ho, ht) = (
+            classes.all(bs.iter().copied()),
+            classes.all(os.iter().copied()),
+            classes.all(ts.iter().copied()),
+        );
         let (om, tm) = (matches(&hb, &ho), matches(&hb, &ht));
         let mut items: Vec<OutItem<'a>> = Vec::with_capacity(os.len().max(ts.len()));
         let (mut ib, mut io, mut it) = (0, 0, 0);
@@ -472,6 +478,22 @@ mod tests {
         assert_eq!(merged(base, ours, theirs).text(), ours);
         let out = merged("[1, 2]", "[1, 2, 0]", "[1, 0, 2]");
         assert_eq!(out.text(), "[1, 0, 2, 0]");
+    }
+
+    #[test]
+    fn colliding_hashes_lose_no_edit() {
+        let merge = || {
+            let inputs = crate::Inputs::texts(
+                "l = [1 2 3]\n",
+                "l = [1 2 3 4]\n",
+                "l = [1 6 3]\n",
+                sjson::Dialect::Sjson,
+            );
+            crate::merge(inputs, &crate::MergeOptions::default()).map(|m| m.text().to_string())
+        };
+        let out = crate::pairing::tests::colliding(merge).unwrap();
+        assert_eq!(out, "l = [1 6 3 4]\n");
+        assert_eq!(merge().unwrap(), out);
     }
 
     #[test]

@@ -9,7 +9,7 @@ use crate::hashing::SeededSet;
 use sjson::{Kind, Out, Value};
 
 use crate::merger::Merger;
-use crate::pairing::value_hash;
+use crate::pairing::Classes;
 use crate::sequence::{ours_item, theirs_item};
 
 /// How a set's elements are ordered, if they are.
@@ -46,9 +46,9 @@ fn unique_strings(v: Value<'_>) -> bool {
 
 /// Whether `v` is an array of unique scalars (in any order).
 fn unique_scalars(v: Value<'_>) -> bool {
-    let mut seen = SeededSet::default();
-    v.children()
-        .all(|c| !c.is_container() && seen.insert(value_hash(c)))
+    let mut classes = Classes::default();
+    v.children().all(|c| !c.is_container())
+        && classes.all(v.children()).len() as u64 == classes.len()
 }
 
 impl<'a> Merger<'a> {
@@ -82,19 +82,28 @@ impl<'a> Merger<'a> {
         if !(sorted || unordered_set) {
             return None;
         }
-        let holds = |set: Value<'a>| -> SeededSet<u64> { set.children().map(value_hash).collect() };
-        let (hb, ho, ht) = (holds(b), holds(o), holds(t));
+        // Elements by number (a hash collision is no equality).
+        let mut classes = Classes::default();
+        let (cb, co, ct) = (
+            classes.all(b.children()),
+            classes.all(o.children()),
+            classes.all(t.children()),
+        );
+        let set = |cs: &[u64]| -> SeededSet<u64> { cs.iter().copied().collect() };
+        let (hb, ho, ht) = (set(&cb), set(&co), set(&ct));
         // Kept: on both sides, or added by one (a deletion by either side is honoured).
         let keep = |h: u64| (ho.contains(&h) && ht.contains(&h)) || !hb.contains(&h);
         let mut items: Vec<_> = o
             .children()
-            .filter(|v| keep(value_hash(*v)))
-            .map(|v| (v, ours_item(v, Out::Value(v))))
+            .zip(co)
+            .filter(|&(_, c)| keep(c))
+            .map(|(v, _)| (v, ours_item(v, Out::Value(v))))
             .collect();
         let theirs_new = t
             .children()
-            .filter(|v| !ho.contains(&value_hash(*v)) && !hb.contains(&value_hash(*v)));
-        items.extend(theirs_new.map(|v| (v, theirs_item(v, Out::Value(v)))));
+            .zip(ct)
+            .filter(|(_, c)| !ho.contains(c) && !hb.contains(c));
+        items.extend(theirs_new.map(|(v, _)| (v, theirs_item(v, Out::Value(v)))));
         if sorted {
             items.sort_by(|x, y| order(x.0, y.0).unwrap_or(Ordering::Equal));
         }

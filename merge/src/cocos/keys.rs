@@ -25,7 +25,10 @@ pub(crate) fn identities_with(elements: &[J], forced: &SeededMap<usize, String>)
             *slot = Some(id.clone());
         }
     }
-    let mut taken: SeededSet<String> = ids.iter().flatten().cloned().collect();
+    let mut taken = Taken {
+        names: ids.iter().flatten().cloned().collect(),
+        next: SeededMap::default(),
+    };
     let mut queue: VecDeque<usize> = VecDeque::new();
     if !elements.is_empty() {
         queue.push_back(0);
@@ -43,10 +46,7 @@ pub(crate) fn identities_with(elements: &[J], forced: &SeededMap<usize, String>)
             };
             if ids[t].is_none() {
                 let parent = ids[i].clone().unwrap_or_default();
-                let name = unique(
-                    &mut taken,
-                    format!("{parent}/{}", step(&path, &elements[t])),
-                );
+                let name = taken.unique(format!("{parent}/{}", step(&path, &elements[t])));
                 ids[t] = Some(name);
             }
             queue.push_back(t);
@@ -55,7 +55,7 @@ pub(crate) fn identities_with(elements: &[J], forced: &SeededMap<usize, String>)
     // Objects no walk reaches: by their content.
     let mut out = Vec::with_capacity(elements.len());
     for (el, id) in elements.iter().zip(ids) {
-        out.push(id.unwrap_or_else(|| unique(&mut taken, format!("orphan:{}", el.compact()))));
+        out.push(id.unwrap_or_else(|| taken.unique(format!("orphan:{}", el.compact()))));
     }
     out
 }
@@ -127,17 +127,84 @@ fn step(path: &str, target: &J) -> String {
     }
 }
 
-/// `name`, or `name#2`, `name#3`, … : the first not yet taken (then taken).
-fn unique(taken: &mut SeededSet<String>, name: String) -> String {
-    if taken.insert(name.clone()) {
-        return name;
-    }
-    let mut n = 2;
-    loop {
-        let candidate = format!("{name}#{n}");
-        if taken.insert(candidate.clone()) {
-            return candidate;
+/// The identities taken, and for each that was asked for again the next suffix to try.
+struct Taken {
+    names: SeededSet<String>,
+    next: SeededMap<String, u64>,
+}
+
+impl Taken {
+    /// `name`, or `name#2`, `name#3`, … : the first not yet taken (then taken). No name is
+    /// ever released, so the suffixes below a name's counter stay taken and the search
+    /// resumes there: linear, not quadratic, in the number of objects of one name.
+    fn unique(&mut self, name: String) -> String {
+        if self.names.insert(name.clone()) {
+            return name;
         }
-        n += 1;
+        let next = self.next.entry(name.clone()).or_insert(2);
+        loop {
+            let candidate = format!("{name}#{next}");
+            *next += 1;
+            if self.names.insert(candidate.clone()) {
+                return candidate;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{json, Value as Jv};
+    use sjson::{Dialect, Document};
+
+    use super::super::merge_cocos;
+    use super::*;
+
+    #[test]
+    fn suffixes_resume_where_they_stopped_and_skip_taken_names() {
+        let mut taken = Taken {
+            names: ["x".to_string(), "x#3".to_string()].into_iter().collect(),
+            next: SeededMap::default(),
+        };
+        let got: Vec<String> = (0..3).map(|_| taken.unique("x".into())).collect();
+        assert_eq!(got, ["x#2", "x#4", "x#5"]);
+        assert_eq!(taken.unique("y".into()), "y");
+        assert_eq!(taken.unique("x#2".into()), "x#2#2");
+    }
+
+    /// A scene of `n` unnamed nodes, the `active`-th inactive, the `dim`-th dimmed.
+    fn identical_nodes(n: usize, active: usize, dim: usize) -> Jv {
+        let children: Vec<Jv> = (0..n).map(|i| json!({ "__id__": i + 2 })).collect();
+        let mut els = vec![
+            json!({"__type__": "cc.SceneAsset", "scene": {"__id__": 1}}),
+            json!({"__type__": "cc.Scene", "_parent": null, "_children": children,
+                   "_components": []}),
+        ];
+        els.extend((0..n).map(|i| {
+            json!({"__type__": "cc.Node", "_name": "", "_parent": {"__id__": 1},
+                   "_children": [], "_components": [], "_active": i != active,
+                   "_opacity": if i == dim { 9 } else { 255 }})
+        }));
+        Jv::Array(els)
+    }
+
+    #[test]
+    fn twenty_thousand_identical_nodes_merge() {
+        const N: usize = 20_000;
+        let doc = |v: Jv| Document::parse(v.to_string(), Dialect::Json).unwrap();
+        let (base, ours, theirs) = (
+            doc(identical_nodes(N, N, N)),
+            doc(identical_nodes(N, 5, N)),
+            doc(identical_nodes(N, N, N - 1)),
+        );
+        let out = merge_cocos(&base, &ours, &theirs, &crate::MergeOptions::default()).unwrap();
+        assert!(out.conflicts.is_empty(), "{:?}", out.conflicts);
+        let merged: Jv = serde_json::from_str(&out.text).unwrap();
+        assert_eq!(merged, identical_nodes(N, 5, N - 1));
+        let ids: SeededSet<String> = crate::naming::cocos::objects(ours.root())
+            .into_iter()
+            .map(|o| o.id)
+            .collect();
+        assert_eq!(ids.len(), N + 2);
     }
 }

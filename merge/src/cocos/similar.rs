@@ -64,10 +64,11 @@ pub(crate) fn matched(base: &[J], base_ids: &[String], side: &[J]) -> Vec<String
     let (mut used_i, mut used_j) = (SeededSet::default(), SeededSet::default());
     let mut forced: SeededMap<usize, String> = SeededMap::default();
     for (_, i, j) in pairs {
-        if used_i.insert(i) && used_j.insert(j) {
+        // Neither paired yet (a paired node keeps its first, most alike, partner).
+        if !used_i.contains(&i) && !used_j.contains(&j) {
+            used_i.insert(i);
+            used_j.insert(j);
             forced.insert(i, base_ids[j].clone());
-        } else {
-            used_i.remove(&i);
         }
     }
     identities_with(side, &forced)
@@ -166,6 +167,34 @@ mod tests {
         );
         let lines = diff::diff_lines(&old, &new, &Default::default()).unwrap();
         assert_eq!(lines, ["Canvas/Begin._name: \"Start\" → \"Begin\""]);
+    }
+
+    #[test]
+    fn a_renamed_node_keeps_its_most_alike_partner() {
+        // Base's A, B and C are gone; D is A renamed, B and C less alike (3 of 4, 2 of 4).
+        let node = |name: &str, layer: u32, tag: u32| {
+            json!({"__type__": "cc.Node", "_name": name, "_parent": {"__id__": 1},
+                   "_children": [], "_components": [], "_active": true, "_opacity": 255,
+                   "_layer": layer, "_tag": tag})
+        };
+        let file = |nodes: Vec<Jv>| {
+            let children: Vec<Jv> = (0..nodes.len()).map(|i| json!({"__id__": i + 2})).collect();
+            let mut els = vec![
+                json!({"__type__": "cc.SceneAsset", "scene": {"__id__": 1}}),
+                json!({"__type__": "cc.Scene", "_parent": null, "_children": children,
+                       "_components": []}),
+            ];
+            els.extend(nodes);
+            serde_json::to_string_pretty(&Jv::Array(els)).unwrap()
+        };
+        let base = file(vec![node("A", 1, 1), node("B", 1, 2), node("C", 2, 2)]);
+        let side = file(vec![node("D", 1, 1)]);
+        let lines = diff::diff_lines(&doc(&base), &doc(&side), &Default::default()).unwrap();
+        assert!(
+            lines.contains(&"D._name: \"A\" → \"D\"".to_string()),
+            "{lines:?}"
+        );
+        assert!(lines.iter().all(|l| !l.contains("_layer")), "{lines:?}");
     }
 
     #[test]

@@ -67,6 +67,18 @@ fn deletions_are_honoured_and_an_unchanged_entry_both_resorted_comes_out_once() 
 }
 
 #[test]
+fn colliding_hashes_lose_no_deletion_or_insertion() {
+    let (base, ours, theirs) = (
+        "tags = [\"a\" \"b\" \"d\"]\n",
+        "tags = [\"a\" \"b\" \"c\" \"d\"]\n",
+        "tags = [\"a\" \"d\" \"e\"]\n",
+    );
+    let out = crate::pairing::tests::colliding(|| sj(base, ours, theirs));
+    assert_eq!(out.text(), "tags = [\"a\" \"c\" \"d\" \"e\"]\n");
+    assert_eq!(sj(base, ours, theirs).text(), out.text());
+}
+
+#[test]
 fn number_vectors_are_not_sets() {
     let out = sj("p = [0 1 2]\n", "p = [0 1 5]\n", "p = [0 3 2]\n");
     assert_ne!(out.text(), "p = [0 3 5]\n");
