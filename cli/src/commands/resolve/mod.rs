@@ -8,7 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::bail;
+use crate::exit::bail;
 use clap::{Args, ValueEnum};
 use sjson::{Dialect, Document, Out, ParseOptions, Segment};
 use store::at_path::{find, objects, parse as parse_pointer, pick, put as edit, Object};
@@ -54,7 +54,10 @@ pub struct ResolveArgs {
 
 /// The newest operation that recorded versions for `path`, with its steps for `path` that
 /// did (a rebase may have merged the file at several steps).
-fn recorded_steps(journal: &Journal, path: &str) -> anyhow::Result<Option<(Recorded, Vec<usize>)>> {
+fn recorded_steps(
+    journal: &Journal,
+    path: &str,
+) -> crate::exit::Result<Option<(Recorded, Vec<usize>)>> {
     for op in journal.operations()?.into_iter().rev() {
         let steps: Vec<usize> = op
             .steps
@@ -72,7 +75,7 @@ fn recorded_steps(journal: &Journal, path: &str) -> anyhow::Result<Option<(Recor
 
 /// Runs `assetvc resolve`: 0 done (also when nothing needed to change), 2 bad input (no
 /// recorded merge for FILE, unknown or ambiguous OBJECT, FILE does not parse).
-pub fn run(args: &ResolveArgs) -> anyhow::Result<Outcome> {
+pub fn run(args: &ResolveArgs) -> crate::exit::Result<Outcome> {
     let (repo, root) = porcelain::open_worktree()?;
     let absolute = std::env::current_dir()
         .map(|d| d.join(&args.file))
@@ -100,7 +103,7 @@ pub fn run(args: &ResolveArgs) -> anyhow::Result<Outcome> {
         dialect,
         &config.merge.natural_keys,
     )
-    .map_err(anyhow::Error::msg)?;
+    .map_err(crate::exit::Error::Other)?;
     clear_pending(&op, &steps, &done.1);
     let done = done.0;
     if args.json {
