@@ -17,6 +17,9 @@ use store::{FileStep, Journal, Meaning, Recorded, SideMeanings};
 use super::{merging, porcelain};
 use crate::exit::Outcome;
 use crate::report;
+use error::ResolveError;
+
+mod error;
 
 /// The version to take.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -103,7 +106,7 @@ pub fn run(args: &ResolveArgs) -> crate::exit::Result<Outcome> {
         dialect,
         &config.merge.natural_keys,
     )
-    .map_err(crate::exit::Error::Other)?;
+    .map_err(|e| crate::exit::failure!(e))?;
     clear_pending(&op, &steps, &done.1);
     let done = done.0;
     if args.json {
@@ -189,22 +192,33 @@ fn resolve_in(
     shown: &str,
     dialect: Dialect,
     names: &[String],
-) -> Result<(serde_json::Value, Vec<(usize, String)>), String> {
+) -> Result<(serde_json::Value, Vec<(usize, String)>), ResolveError> {
     let parse = |bytes: Vec<u8>, what: &str| {
         let text = String::from_utf8_lossy(&bytes).into_owned();
         Document::parse_bytes(bytes, ParseOptions::new(dialect))
             .map_err(|e| report::parse_error(what, &text, &e))
     };
-    let current = std::fs::read(absolute).map_err(|e| format!("{shown}: {e}"))?;
+    let shown_ = || shown.to_string();
+    let current = std::fs::read(absolute).map_err(|source| ResolveError::Read {
+        shown: shown_(),
+        source,
+    })?;
     let read = current.clone();
-    let mut doc = parse(current, shown)
-        .map_err(|e| format!("{e}\nassetvc: {shown} does not parse; nothing changed"))?;
+    let mut doc = parse(current, shown).map_err(|report| ResolveError::DoesNotParse {
+        shown: shown_(),
+        report,
+    })?;
     let mut loaded = Vec::new();
     for step in steps {
         let v = op
             .versions(step.versions.as_deref().unwrap_or_default())
-            .map_err(|e| format!("{shown}: {e}"))?;
-        let recorded = |bytes: Vec<u8>, name: &str| parse(bytes, &format!("{shown} ({name})"));
+            .map_err(|source| ResolveError::Store {
+                shown: shown_(),
+                source,
+            })?;
+        let recorded = |bytes: Vec<u8>, name: &str| {
+            parse(bytes, &format!("{shown} ({name})")).map_err(ResolveError::RecordedDoesNotParse)
+        };
         loaded.push(StepVersions {
             base: recorded(v.base, "base")?,
             ours: recorded(v.ours, "ours")?,
@@ -226,8 +240,11 @@ fn resolve_in(
         let Some((edited, value)) = redo(&doc, conflict, source, shown) else {
             continue;
         };
-        doc = Document::parse_with(edited, ParseOptions::new(dialect)).map_err(|e| {
-            format!("internal error: the edited {shown} does not parse ({e}); nothing changed")
+        doc = Document::parse_with(edited, ParseOptions::new(dialect)).map_err(|error| {
+            ResolveError::EditedDoesNotParse {
+                shown: shown_(),
+                error,
+            }
         })?;
         let pointer = &conflict.pointer;
         let at = if pointer.is_empty() { "/" } else { pointer };
@@ -248,8 +265,12 @@ fn resolve_in(
     }
     if !changed.is_empty() {
         // Compare-and-swap: a file saved since it was read is left alone.
-        store::write_atomic_if_unchanged(absolute, &read, doc.text().as_bytes())
-            .map_err(|e| format!("{shown}: {e}"))?;
+        store::write_atomic_if_unchanged(absolute, &read, doc.text().as_bytes()).map_err(
+            |source| ResolveError::Store {
+                shown: shown_(),
+                source,
+            },
+        )?;
     }
     took.dedup();
     let done = serde_json::json!({
@@ -325,7 +346,7 @@ fn select<'c>(
     loaded: &[StepVersions],
     names: &[String],
     shown: &str,
-) -> Result<Vec<&'c StepConflict>, String> {
+) -> Result<Vec<&'c StepConflict>, ResolveError> {
     let Some(wanted) = wanted else {
         return Ok(conflicts.iter().collect());
     };
@@ -336,18 +357,21 @@ fn select<'c>(
     }
     let all = objects(&pointers, &docs, names);
     let object = pick(&all, wanted).map_err(|candidates| {
+        let (shown, wanted) = (shown.to_string(), wanted.to_string());
         if candidates.is_empty() {
-            let listed: Vec<String> = all.iter().map(Object::shown).collect();
-            format!(
-                "{shown}: no object {wanted:?} among the recorded conflicts (objects with conflicts: {})",
-                if listed.is_empty() { "none".into() } else { listed.join(", ") }
-            )
+            let listed = all.iter().map(Object::shown).collect();
+            ResolveError::NoSuchObject {
+                shown,
+                wanted,
+                listed,
+            }
         } else {
-            let listed: Vec<String> = candidates.iter().map(|o| o.shown()).collect();
-            format!(
-                "{shown}: {wanted:?} is ambiguous; candidates: {}",
-                listed.join(", ")
-            )
+            let candidates = candidates.iter().map(|o| o.shown()).collect();
+            ResolveError::Ambiguous {
+                shown,
+                wanted,
+                candidates,
+            }
         }
     })?;
     let seg = Segment::Id {
