@@ -119,7 +119,7 @@ pub fn run(args: &FmtArgs) -> crate::exit::Result<Outcome> {
             Err(error) => {
                 let message = error.to_string();
                 if !args.json {
-                    eprintln!("{message}");
+                    eprintln!("{}", report::safe(&message));
                 }
                 report
                     .errors
