@@ -1,13 +1,25 @@
-//! How a run ends. Every command returns `anyhow::Result<Outcome>`: `Ok` with what it did
-//! ([`Outcome`]: done, conflicts left, problems found, blocked…), `Err` for a failure, a
-//! typed [`Error`] when the failure has words or a status of its own, else any error
-//! (its chain is the message). [`end`] is the one place that turns either into the final
-//! message and the exit status: one `match` ([`status`]) over every outcome and failure.
+//! How a run ends. Every command returns [`Result<Outcome>`](Result): `Ok` with what it did
+//! ([`Outcome`]: done, conflicts left, problems found, blocked…), `Err` with why it failed,
+//! a typed [`Error`]: a failure with words or a status of its own (bad input, usage, a
+//! guard's refusal…), a library's error (store, config, install, git), an I/O error with
+//! what it was done to, or any of these after what was being done ([`Context`], the
+//! `context`/`with_context` of a result; [`bail!`] and [`failure!`] for words alone).
+//! [`end`] is the one place that turns either into the final message and the exit status:
+//! one `match` ([`status`]) over every outcome and every kind of failure.
 
 use std::process::ExitCode;
 
+pub(crate) use context::{bail, failure, Context};
+
+use config::ConfigError;
+
+use crate::commands::git_version::GitError;
+use crate::commands::install_error::InstallError;
 use crate::commands::merging::LoadError;
 use crate::{output, report};
+
+/// What a command gives: its outcome, or why it failed.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// What a command did, as far as its exit status tells: 0 for [`Outcome::Done`], 1 for
 /// what is left to the user (conflicts, problems, a guard's refusal), 2 when it went on
@@ -92,12 +104,12 @@ pub enum Error {
     /// written` (the version named by its file), else `<file>: reason`; exit 2.
     #[error("{}", merge_message(.error, .file, .versions))]
     Merge {
-        /// What went wrong.
-        error: merge::MergeError,
+        /// What went wrong (boxed, as `versions`: a failure stays small to return).
+        error: Box<merge::MergeError>,
         /// The file being merged, as the user named it.
         file: String,
         /// Base, ours and theirs as the user knows them (files, or the file and a side).
-        versions: [String; 3],
+        versions: Box<[String; 3]>,
     },
     /// A guard stopped the run (a hook's refusal, in its own words); exit 1.
     #[error("{0}")]
@@ -123,6 +135,41 @@ pub enum Error {
         /// Why.
         source: std::io::Error,
     },
+    /// Any other failure, in words (what `bail!` says): `assetvc: error: <its contexts>:
+    /// <words>`; exit 2.
+    #[error("{0}")]
+    Other(String),
+    /// The repository could not be read or written: the store's words, complete; exit 2.
+    #[error(transparent)]
+    Store(#[from] store::Error),
+    /// The configuration cannot be used (`file:line:col: reason`); exit 2.
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    /// A step of `install` failed; exit 2.
+    #[error(transparent)]
+    Install(#[from] InstallError),
+    /// The installed git cannot run what was asked; exit 2.
+    #[error(transparent)]
+    Git(#[from] GitError),
+    /// A file system operation failed: `<what>: <why>`; exit 2.
+    #[error("{what}")]
+    Io {
+        /// What was being done, or the path it was done to.
+        what: String,
+        /// Why it failed.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A failure with what was being done put before it: `<what>: <failure>` (unless the
+    /// failure has words of its own, [`Error::ending`]); exit 2.
+    #[error("{what}")]
+    Context {
+        /// What was being done.
+        what: String,
+        /// The failure.
+        #[source]
+        source: Box<Error>,
+    },
 }
 
 /// A merge error as the cli words it: a version's parse error at its file's position, the
@@ -143,22 +190,68 @@ fn merge_message(error: &merge::MergeError, file: &str, versions: &[String; 3]) 
     format!("{file}: {reason}")
 }
 
+impl Error {
+    /// The failure whose words end the run: `self`, or under its contexts the failure
+    /// with words of its own they frame ([`Error::has_words`]); any other failure is
+    /// said whole, contexts first ([`chain`]).
+    pub fn ending(&self) -> &Error {
+        let mut inner = self;
+        while let Error::Context { source, .. } = inner {
+            inner = source;
+        }
+        if inner.has_words() {
+            inner
+        } else {
+            self
+        }
+    }
+
+    /// Whether the failure has words of its own, said without the contexts it is in.
+    fn has_words(&self) -> bool {
+        match self {
+            Error::BadInput(_)
+            | Error::Load(_)
+            | Error::Usage(_)
+            | Error::Merge { .. }
+            | Error::Blocked(_)
+            | Error::CommitAborted { .. }
+            | Error::Failed(_)
+            | Error::Output { .. } => true,
+            Error::Other(_)
+            | Error::Store(_)
+            | Error::Config(_)
+            | Error::Install(_)
+            | Error::Git(_)
+            | Error::Io { .. }
+            | Error::Context { .. } => false,
+        }
+    }
+}
+
+impl From<std::io::Error> for Error {
+    /// An I/O failure with nothing to add: said as it is.
+    fn from(source: std::io::Error) -> Error {
+        Error::Io {
+            what: source.to_string(),
+            source,
+        }
+    }
+}
+
 /// How a run ended: an outcome or a failure, before it is printed.
 #[derive(Debug)]
 pub enum Ending<'a> {
     /// The command's outcome.
     Outcome(Outcome),
-    /// A failure with words of its own.
+    /// A failure ([`Error::ending`]).
     Error(&'a Error),
     /// Standard output was closed by its reader (`assetvc … | head`): nothing more to do.
     OutputClosed,
-    /// Any other failure: `assetvc: error: <its chain>`.
-    Other(&'a anyhow::Error),
 }
 
 impl<'a> Ending<'a> {
     /// How `result` ended.
-    pub fn of(result: &'a anyhow::Result<Outcome>) -> Ending<'a> {
+    pub fn of(result: &'a Result<Outcome, Error>) -> Ending<'a> {
         match result {
             Ok(outcome) => Ending::Outcome(*outcome),
             Err(e) => Ending::failed(e),
@@ -166,14 +259,11 @@ impl<'a> Ending<'a> {
     }
 
     /// How a run failing with `e` ends.
-    pub fn failed(e: &'a anyhow::Error) -> Ending<'a> {
+    pub fn failed(e: &'a Error) -> Ending<'a> {
         if output::is_closed(e) {
             return Ending::OutputClosed;
         }
-        match e.downcast_ref::<Error>() {
-            Some(error) => Ending::Error(error),
-            None => Ending::Other(e),
-        }
+        Ending::Error(e.ending())
     }
 }
 
@@ -199,9 +289,15 @@ pub fn status(ending: &Ending<'_>) -> u8 {
             | Error::Usage(_)
             | Error::Merge { .. }
             | Error::Failed(_)
-            | Error::Output { .. },
-        )
-        | Ending::Other(_) => 2,
+            | Error::Output { .. }
+            | Error::Other(_)
+            | Error::Store(_)
+            | Error::Config(_)
+            | Error::Install(_)
+            | Error::Git(_)
+            | Error::Io { .. }
+            | Error::Context { .. },
+        ) => 2,
     }
 }
 
@@ -212,28 +308,34 @@ pub fn message(ending: &Ending<'_>) -> Option<String> {
     let text = match ending {
         Ending::Outcome(_) | Ending::OutputClosed => return None,
         Ending::Error(
-            e @ (Error::BadInput(_)
-            | Error::Load(_)
-            | Error::Blocked(_)
-            | Error::Output { .. }
-            | Error::Merge {
-                error: merge::MergeError::Parse { .. },
-                ..
-            }),
+            e @ (Error::BadInput(_) | Error::Load(_) | Error::Blocked(_) | Error::Output { .. }),
         ) => e.to_string(),
+        Ending::Error(e @ Error::Merge { error, .. })
+            if matches!(**error, merge::MergeError::Parse { .. }) =>
+        {
+            e.to_string()
+        }
         Ending::Error(e @ Error::Usage(_)) => format!("assetvc: {e}"),
         Ending::Error(
             e @ (Error::Merge { .. } | Error::CommitAborted { .. } | Error::Failed(_)),
         ) => {
             format!("assetvc: error: {e}")
         }
-        Ending::Other(e) => format!("assetvc: error: {}", chain(e)),
+        Ending::Error(
+            e @ (Error::Other(_)
+            | Error::Store(_)
+            | Error::Config(_)
+            | Error::Install(_)
+            | Error::Git(_)
+            | Error::Io { .. }
+            | Error::Context { .. }),
+        ) => format!("assetvc: error: {}", chain(e)),
     };
     Some(report::safe(&text).into_owned())
 }
 
 /// Prints how `result` ended and gives its exit status: the one place a run ends.
-pub fn end(result: anyhow::Result<Outcome>) -> ExitCode {
+pub fn end(result: Result<Outcome, Error>) -> ExitCode {
     let ending = Ending::of(&result);
     if let Some(message) = message(&ending) {
         eprintln!("{message}");
@@ -243,18 +345,25 @@ pub fn end(result: anyhow::Result<Outcome>) -> ExitCode {
 
 /// Prints the message of a failure a command goes on past (`sync --watch` between cycles),
 /// as [`end`] would.
-pub fn report(e: &anyhow::Error) {
+pub fn report(e: &Error) {
     if let Some(message) = message(&Ending::failed(e)) {
         eprintln!("{message}");
     }
 }
 
+/// `e` and its causes, outermost first.
+pub fn causes(e: &Error) -> impl Iterator<Item = &(dyn std::error::Error + 'static)> {
+    std::iter::successors(Some(e as &(dyn std::error::Error + 'static)), |cause| {
+        cause.source()
+    })
+}
+
 /// The message of `e` and its causes, `: `-separated; a cause whose text is already in
 /// the message (an error that displays its source) is not repeated, and the chain ends at
 /// a [`store::Error`], whose message is complete (it says what it needs of its source).
-pub fn chain(e: &anyhow::Error) -> String {
+pub fn chain(e: &Error) -> String {
     let mut text = String::new();
-    for cause in e.chain() {
+    for cause in causes(e) {
         let part = cause.to_string();
         if !text.contains(&part) {
             if !text.is_empty() {
@@ -262,12 +371,23 @@ pub fn chain(e: &anyhow::Error) -> String {
             }
             text.push_str(&part);
         }
-        if cause.is::<store::Error>() {
+        let ours = (cause.downcast_ref::<Error>())
+            .or_else(|| cause.downcast_ref::<Box<Error>>().map(|e| &**e));
+        if cause.is::<store::Error>() || matches!(ours, Some(Error::Store(_))) {
             break;
         }
     }
     text
 }
 
+/// Every message of `e` and its causes, `: `-separated, a message said again by the
+/// next cause once (an I/O error said as it is, [`Error::Io`], is its own cause).
+pub fn alternate(e: &Error) -> String {
+    let mut parts: Vec<String> = causes(e).map(|cause| cause.to_string()).collect();
+    parts.dedup();
+    parts.join(": ")
+}
+
+pub mod context;
 #[cfg(test)]
 mod tests;

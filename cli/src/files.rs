@@ -16,7 +16,7 @@ pub use store::write_atomic;
 /// The asset files under `paths` (files are taken as given; directories are walked,
 /// honouring `.gitignore`, for files the matcher knows), sorted. A path that does not
 /// exist is an error.
-pub fn asset_files(paths: &[PathBuf], matcher: &AssetMatcher) -> anyhow::Result<Vec<PathBuf>> {
+pub fn asset_files(paths: &[PathBuf], matcher: &AssetMatcher) -> crate::exit::Result<Vec<PathBuf>> {
     files_under(paths, |p| matcher.dialect(p).is_some())
 }
 
@@ -27,11 +27,11 @@ pub fn asset_files(paths: &[PathBuf], matcher: &AssetMatcher) -> anyhow::Result<
 pub fn files_under(
     paths: &[PathBuf],
     keep: impl Fn(&Path) -> bool,
-) -> anyhow::Result<Vec<PathBuf>> {
+) -> crate::exit::Result<Vec<PathBuf>> {
     let mut out = Vec::new();
     for p in paths {
         if goes_through_symlink(p) {
-            anyhow::bail!(
+            crate::exit::bail!(
                 "{}: is a symbolic link or goes through one; assetvc does not follow links \
                  (name the file the link points to if it is inside the repository)",
                 p.display()
@@ -45,13 +45,13 @@ pub fn files_under(
                 .filter_entry(|e| e.file_name() != ".git")
                 .build()
             {
-                let entry = entry?;
+                let entry = entry.map_err(|e| crate::exit::failure!(e))?;
                 if entry.file_type().is_some_and(|t| t.is_file()) && keep(entry.path()) {
                     out.push(entry.into_path());
                 }
             }
         } else {
-            anyhow::bail!("{}: no such file or directory", p.display());
+            crate::exit::bail!("{}: no such file or directory", p.display());
         }
     }
     out.sort();

@@ -125,7 +125,7 @@ pub fn merge_strategy_main() -> ExitCode {
 }
 
 /// Runs one command: its exit status, or the failure `main` reports.
-fn run(command: &Command) -> anyhow::Result<exit::Outcome> {
+fn run(command: &Command) -> exit::Result<exit::Outcome> {
     match command {
         Command::Fmt(args) => commands::fmt::run(args),
         Command::Check(args) => commands::check::run(args),

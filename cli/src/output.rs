@@ -4,6 +4,8 @@
 
 use std::io::{self, Write};
 
+use crate::exit::Error;
+
 /// `print!` through [`stdout`]: `?` propagates a closed pipe to `main`.
 macro_rules! out {
     ($($arg:tt)*) => {{
@@ -59,28 +61,43 @@ fn closed(e: io::Error) -> io::Error {
     }
 }
 
-/// Whether `e` (or one of its causes) is a write into a closed standard output.
-pub fn is_closed(e: &anyhow::Error) -> bool {
-    e.chain().any(|cause| {
-        cause.is::<StdoutClosed>()
-            || cause
-                .downcast_ref::<io::Error>()
-                .and_then(io::Error::get_ref)
-                .is_some_and(|inner| inner.is::<StdoutClosed>())
-    })
+/// Whether `e` (under its contexts) is a write into a closed standard output: an I/O
+/// error that is [`StdoutClosed`].
+pub fn is_closed(e: &Error) -> bool {
+    match e {
+        Error::Io { source, .. } | Error::Output { source, .. } => source
+            .get_ref()
+            .is_some_and(|inner| inner.is::<StdoutClosed>()),
+        Error::Context { source, .. } => is_closed(source),
+        Error::BadInput(_)
+        | Error::Load(_)
+        | Error::Usage(_)
+        | Error::Merge { .. }
+        | Error::Blocked(_)
+        | Error::CommitAborted { .. }
+        | Error::Failed(_)
+        | Error::Other(_)
+        | Error::Store(_)
+        | Error::Config(_)
+        | Error::Install(_)
+        | Error::Git(_) => false,
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::exit::context::Wrap;
+    use crate::exit::Context;
 
     #[test]
     fn only_a_closed_stdout_is_closed() {
         let pipe = io::Error::from(io::ErrorKind::BrokenPipe);
-        assert!(!is_closed(&anyhow::Error::new(pipe)));
+        assert!(!is_closed(&pipe.into()));
         let ours = closed(io::Error::from(io::ErrorKind::BrokenPipe));
-        assert!(is_closed(&anyhow::Error::new(ours).context("writing")));
+        let writing = Err::<(), _>(ours).context("writing").unwrap_err();
+        assert!(is_closed(&writing.wrap("merging".into())));
         let other = closed(io::Error::from(io::ErrorKind::PermissionDenied));
-        assert!(!is_closed(&anyhow::Error::new(other)));
+        assert!(!is_closed(&other.into()));
     }
 }

@@ -131,20 +131,32 @@ impl Problem {
             out.push_str("\n    ");
             out.push_str(&source_line);
             if self.caret > 0 {
-                // The caret column counts the escapes before it.
                 let before: String = self.source_line.chars().take(self.caret - 1).collect();
-                let pad: String = terminal_safe(&before)
-                    .chars()
-                    .take(self.caret - 1)
-                    .map(|c| if c == '\t' { '\t' } else { ' ' })
-                    .collect();
                 out.push_str("\n    ");
-                out.push_str(&pad);
+                out.push_str(&caret_pad(&before));
                 out.push('^');
             }
         }
         out
     }
+}
+
+/// The blanks that put a caret under the character after `before` (the start of a
+/// source line) on a terminal: `before` as it is shown, escaped ([`terminal_safe`]: an
+/// escape counts for its own width), each character as wide as it shows (two columns
+/// for CJK and emoji, none for a combining mark; measured as annotate-snippets measures
+/// the carets of parse errors), a tab kept as a tab.
+pub fn caret_pad(before: &str) -> String {
+    let mut pad = String::new();
+    for c in terminal_safe(before).chars() {
+        if c == '\t' {
+            pad.push('\t');
+        } else {
+            let width = unicode_width::UnicodeWidthChar::width(c).unwrap_or(1);
+            pad.extend(std::iter::repeat_n(' ', width));
+        }
+    }
+    pad
 }
 
 impl fmt::Display for Problem {
@@ -226,6 +238,19 @@ mod tests {
         let d = d.warning();
         assert!(!d.is_error());
         assert_eq!(d.to_string(), "l.json:1:10: warning: x");
+    }
+
+    #[test]
+    fn the_caret_counts_wide_characters_and_escapes() {
+        // CJK and emoji: two columns each; the caret stands under `x`.
+        let p = Problem::at("l.json", "\"名前🙂\" x", 13, Check::Parse, "r");
+        assert_eq!(p.caret, 7);
+        assert_eq!(p.render().lines().last(), Some("             ^"));
+        // ESC shows as `\u{1b}` (six columns): the caret stands after it.
+        let p = Problem::at("l.json", "\u{1b}x", 1, Check::Parse, "r");
+        assert_eq!(p.render().lines().nth(1), Some("    \\u{1b}x"));
+        assert_eq!(p.render().lines().last(), Some("          ^"));
+        assert_eq!(caret_pad("e\u{301}\t"), " \t");
     }
 
     #[test]

@@ -13,7 +13,7 @@
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context};
+use crate::exit::{bail, Context};
 use clap::Args;
 use merge::changeset::{self, Applied, ChangeOp};
 use merge::Policy;
@@ -69,7 +69,7 @@ struct Target {
 }
 
 /// Runs `assetvc apply`.
-pub fn run(args: &ApplyArgs) -> anyhow::Result<Outcome> {
+pub fn run(args: &ApplyArgs) -> crate::exit::Result<Outcome> {
     let name = args.patch.display().to_string();
     let text = read_patch(&args.patch).with_context(|| name.clone())?;
     if args.output.is_some() && args.file.is_none() {
@@ -85,7 +85,7 @@ pub fn run(args: &ApplyArgs) -> anyhow::Result<Outcome> {
     };
     let (targets, policy) = match targets {
         Ok(t) => t.into_iter().unzip::<_, _, Vec<Target>, Vec<Policy>>(),
-        Err(failure) => return Err(Error::BadInput(failure.message()).into()),
+        Err(failure) => return Err(Error::BadInput(failure.message())),
     };
     let policy = policy.first().copied().unwrap_or_default();
     finish(args, &targets, policy)
@@ -405,16 +405,16 @@ fn inside(root: &Path, file: &str) -> Result<PathBuf, String> {
 /// Writes every result (all were computed first: a bad change leaves every file as it
 /// was), then reports. A file written in place is written by compare-and-swap: one saved
 /// since it was read is left alone (reported, exit status 1).
-fn finish(args: &ApplyArgs, targets: &[Target], policy: Policy) -> anyhow::Result<Outcome> {
+fn finish(args: &ApplyArgs, targets: &[Target], policy: Policy) -> crate::exit::Result<Outcome> {
     let mut left_alone = vec![false; targets.len()];
     for (t, left_alone) in targets.iter().zip(&mut left_alone) {
         let written = if args.stdout {
             let mut out = crate::output::stdout();
             out.write_all(t.applied.text().as_bytes())
                 .and_then(|_| out.flush())
-                .map_err(anyhow::Error::from)
+                .map_err(crate::exit::Error::from)
         } else if let Some(to) = &args.output {
-            files::write_atomic(to, t.applied.text().as_bytes()).map_err(anyhow::Error::from)
+            files::write_atomic(to, t.applied.text().as_bytes()).map_err(crate::exit::Error::from)
         } else {
             *left_alone = !write_in_place(t)?;
             Ok(())
@@ -479,7 +479,7 @@ fn finish(args: &ApplyArgs, targets: &[Target], policy: Policy) -> anyhow::Resul
 
 /// Compare-and-swap of one result into its file: written only if the file still holds
 /// what apply read (or is still missing); `false` when it was left alone.
-fn write_in_place(t: &Target) -> anyhow::Result<bool> {
+fn write_in_place(t: &Target) -> crate::exit::Result<bool> {
     let data = t.applied.text().as_bytes();
     let written = match &t.read {
         Some(read) => store::write_atomic_if_unchanged(&t.path, read, data),

@@ -38,13 +38,13 @@ struct JsonReport<'a> {
 /// Runs `assetvc check`: 0 all good, 1 problems found (an invalid `assetvc.toml` is one,
 /// reported at its `line:col`, and then nothing else is checked), 2 bad usage, a missing
 /// path or a configuration that cannot be read.
-pub fn run(args: &CheckArgs) -> anyhow::Result<Outcome> {
+pub fn run(args: &CheckArgs) -> crate::exit::Result<Outcome> {
     if args.explain {
         return crate::commands::profile_explain::run(&args.paths);
     }
     if args.paths.is_empty() && store::Repo::discover_worktree(Path::new(".")).is_err() {
         // Outside a repository the current folder may be a home folder or a disk.
-        anyhow::bail!(
+        crate::exit::bail!(
             "not in a git worktree: name the files or folders to check (`assetvc check PATH...`)"
         );
     }

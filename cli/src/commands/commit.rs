@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use anyhow::bail;
+use crate::exit::bail;
 use clap::Args;
 
 use super::porcelain;
@@ -47,7 +47,7 @@ pub fn check_blobs(
     blobs: &[StagedBlob],
     config: &Config,
     root: &std::path::Path,
-) -> anyhow::Result<Vec<String>> {
+) -> crate::exit::Result<Vec<String>> {
     let mut policy = hooks::policy_with_checkers(config, root)?;
     if policy.checks_resources() {
         // Resource references name files of the worktree being committed.
@@ -71,7 +71,7 @@ pub fn check_blobs(
 
 /// Runs `assetvc commit`: 0 committed, 1 checks failed or nothing to commit (nothing is
 /// written then), 2 bad usage or a repository error.
-pub fn run(args: &CommitArgs) -> anyhow::Result<Outcome> {
+pub fn run(args: &CommitArgs) -> crate::exit::Result<Outcome> {
     // git refuses an empty message: say so before touching anything.
     if !args.message.is_empty() && args.message.iter().all(|m| m.trim().is_empty()) {
         bail!("empty commit message: give one with -m MSG");
@@ -127,7 +127,7 @@ pub fn run(args: &CommitArgs) -> anyhow::Result<Outcome> {
             eprintln!("{p}");
         }
         let problems = problems.len();
-        return Err(Error::CommitAborted { problems }.into());
+        return Err(Error::CommitAborted { problems });
     }
     let branch = repo
         .current_branch()

@@ -130,7 +130,7 @@ fn json_of(r: &Recorded) -> serde_json::Value {
 
 /// Runs `assetvc conflicts`: 0 (also when no merge was recorded), 2 outside a repository or
 /// when the journal cannot be read.
-pub fn run(args: &ConflictsArgs) -> anyhow::Result<Outcome> {
+pub fn run(args: &ConflictsArgs) -> crate::exit::Result<Outcome> {
     let repo = store::Repo::discover(std::path::Path::new(".")).map_err(porcelain::fail)?;
     let journal = Journal::at(repo.git_dir());
     if let Some(file) = &args.commit_msg {

@@ -40,7 +40,7 @@ fn section(
 
 /// Writes the page of the last merge operation's file reports `last` (its journal steps;
 /// `None`: no merge recorded) to `out`.
-pub fn write(root: &Path, last: Option<&[store::FileStep]>, out: &Path) -> anyhow::Result<()> {
+pub fn write(root: &Path, last: Option<&[store::FileStep]>, out: &Path) -> crate::exit::Result<()> {
     let config = crate::repo_config::at_root(root)?;
     let keys = ObjectKeys {
         id_keys: config.merge.id_keys.clone(),

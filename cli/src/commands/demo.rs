@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use anyhow::{anyhow, bail, Context, Result};
+use crate::exit::{bail, failure, Context, Result};
 use clap::Args;
 use merge::diff::{diff, DiffOptions};
 use sjson::{Dialect, Document};
@@ -60,8 +60,8 @@ pub struct DemoArgs {
 }
 
 /// Runs the demo: 0 when both merges behaved as shown, 1 if something went wrong.
-pub fn run(args: &DemoArgs) -> anyhow::Result<Outcome> {
-    demo(args).map_err(|e| Error::Failed(format!("demo: {e:#}")))?;
+pub fn run(args: &DemoArgs) -> crate::exit::Result<Outcome> {
+    demo(args).map_err(|e| Error::Failed(format!("demo: {}", crate::exit::alternate(&e))))?;
     Ok(Outcome::Done)
 }
 
@@ -399,7 +399,7 @@ fn driver_merge(
     }
     let result = g.read(LEVEL)?;
     let result_doc = Document::parse(result.as_str(), Dialect::Sjson)
-        .map_err(|e| anyhow!("the merged level does not parse: {LEVEL}:{e}"))?;
+        .map_err(|e| failure!("the merged level does not parse: {LEVEL}:{e}"))?;
     let entities = result_doc.root().get("entities").map_or(0, |e| e.len());
     let markers = lines(&result)
         .iter()
@@ -417,7 +417,7 @@ fn driver_merge(
         ("kept from alice (bob → result):", &edits.bob),
     ] {
         let pd = Document::parse(parent.as_str(), Dialect::Sjson)
-            .map_err(|e| anyhow!("{LEVEL}: {e}"))?;
+            .map_err(|e| failure!("{LEVEL}: {e}"))?;
         let d = diff(pd.root(), result_doc.root(), &options);
         say(format!("   {label}"));
         let defaults = merge::MergeOptions::default();
@@ -466,7 +466,7 @@ fn outcome(
         Dialect::Sjson,
     );
     let outcome =
-        merge::merge(inputs, &merge::MergeOptions::default()).map_err(|e| anyhow!("{e}"))?;
+        merge::merge(inputs, &merge::MergeOptions::default()).map_err(|e| failure!("{e}"))?;
     if outcome.text() != result {
         bail!("the driver's result differs from the structured merge");
     }

@@ -28,17 +28,17 @@ pub struct ExprArgs {
 /// Variables are declared in the order of `--var`; a malformed `--var` or a
 /// bad variable name is reported as `expr: --var ...` (exit 2). Exit 2 if
 /// stdout cannot be written (other than closed by its reader: exit 0).
-pub fn run(args: &ExprArgs) -> anyhow::Result<Outcome> {
+pub fn run(args: &ExprArgs) -> crate::exit::Result<Outcome> {
     let mut names = Vec::with_capacity(args.vars.len());
     let mut values = Vec::with_capacity(args.vars.len());
     for var in &args.vars {
         let Some((name, text)) = var.split_once('=') else {
             let message = format!("expr: --var '{var}': expected NAME=VALUE");
-            return Err(Error::BadInput(message).into());
+            return Err(Error::BadInput(message));
         };
         let Ok(value) = text.trim().parse::<f32>() else {
             let message = format!("expr: --var '{var}': '{text}' is not a number");
-            return Err(Error::BadInput(message).into());
+            return Err(Error::BadInput(message));
         };
         names.push(name);
         values.push(value);
@@ -46,11 +46,11 @@ pub fn run(args: &ExprArgs) -> anyhow::Result<Outcome> {
     let source = args.expression.as_str();
     let program = match expr::compile(source, &names) {
         Ok(program) => program,
-        Err(error) => return Err(failure(source, &error).into()),
+        Err(error) => return Err(failure(source, &error)),
     };
     let value = match program.run(&values, &mut expr::Stack::new()) {
         Ok(value) => value,
-        Err(error) => return Err(failure(source, &error).into()),
+        Err(error) => return Err(failure(source, &error)),
     };
     let mut text = String::new();
     if args.rpn {
@@ -71,8 +71,7 @@ pub fn run(args: &ExprArgs) -> anyhow::Result<Outcome> {
         Err(source) => Err(Error::Output {
             command: "expr",
             source,
-        }
-        .into()),
+        }),
     }
 }
 

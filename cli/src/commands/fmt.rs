@@ -8,7 +8,7 @@
 use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 
-use anyhow::{anyhow, Context};
+use crate::exit::{failure, Context};
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 use sjson::{Dialect, Document, ParseOptions, Style};
@@ -82,8 +82,8 @@ fn sources(args: &FmtArgs) -> Result<Option<Vec<PathBuf>>, &'static str> {
 
 /// Runs `assetvc fmt`: 0 done (or nothing to change), 1 `--check` found files to change,
 /// 2 bad input or usage (nothing written for it).
-pub fn run(args: &FmtArgs) -> anyhow::Result<Outcome> {
-    let Some(roots) = sources(args).map_err(|message| anyhow!(message))? else {
+pub fn run(args: &FmtArgs) -> crate::exit::Result<Outcome> {
+    let Some(roots) = sources(args).map_err(|message| failure!(message))? else {
         return run_stdin(args);
     };
     let config = crate::repo_config::for_dir(Path::new("."))?;
@@ -119,7 +119,7 @@ pub fn run(args: &FmtArgs) -> anyhow::Result<Outcome> {
             Err(error) => {
                 let message = error.to_string();
                 if !args.json {
-                    eprintln!("{message}");
+                    eprintln!("{}", report::safe(&message));
                 }
                 report
                     .errors
@@ -177,7 +177,7 @@ fn format_bytes(
     Ok(sjson::format(&doc, &style))
 }
 
-fn run_stdin(args: &FmtArgs) -> anyhow::Result<Outcome> {
+fn run_stdin(args: &FmtArgs) -> crate::exit::Result<Outcome> {
     let mut bytes = Vec::new();
     std::io::stdin()
         .read_to_end(&mut bytes)

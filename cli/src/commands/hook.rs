@@ -31,14 +31,14 @@ pub enum HookKind {
 }
 
 /// Runs a hook: 0 let it through, 1 stop it.
-pub fn run(args: &HookArgs) -> anyhow::Result<Outcome> {
+pub fn run(args: &HookArgs) -> crate::exit::Result<Outcome> {
     match args.hook {
         HookKind::PreCommit => pre_commit(),
         HookKind::PreReceive => pre_receive(),
     }
 }
 
-fn pre_commit() -> anyhow::Result<Outcome> {
+fn pre_commit() -> crate::exit::Result<Outcome> {
     let report = hooks::pre_commit::run(Path::new("."));
     let hint = "fix them and `git add` the files; `git commit --no-verify` skips this check";
     if let Some(fatal) = &report.fatal {
@@ -47,7 +47,7 @@ fn pre_commit() -> anyhow::Result<Outcome> {
             "assetvc: commit blocked: cannot check it: {fatal}\n\
              assetvc: `git commit --no-verify` skips this check"
         );
-        return Err(Error::Blocked(message).into());
+        return Err(Error::Blocked(message));
     }
     for p in &report.problems {
         eprintln!("{}", p.render());
@@ -64,11 +64,11 @@ fn pre_commit() -> anyhow::Result<Outcome> {
     Ok(Outcome::Blocked)
 }
 
-fn pre_receive() -> anyhow::Result<Outcome> {
+fn pre_receive() -> crate::exit::Result<Outcome> {
     let mut input = Vec::new();
     if let Err(e) = std::io::stdin().read_to_end(&mut input) {
         let message = format!("assetvc: push rejected: cannot read the hook's input: {e}");
-        return Err(Error::Blocked(message).into());
+        return Err(Error::Blocked(message));
     }
     let input = String::from_utf8_lossy(&input);
     let git_dir = std::env::var_os("GIT_DIR").map_or_else(|| PathBuf::from("."), PathBuf::from);
@@ -83,7 +83,7 @@ fn pre_receive() -> anyhow::Result<Outcome> {
         }
         Err(_) => {
             let message = "assetvc: push rejected: internal error (a crash); please report it";
-            Err(Error::Blocked(message.into()).into())
+            Err(Error::Blocked(message.into()))
         }
     }
 }

@@ -21,7 +21,7 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context};
+use crate::exit::{bail, Context};
 use clap::Args;
 use serde::Serialize;
 
@@ -83,7 +83,7 @@ pub struct Item {
 
 /// Runs `assetvc install` (or the check): 0 set up, 1 something missing (`--check`),
 /// 2 not a repository, bad configuration or a write failed.
-pub fn run(args: &InstallArgs) -> anyhow::Result<Outcome> {
+pub fn run(args: &InstallArgs) -> crate::exit::Result<Outcome> {
     if let Some(bare) = &args.server {
         return super::install_server::run_server(bare, args.config.as_deref());
     }
@@ -205,7 +205,7 @@ pub fn run(args: &InstallArgs) -> anyhow::Result<Outcome> {
 }
 
 /// `install --check` / `doctor`.
-pub fn check(json: bool) -> anyhow::Result<Outcome> {
+pub fn check(json: bool) -> crate::exit::Result<Outcome> {
     let (repo, root) = porcelain::open_worktree()?;
     let config = crate::repo_config::at_root(&root)?;
     let items = inspect(&repo, &root, &config);
@@ -239,11 +239,11 @@ pub fn check(json: bool) -> anyhow::Result<Outcome> {
 }
 
 /// Runs `assetvc doctor`.
-pub fn doctor(args: &DoctorArgs) -> anyhow::Result<Outcome> {
+pub fn doctor(args: &DoctorArgs) -> crate::exit::Result<Outcome> {
     check(args.json)
 }
 
-fn current_exe() -> anyhow::Result<PathBuf> {
+fn current_exe() -> crate::exit::Result<PathBuf> {
     std::env::current_exe()
         .and_then(|p| p.canonicalize())
         .context("cannot find the path of this program")

@@ -18,7 +18,7 @@ const MARKER: &str = "# assetvc-hook: pre-receive";
 /// Installs the pre-receive hook in the repository at `bare`, and `config` (validated
 /// first) as the server's policy; says which policy the server uses. 0 done, 2 not a
 /// repository, an invalid `config` or a write failed (nothing is installed then).
-pub fn run_server(bare: &Path, config: Option<&Path>) -> anyhow::Result<Outcome> {
+pub fn run_server(bare: &Path, config: Option<&Path>) -> crate::exit::Result<Outcome> {
     let messages = install_policy_checked(bare, config)
         .and_then(|policy| Ok((policy, install(bare)?)))
         .and_then(|(policy, mut messages)| {

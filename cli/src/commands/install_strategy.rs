@@ -37,7 +37,7 @@ fn opted_out(repo: &store::Repo) -> bool {
 
 /// Sets `pull.twohead = assetvc` when git can find the strategy, or records the opt-out
 /// (`opt_out`) and removes the setting. Prints what it did.
-pub fn install(repo: &store::Repo, opt_out: bool) -> anyhow::Result<()> {
+pub fn install(repo: &store::Repo, opt_out: bool) -> crate::exit::Result<()> {
     if opt_out {
         let changed = repo
             .set_local_config(&[("assetvc", None, "strategy", "false")])
@@ -86,7 +86,7 @@ pub fn install(repo: &store::Repo, opt_out: bool) -> anyhow::Result<()> {
 
 /// Removes `pull.twohead` from the clone's local configuration (with git itself: the
 /// store writes settings, it does not remove them).
-fn unset_twohead(repo: &store::Repo) -> anyhow::Result<()> {
+fn unset_twohead(repo: &store::Repo) -> crate::exit::Result<()> {
     let config = repo.common_dir().join("config");
     let status = std::process::Command::new("git")
         .arg("config")
@@ -94,11 +94,9 @@ fn unset_twohead(repo: &store::Repo) -> anyhow::Result<()> {
         .arg(&config)
         .args(["--unset", "pull.twohead"])
         .status()?;
-    anyhow::ensure!(
-        status.success(),
-        "{}: could not remove pull.twohead",
-        config.display()
-    );
+    if !status.success() {
+        crate::exit::bail!("{}: could not remove pull.twohead", config.display());
+    }
     Ok(())
 }
 

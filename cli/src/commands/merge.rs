@@ -38,7 +38,7 @@ pub struct MergeArgs {
 /// Runs `assetvc merge`: 0 merged (or up to date, or fast-forwarded), 1 paths left for the
 /// user (conflicts, or files saved while the merge wrote them: left as saved, one line
 /// each, `left_alone` in `--json`), 2 nothing done (unknown revision, local changes in the way, merge in progress…).
-pub fn run(args: &MergeArgs) -> anyhow::Result<Outcome> {
+pub fn run(args: &MergeArgs) -> crate::exit::Result<Outcome> {
     let (repo, _root) = porcelain::open_worktree()?;
     let theirs = repo.resolve_commit(&args.branch).map_err(porcelain::fail)?;
     let title = merge_title(&repo, &args.branch);
@@ -78,7 +78,7 @@ pub fn merge_into_head(
     title: &str,
     policy: Option<Policy>,
     json: bool,
-) -> anyhow::Result<Outcome> {
+) -> crate::exit::Result<Outcome> {
     let root = repo.workdir().unwrap_or(repo.git_dir()).to_path_buf();
     let (options, config) = porcelain::settings(&root, policy)?;
     let policy = options.policy;

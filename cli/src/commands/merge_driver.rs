@@ -15,7 +15,7 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{anyhow, Context};
+use crate::exit::{failure, Context};
 
 use clap::Args;
 use store::{self, Journal, Operation, StepPlace};
@@ -42,7 +42,7 @@ const LEAN_USAGE: &str = "usage: assetvc-merge-driver [--] %O %A %B %P";
 /// The `assetvc-merge-driver` binary's command line: `[--] BASE CURRENT OTHER PATH`, read
 /// without clap (building clap's whole command tree is a measurable part of a driver
 /// call), then [`run`].
-pub fn main_lean(args: impl Iterator<Item = std::ffi::OsString>) -> anyhow::Result<Outcome> {
+pub fn main_lean(args: impl Iterator<Item = std::ffi::OsString>) -> crate::exit::Result<Outcome> {
     let mut args: Vec<_> = args.collect();
     match args.first().and_then(|a| a.to_str()) {
         Some("-h" | "--help") => {
@@ -60,11 +60,11 @@ pub fn main_lean(args: impl Iterator<Item = std::ffi::OsString>) -> anyhow::Resu
     }
     let [base, current, other, path]: [std::ffi::OsString; 4] =
         args.try_into().map_err(|args: Vec<_>| {
-            anyhow!("expected 4 arguments, got {}\n{LEAN_USAGE}", args.len())
+            failure!("expected 4 arguments, got {}\n{LEAN_USAGE}", args.len())
         })?;
     let path = path
         .into_string()
-        .map_err(|p| anyhow!("%P is not UTF-8: {}", p.to_string_lossy()))?;
+        .map_err(|p| failure!("%P is not UTF-8: {}", p.to_string_lossy()))?;
     run(&MergeDriverArgs {
         base: base.into(),
         current: current.into(),
@@ -77,7 +77,7 @@ pub fn main_lean(args: impl Iterator<Item = std::ffi::OsString>) -> anyhow::Resu
 /// conflicted; %A holds the theirs-resolved result), 2 cannot merge (%A untouched). A
 /// driver that fails (settings that do not read, a merge or a write that fails) records
 /// the file as not merged, with why, in the journal before it reports the error.
-pub fn run(args: &MergeDriverArgs) -> anyhow::Result<Outcome> {
+pub fn run(args: &MergeDriverArgs) -> crate::exit::Result<Outcome> {
     let merged = merge_file(args);
     if let Err(e) = &merged {
         record_failure(&args.path, e);
@@ -87,7 +87,7 @@ pub fn run(args: &MergeDriverArgs) -> anyhow::Result<Outcome> {
 
 /// Records that the driver could not merge `path`, for `assetvc conflicts` (best effort:
 /// outside a repository, or when the journal cannot be written, only the error is shown).
-fn record_failure(path: &str, error: &anyhow::Error) {
+fn record_failure(path: &str, error: &crate::exit::Error) {
     let Some(git_dir) = store::git_dir_near(Path::new(".")) else {
         return;
     };
@@ -95,7 +95,7 @@ fn record_failure(path: &str, error: &anyhow::Error) {
         .filter(|(k, _)| k.starts_with("GIT"))
         .collect();
     let (operation, place) = store::detect_operation(&git_dir, &env);
-    let reason = format!("{error:#}");
+    let reason = crate::exit::alternate(error);
     let step = store::FileStep {
         path: path.to_string(),
         unresolved: Some(format!(
@@ -108,10 +108,10 @@ fn record_failure(path: &str, error: &anyhow::Error) {
 }
 
 /// The driver's merge of one file (see [`run`]).
-fn merge_file(args: &MergeDriverArgs) -> anyhow::Result<Outcome> {
+fn merge_file(args: &MergeDriverArgs) -> crate::exit::Result<Outcome> {
     // git runs the driver at the worktree's root: no discovery needed.
     let (mut options, config) =
-        merging::options(Path::new("."), None).map_err(anyhow::Error::msg)?;
+        merging::options(Path::new("."), None).map_err(crate::exit::Error::Config)?;
     let git_dir = store::git_dir_near(Path::new("."));
     let env: Vec<(String, String)> = std::env::vars()
         .filter(|(k, _)| k.starts_with("GIT"))
@@ -150,9 +150,9 @@ fn merge_file(args: &MergeDriverArgs) -> anyhow::Result<Outcome> {
     };
     // The result is returned parsed (reports read it without parsing it again).
     let merged = merging::merge_loaded(loaded, &options).map_err(|error| Error::Merge {
-        error,
+        error: Box::new(error),
         file: args.path.clone(),
-        versions: ["base", "ours", "theirs"].map(shown),
+        versions: Box::new(["base", "ours", "theirs"].map(shown)),
     })?;
     // Where each conflict is, for people.
     let places = &merged.names;

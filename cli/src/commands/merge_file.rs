@@ -55,14 +55,14 @@ pub struct UnknownPolicy(String);
 /// repeated in the result are reported, not an error: the inputs held them already),
 /// 1 policy fail met a conflict (the result is still written), 2 bad input: nothing
 /// written.
-pub fn run(args: &MergeFileArgs) -> anyhow::Result<Outcome> {
+pub fn run(args: &MergeFileArgs) -> crate::exit::Result<Outcome> {
     let dir = args
         .current
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let (mut options, config) =
-        merging::options(&repo_config::root_for(dir), args.policy).map_err(anyhow::Error::msg)?;
+    let (mut options, config) = merging::options(&repo_config::root_for(dir), args.policy)
+        .map_err(crate::exit::Error::Config)?;
     // Ours' document too, when finding its dialect parsed it (one parse, not two).
     let detected = merging::detect_file(&config, &args.current, &args.current);
     options.profile = config.profiles.format_of(&args.current);
@@ -85,9 +85,9 @@ pub fn run(args: &MergeFileArgs) -> anyhow::Result<Outcome> {
     // The merge names the conflicts' places the way people do while the coherence pass
     // checks the result.
     let merged = merging::merge_loaded(loaded, &options).map_err(|error| Error::Merge {
-        error,
+        error: Box::new(error),
         file: name.clone(),
-        versions,
+        versions: Box::new(versions),
     })?;
     let lines = merged.lines();
     let (outcome, result) = (&merged, &merged.document);

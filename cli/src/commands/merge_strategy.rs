@@ -14,7 +14,7 @@
 
 use std::ffi::OsString;
 
-use anyhow::anyhow;
+use crate::exit::failure;
 use merge::Policy;
 use store::{Journal, MergeTrees, ObjectId, StrategyMerge};
 
@@ -40,9 +40,9 @@ struct StrategyArgs {
 }
 
 /// Reads `[--OPTION...] BASE... -- HEAD REMOTE...`.
-fn parse(args: Vec<String>) -> anyhow::Result<StrategyArgs> {
+fn parse(args: Vec<String>) -> crate::exit::Result<StrategyArgs> {
     let Some(dash) = args.iter().position(|a| a == "--") else {
-        return Err(anyhow!("no `--` among the arguments\n{USAGE}"));
+        return Err(failure!("no `--` among the arguments\n{USAGE}"));
     };
     let (before, after) = args.split_at(dash);
     let (options, bases): (Vec<String>, Vec<String>) =
@@ -50,10 +50,10 @@ fn parse(args: Vec<String>) -> anyhow::Result<StrategyArgs> {
     let mut after = after[1..].iter().cloned();
     let head = after
         .next()
-        .ok_or_else(|| anyhow!("no HEAD after `--`\n{USAGE}"))?;
+        .ok_or_else(|| failure!("no HEAD after `--`\n{USAGE}"))?;
     let remotes: Vec<String> = after.collect();
     if remotes.is_empty() {
-        return Err(anyhow!("no REMOTE after HEAD\n{USAGE}"));
+        return Err(failure!("no REMOTE after HEAD\n{USAGE}"));
     }
     Ok(StrategyArgs {
         options,
@@ -65,13 +65,13 @@ fn parse(args: Vec<String>) -> anyhow::Result<StrategyArgs> {
 
 /// The `git-merge-assetvc` binary's command line (read without clap: git starts it once
 /// per merge step).
-pub fn main(args: impl Iterator<Item = OsString>) -> anyhow::Result<Outcome> {
+pub fn main(args: impl Iterator<Item = OsString>) -> crate::exit::Result<Outcome> {
     let args: Vec<String> = args
         .map(|a| {
             a.into_string()
-                .map_err(|a| anyhow!("argument is not UTF-8: {}", a.to_string_lossy()))
+                .map_err(|a| failure!("argument is not UTF-8: {}", a.to_string_lossy()))
         })
-        .collect::<anyhow::Result<_>>()?;
+        .collect::<crate::exit::Result<_>>()?;
     match args.first().map(String::as_str) {
         Some("-h" | "--help") => {
             outln!("The merge strategy git runs with pull.twohead = assetvc.\n{USAGE}");
@@ -88,7 +88,7 @@ pub fn main(args: impl Iterator<Item = OsString>) -> anyhow::Result<Outcome> {
 
 /// The policy the strategy options choose, if any: `-X ours` / `-X theirs` (git passes
 /// `--ours` / `--theirs`) or `-X policy=NAME`; other options are reported and ignored.
-fn policy_option(options: &[String]) -> anyhow::Result<Option<Policy>> {
+fn policy_option(options: &[String]) -> crate::exit::Result<Option<Policy>> {
     let mut chosen = None;
     for o in options {
         let name = match o.as_str() {
@@ -105,15 +105,15 @@ fn policy_option(options: &[String]) -> anyhow::Result<Option<Policy>> {
                 }
             },
         };
-        chosen = Some(super::merge_file::parse_policy(name)?);
+        chosen = Some(super::merge_file::parse_policy(name).map_err(|e| failure!(e))?);
     }
     Ok(chosen)
 }
 
 /// Merges, updates the worktree and the index, records and reports.
-fn run(args: &StrategyArgs) -> anyhow::Result<Outcome> {
+fn run(args: &StrategyArgs) -> crate::exit::Result<Outcome> {
     if args.remotes.len() > 1 {
-        return Err(anyhow!(
+        return Err(failure!(
             "merging {} heads at once (an octopus) is not handled; merge them one by one",
             args.remotes.len()
         ));
@@ -127,7 +127,7 @@ fn run(args: &StrategyArgs) -> anyhow::Result<Outcome> {
         .bases
         .iter()
         .map(|b| resolve(b))
-        .collect::<anyhow::Result<_>>()?;
+        .collect::<crate::exit::Result<_>>()?;
     let env: Vec<(String, String)> = std::env::vars()
         .filter(|(k, _)| k.starts_with("GIT"))
         .collect();
@@ -158,7 +158,7 @@ fn run(args: &StrategyArgs) -> anyhow::Result<Outcome> {
     }
     let base = (bases.len() == 1).then(|| bases[0]);
     let journal = Journal::at(repo.git_dir()).begin(&operation);
-    let recorded = journal.map_err(anyhow::Error::from).and_then(|log| {
+    let recorded = journal.map_err(crate::exit::Error::from).and_then(|log| {
         record(
             &repo,
             &log,
@@ -182,7 +182,7 @@ fn run(args: &StrategyArgs) -> anyhow::Result<Outcome> {
 /// When the merge failed: why, if the installed git is too old for it (asked only then:
 /// a successful merge costs no `git --version`). Unrelated histories (no base) need git
 /// 2.45.
-fn git_too_old(unrelated: bool) -> Option<anyhow::Error> {
+fn git_too_old(unrelated: bool) -> Option<crate::exit::Error> {
     use super::git_version::{strategy_git, TREES_AS_BASE};
     match strategy_git() {
         Err(reason) => Some(not_handled(reason.to_string())),
@@ -196,12 +196,11 @@ fn git_too_old(unrelated: bool) -> Option<anyhow::Error> {
 
 /// Exit 2, "not handled" (git then reports the strategy failed, or tries the next one),
 /// with `reason` and what to do about it.
-fn not_handled(reason: String) -> anyhow::Error {
+fn not_handled(reason: String) -> crate::exit::Error {
     crate::exit::Error::Failed(format!(
         "{reason}; nothing merged. Upgrade git, or merge with the driver: \
          `assetvc install --no-strategy`"
     ))
-    .into()
 }
 
 /// Prints what the merge did to stderr, the way the driver does.
@@ -240,7 +239,7 @@ fn record(
     merged: &StrategyMerge,
     configured: Policy,
     sides: &Sides,
-) -> anyhow::Result<Vec<store::FileStep>> {
+) -> crate::exit::Result<Vec<store::FileStep>> {
     let with_conflicts: Vec<&str> = merged
         .files
         .iter()

@@ -8,7 +8,7 @@
 use std::io::IsTerminal;
 use std::path::Path;
 
-use anyhow::bail;
+use crate::exit::bail;
 use clap::Args;
 use serde_json::json;
 use store::ObjectId;
@@ -86,7 +86,7 @@ fn progress_bar() -> Option<Bar> {
 /// The configuration that applies: the `assetvc.toml` committed at the root of `commit`'s
 /// tree; without one, the repository's own (found from the worktree, or in a bare
 /// repository's directory, as the pre-receive hook does), else the defaults.
-fn config_at(repo: &store::Repo, commit: ObjectId, rev: &str) -> anyhow::Result<Config> {
+fn config_at(repo: &store::Repo, commit: ObjectId, rev: &str) -> crate::exit::Result<Config> {
     let tree = repo.commit_tree(commit)?;
     let blob = repo.blob_in(tree, FILE_NAME)?;
     if let Some(blob) = blob {
@@ -109,7 +109,7 @@ fn config_at(repo: &store::Repo, commit: ObjectId, rev: &str) -> anyhow::Result<
 
 /// Runs `assetvc migrate`: 0 migrated (or nothing to do), 1 some files do not parse (the
 /// others were migrated), 2 nothing done (bad revision, local changes in the way…).
-pub fn run(args: &MigrateArgs) -> anyhow::Result<exit::Outcome> {
+pub fn run(args: &MigrateArgs) -> crate::exit::Result<exit::Outcome> {
     let repo = store::Repo::discover(Path::new(".")).map_err(porcelain::fail)?;
     let commit = repo.resolve_commit(&args.rev).map_err(porcelain::fail)?;
     let config = config_at(&repo, commit, &args.rev)?;

@@ -1,4 +1,4 @@
-//! One module per command; each `run` returns `anyhow::Result<Outcome>`: what it did
+//! One module per command; each `run` returns `crate::exit::Result<Outcome>`: what it did
 //! ([`crate::exit::Outcome`]), or the failure that `main` reports ([`crate::exit`] maps
 //! both to the message and the exit status).
 
@@ -11,12 +11,12 @@ pub mod demo;
 pub mod diff;
 pub mod expr;
 pub mod fmt;
-mod git_version;
+pub mod git_version;
 pub mod hook;
 pub mod install;
 pub mod install_attrs;
 mod install_engines;
-mod install_error;
+pub mod install_error;
 pub mod install_path;
 pub mod install_server;
 mod install_strategy;

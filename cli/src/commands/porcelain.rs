@@ -15,7 +15,7 @@ use config::Config;
 
 /// The failure for a store error (exit 2: nothing was done); a refusal lists the paths
 /// it names under its message.
-pub fn fail(e: Error) -> anyhow::Error {
+pub fn fail(e: Error) -> crate::exit::Error {
     let Error::Refused { paths, .. } = &e else {
         return e.into();
     };
@@ -26,11 +26,11 @@ pub fn fail(e: Error) -> anyhow::Error {
     if paths.len() > 50 {
         message.push_str(&format!("\n    … and {} more", paths.len() - 50));
     }
-    crate::exit::Error::Failed(message).into()
+    crate::exit::Error::Failed(message)
 }
 
 /// The repository around the current directory and its worktree root.
-pub fn open_worktree() -> anyhow::Result<(store::Repo, PathBuf)> {
+pub fn open_worktree() -> crate::exit::Result<(store::Repo, PathBuf)> {
     let repo = store::Repo::discover_worktree(Path::new(".")).map_err(fail)?;
     let root = repo.worktree_root().map_err(fail)?.to_path_buf();
     Ok((repo, root))
@@ -40,8 +40,8 @@ pub fn open_worktree() -> anyhow::Result<(store::Repo, PathBuf)> {
 pub fn settings(
     root: &Path,
     policy: Option<Policy>,
-) -> anyhow::Result<(merge::MergeOptions, Config)> {
-    merging::options(root, policy).map_err(anyhow::Error::msg)
+) -> crate::exit::Result<(merge::MergeOptions, Config)> {
+    merging::options(root, policy).map_err(crate::exit::Error::Config)
 }
 
 /// How the repository configured by `config` merges each path, with the merge settings
@@ -49,7 +49,10 @@ pub fn settings(
 /// asset's engine profile (`[profiles]`, else its file name; [`config::Profiles::format_of`]).
 /// The one place the porcelain's merges (`merge`, `pull`, `sync`, the merge strategy,
 /// `pr`) learn it.
-pub fn asset_rules(config: &Config, options: merge::MergeOptions) -> anyhow::Result<AssetRules> {
+pub fn asset_rules(
+    config: &Config,
+    options: merge::MergeOptions,
+) -> crate::exit::Result<AssetRules> {
     let matcher = config.matcher()?;
     let profiles = config.profiles.clone();
     let of_path = move |path: &str| {

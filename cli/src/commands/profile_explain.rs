@@ -12,12 +12,12 @@ use crate::{repo_config, report};
 
 /// Prints the profile of each of `paths` (files): 0, or 2 when one cannot be read or
 /// parsed (`file:line:col: reason`).
-pub fn run(paths: &[PathBuf]) -> anyhow::Result<Outcome> {
+pub fn run(paths: &[PathBuf]) -> crate::exit::Result<Outcome> {
     if paths.is_empty() {
-        return Err(Error::Usage("check --explain needs a file".into()).into());
+        return Err(Error::Usage("check --explain needs a file".into()));
     }
     let root = repo_config::root_for(Path::new("."));
-    let (options, config) = merging::options(&root, None).map_err(anyhow::Error::msg)?;
+    let (options, config) = merging::options(&root, None).map_err(crate::exit::Error::Config)?;
     for path in paths {
         let shown = path.display().to_string();
         let dialect = merging::dialect_of(&config, path);

@@ -2,7 +2,7 @@
 //! and git remotes; through `git fetch` for https and remote helpers) and merges it into
 //! HEAD like `assetvc merge`.
 
-use anyhow::bail;
+use crate::exit::bail;
 use clap::Args;
 use merge::Policy;
 
@@ -34,7 +34,7 @@ pub struct PullArgs {
 const NO_REBASE: &str = "assetvc pull merges and does not rebase: use `git pull --rebase`;     the merge driver `assetvc install` registers merges the assets by structure at each     step, and `assetvc conflicts` lists what it resolved by policy";
 
 /// Runs `assetvc pull`: the exit statuses of `assetvc merge`.
-pub fn run(args: &PullArgs) -> anyhow::Result<Outcome> {
+pub fn run(args: &PullArgs) -> crate::exit::Result<Outcome> {
     if args.rebase {
         bail!(NO_REBASE);
     }

@@ -5,7 +5,7 @@
 use std::ffi::OsString;
 use std::process::Stdio;
 
-use anyhow::Context;
+use crate::exit::Context;
 use clap::Args;
 
 use crate::exit::Outcome;
@@ -23,7 +23,7 @@ pub struct PushArgs {
 }
 
 /// Runs `git push`: 0 pushed, 1 rejected or failed, 2 git could not run or reported bad usage.
-pub fn run(args: &PushArgs) -> anyhow::Result<Outcome> {
+pub fn run(args: &PushArgs) -> crate::exit::Result<Outcome> {
     let status = std::process::Command::new("git")
         .arg("push")
         .args(&args.args)

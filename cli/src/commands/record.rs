@@ -14,7 +14,7 @@ pub fn porcelain_merge(
     report: &MergeReport,
     label: &str,
     policy: Policy,
-) -> anyhow::Result<()> {
+) -> crate::exit::Result<()> {
     let ours = report.ours.map(|o| o.to_string()).unwrap_or_default();
     let operation = Operation {
         kind: OperationKind::Porcelain,
@@ -80,7 +80,7 @@ pub fn sync_merge(
     sync: &SyncMerge<'_>,
     files: &[store::MergedFile],
     pending: &[serde_json::Value],
-) -> anyhow::Result<()> {
+) -> crate::exit::Result<()> {
     let by_file = |path: &str| {
         pending
             .iter()
@@ -118,7 +118,7 @@ fn steps(
     sides: &Sides,
     files: &[store::MergedFile],
     merged_from: &[(store::ObjectId, store::ObjectId)],
-) -> anyhow::Result<Vec<store::FileStep>> {
+) -> crate::exit::Result<Vec<store::FileStep>> {
     // The versions of the files with conflicts, read once per pair of commits.
     let mut versions: Vec<Option<store::Versions>> = files.iter().map(|_| None).collect();
     let mut pairs: Vec<(store::ObjectId, store::ObjectId)> = merged_from.to_vec();

@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use anyhow::bail;
+use crate::exit::bail;
 use clap::Args;
 use merge::diff::DiffOptions;
 use serde_json::json;
@@ -36,7 +36,7 @@ pub struct WhoArgs {
 }
 
 /// Runs `assetvc who`: 0 reported, 2 bad usage.
-pub fn run(args: &WhoArgs) -> anyhow::Result<Outcome> {
+pub fn run(args: &WhoArgs) -> crate::exit::Result<Outcome> {
     let (repo, root) = porcelain::open_worktree()?;
     let target = target(&repo, args.remote.as_deref())?;
     let (options, config) = porcelain::settings(&root, None)?;

@@ -21,7 +21,7 @@ pub fn write(
     who: &WhoReport,
     age: fn(i64) -> String,
     out: &Path,
-) -> anyhow::Result<()> {
+) -> crate::exit::Result<()> {
     let mine: BTreeSet<(&str, &str)> = who
         .mine
         .iter()

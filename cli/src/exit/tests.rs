@@ -1,3 +1,4 @@
+use super::context::Wrap;
 use super::*;
 
 /// The statuses the README and docs/design.md document, written out once more as the
@@ -26,7 +27,14 @@ fn documented_error(error: &Error) -> u8 {
         | Error::Usage(_)
         | Error::Merge { .. }
         | Error::Failed(_)
-        | Error::Output { .. } => 2,
+        | Error::Output { .. }
+        | Error::Other(_)
+        | Error::Store(_)
+        | Error::Config(_)
+        | Error::Install(_)
+        | Error::Git(_)
+        | Error::Io { .. }
+        | Error::Context { .. } => 2,
     }
 }
 
@@ -41,12 +49,12 @@ fn every_error() -> Vec<Error> {
         Error::Load(crate::commands::merging::LoadError::Internal),
         Error::Usage("check --explain needs a file".into()),
         Error::Merge {
-            error: merge::MergeError::Parse {
+            error: Box::new(merge::MergeError::Parse {
                 version: merge::Version::Theirs,
                 error: parse_error(),
-            },
+            }),
             file: "o.sjson".into(),
-            versions,
+            versions: Box::new(versions),
         },
         Error::Blocked("assetvc: commit blocked".into()),
         Error::CommitAborted { problems: 2 },
@@ -55,13 +63,27 @@ fn every_error() -> Vec<Error> {
             command: "expr",
             source: std::io::Error::other("disk full"),
         },
+        Error::Other("no such file".into()),
+        Error::Store(store::Error::NoSuchObject("a#1".into())),
+        Error::Config(config::ConfigError::Setting {
+            setting: "assetvc.policy".into(),
+            message: "unknown".into(),
+        }),
+        Error::Git(crate::commands::git_version::GitError::NotAVersion {
+            printed: "hi".into(),
+        }),
+        Error::Io {
+            what: "a.level".into(),
+            source: std::io::Error::other("disk full"),
+        },
+        Error::Other("inner".into()).wrap("outer".into()),
     ]
 }
 
 #[test]
 fn every_outcome_ends_with_its_documented_status() {
     for outcome in Outcome::ALL {
-        let result: anyhow::Result<Outcome> = Ok(outcome);
+        let result: Result<Outcome> = Ok(outcome);
         let ending = Ending::of(&result);
         assert_eq!(status(&ending), documented(outcome), "{outcome:?}");
         assert_eq!(message(&ending), None, "an outcome prints nothing here");
@@ -72,12 +94,12 @@ fn every_outcome_ends_with_its_documented_status() {
 fn every_error_ends_with_its_documented_status() {
     for error in every_error() {
         let want = documented_error(&error);
-        let result: anyhow::Result<Outcome> = Err(error.into());
+        let result: Result<Outcome> = Err(error);
         let ending = Ending::of(&result);
         assert!(matches!(ending, Ending::Error(_)), "{ending:?}");
         assert_eq!(status(&ending), want, "{ending:?}");
     }
-    let other: anyhow::Result<Outcome> = Err(anyhow::anyhow!("no such file"));
+    let other: Result<Outcome> = Err(failure!("no such file"));
     let ending = Ending::of(&other);
     assert_eq!(status(&ending), 2);
     assert_eq!(
@@ -89,7 +111,8 @@ fn every_error_ends_with_its_documented_status() {
 #[test]
 fn a_closed_output_ends_quietly_with_success() {
     let closed = crate::output::StdoutClosed;
-    let result: anyhow::Result<Outcome> = Err(anyhow::Error::new(closed).context("writing"));
+    let closed = std::io::Error::new(std::io::ErrorKind::BrokenPipe, closed);
+    let result: Result<Outcome> = Err(closed.wrap("writing".into()).wrap("merging".into()));
     let ending = Ending::of(&result);
     assert!(matches!(ending, Ending::OutputClosed), "{ending:?}");
     assert_eq!((status(&ending), message(&ending)), (0, None));
@@ -99,12 +122,12 @@ fn a_closed_output_ends_quietly_with_success() {
 fn a_merge_error_names_the_version_by_its_file() {
     let e = parse_error();
     let error = Error::Merge {
-        error: merge::MergeError::Parse {
+        error: Box::new(merge::MergeError::Parse {
             version: merge::Version::Ours,
             error: e.clone(),
-        },
+        }),
         file: "ours.sjson".into(),
-        versions: ["base.sjson", "ours.sjson", "theirs.sjson"].map(String::from),
+        versions: Box::new(["base.sjson", "ours.sjson", "theirs.sjson"].map(String::from)),
     };
     assert_eq!(
         error.to_string(),
@@ -118,11 +141,13 @@ fn a_merge_error_names_the_version_by_its_file() {
 #[test]
 fn a_merge_error_past_parsing_names_the_file() {
     let error = Error::Merge {
-        error: merge::MergeError::Coherence(merge::coherence::CoherenceError::BaseUnreadable),
+        error: Box::new(merge::MergeError::Coherence(
+            merge::coherence::CoherenceError::BaseUnreadable,
+        )),
         file: "lvl\u{1b}.sjson".into(),
-        versions: ["b", "o", "t"].map(String::from),
+        versions: Box::new(["b", "o", "t"].map(String::from)),
     };
-    let result: anyhow::Result<Outcome> = Err(error.into());
+    let result: Result<Outcome> = Err(error);
     let message = message(&Ending::of(&result)).unwrap_or_default();
     assert!(message.starts_with("assetvc: error: lvl"), "{message}");
     assert!(!message.contains('\u{1b}'), "escaped: {message}");
@@ -158,28 +183,17 @@ fn commit_aborted_counts_its_assets() {
     assert!(two.contains("2 assets failed the checks"), "{two}");
 }
 
-#[derive(Debug)]
-struct ShowsSource(std::io::Error);
-
-impl std::fmt::Display for ShowsSource {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "a.level: {}", self.0)
-    }
-}
-
-impl std::error::Error for ShowsSource {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        Some(&self.0)
-    }
-}
-
 #[test]
 fn contexts_are_joined_and_causes_not_repeated() {
     let io = || std::io::Error::other("disk full");
-    let e = anyhow::Error::new(io()).context("cannot write a.level");
+    let e = io().wrap("cannot write a.level".into());
     assert_eq!(chain(&e), "cannot write a.level: disk full");
-    let e = anyhow::Error::new(ShowsSource(io())).context("merging");
-    assert_eq!(chain(&e), "merging: a.level: disk full");
+    let e = Err::<(), _>(io()).context("a.level").context("merging");
+    assert_eq!(chain(&e.unwrap_err()), "merging: a.level: disk full");
+    let e = failure!("no such file").wrap("merging".into());
+    assert_eq!(alternate(&e.wrap("a".into())), "a: merging: no such file");
+    let e = Error::from(io()).wrap("a.level".into());
+    assert_eq!(alternate(&e), "a.level: disk full");
 }
 
 #[test]
@@ -188,22 +202,22 @@ fn a_store_error_ends_the_chain() {
         path: ".".into(),
         source: Box::new(std::io::Error::other("not found")),
     };
-    let e = anyhow::Error::new(e).context("opening");
+    let e = Error::from(e).wrap("opening".into());
     assert_eq!(chain(&e), "opening: not a git repository: .");
 }
 
 /// The errors of [`every_error`] and any other failure, each carrying `text` where it
 /// carries words.
-fn errors_with(text: &str) -> Vec<anyhow::Error> {
+fn errors_with(text: &str) -> Vec<Error> {
     let parse = merge::MergeError::Parse {
         version: merge::Version::Base,
         error: parse_error(),
     };
     let coherence = merge::MergeError::Coherence(merge::coherence::CoherenceError::Internal);
     let merge = |error| Error::Merge {
-        error,
+        error: Box::new(error),
         file: text.into(),
-        versions: [text, text, text].map(String::from),
+        versions: Box::new([text, text, text].map(String::from)),
     };
     let typed = [
         Error::BadInput(text.into()),
@@ -217,8 +231,8 @@ fn errors_with(text: &str) -> Vec<anyhow::Error> {
             source: std::io::Error::other(text.to_string()),
         },
     ];
-    let mut all: Vec<anyhow::Error> = typed.into_iter().map(anyhow::Error::from).collect();
-    all.push(anyhow::anyhow!("{text}").context(text.to_string()));
+    let mut all: Vec<Error> = typed.into_iter().collect();
+    all.push(failure!("{text}").wrap(text.to_string()));
     all
 }
 
@@ -229,11 +243,27 @@ proptest::proptest! {
     #[test]
     fn every_final_message_is_terminal_safe(text in "\\PC*|[\\x00-\\x1f\\x7f\\u{202e}a-z:\\n]{0,40}") {
         for e in errors_with(&text) {
-            let result: anyhow::Result<Outcome> = Err(e);
+            let result: Result<Outcome> = Err(e);
             let ending = Ending::of(&result);
             let message = message(&ending).unwrap_or_default();
             proptest::prop_assert_eq!(report::safe(&message), message.as_str());
             proptest::prop_assert!([1, 2].contains(&status(&ending)));
         }
     }
+}
+
+#[test]
+fn a_failure_with_words_is_said_without_its_contexts() {
+    let usage = Error::Usage("check --explain needs a file".into());
+    let result: Result<Outcome> = Err(usage.wrap("checking".into()).wrap("a".into()));
+    let ending = Ending::of(&result);
+    assert_eq!(
+        message(&ending).as_deref(),
+        Some("assetvc: check --explain needs a file")
+    );
+    let other: Result<Outcome> = Err(failure!("the branch moved").wrap("pushing".into()));
+    assert_eq!(
+        message(&Ending::of(&other)).as_deref(),
+        Some("assetvc: error: pushing: the branch moved")
+    );
 }

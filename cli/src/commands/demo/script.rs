@@ -1,7 +1,7 @@
 //! The demo's two designers: the edits Alice and Bob make to the sample level, as text
 //! edits of the level's lines (the way a level editor saves).
 
-use anyhow::{anyhow, Result};
+use crate::exit::{failure, Result};
 
 use super::ID_PREFIX;
 
@@ -14,11 +14,11 @@ pub(super) fn lines(text: &str) -> Vec<&str> {
 fn replace_after(text: &str, anchor: &str, from: &str, to: &str) -> Result<String> {
     let at = text
         .find(anchor)
-        .ok_or_else(|| anyhow!("the sample level has no {anchor:?}"))?;
+        .ok_or_else(|| failure!("the sample level has no {anchor:?}"))?;
     let pos = text[at..]
         .find(from)
         .map(|p| at + p)
-        .ok_or_else(|| anyhow!("the sample level has no {from:?} after {anchor:?}"))?;
+        .ok_or_else(|| failure!("the sample level has no {from:?} after {anchor:?}"))?;
     Ok(format!("{}{to}{}", &text[..pos], &text[pos + from.len()..]))
 }
 
@@ -30,15 +30,15 @@ pub(super) fn entity_lines(text: &str, id: &str) -> Result<std::ops::Range<usize
     let id_line = ls
         .iter()
         .position(|l| l.trim() == needle)
-        .ok_or_else(|| anyhow!("the sample level has no entity {id}"))?;
+        .ok_or_else(|| failure!("the sample level has no entity {id}"))?;
     let open = (0..id_line)
         .rev()
         .find(|&i| ls[i].trim() == "{")
-        .ok_or_else(|| anyhow!("entity {id}: no opening brace"))?;
+        .ok_or_else(|| failure!("entity {id}: no opening brace"))?;
     let indent = &ls[open][..ls[open].len() - ls[open].trim_start().len()];
     let close = (id_line..ls.len())
         .find(|&i| ls[i].trim_end() == format!("{indent}}}"))
-        .ok_or_else(|| anyhow!("entity {id}: no closing brace"))?;
+        .ok_or_else(|| failure!("entity {id}: no closing brace"))?;
     Ok(open..close + 1)
 }
 

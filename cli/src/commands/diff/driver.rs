@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use anyhow::Context;
+use crate::exit::Context;
 
 use super::{dialect, header, is_binary, print_out, render_asset, settings};
 use super::{DiffDriverArgs, Format, Paint, Status};
@@ -12,7 +12,7 @@ use crate::exit::Outcome;
 /// prints `diff --assetvc a/path b/path` and the changes; a side that does not parse is
 /// shown as a line diff with the reason in one line, so that `git diff` and `git log -p`
 /// go on to the next file. 0 on success, 2 if a file or the configuration cannot be read.
-pub fn run_driver(args: &DiffDriverArgs) -> anyhow::Result<Outcome> {
+pub fn run_driver(args: &DiffDriverArgs) -> crate::exit::Result<Outcome> {
     let paint = Paint::for_git();
     let path = args.path.as_str();
     if args.rest.len() < 6 {
@@ -25,7 +25,7 @@ pub fn run_driver(args: &DiffDriverArgs) -> anyhow::Result<Outcome> {
         return Ok(Outcome::Done);
     }
     let new_path = args.rest.get(6).map_or(path, String::as_str);
-    let read = |f: &str| -> anyhow::Result<Option<Vec<u8>>> {
+    let read = |f: &str| -> crate::exit::Result<Option<Vec<u8>>> {
         if f == "/dev/null" {
             return Ok(None);
         }

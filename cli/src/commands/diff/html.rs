@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use anyhow::Context;
+use crate::exit::Context;
 
 use merge::diff::{diff, DiffOptions};
 use review::{diff_section, FileSection, ObjectKeys, Page};
@@ -23,7 +23,7 @@ pub(super) struct ReviewPage {
 impl ReviewPage {
     /// A page with the repository's (or `dir`'s) settings: the diff's id keys and
     /// `[review] position_keys`.
-    pub fn new(dir: &Path, options: &DiffOptions) -> anyhow::Result<ReviewPage> {
+    pub fn new(dir: &Path, options: &DiffOptions) -> crate::exit::Result<ReviewPage> {
         let config = crate::repo_config::for_dir(dir)?;
         Ok(ReviewPage {
             keys: ObjectKeys {
@@ -92,7 +92,7 @@ impl ReviewPage {
     }
 
     /// Writes the page to `out` atomically.
-    pub fn write(self, out: &Path, title: String, subtitle: String) -> anyhow::Result<()> {
+    pub fn write(self, out: &Path, title: String, subtitle: String) -> crate::exit::Result<()> {
         let changed: usize = self.files.iter().map(|f| f.cards.len()).sum();
         let count = self.files.len();
         let html = review::render(&Page {
@@ -110,7 +110,7 @@ pub(crate) fn write_page(
     html: &str,
     changed: usize,
     files_count: usize,
-) -> anyhow::Result<()> {
+) -> crate::exit::Result<()> {
     files::write_atomic(out, html.as_bytes()).with_context(|| out.display().to_string())?;
     eprintln!(
         "assetvc: wrote {} ({changed} changed object{} in {files_count} file{})",

@@ -23,7 +23,7 @@ mod revisions;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use anyhow::Context;
+use crate::exit::Context;
 use clap::{Args, ValueEnum};
 use merge::diff::{diff, Change, Diff, DiffOptions, PatchOp};
 use merge::naming::Names;
@@ -102,8 +102,8 @@ impl DiffSettings {
 
 /// The diff settings of the repository holding `dir` (`assetvc.toml`), with its asset
 /// matcher.
-fn settings(dir: &Path) -> anyhow::Result<(DiffSettings, AssetMatcher)> {
-    let (options, config) = merging::options(dir, None).map_err(anyhow::Error::msg)?;
+fn settings(dir: &Path) -> crate::exit::Result<(DiffSettings, AssetMatcher)> {
+    let (options, config) = merging::options(dir, None).map_err(crate::exit::Error::Config)?;
     let matcher = config.matcher()?;
     let settings = DiffSettings {
         options: DiffOptions::from(&options),
@@ -342,7 +342,7 @@ fn print_out(text: &str) -> std::io::Result<()> {
 }
 
 /// Runs `assetvc diff`.
-pub fn run(args: &DiffArgs) -> anyhow::Result<Outcome> {
+pub fn run(args: &DiffArgs) -> crate::exit::Result<Outcome> {
     let format = if args.json {
         Format::Records
     } else {
@@ -364,7 +364,7 @@ fn run_files(
     b: &Path,
     format: Format,
     html_out: Option<&Path>,
-) -> anyhow::Result<Outcome> {
+) -> crate::exit::Result<Outcome> {
     let dir = a
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -398,7 +398,7 @@ fn run_files(
             print_out(&r.lines.iter().map(|l| format!("{l}\n")).collect::<String>())?;
             return Ok(Outcome::Done);
         }
-        Err(e) => return Err(Error::Load(e).into()),
+        Err(e) => return Err(Error::Load(e)),
     };
     // A Cocos scene or prefab: objects by identity and node path, not array position.
     let cocos = (format == Format::Text)
@@ -431,7 +431,7 @@ fn html_files(
     shown: (&str, &str),
     dialects: (Dialect, Dialect),
     options: &DiffOptions,
-) -> anyhow::Result<Outcome> {
+) -> crate::exit::Result<Outcome> {
     let mut page = html::ReviewPage::new(dir, options)?;
     let path = if shown.0 == shown.1 {
         shown.1.to_string()

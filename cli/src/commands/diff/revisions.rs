@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::bail;
+use crate::exit::bail;
 
 use serde::Serialize;
 use serde_json::value::RawValue;
@@ -34,7 +34,7 @@ struct FileRecord {
 }
 
 /// `assetvc diff [REV [REV]] [-- PATH...]`.
-pub(super) fn run_revisions(args: &DiffArgs, format: Format) -> anyhow::Result<Outcome> {
+pub(super) fn run_revisions(args: &DiffArgs, format: Format) -> crate::exit::Result<Outcome> {
     let cwd = std::env::current_dir().and_then(|d| d.canonicalize())?;
     let repo = store::Repo::discover(&cwd)?;
     let request = Request::of(args, &repo, &cwd)?;
@@ -98,7 +98,7 @@ struct Request<'a> {
 impl<'a> Request<'a> {
     /// Reads the arguments: revisions first, then (as git allows without `--`) existing
     /// paths, then the paths after `--`.
-    fn of(args: &'a DiffArgs, repo: &store::Repo, cwd: &Path) -> anyhow::Result<Request<'a>> {
+    fn of(args: &'a DiffArgs, repo: &store::Repo, cwd: &Path) -> crate::exit::Result<Request<'a>> {
         // An option given after `--` is a path to clap; one that names nothing is a
         // mistake (`diff -- a.level --format changes`), not a filter that silently
         // matches nothing.
@@ -302,7 +302,7 @@ impl Output {
     }
 
     /// Writes the review page, or prints the text or the records; the exit status.
-    fn finish(self, args: &DiffArgs, request: &Request<'_>) -> anyhow::Result<Outcome> {
+    fn finish(self, args: &DiffArgs, request: &Request<'_>) -> crate::exit::Result<Outcome> {
         if let (Some(p), Some(out)) = (self.page, &args.html) {
             let subtitle = format!(
                 "{} → {}",
@@ -314,7 +314,11 @@ impl Output {
         }
         let text = match self.format {
             Format::Text | Format::Changes => self.text,
-            _ => format!("{}\n", serde_json::to_string_pretty(&self.records)?),
+            _ => format!(
+                "{}\n",
+                serde_json::to_string_pretty(&self.records)
+                    .map_err(|e| crate::exit::failure!(e))?
+            ),
         };
         print_out(&text)?;
         Ok(self.status)

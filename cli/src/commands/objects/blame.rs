@@ -2,7 +2,7 @@
 //! properties (nested objects flattened: `light.intensity`), the commit, author and date
 //! of its last change.
 
-use anyhow::bail;
+use crate::exit::bail;
 use clap::Args;
 use serde_json::json;
 use store::blame;
@@ -25,12 +25,12 @@ pub struct BlameArgs {
 }
 
 /// Runs `assetvc blame`.
-pub fn run(args: &BlameArgs) -> anyhow::Result<Outcome> {
+pub fn run(args: &BlameArgs) -> crate::exit::Result<Outcome> {
     run_blame(args)?;
     Ok(Outcome::Done)
 }
 
-fn run_blame(args: &BlameArgs) -> anyhow::Result<()> {
+fn run_blame(args: &BlameArgs) -> crate::exit::Result<()> {
     let repo = open()?;
     let path = repo.rela(&args.file);
     if repo.matcher.dialect(std::path::Path::new(&path)).is_none() {

@@ -18,7 +18,7 @@ pub struct IndexArgs {
 }
 
 /// Runs `assetvc index`.
-pub fn run(args: &IndexArgs) -> anyhow::Result<Outcome> {
+pub fn run(args: &IndexArgs) -> crate::exit::Result<Outcome> {
     let repo = open()?;
     let mut index = repo.index();
     let commit = index.resolve_commit(&args.rev)?;

@@ -33,12 +33,12 @@ pub struct LogArgs {
 }
 
 /// Runs `assetvc log`.
-pub fn run(args: &LogArgs) -> anyhow::Result<Outcome> {
+pub fn run(args: &LogArgs) -> crate::exit::Result<Outcome> {
     run_log(args)?;
     Ok(Outcome::Done)
 }
 
-fn run_log(args: &LogArgs) -> anyhow::Result<()> {
+fn run_log(args: &LogArgs) -> crate::exit::Result<()> {
     let repo = open()?;
     let mut index = repo.index();
     let commit = index.resolve_commit(&args.rev)?;
@@ -142,15 +142,12 @@ fn warn_unknown_property(tree: &TreeIndex, (path, id): (&str, &str), property: O
 /// How many commits `log NAME` looks back for a deletion of an object not in the tree.
 const DELETED_SEARCH: usize = 100_000;
 
-fn is_no_such_object(e: &anyhow::Error) -> bool {
-    matches!(
-        e.downcast_ref::<store::Error>(),
-        Some(store::Error::NoSuchObject(_))
-    )
+fn is_no_such_object(e: &crate::exit::Error) -> bool {
+    matches!(e, crate::exit::Error::Store(store::Error::NoSuchObject(_)))
 }
 
 /// A spec that matches nothing, now or deleted: close names, and the `FILE#ID` form.
-fn not_found(tree: &TreeIndex, spec: &str) -> anyhow::Error {
+fn not_found(tree: &TreeIndex, spec: &str) -> crate::exit::Error {
     let mut msg = format!("no object matches \"{spec}\", in the tree or deleted in its history");
     let close = close_names(tree, spec, 5);
     if !close.is_empty() {
@@ -164,8 +161,10 @@ fn not_found(tree: &TreeIndex, spec: &str) -> anyhow::Error {
             ));
         }
     }
-    msg.push_str("\n  name an object as FILE#ID (an id or its prefix), an id, or its `name` (a Cocos node: its path)");
-    anyhow::anyhow!(msg)
+    msg.push_str(
+        "\n  name an object as FILE#ID (an id or its prefix), an id, or its `name` (a Cocos node: its path)",
+    );
+    crate::exit::failure!(msg)
 }
 
 /// The `name` of the object in a log entry, after or before the commit.

@@ -35,7 +35,7 @@ pub struct Repo {
 }
 
 /// Opens the repository of the current directory and its configuration.
-pub fn open() -> anyhow::Result<Repo> {
+pub fn open() -> crate::exit::Result<Repo> {
     let cwd = std::env::current_dir()?;
     let repo = store::Repo::discover(&cwd)?;
     let root = repo.workdir().map(Path::to_path_buf);
@@ -122,7 +122,7 @@ pub fn commit_text(c: &Commit) -> (String, String) {
 }
 
 /// Resolves `spec` in `index`; an ambiguous spec lists its candidates.
-pub fn resolve(index: &TreeIndex, spec: &str) -> anyhow::Result<Candidate> {
+pub fn resolve(index: &TreeIndex, spec: &str) -> crate::exit::Result<Candidate> {
     index.resolve(spec).map_err(|e| match &e {
         store::Error::AmbiguousObject { candidates, .. } => {
             let mut msg = format!("{e}; say which with FILE#ID:");
@@ -134,9 +134,9 @@ pub fn resolve(index: &TreeIndex, spec: &str) -> anyhow::Result<Candidate> {
                     crate::report::safe_line(&c.id)
                 ));
             }
-            anyhow::anyhow!(msg)
+            crate::exit::failure!(msg)
         }
-        _ => anyhow::Error::new(e),
+        _ => e.into(),
     })
 }
 

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use anyhow::{bail, Context};
+use crate::exit::{bail, Context};
 
 use clap::Args;
 use serde_json::json;
@@ -33,12 +33,12 @@ pub struct RestoreArgs {
 }
 
 /// Runs `assetvc restore`.
-pub fn run(args: &RestoreArgs) -> anyhow::Result<Outcome> {
+pub fn run(args: &RestoreArgs) -> crate::exit::Result<Outcome> {
     restore(args)?;
     Ok(Outcome::Done)
 }
 
-fn restore(args: &RestoreArgs) -> anyhow::Result<()> {
+fn restore(args: &RestoreArgs) -> crate::exit::Result<()> {
     let repo = open()?;
     let root = repo
         .root
@@ -78,7 +78,7 @@ fn restore(args: &RestoreArgs) -> anyhow::Result<()> {
     let file = root.join(&target);
     let text = std::fs::read(&file).with_context(|| target.clone())?;
     let current = Document::parse_bytes(text.clone(), ParseOptions::new(dialect)).map_err(|e| {
-        anyhow::anyhow!(
+        crate::exit::failure!(
             "{}\nnothing was changed",
             report::parse_error(&target, &String::from_utf8_lossy(&text), &e)
         )
@@ -98,7 +98,7 @@ fn restore(args: &RestoreArgs) -> anyhow::Result<()> {
         ParseOptions::new(source_dialect),
     )
     .map_err(|e| {
-        anyhow::anyhow!(
+        crate::exit::failure!(
             "{}:{}:{}: {} (at {})",
             found.path,
             e.line,

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use anyhow::{bail, Context};
+use crate::exit::{bail, Context};
 
 use clap::Args;
 use serde_json::json;
@@ -29,12 +29,12 @@ pub struct ShowArgs {
 }
 
 /// Runs `assetvc show`.
-pub fn run(args: &ShowArgs) -> anyhow::Result<Outcome> {
+pub fn run(args: &ShowArgs) -> crate::exit::Result<Outcome> {
     show(args)?;
     Ok(Outcome::Done)
 }
 
-fn show(args: &ShowArgs) -> anyhow::Result<()> {
+fn show(args: &ShowArgs) -> crate::exit::Result<()> {
     let repo = open()?;
     let mut index = repo.index();
     let rev = args.rev.as_deref().unwrap_or("HEAD");
@@ -54,7 +54,7 @@ fn show(args: &ShowArgs) -> anyhow::Result<()> {
         _ => (blob(&repo.repo, commit, &found.path)?, rev.to_string()),
     };
     let doc = Document::parse_bytes(bytes, ParseOptions::new(dialect)).map_err(|e| {
-        anyhow::anyhow!(
+        crate::exit::failure!(
             "{}:{}:{}: {} ({shown_rev})",
             found.path,
             e.line,
@@ -104,7 +104,7 @@ pub(super) fn blob(
     repo: &store::Repo,
     commit: store::ObjectId,
     path: &str,
-) -> anyhow::Result<Vec<u8>> {
+) -> crate::exit::Result<Vec<u8>> {
     let tree = repo.commit_tree(commit)?;
     repo.blob_in(tree, path)?
         .with_context(|| format!("{path}: not in {commit}"))

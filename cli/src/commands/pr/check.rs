@@ -29,7 +29,7 @@ pub struct CheckArgs {
 }
 
 /// Runs `pr check`: 0 merges cleanly and passes the guards, 1 it does not, 2 an error.
-pub fn run(args: &CheckArgs) -> anyhow::Result<Outcome> {
+pub fn run(args: &CheckArgs) -> crate::exit::Result<Outcome> {
     let (repo, root) = open()?;
     let base = repo.resolve_commit(&args.base).map_err(porcelain::fail)?;
     let head = repo.resolve_commit(&args.head).map_err(porcelain::fail)?;
@@ -102,7 +102,7 @@ fn page(
     pr: &PrMerge,
     what: &str,
     out: &Path,
-) -> anyhow::Result<()> {
+) -> crate::exit::Result<()> {
     let config = crate::repo_config::at_root(root)?;
     let keys = ObjectKeys {
         id_keys: config.merge.id_keys.clone(),

@@ -46,7 +46,7 @@ enum PrCommand {
 }
 
 /// Runs `assetvc pr …`.
-pub fn run(args: &PrArgs) -> anyhow::Result<Outcome> {
+pub fn run(args: &PrArgs) -> crate::exit::Result<Outcome> {
     match &args.command {
         PrCommand::Check(a) => check::run(a),
         PrCommand::Update(a) => remote::update(a),
@@ -145,7 +145,7 @@ impl PrMerge {
 
 /// The repository around the current directory and where its `assetvc.toml` is read
 /// (the worktree's root; the git directory of a bare clone).
-fn open() -> anyhow::Result<(store::Repo, PathBuf)> {
+fn open() -> crate::exit::Result<(store::Repo, PathBuf)> {
     let repo = store::Repo::discover(Path::new(".")).map_err(porcelain::fail)?;
     let root = repo.workdir().unwrap_or(repo.git_dir()).to_path_buf();
     Ok((repo, root))
@@ -159,7 +159,7 @@ fn merge_pr(
     (ours, theirs): (ObjectId, ObjectId),
     labels: (&str, &str),
     policy: Option<Policy>,
-) -> anyhow::Result<PrMerge> {
+) -> crate::exit::Result<PrMerge> {
     super::git_version::merge_tree_git("`assetvc pr`")
         .map_err(|e| crate::exit::Error::Failed(e.to_string()))?;
     let (options, config) = porcelain::settings(root, policy)?;
@@ -202,7 +202,7 @@ fn guards(
     config: &config::Config,
     merged: ObjectId,
     ours: ObjectId,
-) -> anyhow::Result<Vec<String>> {
+) -> crate::exit::Result<Vec<String>> {
     use std::collections::HashSet;
     let mut policy = hooks::Policy::new(config)?;
     let old = repo.tree_of(Some(ours)).map_err(porcelain::fail)?;

@@ -10,7 +10,7 @@
 
 use std::process::Command;
 
-use anyhow::{bail, Context};
+use crate::exit::{bail, Context};
 use clap::Args;
 use store::ObjectId;
 
@@ -66,7 +66,7 @@ pub struct LandArgs {
 
 /// Runs `pr update`: 0 the branch holds the base (pushed, or already), 1 the merge cannot
 /// be made by structure (nothing pushed), 2 an error (the push was refused…).
-pub fn update(args: &UpdateArgs) -> anyhow::Result<Outcome> {
+pub fn update(args: &UpdateArgs) -> crate::exit::Result<Outcome> {
     let (repo, root) = open()?;
     names_ok(&[&args.remote, &args.base, &args.branch])?;
     let target = push_target(&repo, args);
@@ -105,8 +105,7 @@ pub fn update(args: &UpdateArgs) -> anyhow::Result<Outcome> {
     if let Err(e) = push(&target, commit, &args.branch, branch) {
         return Err(Error::Failed(format!(
             "{e} (the branch moved? run `assetvc pr update` again)"
-        ))
-        .into());
+        )));
     }
     outln!(
         "Updated {}/{}: {} merges {} ({})",
@@ -122,7 +121,7 @@ pub fn update(args: &UpdateArgs) -> anyhow::Result<Outcome> {
 /// Runs `pr land`: 0 landed (or already in the base), 1 refused (cannot merge by
 /// structure, or the checks fail; the reasons printed), 2 an error or the base kept
 /// moving for `--tries` tries.
-pub fn land(args: &LandArgs) -> anyhow::Result<Outcome> {
+pub fn land(args: &LandArgs) -> crate::exit::Result<Outcome> {
     let (repo, root) = open()?;
     names_ok(&[&args.remote, &args.into, &args.branch])?;
     let source = args.from.as_deref().unwrap_or(&args.remote);
@@ -183,12 +182,11 @@ pub fn land(args: &LandArgs) -> anyhow::Result<Outcome> {
     Err(Error::Failed(format!(
         "gave up after {tries} tries: {} kept moving (or refuses the push)",
         args.into
-    ))
-    .into())
+    )))
 }
 
 /// Refuses names git would read as options.
-fn names_ok(names: &[&str]) -> anyhow::Result<()> {
+fn names_ok(names: &[&str]) -> crate::exit::Result<()> {
     for n in names {
         if n.is_empty() || n.starts_with('-') {
             bail!("{n:?} is not a remote or branch name");
@@ -198,7 +196,7 @@ fn names_ok(names: &[&str]) -> anyhow::Result<()> {
 }
 
 /// `git fetch --quiet REMOTE`: the remote-tracking branches as the host has them now.
-fn fetch(remote: &str) -> anyhow::Result<()> {
+fn fetch(remote: &str) -> crate::exit::Result<()> {
     let status = Command::new("git")
         .args(["fetch", "--quiet", "--", remote])
         .status()
@@ -231,7 +229,7 @@ fn fetch_head(
     source: &str,
     reference: &str,
     name: &str,
-) -> anyhow::Result<ObjectId> {
+) -> crate::exit::Result<ObjectId> {
     let local = format!("refs/assetvc/pr/{name}");
     let status = Command::new("git")
         .args([
@@ -280,13 +278,13 @@ fn line_without_credentials(line: &str) -> String {
 }
 
 /// The commit of `REMOTE/NAME` as last fetched.
-fn remote_branch(repo: &store::Repo, remote: &str, name: &str) -> anyhow::Result<ObjectId> {
+fn remote_branch(repo: &store::Repo, remote: &str, name: &str) -> crate::exit::Result<ObjectId> {
     repo.resolve_commit(&format!("refs/remotes/{remote}/{name}"))
         .map_err(porcelain::fail)
 }
 
 /// Pushes `commit` to `REMOTE`'s branch `name` only if the branch is still at `expected`.
-fn push(remote: &str, commit: ObjectId, name: &str, expected: ObjectId) -> anyhow::Result<()> {
+fn push(remote: &str, commit: ObjectId, name: &str, expected: ObjectId) -> crate::exit::Result<()> {
     let out = Command::new("git")
         .arg("push")
         .arg("--quiet")

@@ -9,7 +9,7 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::bail;
+use crate::exit::bail;
 use clap::{Args, ValueEnum};
 use merge::Version;
 use sjson::{Dialect, Document, Out, ParseOptions, Segment};
@@ -21,6 +21,9 @@ mod cocos;
 use super::{merging, porcelain};
 use crate::exit::Outcome;
 use crate::report;
+use error::ResolveError;
+
+mod error;
 
 /// The version to take.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -60,7 +63,10 @@ pub struct ResolveArgs {
 
 /// The newest operation that recorded versions for `path`, with its steps for `path` that
 /// did (a rebase may have merged the file at several steps).
-fn recorded_steps(journal: &Journal, path: &str) -> anyhow::Result<Option<(Recorded, Vec<usize>)>> {
+fn recorded_steps(
+    journal: &Journal,
+    path: &str,
+) -> crate::exit::Result<Option<(Recorded, Vec<usize>)>> {
     for op in journal.operations()?.into_iter().rev() {
         let steps: Vec<usize> = op
             .steps
@@ -78,7 +84,7 @@ fn recorded_steps(journal: &Journal, path: &str) -> anyhow::Result<Option<(Recor
 
 /// Runs `assetvc resolve`: 0 done (also when nothing needed to change), 2 bad input (no
 /// recorded merge for FILE, unknown or ambiguous OBJECT, FILE does not parse).
-pub fn run(args: &ResolveArgs) -> anyhow::Result<Outcome> {
+pub fn run(args: &ResolveArgs) -> crate::exit::Result<Outcome> {
     let (repo, root) = porcelain::open_worktree()?;
     let absolute = std::env::current_dir()
         .map(|d| d.join(&args.file))
@@ -106,7 +112,7 @@ pub fn run(args: &ResolveArgs) -> anyhow::Result<Outcome> {
         dialect,
         &config.merge.natural_keys,
     )
-    .map_err(anyhow::Error::msg)?;
+    .map_err(|e| crate::exit::failure!(e))?;
     clear_pending(&op, &steps, &done.1);
     let done = done.0;
     if args.json {
@@ -197,22 +203,33 @@ fn resolve_in(
     shown: &str,
     dialect: Dialect,
     names: &[String],
-) -> Result<(serde_json::Value, Vec<(usize, String)>), String> {
+) -> Result<(serde_json::Value, Vec<(usize, String)>), ResolveError> {
     let parse = |bytes: Vec<u8>, what: &str| {
         let text = String::from_utf8_lossy(&bytes).into_owned();
         Document::parse_bytes(bytes, ParseOptions::new(dialect))
             .map_err(|e| report::parse_error(what, &text, &e))
     };
-    let current = std::fs::read(absolute).map_err(|e| format!("{shown}: {e}"))?;
+    let shown_ = || shown.to_string();
+    let current = std::fs::read(absolute).map_err(|source| ResolveError::Read {
+        shown: shown_(),
+        source,
+    })?;
     let read = current.clone();
-    let mut doc = parse(current, shown)
-        .map_err(|e| format!("{e}\nassetvc: {shown} does not parse; nothing changed"))?;
+    let mut doc = parse(current, shown).map_err(|report| ResolveError::DoesNotParse {
+        shown: shown_(),
+        report,
+    })?;
     let mut loaded = Vec::new();
     for step in steps {
         let v = op
             .versions(step.versions.as_deref().unwrap_or_default())
-            .map_err(|e| format!("{shown}: {e}"))?;
-        let recorded = |bytes: Vec<u8>, name: &str| parse(bytes, &format!("{shown} ({name})"));
+            .map_err(|source| ResolveError::Store {
+                shown: shown_(),
+                source,
+            })?;
+        let recorded = |bytes: Vec<u8>, name: &str| {
+            parse(bytes, &format!("{shown} ({name})")).map_err(ResolveError::RecordedDoesNotParse)
+        };
         loaded.push(StepVersions {
             base: recorded(v.base, "base")?,
             ours: recorded(v.ours, "ours")?,
@@ -245,8 +262,11 @@ fn resolve_in(
         let Some((edited, value)) = redone else {
             continue;
         };
-        doc = Document::parse_with(edited, ParseOptions::new(dialect)).map_err(|e| {
-            format!("internal error: the edited {shown} does not parse ({e}); nothing changed")
+        doc = Document::parse_with(edited, ParseOptions::new(dialect)).map_err(|error| {
+            ResolveError::EditedDoesNotParse {
+                shown: shown_(),
+                error,
+            }
         })?;
         let pointer = &conflict.pointer;
         // A Cocos object by its name: its position means nothing to a person.
@@ -272,8 +292,12 @@ fn resolve_in(
     }
     if !changed.is_empty() {
         // Compare-and-swap: a file saved since it was read is left alone.
-        store::write_atomic_if_unchanged(absolute, &read, doc.text().as_bytes())
-            .map_err(|e| format!("{shown}: {e}"))?;
+        store::write_atomic_if_unchanged(absolute, &read, doc.text().as_bytes()).map_err(
+            |source| ResolveError::Store {
+                shown: shown_(),
+                source,
+            },
+        )?;
     }
     took.dedup();
     let done = serde_json::json!({
@@ -351,7 +375,7 @@ fn select_cocos<'c>(
     conflicts: &'c [StepConflict],
     doc: &Document,
     shown: &str,
-) -> Result<Chosen<'c>, String> {
+) -> Result<Chosen<'c>, ResolveError> {
     let mut chosen = Vec::new();
     let mut objects: Vec<String> = Vec::new();
     for (c, l) in conflicts.iter().zip(cocos::locate_all(doc, conflicts)) {
@@ -368,12 +392,11 @@ fn select_cocos<'c>(
         }
     }
     match wanted {
-        Some(w) if chosen.is_empty() => {
-            Err(format!(
-            "{shown}: no object {w:?} among the recorded conflicts (objects with conflicts: {})",
-            if objects.is_empty() { "none".into() } else { objects.join(", ") }
-        ))
-        }
+        Some(w) if chosen.is_empty() => Err(ResolveError::NoSuchObject {
+            shown: shown.to_string(),
+            wanted: w.to_string(),
+            listed: objects,
+        }),
         _ => Ok(chosen),
     }
 }
@@ -389,7 +412,7 @@ fn select<'c>(
     loaded: &[StepVersions],
     names: &[String],
     shown: &str,
-) -> Result<Vec<&'c StepConflict>, String> {
+) -> Result<Vec<&'c StepConflict>, ResolveError> {
     let Some(wanted) = wanted else {
         return Ok(conflicts.iter().collect());
     };
@@ -400,18 +423,21 @@ fn select<'c>(
     }
     let all = objects(&pointers, &docs, names);
     let object = pick(&all, wanted).map_err(|candidates| {
+        let (shown, wanted) = (shown.to_string(), wanted.to_string());
         if candidates.is_empty() {
-            let listed: Vec<String> = all.iter().map(Object::shown).collect();
-            format!(
-                "{shown}: no object {wanted:?} among the recorded conflicts (objects with conflicts: {})",
-                if listed.is_empty() { "none".into() } else { listed.join(", ") }
-            )
+            let listed = all.iter().map(Object::shown).collect();
+            ResolveError::NoSuchObject {
+                shown,
+                wanted,
+                listed,
+            }
         } else {
-            let listed: Vec<String> = candidates.iter().map(|o| o.shown()).collect();
-            format!(
-                "{shown}: {wanted:?} is ambiguous; candidates: {}",
-                listed.join(", ")
-            )
+            let candidates = candidates.iter().map(|o| o.shown()).collect();
+            ResolveError::Ambiguous {
+                shown,
+                wanted,
+                candidates,
+            }
         }
     })?;
     let seg = Segment::Id {

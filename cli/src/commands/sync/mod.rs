@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use anyhow::{anyhow, bail, Context};
+use crate::exit::{bail, failure, Context};
 use clap::Args;
 use merge::Policy;
 use serde_json::json;
@@ -75,7 +75,7 @@ impl Target {
 }
 
 /// Resolves user, branch, remote and upstream; an error says which one is missing.
-pub fn target(repo: &store::Repo, remote: Option<&str>) -> anyhow::Result<Target> {
+pub fn target(repo: &store::Repo, remote: Option<&str>) -> crate::exit::Result<Target> {
     let Some(branch) = repo.current_branch().map_err(porcelain::fail)? else {
         bail!("HEAD is detached: check out a branch to sync");
     };
@@ -111,7 +111,7 @@ struct Cycle {
     /// The outcome of a one-shot sync without [`Cycle::error`].
     status: Outcome,
     /// Why the cycle failed (reported by `main`, or by the watch loop that goes on).
-    error: Option<anyhow::Error>,
+    error: Option<crate::exit::Error>,
     /// Whether the remote could not be reached (retry with backoff).
     unreachable: bool,
     /// The cycle as JSON.
@@ -121,7 +121,7 @@ struct Cycle {
 /// Runs `assetvc sync`: 0 synced, 1 the upstream was not brought in (reported: a file
 /// that does not parse yet, a diverged branch, a file saved while sync wrote it), 2 bad
 /// usage or the remote failed (one-shot).
-pub fn run(args: &SyncArgs) -> anyhow::Result<Outcome> {
+pub fn run(args: &SyncArgs) -> crate::exit::Result<Outcome> {
     let stop = Arc::new(AtomicBool::new(false));
     // Ctrl-C, SIGTERM and a closed terminal (SIGHUP) all end sync cleanly, between steps.
     for signal in [
@@ -210,7 +210,7 @@ fn sleep_unless_stopped(pause: Duration, stop: &AtomicBool) {
 
 /// The repository (opened afresh each cycle: config and refs may have changed), its root
 /// and how its assets merge.
-fn open(policy: Option<Policy>) -> anyhow::Result<(store::Repo, PathBuf, AssetRules)> {
+fn open(policy: Option<Policy>) -> crate::exit::Result<(store::Repo, PathBuf, AssetRules)> {
     let (repo, root) = porcelain::open_worktree()?;
     let (options, config) = porcelain::settings(&root, policy)?;
     let rules = porcelain::asset_rules(&config, options)?;
@@ -243,7 +243,7 @@ fn cycle(args: &SyncArgs, stop: &AtomicBool) -> Cycle {
 /// Why a sync cycle ended before its last step.
 enum Ended {
     /// It failed (the repository, the settings, recording the WIP…).
-    Failed(anyhow::Error),
+    Failed(crate::exit::Error),
     /// Stopped between steps (Ctrl-C).
     Interrupted,
     /// The remote could not be reached at this step.
@@ -562,7 +562,7 @@ fn unreachable(
 ) -> Cycle {
     let interrupted = stop.load(Ordering::Relaxed);
     if !interrupted {
-        out.error = Some(anyhow!("{step}: {e}"));
+        out.error = Some(failure!("{step}: {e}"));
     }
     out.status = Outcome::ErrorsReported;
     out.unreachable = !interrupted;
