@@ -120,10 +120,8 @@ pub(crate) fn labels(_: &str) -> i64 {
     1
 }
 
-/// A repository with the driver for `*.json` and `scene.json` (`base`) on `main`, `a` and
-/// `b` branched from it with `ours` and `theirs`; checks out `a` and merges `b` with plain
-/// `git merge`; returns the merged scene and git's stderr.
-fn git_merge(base: &str, ours: &str, theirs: &str) -> (Value, String) {
+/// A new repository whose `*.json` files git merges with the driver.
+pub(crate) fn driver_repo() -> TestRepo {
     let repo = TestRepo::new();
     let driver = format!(
         "{} merge-driver -- %O %A %B %P",
@@ -131,6 +129,14 @@ fn git_merge(base: &str, ours: &str, theirs: &str) -> (Value, String) {
     );
     repo.git(&["config", "merge.assetvc.driver", &driver]);
     repo.write(".gitattributes", "*.json merge=assetvc\n");
+    repo
+}
+
+/// A repository with the driver for `*.json` and `scene.json` (`base`) on `main`, `a` and
+/// `b` branched from it with `ours` and `theirs`; checks out `a` and merges `b` with plain
+/// `git merge`; returns the merged scene and git's stderr.
+fn git_merge(base: &str, ours: &str, theirs: &str) -> (Value, String) {
+    let repo = driver_repo();
     repo.write("scene.json", base);
     repo.commit("base");
     for (branch, text) in [("a", ours), ("b", theirs)] {

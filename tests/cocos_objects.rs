@@ -4,7 +4,7 @@
 //! its OBJECT, and follows an object across renumberings (an object added before it) and
 //! renames (its `_id` stays). (The scene is `scene.json`, an asset by default.)
 
-use crate::cocos_graph::{base_nodes, issues, labels, scene, Node};
+use crate::cocos_graph::{base_nodes, driver_repo, issues, labels, scene, Node};
 use crate::common;
 
 use common::{data, TestRepo};
@@ -45,16 +45,22 @@ fn assert_did(stdout: &str, expected: &[(&str, &str)]) {
     }
 }
 
+/// Asserts that `log OBJECT` heads its answer with the object's name and id `#ID` and
+/// lists what each commit did as [`assert_did`] does.
+fn assert_log(repo: &TestRepo, object: &str, id: &str, expected: &[(&str, &str)]) {
+    let (out, _) = repo.assetvc_expect(&["log", object], 0);
+    let heading = format!("{object} #{id} in scene.json\n");
+    assert!(out.starts_with(&heading), "{out}");
+    assert_did(&out, expected);
+}
+
 #[test]
 fn log_names_a_cocos_object_by_node_path_across_a_renumbering_and_a_rename() {
     let repo = history();
-    let (out, _) = repo.assetvc_expect(&["log", "Canvas/Menu/Begin<cc.Label>"], 0);
-    assert!(
-        out.starts_with("Canvas/Menu/Begin<cc.Label> #sL in scene.json\n"),
-        "{out}"
-    );
-    assert_did(
-        &out,
+    assert_log(
+        &repo,
+        "Canvas/Menu/Begin<cc.Label>",
+        "sL",
         &[
             ("changed _string", "begin"),
             ("changed _string", "options first"),
@@ -62,13 +68,10 @@ fn log_names_a_cocos_object_by_node_path_across_a_renumbering_and_a_rename() {
         ],
     );
     // The node: renamed, never changed by the renumbering of its links.
-    let (out, _) = repo.assetvc_expect(&["log", "Canvas/Menu/Begin"], 0);
-    assert!(
-        out.starts_with("Canvas/Menu/Begin #s in scene.json\n"),
-        "{out}"
-    );
-    assert_did(
-        &out,
+    assert_log(
+        &repo,
+        "Canvas/Menu/Begin",
+        "s",
         &[
             ("changed _name", "begin"),
             ("created in scene.json", "base"),
@@ -101,13 +104,10 @@ fn log_says_a_cocos_object_was_renamed_when_a_node_above_it_was() {
         &scene(&nodes, &|id| if id == "s" { 6 } else { 1 }),
     );
     repo.commit("main menu");
-    let (out, _) = repo.assetvc_expect(&["log", "Canvas/Main/Quit<cc.Label>"], 0);
-    assert!(
-        out.starts_with("Canvas/Main/Quit<cc.Label> #qL in scene.json\n"),
-        "{out}"
-    );
-    assert_did(
-        &out,
+    assert_log(
+        &repo,
+        "Canvas/Main/Quit<cc.Label>",
+        "qL",
         &[
             ("renamed from Canvas/Menu/Quit<cc.Label>", "main menu"),
             ("created in scene.json", "base"),
@@ -186,13 +186,7 @@ fn blame_and_show_name_cocos_objects_by_node_path() {
 /// A repository whose scene `a` and `b` both renumbered (each added a node before Start)
 /// and both set the labels of Start and Quit: merged on `a` with plain `git merge`.
 fn merged_scene() -> TestRepo {
-    let repo = TestRepo::new();
-    let driver = format!(
-        "{} merge-driver -- %O %A %B %P",
-        env!("CARGO_BIN_EXE_assetvc")
-    );
-    repo.git(&["config", "merge.assetvc.driver", &driver]);
-    repo.write(".gitattributes", "*.json merge=assetvc\n");
+    let repo = driver_repo();
     let base = base_nodes();
     repo.write("scene.json", &scene(&base, &labels));
     repo.commit("base");

@@ -115,6 +115,19 @@ fn level(dir: &Path) -> serde_json::Value {
     data(&read(dir, "level.sjson"), Dialect::Sjson)
 }
 
+/// The merged level keeps both sides' moves of [`diverge`]: e1 at [1 2 3] (side), e2 at
+/// [6 6 6] (main).
+pub(crate) fn assert_both_moves(level: &serde_json::Value) {
+    assert_eq!(
+        level["entities"][0]["position"],
+        serde_json::json!([1.0, 2.0, 3.0])
+    );
+    assert_eq!(
+        level["entities"][1]["position"],
+        serde_json::json!([6.0, 6.0, 6.0])
+    );
+}
+
 /// `side` moves e1 and sets the fog; main moves e2 and sets the fog otherwise.
 fn diverge(dir: &Path) {
     git(dir, &["checkout", "-q", "-b", "side"]);
@@ -174,14 +187,7 @@ fn git_merge_merges_assets_by_structure_and_lists_the_policy_choices() {
         text(&out)
     );
     let merged = level(&dir);
-    assert_eq!(
-        merged["entities"][0]["position"],
-        serde_json::json!([1.0, 2.0, 3.0])
-    );
-    assert_eq!(
-        merged["entities"][1]["position"],
-        serde_json::json!([6.0, 6.0, 6.0])
-    );
+    assert_both_moves(&merged);
     assert_eq!(merged["settings"]["fog"], serde_json::json!(0.5)); // theirs, by policy
                                                                    // A merge commit with two parents, a clean worktree, the choice in its message.
     assert_eq!(
@@ -265,14 +271,7 @@ fn git_rebase_replays_by_structure_and_continues_after_a_conflict() {
         "0"
     );
     let merged = level(&dir);
-    assert_eq!(
-        merged["entities"][0]["position"],
-        serde_json::json!([1.0, 2.0, 3.0])
-    );
-    assert_eq!(
-        merged["entities"][1]["position"],
-        serde_json::json!([6.0, 6.0, 6.0])
-    );
+    assert_both_moves(&merged);
     // In a rebase "theirs" is the replayed commit: its fog wins.
     assert_eq!(merged["settings"]["fog"], serde_json::json!(0.5));
     assert_eq!(read(&dir, "notes.txt"), "one\nTWO (both)\nthree\n");
@@ -286,14 +285,7 @@ fn git_cherry_pick_applies_one_commit_by_structure() {
     let out = git_out(&dir, &["cherry-pick", "side"]);
     assert!(out.status.success(), "{}", text(&out));
     let merged = level(&dir);
-    assert_eq!(
-        merged["entities"][0]["position"],
-        serde_json::json!([1.0, 2.0, 3.0])
-    );
-    assert_eq!(
-        merged["entities"][1]["position"],
-        serde_json::json!([6.0, 6.0, 6.0])
-    );
+    assert_both_moves(&merged);
     assert_eq!(
         git(&dir, &["rev-list", "--count", "--merges", "HEAD"]).trim(),
         "0"

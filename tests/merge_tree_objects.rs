@@ -4,7 +4,7 @@
 //! the scratch directory of a merge killed mid-way is removed by the next one.
 
 use crate::common;
-use crate::merge_strategy::{path_with_strategy, text, BASE};
+use crate::merge_strategy::{assert_both_moves, path_with_strategy, text, BASE};
 use crate::pr_merge_queue::{with_entities, Host};
 
 use std::path::{Path, PathBuf};
@@ -53,6 +53,13 @@ fn scratch_dirs(dir: &Path) -> Vec<String> {
         .collect()
 }
 
+/// Nothing a merge wrote is left behind in `dir`: its unreachable objects are still
+/// `before` (`what` says after what) and no scratch directory remains.
+fn assert_nothing_left(dir: &Path, home: &Path, before: &[String], what: &str) {
+    assert_eq!(unreachable(dir, home), before, "{what}");
+    assert!(scratch_dirs(dir).is_empty(), "{:?}", scratch_dirs(dir));
+}
+
 /// A repository set up by `assetvc install` (the strategy git's default) whose `side`
 /// and `main` both changed `levels/level.sjson` (an asset) and `docs/notes.txt` (a text
 /// file git merges itself), in subdirectories so that git writes subtrees too.
@@ -84,15 +91,7 @@ fn diverged(home: &Path) -> PathBuf {
 /// The merge of `side` into `main` is in the worktree: both edits of each file.
 fn assert_merged(dir: &Path) {
     let level = std::fs::read_to_string(dir.join("levels/level.sjson")).unwrap();
-    let level = data(&level, Dialect::Sjson);
-    assert_eq!(
-        level["entities"][0]["position"],
-        serde_json::json!([1.0, 2.0, 3.0])
-    );
-    assert_eq!(
-        level["entities"][1]["position"],
-        serde_json::json!([6.0, 6.0, 6.0])
-    );
+    assert_both_moves(&data(&level, Dialect::Sjson));
     assert_eq!(
         std::fs::read_to_string(dir.join("docs/notes.txt")).unwrap(),
         "one (side)\ntwo\nthree\nfour (main)\n"
@@ -109,12 +108,7 @@ fn a_strategy_merge_writes_only_the_objects_its_result_keeps() {
     assert!(out.status.success(), "{}", text(&out));
     assert!(text(&out).contains("'assetvc' strategy"), "{}", text(&out));
     assert_merged(&dir);
-    assert_eq!(
-        unreachable(&dir, home),
-        before,
-        "no object left unreachable"
-    );
-    assert!(scratch_dirs(&dir).is_empty());
+    assert_nothing_left(&dir, home, &before, "no object left unreachable");
 }
 
 #[test]
@@ -131,12 +125,7 @@ fn the_porcelain_merge_writes_only_the_objects_its_result_keeps() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     assert_merged(&dir);
     assert_eq!(git(&dir, home, &["status", "--porcelain"]), "");
-    assert_eq!(
-        unreachable(&dir, home),
-        before,
-        "no object left unreachable"
-    );
-    assert!(scratch_dirs(&dir).is_empty());
+    assert_nothing_left(&dir, home, &before, "no object left unreachable");
 }
 
 #[test]
@@ -161,12 +150,7 @@ fn a_killed_strategy_leaves_a_scratch_directory_the_next_merge_removes() {
     let out = git_out(&dir, home, &["merge", "--no-edit", "side"]);
     assert!(out.status.success(), "{}", text(&out));
     assert_merged(&dir);
-    assert!(scratch_dirs(&dir).is_empty(), "{:?}", scratch_dirs(&dir));
-    assert_eq!(
-        unreachable(&dir, home),
-        before,
-        "the killed merge wrote nothing"
-    );
+    assert_nothing_left(&dir, home, &before, "the killed merge wrote nothing");
 }
 
 #[test]
@@ -175,11 +159,12 @@ fn pr_update_and_land_write_only_the_objects_they_push() {
     let host = Host::new(tmp.path());
     // Both add an entity at the same place: a text conflict the structured merge solves.
     host.push_branch("feature", &with_entities(&["e3"]));
-    let upstream = host.clone_as("upstream");
-    std::fs::write(upstream.join("level.sjson"), with_entities(&["e4"])).unwrap();
-    std::fs::write(upstream.join("notes.txt"), "main\n").unwrap();
-    git(&upstream, &host.home, &["add", "."]);
-    git(&upstream, &host.home, &["commit", "-q", "-m", "e4"]);
+    let e4 = with_entities(&["e4"]);
+    let upstream = host.commit_on_main(
+        "upstream",
+        &[("level.sjson", &e4), ("notes.txt", "main\n")],
+        "e4",
+    );
     git(&upstream, &host.home, &["push", "-q", "origin", "main"]);
     let ci = host.clone_as("ci");
     let before = unreachable(&ci, &host.home);
@@ -193,7 +178,6 @@ fn pr_update_and_land_write_only_the_objects_they_push() {
     let mut ids = host.ids_on_main();
     ids.sort();
     assert_eq!(ids, ["e1", "e3", "e4"]);
-    assert_eq!(unreachable(&ci, &host.home), before, "after pr land");
+    assert_nothing_left(&ci, &host.home, &before, "after pr land");
     assert!(unreachable(&host.bare, &host.home).is_empty(), "the host");
-    assert!(scratch_dirs(&ci).is_empty());
 }

@@ -103,6 +103,23 @@ impl Host {
         git(&dir, &self.home, &["push", "-q", "origin", name]);
     }
 
+    /// A new clone `name` of the host with one commit `message` on its `main` writing
+    /// `files` (path, text); not pushed.
+    pub(crate) fn commit_on_main(
+        &self,
+        name: &str,
+        files: &[(&str, &str)],
+        message: &str,
+    ) -> PathBuf {
+        let dir = self.clone_as(name);
+        for (path, text) in files {
+            std::fs::write(dir.join(path), text).unwrap();
+        }
+        git(&dir, &self.home, &["add", "."]);
+        git(&dir, &self.home, &["commit", "-q", "-m", message]);
+        dir
+    }
+
     /// The host's commit of `rev`.
     pub(crate) fn rev(&self, rev: &str) -> String {
         git(&self.bare, &self.home, &["rev-parse", rev])
@@ -136,9 +153,8 @@ impl Host {
 /// Main gains e4 while the pull request `feature` adds e3 at the same place.
 fn text_conflicting_pull_request(host: &Host) {
     host.push_branch("feature", &with_entities(&["e3"]));
-    let upstream = host.clone_as("upstream");
-    std::fs::write(upstream.join("level.sjson"), with_entities(&["e4"])).unwrap();
-    git(&upstream, &host.home, &["commit", "-q", "-a", "-m", "e4"]);
+    let e4 = with_entities(&["e4"]);
+    let upstream = host.commit_on_main("upstream", &[("level.sjson", &e4)], "e4");
     git(&upstream, &host.home, &["push", "-q", "origin", "main"]);
     // git's own merge (the host's merge button) conflicts.
     let merge_tree = git_out(
@@ -292,13 +308,8 @@ fn a_lost_race_is_merged_again_from_the_new_base() {
     host.push_branch("feature", &with_entities(&["e3"]));
     // Another merge reaches main while the queue step pushes: the CI clone's pre-push hook
     // (run once) pushes e4 from another clone first.
-    let racer = host.clone_as("racer");
-    std::fs::write(racer.join("level.sjson"), with_entities(&["e4"])).unwrap();
-    git(
-        &racer,
-        tmp.path(),
-        &["commit", "-q", "-a", "-m", "e4 (racer)"],
-    );
+    let e4 = with_entities(&["e4"]);
+    let racer = host.commit_on_main("racer", &[("level.sjson", &e4)], "e4 (racer)");
     let ci = host.clone_as("ci");
     let hook = ci.join(".git/hooks/pre-push");
     let marker = tmp.path().join("raced");

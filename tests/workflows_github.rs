@@ -4,27 +4,26 @@
 //! `refs/pull/1/head` as GitHub does; `gh` answers from the pull request's data. Every job
 //! is offered every event, so a job that starts when it should not fails the test too.
 
-use std::path::{Path, PathBuf};
-
 use serde_json::{json, Value};
 
-use crate::pr_merge_queue::{git, with_entities, BASE};
+use crate::pr_merge_queue::{git, with_entities};
+use crate::workflow_support::forge::{only, Forge};
 use crate::workflow_support::github::{run_job, workflow, Event, REPOSITORY};
-use crate::workflow_support::{JobRun, Sandbox};
+use crate::workflow_support::JobRun;
 
 /// The secret the update job pushes to a fork with.
 const FORK_TOKEN: &str = "ghp_fork_token";
 
-/// github.com for one pull request (#1, from the fork's `branch`): the base's `main`
-/// gained e4 after the branch left it, so git's own merge of the two conflicts.
-struct Hub {
-    sb: Sandbox,
-    host: PathBuf,
-    /// Where the branch lives: the fork (or the base itself, for a branch of the base).
-    fork: PathBuf,
-    branch: String,
-    /// The pull request's head commit.
-    head: String,
+/// github.com for one pull request (#1, from the fork's `branch`, exposed as
+/// `refs/pull/1/head`): see [`Forge`].
+struct Hub(Forge);
+
+impl std::ops::Deref for Hub {
+    type Target = Forge;
+
+    fn deref(&self) -> &Forge {
+        &self.0
+    }
 }
 
 impl Hub {
@@ -39,43 +38,18 @@ impl Hub {
     }
 
     fn make(branch: &str, level: &str, from_fork: bool) -> Option<Hub> {
-        let sb = Sandbox::new()?;
-        let root = sb.root.clone();
-        let g = |dir: &Path, args: &[&str]| git(dir, &root, args);
-        g(&root, &["init", "-q", "--bare", "-b", "main", "host.git"]);
-        // GitHub serves any commit by its id (a checkout of a pull request's does that).
-        let host = root.join("host.git");
-        g(&host, &["config", "uploadpack.allowAnySHA1InWant", "true"]);
-        g(&root, &["clone", "-q", "host.git", "seed"]);
-        let seed = root.join("seed");
-        std::fs::write(seed.join("level.sjson"), BASE).unwrap();
-        g(&seed, &["add", "."]);
-        g(&seed, &["commit", "-q", "-m", "base"]);
-        g(&seed, &["push", "-q", "origin", "main"]);
-        g(&root, &["clone", "-q", "--bare", "host.git", "fork.git"]);
-        let origin = if from_fork { "fork.git" } else { "host.git" };
-        g(&root, &["clone", "-q", origin, "dev"]);
-        let dev = root.join("dev");
-        g(&dev, &["checkout", "-q", "-b", branch]);
-        std::fs::write(dev.join("level.sjson"), level).unwrap();
         // Code that must never run in a job holding the base's token.
-        std::fs::write(dev.join("evil.sh"), "touch pwned-by-checkout\n").unwrap();
-        g(&dev, &["add", "."]);
-        g(&dev, &["commit", "-q", "-m", "pull request"]);
-        g(&dev, &["push", "-q", "origin", branch]);
-        // Where the branch lives (the fork, or the base itself).
-        let fork = root.join(origin);
-        let hub = Hub {
-            head: g(&dev, &["rev-parse", "HEAD"]).trim().to_string(),
-            sb,
-            host,
-            fork,
-            branch: branch.to_string(),
-        };
-        hub.expose();
-        std::fs::write(seed.join("level.sjson"), with_entities(&["e4"])).unwrap();
-        g(&seed, &["commit", "-q", "-a", "-m", "e4"]);
-        g(&seed, &["push", "-q", "origin", "main"]);
+        let evil = [("evil.sh", "touch pwned-by-checkout\n")];
+        let hub = Hub(Forge::make(
+            "refs/pull/1/head",
+            branch,
+            level,
+            from_fork,
+            &evil,
+        )?);
+        // GitHub serves any commit by its id (a checkout of a pull request's does that).
+        let allow = ["config", "uploadpack.allowAnySHA1InWant", "true"];
+        git(&hub.host, &hub.sb.root, &allow);
         let host_path = hub.host.clone();
         hub.sb.serve("https://github.com/acme/game", &host_path);
         hub.sb.serve("https://github.com/acme/game.git", &host_path);
@@ -100,23 +74,9 @@ impl Hub {
         Some(hub)
     }
 
-    /// What GitHub does on every push to the pull request's branch.
-    fn expose(&self) {
-        let refspec = format!("+refs/heads/{}:refs/pull/1/head", self.branch);
-        let fork = self.fork.to_str().unwrap();
-        git(&self.host, &self.sb.root, &["fetch", "-q", fork, &refspec]);
-    }
-
-    fn rev(&self, repo: &Path, rev: &str) -> String {
-        git(repo, &self.sb.root, &["rev-parse", rev])
-            .trim()
-            .to_string()
-    }
-
     /// Every ref of the host and the fork, to see that nothing moved.
-    fn refs(&self) -> String {
-        let list = |r: &Path| git(r, &self.sb.root, &["for-each-ref"]);
-        format!("{}{}", list(&self.host), list(&self.fork))
+    fn all_refs(&self) -> String {
+        format!("{}{}", self.refs(&self.host), self.refs(&self.fork))
     }
 
     /// A `pull_request_target` event: `action`, with the label added for `labeled`.
@@ -209,26 +169,19 @@ impl Hub {
     }
 }
 
-/// The one job `event` starts: its name must be `name`; it is returned.
-fn only(mut ran: Vec<(String, JobRun)>, name: &str) -> JobRun {
-    let names: Vec<&str> = ran.iter().map(|(n, _)| n.as_str()).collect();
-    assert_eq!(names, [name]);
-    ran.pop().unwrap().1
-}
-
 #[test]
 fn github_check_passes_a_text_conflicting_pull_request_and_keeps_the_review_page() {
     let Some(hub) = Hub::new("feature", &with_entities(&["e3"])) else {
         return;
     };
-    let before = hub.refs();
+    let before = hub.all_refs();
     let check = only(hub.run(&hub.pull_request_target("opened", None)), "check");
     assert_eq!(check.failed(), None, "{}", check.log());
     let page = hub.sb.artifacts.join("assetvc-review/assetvc-review.html");
     let html = std::fs::read_to_string(&page).unwrap_or_else(|e| panic!("{e}\n{}", check.log()));
     assert!(html.contains("level.sjson"), "{html}");
     // A read-only job: nothing moved on the host or the fork.
-    assert_eq!(hub.refs(), before);
+    assert_eq!(hub.all_refs(), before);
     let synchronize = only(
         hub.run(&hub.pull_request_target("synchronize", None)),
         "check",
@@ -312,7 +265,7 @@ fn github_land_on_a_members_comment_pushes_the_base() {
     assert!(hub
         .run(&hub.comment("/assetvc land", "CONTRIBUTOR"))
         .is_empty());
-    let fork_refs = git(&hub.fork, &hub.sb.root, &["for-each-ref"]);
+    let fork_refs = hub.refs(&hub.fork);
     let land = only(hub.run(&hub.comment("/assetvc land", "MEMBER")), "land");
     assert_eq!(land.failed(), None, "{}", land.log());
     assert_eq!(hub.rev(&hub.host, "main^1"), main);
@@ -326,7 +279,7 @@ fn github_land_on_a_members_comment_pushes_the_base() {
         .collect();
     assert_eq!(ids, ["e1", "e4", "e3"]);
     // Only the base was pushed.
-    assert_eq!(git(&hub.fork, &hub.sb.root, &["for-each-ref"]), fork_refs);
+    assert_eq!(hub.refs(&hub.fork), fork_refs);
     let host_refs = git(
         &hub.host,
         &hub.sb.root,

@@ -6,13 +6,13 @@
 //! job that would be created when it should not fails the test too.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
 
 use serde_json::json;
 
-use crate::pr_merge_queue::{git, with_entities, BASE};
+use crate::pr_merge_queue::with_entities;
+use crate::workflow_support::forge::{only, Forge};
 use crate::workflow_support::gitlab::{self, pipeline, run_job};
-use crate::workflow_support::{JobRun, Sandbox};
+use crate::workflow_support::JobRun;
 
 const JOB_TOKEN: &str = "glcbt-job";
 const PUSH_TOKEN: &str = "glpat-push";
@@ -20,15 +20,16 @@ const PUSH_TOKEN: &str = "glpat-push";
 const SERVER: &str = "gitlab.example.com";
 const PORT: &str = "8443";
 
-/// gitlab.example.com for one merge request (!1, from the fork's `branch` into `main`):
-/// the target's `main` gained e4 after the branch left it (git's merge conflicts).
-struct Lab {
-    sb: Sandbox,
-    host: PathBuf,
-    /// Where the branch lives: the fork (or the target itself).
-    fork: PathBuf,
-    branch: String,
-    head: String,
+/// gitlab.example.com for one merge request (!1, from the fork's `branch` into `main`,
+/// exposed as `refs/merge-requests/1/head`): see [`Forge`].
+struct Lab(Forge);
+
+impl std::ops::Deref for Lab {
+    type Target = Forge;
+
+    fn deref(&self) -> &Forge {
+        &self.0
+    }
 }
 
 impl Lab {
@@ -43,35 +44,8 @@ impl Lab {
     }
 
     fn make(branch: &str, level: &str, from_fork: bool) -> Option<Lab> {
-        let sb = Sandbox::new()?;
-        let root = sb.root.clone();
-        let g = |dir: &Path, args: &[&str]| git(dir, &root, args);
-        g(&root, &["init", "-q", "--bare", "-b", "main", "host.git"]);
-        g(&root, &["clone", "-q", "host.git", "seed"]);
-        let seed = root.join("seed");
-        std::fs::write(seed.join("level.sjson"), BASE).unwrap();
-        g(&seed, &["add", "."]);
-        g(&seed, &["commit", "-q", "-m", "base"]);
-        g(&seed, &["push", "-q", "origin", "main"]);
-        g(&root, &["clone", "-q", "--bare", "host.git", "fork.git"]);
-        let origin = if from_fork { "fork.git" } else { "host.git" };
-        g(&root, &["clone", "-q", origin, "dev"]);
-        let dev = root.join("dev");
-        g(&dev, &["checkout", "-q", "-b", branch]);
-        std::fs::write(dev.join("level.sjson"), level).unwrap();
-        g(&dev, &["commit", "-q", "-a", "-m", "merge request"]);
-        g(&dev, &["push", "-q", "origin", branch]);
-        let lab = Lab {
-            head: g(&dev, &["rev-parse", "HEAD"]).trim().to_string(),
-            host: root.join("host.git"),
-            fork: root.join(origin),
-            branch: branch.to_string(),
-            sb,
-        };
-        lab.expose();
-        std::fs::write(seed.join("level.sjson"), with_entities(&["e4"])).unwrap();
-        g(&seed, &["commit", "-q", "-a", "-m", "e4"]);
-        g(&seed, &["push", "-q", "origin", "main"]);
+        let pr_ref = "refs/merge-requests/1/head";
+        let lab = Lab(Forge::make(pr_ref, branch, level, from_fork, &[])?);
         for (project, bare) in [("acme/game", &lab.host), ("someone/game", &lab.fork)] {
             for user in [
                 format!("gitlab-ci-token:{JOB_TOKEN}"),
@@ -96,19 +70,6 @@ impl Lab {
         let fork = json!({"id": 2, "path_with_namespace": "someone/game"});
         lab.sb.answer("projects/2", &fork);
         Some(lab)
-    }
-
-    /// What GitLab does on every push to the merge request's branch.
-    fn expose(&self) {
-        let refspec = format!("+refs/heads/{}:refs/merge-requests/1/head", self.branch);
-        let fork = self.fork.to_str().unwrap();
-        git(&self.host, &self.sb.root, &["fetch", "-q", fork, &refspec]);
-    }
-
-    fn rev(&self, repo: &Path, rev: &str) -> String {
-        git(repo, &self.sb.root, &["rev-parse", rev])
-            .trim()
-            .to_string()
     }
 
     fn server_vars(project: &str, id: &str) -> BTreeMap<String, String> {
@@ -207,13 +168,6 @@ impl Lab {
     }
 }
 
-/// The one job the pipeline creates: its name must be `name`; it is returned.
-fn only(mut ran: Vec<(String, JobRun)>, name: &str) -> JobRun {
-    let names: Vec<&str> = ran.iter().map(|(n, _)| n.as_str()).collect();
-    assert_eq!(names, [name]);
-    ran.pop().unwrap().1
-}
-
 #[test]
 fn gitlab_check_passes_a_text_conflicting_merge_request_and_keeps_the_review_page() {
     let Some(lab) = Lab::new("feature", &with_entities(&["e3"])) else {
@@ -247,7 +201,7 @@ fn gitlab_update_pushes_the_merge_to_the_forks_branch() {
     // Without ASSETVC_MR, a pipeline of the target project starts no assetvc job.
     assert!(lab.run(&lab.web_pipeline(&[])).is_empty());
     let vars = lab.web_pipeline(&[("ASSETVC_MR", "1")]);
-    let fork_refs = git(&lab.fork, &lab.sb.root, &["for-each-ref"]);
+    let fork_refs = lab.refs(&lab.fork);
     // With it, both pushing jobs wait for a person: neither starts by itself.
     let created = lab.run(&vars);
     let names: Vec<(&str, bool)> = created
@@ -255,7 +209,7 @@ fn gitlab_update_pushes_the_merge_to_the_forks_branch() {
         .map(|(n, r)| (n.as_str(), r.manual))
         .collect();
     assert_eq!(names, [("assetvc-land", true), ("assetvc-update", true)]);
-    assert_eq!(git(&lab.fork, &lab.sb.root, &["for-each-ref"]), fork_refs);
+    assert_eq!(lab.refs(&lab.fork), fork_refs);
     assert_eq!(lab.rev(&lab.host, "main"), main);
     let update = lab.play("assetvc-update", &vars);
     assert_eq!(update.failed(), None, "{}", update.log());
@@ -286,13 +240,13 @@ fn gitlab_land_pushes_the_target_only() {
         return;
     };
     let main = lab.rev(&lab.host, "main");
-    let fork_refs = git(&lab.fork, &lab.sb.root, &["for-each-ref"]);
+    let fork_refs = lab.refs(&lab.fork);
     let land = lab.play("assetvc-land", &lab.web_pipeline(&[("ASSETVC_MR", "1")]));
     assert_eq!(land.failed(), None, "{}", land.log());
     assert_eq!(land.checkout.as_ref().unwrap().1, main);
     assert_eq!(lab.rev(&lab.host, "main^1"), main);
     assert_eq!(lab.rev(&lab.host, "main^2"), lab.head);
-    assert_eq!(git(&lab.fork, &lab.sb.root, &["for-each-ref"]), fork_refs);
+    assert_eq!(lab.refs(&lab.fork), fork_refs);
 }
 
 #[test]

@@ -8,6 +8,7 @@
 #![allow(dead_code)]
 
 pub mod expr;
+pub mod forge;
 pub mod github;
 pub mod gitlab;
 

@@ -62,6 +62,11 @@ mod tests {
         Document::parse(text, Dialect::Json).unwrap()
     }
 
+    /// The value of `key` in the object at `index` of the graph `doc`.
+    fn field<'d>(doc: &'d Document, index: usize, key: &str) -> Value<'d> {
+        doc.root().children().nth(index).unwrap().get(key).unwrap()
+    }
+
     #[test]
     fn objects_are_found_again_after_a_renumbering() {
         let from = doc(r#"[{"__type__":"cc.SceneAsset","scene":{"__id__":1}},
@@ -76,28 +81,16 @@ mod tests {
         let back = counterparts(&to, &from);
         assert_eq!(back, [Some(0), Some(1), Some(3)]);
         // `to`'s values in `from`'s numbering: B is not there.
-        let children = to
-            .root()
-            .children()
-            .nth(1)
-            .unwrap()
-            .get("_children")
-            .unwrap();
+        let children = field(&to, 1, "_children");
         let map = |i: usize| there.get(i).copied().flatten();
         assert_eq!(value_renumbered(children, &map), None);
-        let parent = to.root().children().nth(3).unwrap().get("_parent").unwrap();
+        let parent = field(&to, 3, "_parent");
         assert_eq!(
             value_renumbered(parent, &map).as_deref(),
             Some(r#"{"__id__":1}"#)
         );
         let map = |i: usize| back.get(i).copied().flatten();
-        let one = from
-            .root()
-            .children()
-            .nth(1)
-            .unwrap()
-            .get("_children")
-            .unwrap();
+        let one = field(&from, 1, "_children");
         assert_eq!(
             value_renumbered(one, &map).as_deref(),
             Some(r#"[{"__id__":3}]"#)
