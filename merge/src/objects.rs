@@ -25,13 +25,13 @@ pub struct KeyedObject<'a> {
     pub name: Option<String>,
     /// A Cocos object's graph: the id of each of its objects by position, so that a
     /// reference `{"__id__": n}` is read as one to the object of id `graph[n]`, which
-    /// stays when the graph is renumbered ([`reference`]).
+    /// stays when the graph is renumbered ([`reference()`]).
     pub graph: Option<std::sync::Arc<[String]>>,
 }
 
 /// Every element of every keyed array under `root`, in document order (an object before
 /// the objects nested in it). `id_keys` are matched case-insensitively, first present wins.
-/// A Cocos object graph's objects are its array's elements ([`cocos_objects`]).
+/// A Cocos object graph's objects are its array's elements (`cocos_objects`).
 pub fn keyed_objects<'a>(root: Value<'a>, id_keys: &[String]) -> Vec<KeyedObject<'a>> {
     if crate::naming::cocos::is_graph(root) {
         return cocos_objects(root);
@@ -177,7 +177,7 @@ pub fn reference(v: Value<'_>) -> Option<usize> {
 /// whose value is a non-empty object are flattened into their members, named by a dotted
 /// path below `v` (`light.intensity`; a key that is not a plain word quoted:
 /// `light["cone angle"]`, the grammar of the paths in reports); arrays, scalars, empty
-/// objects and Cocos references ([`reference`]: `_parent`, not `_parent.__id__`) are
+/// objects and Cocos references ([`reference()`]: `_parent`, not `_parent.__id__`) are
 /// leaves. Within [`LEAF_DEPTH`] and [`LEAF_MAX`]. Not an object: no leaves.
 pub fn leaf_properties<'a>(v: Value<'a>) -> Vec<(String, Value<'a>)> {
     let mut out = Vec::new();
