@@ -71,6 +71,46 @@ impl BuildHasher for Seeded {
     }
 }
 
+/// Names made unique by a suffix (`name#2`, `name[2]`: the caller's `suffix`), for the
+/// identities a Cocos graph's objects get (`cocos::keys`, `naming::cocos`). No name is ever
+/// released, so the suffixes below a name's counter stay taken and the search for a free one
+/// resumes there: linear, not quadratic, in the number of objects of one name.
+pub(crate) struct UniqueNames {
+    names: SeededSet<String>,
+    next: SeededMap<String, u64>,
+    suffix: fn(&str, u64) -> String,
+}
+
+impl UniqueNames {
+    /// The names in `taken` are taken; a repeated name gets `suffix(name, n)` for the first
+    /// free `n` from 2 on.
+    pub(crate) fn new(
+        taken: impl IntoIterator<Item = String>,
+        suffix: fn(&str, u64) -> String,
+    ) -> UniqueNames {
+        UniqueNames {
+            names: taken.into_iter().collect(),
+            next: SeededMap::default(),
+            suffix,
+        }
+    }
+
+    /// `name`, or `name` with the first suffix not yet taken (then taken).
+    pub(crate) fn unique(&mut self, name: String) -> String {
+        if self.names.insert(name.clone()) {
+            return name;
+        }
+        let next = self.next.entry(name.clone()).or_insert(2);
+        loop {
+            let candidate = (self.suffix)(&name, *next);
+            *next += 1;
+            if self.names.insert(candidate.clone()) {
+                return candidate;
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::SeededSet;

@@ -7,7 +7,7 @@
 
 use std::collections::VecDeque;
 
-use crate::hashing::{SeededMap, SeededSet};
+use crate::hashing::{SeededMap, SeededSet, UniqueNames};
 
 use super::tree::{references, J};
 
@@ -25,10 +25,9 @@ pub(crate) fn identities_with(elements: &[J], forced: &SeededMap<usize, String>)
             *slot = Some(id.clone());
         }
     }
-    let mut taken = Taken {
-        names: ids.iter().flatten().cloned().collect(),
-        next: SeededMap::default(),
-    };
+    let mut taken = UniqueNames::new(ids.iter().flatten().cloned(), |name, n| {
+        format!("{name}#{n}")
+    });
     let mut queue: VecDeque<usize> = VecDeque::new();
     if !elements.is_empty() {
         queue.push_back(0);
@@ -127,31 +126,6 @@ fn step(path: &str, target: &J) -> String {
     }
 }
 
-/// The identities taken, and for each that was asked for again the next suffix to try.
-struct Taken {
-    names: SeededSet<String>,
-    next: SeededMap<String, u64>,
-}
-
-impl Taken {
-    /// `name`, or `name#2`, `name#3`, … : the first not yet taken (then taken). No name is
-    /// ever released, so the suffixes below a name's counter stay taken and the search
-    /// resumes there: linear, not quadratic, in the number of objects of one name.
-    fn unique(&mut self, name: String) -> String {
-        if self.names.insert(name.clone()) {
-            return name;
-        }
-        let next = self.next.entry(name.clone()).or_insert(2);
-        loop {
-            let candidate = format!("{name}#{next}");
-            *next += 1;
-            if self.names.insert(candidate.clone()) {
-                return candidate;
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use serde_json::{json, Value as Jv};
@@ -162,10 +136,9 @@ mod tests {
 
     #[test]
     fn suffixes_resume_where_they_stopped_and_skip_taken_names() {
-        let mut taken = Taken {
-            names: ["x".to_string(), "x#3".to_string()].into_iter().collect(),
-            next: SeededMap::default(),
-        };
+        let mut taken = UniqueNames::new(["x".to_string(), "x#3".to_string()], |name, n| {
+            format!("{name}#{n}")
+        });
         let got: Vec<String> = (0..3).map(|_| taken.unique("x".into())).collect();
         assert_eq!(got, ["x#2", "x#4", "x#5"]);
         assert_eq!(taken.unique("y".into()), "y");

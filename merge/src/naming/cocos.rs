@@ -229,10 +229,10 @@ pub fn objects(root: Value<'_>) -> Vec<GraphObject> {
         .iter()
         .map(|h| h.clone().filter(|(id, _)| count[id.as_str()] == 1))
         .collect();
-    let mut taken = Taken {
-        names: held.iter().flatten().map(|(id, _)| id.clone()).collect(),
-        next: Default::default(),
-    };
+    let mut taken = crate::hashing::UniqueNames::new(
+        held.iter().flatten().map(|(id, _)| id.clone()),
+        |name, n| format!("{name}[{n}]"),
+    );
     let mut out = Vec::with_capacity(elements.len());
     for (index, (el, (held, name))) in elements.iter().zip(held.into_iter().zip(names)).enumerate()
     {
@@ -259,29 +259,4 @@ pub fn objects(root: Value<'_>) -> Vec<GraphObject> {
         });
     }
     out
-}
-
-/// The ids taken, and for each that was asked for again the next suffix to try.
-struct Taken {
-    names: crate::hashing::SeededSet<String>,
-    next: crate::hashing::SeededMap<String, u64>,
-}
-
-impl Taken {
-    /// `name`, or `name[2]`, `name[3]`, …: the first not yet taken (then taken). No id is
-    /// ever released, so the suffixes below a name's counter stay taken and the search
-    /// resumes there: linear, not quadratic, in the number of objects of one name.
-    fn unique(&mut self, name: String) -> String {
-        if self.names.insert(name.clone()) {
-            return name;
-        }
-        let next = self.next.entry(name.clone()).or_insert(2);
-        loop {
-            let candidate = format!("{name}[{next}]");
-            *next += 1;
-            if self.names.insert(candidate.clone()) {
-                return candidate;
-            }
-        }
-    }
 }
