@@ -121,7 +121,7 @@ fn refuse_unless_index_is(head: &gix::index::State, current: &gix::index::File) 
 /// Refuses when writing `changes` would lose a local change: a changed path must hold
 /// HEAD's content on disk (or be gone when it is deleted), or nothing, or exactly what is
 /// about to be written; no untracked file may stand where a directory is needed. Returns
-/// the new paths that already hold what is to be written (not written again).
+/// the paths that already hold what is to be written (not written again).
 fn refuse_unless_safe_to_write(
     wt: &mut Worktree,
     current: &gix::index::File,
@@ -141,16 +141,24 @@ fn refuse_unless_safe_to_write(
         let safe = match change.old {
             Some((id, mode)) => {
                 let entry = current.entry_by_path(rela);
+                let exec_bit = wt.exec_bit;
+                let holds_new =
+                    |d: &OnDisk| change.new.is_some_and(|(nid, nm)| d.is(&nid, nm, exec_bit));
                 let unchanged = match entry {
                     Some(e) => wt.is_unchanged(rela, e, current)?,
                     None => wt.probe(rela, current)?.is(&id, mode, wt.exec_bit),
                 };
+                let (id, mode) = entry.map_or((id, mode), |e| (e.id, e.mode));
+                if unchanged && holds_new(&OnDisk::of(id, mode, exec_bit)) {
+                    already_there.insert(change.path.clone());
+                }
                 unchanged || {
                     let on_disk = wt.probe(rela, current)?;
-                    on_disk == OnDisk::Missing && change.new.is_none()
-                        || change
-                            .new
-                            .is_some_and(|(nid, nmode)| on_disk.is(&nid, nmode, wt.exec_bit))
+                    let new = holds_new(&on_disk);
+                    if new {
+                        already_there.insert(change.path.clone());
+                    }
+                    on_disk == OnDisk::Missing && change.new.is_none() || new
                 }
             }
             None => {
@@ -250,9 +258,9 @@ fn write_changes(
             continue;
         };
         let rela = change.path.as_bstr();
-        if already_there.contains(&change.path)
-            || wt.probe_fast(rela, current)?.is(&id, mode, exec_bit)
-        {
+        // What each path holds was found by the check; a save since then is caught by
+        // the compare-and-swap below.
+        if already_there.contains(&change.path) {
             written.insert(change.path.clone(), wt.stat_of(rela)?);
             continue;
         }

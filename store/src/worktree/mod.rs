@@ -63,6 +63,19 @@ pub enum OnDisk {
 }
 
 impl OnDisk {
+    /// What is on disk when a file holds the entry `id` with `mode` (`exec_bit`: whether
+    /// the executable bit is honoured).
+    pub fn of(id: ObjectId, mode: Mode, exec_bit: bool) -> OnDisk {
+        match mode {
+            Mode::SYMLINK => OnDisk::Symlink { id },
+            Mode::COMMIT => OnDisk::Dir,
+            _ => OnDisk::File {
+                id,
+                executable: exec_bit && mode == Mode::FILE_EXECUTABLE,
+            },
+        }
+    }
+
     /// Whether this is what an index entry or tree entry with `id` and `mode` describes.
     pub fn is(&self, id: &ObjectId, mode: Mode, honour_exec: bool) -> bool {
         match *self {
@@ -253,15 +266,6 @@ impl<'r> Worktree<'r> {
         })
     }
 
-    /// What is on disk at `rela` ([`Worktree::probe`]), from the stat data alone when they
-    /// show it unchanged since `index` recorded it.
-    pub fn probe_fast(&mut self, rela: &BStr, index: &gix::index::State) -> Result<OnDisk> {
-        match self.known_by_stat(rela, index) {
-            Some(on_disk) => Ok(on_disk),
-            None => self.probe(rela, index),
-        }
-    }
-
     /// Adds the file at `rela` to the object database, as `git add` does: its blob id, index
     /// mode and stat data, or `None` if there is no file.
     pub fn add(
@@ -390,11 +394,11 @@ impl<'r> Worktree<'r> {
             .map_err(|e| Error::io(path.display().to_string(), e))?;
         set_executable(tmp.as_file(), mode == Mode::FILE_EXECUTABLE)
             .map_err(|e| Error::io(path.display().to_string(), e))?;
-        // The compare of compare-and-swap, as late as it can be: right before the swap.
-        if !self.still(rela, check)? {
-            return Ok(None);
-        }
         crate::failpoint::pause("worktree-swap");
+        // Where the file can be exchanged into place, the compare comes after the swap
+        // (what came out is checked, and put back when it is not what was expected): no
+        // compare before it is needed. Elsewhere the compare is as late as it can be:
+        // right before the rename.
         let tmp = match check {
             Some(check) => match self.swap_checked(rela, &path, tmp, &data, check)? {
                 Ok(swap::Swap::Done) => return self.stat_of(rela).map(Some),
@@ -403,6 +407,9 @@ impl<'r> Worktree<'r> {
             },
             None => tmp,
         };
+        if !self.still(rela, check)? {
+            return Ok(None);
+        }
         if std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir() || m.file_type().is_symlink())
         {
             remove_existing(&path)?;
@@ -424,11 +431,11 @@ impl<'r> Worktree<'r> {
         data: &[u8],
         (index, expected): Check<'_>,
     ) -> Result<std::result::Result<swap::Swap, tempfile::NamedTempFile>> {
-        let regular = match std::fs::symlink_metadata(path) {
-            Ok(m) => m.is_file(),
-            Err(_) => true,
+        let (regular, exists) = match std::fs::symlink_metadata(path) {
+            Ok(m) => (m.is_file(), true),
+            Err(_) => (true, false),
         };
-        if !regular {
+        if !regular || !swap::CAN_EXCHANGE {
             return Ok(Err(tmp));
         }
         let tmp_path = tmp.path().to_path_buf();
@@ -439,12 +446,16 @@ impl<'r> Worktree<'r> {
             })
         };
         let is_ours = |at: &Path| std::fs::read(at).is_ok_and(|d| d == data);
-        let swapped = if std::fs::symlink_metadata(path).is_err() {
-            // Nothing there at the compare: create the file only if nothing is there yet.
+        let swapped = if !exists {
+            // Nothing there: create the file only if that was expected and nothing is
+            // there yet.
             let io = |e| Error::io(path.display().to_string(), e);
-            match swap::rename_no_replace(&tmp_path, path).map_err(io)? {
-                true => swap::Swap::Done,
-                false => swap::Swap::LeftAlone,
+            if !was_expected(None)? {
+                swap::Swap::LeftAlone
+            } else if swap::rename_no_replace(&tmp_path, path).map_err(io)? {
+                swap::Swap::Done
+            } else {
+                swap::Swap::LeftAlone
             }
         } else {
             swap::swap_in(&tmp_path, path, &mut was_expected, &is_ours)?

@@ -26,6 +26,10 @@ pub(crate) enum Swap {
     Unsupported,
 }
 
+/// Whether this platform has the atomic exchange ([`exchange`]); a file system may still
+/// refuse it ([`Swap::Unsupported`]).
+pub(crate) const CAN_EXCHANGE: bool = cfg!(target_os = "linux");
+
 /// Exchanges the files at `a` and `b` atomically (both must exist). `Ok(false)` when the
 /// platform or file system cannot; `Err` with `NotFound` when one of them is missing.
 #[cfg(target_os = "linux")]
