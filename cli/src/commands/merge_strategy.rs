@@ -144,9 +144,15 @@ fn run(args: &StrategyArgs) -> crate::exit::Result<Outcome> {
         theirs,
         labels: ("HEAD", &theirs_label),
     };
+    // Checked first, not when git's merge fails: most merges need no `git merge-tree`
+    // (store's `direct.rs`), and a strategy that works only for some merges on an old git
+    // would be worse than one that says at once what it needs.
+    if let Some(too_old) = git_too_old(bases.is_empty()) {
+        return Err(too_old);
+    }
     let merged = repo
         .merge_trees_into_worktree(&trees, &rules)
-        .map_err(|e| git_too_old(bases.is_empty()).unwrap_or_else(|| porcelain::fail(e)))?;
+        .map_err(porcelain::fail)?;
     let sides = Sides::of(&operation);
     report(&merged, configured, &sides);
     for line in super::resources::created_by_merge(&repo, &root, Some(ours), &config) {
@@ -179,9 +185,8 @@ fn run(args: &StrategyArgs) -> crate::exit::Result<Outcome> {
     ))
 }
 
-/// When the merge failed: why, if the installed git is too old for it (asked only then:
-/// a successful merge costs no `git --version`). Unrelated histories (no base) need git
-/// 2.45.
+/// Why the installed git is too old for the strategy, if it is (one `git --version`, about
+/// a millisecond). Unrelated histories (no base) need git 2.45.
 fn git_too_old(unrelated: bool) -> Option<crate::exit::Error> {
     use super::git_version::{strategy_git, TREES_AS_BASE};
     match strategy_git() {

@@ -20,6 +20,7 @@
 
 mod asset;
 mod both_changed;
+mod direct;
 mod head;
 mod isolate;
 mod ort;

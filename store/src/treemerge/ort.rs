@@ -29,38 +29,63 @@ use crate::error::{Error, Result};
 use crate::worktree;
 
 /// One conflicted path as `git merge-tree` reports it: its stages (base, ours, theirs).
-type GitStages = BTreeMap<BString, worktree::Stages>;
+pub(super) type GitStages = BTreeMap<BString, worktree::Stages>;
 
-/// What `git merge-tree --write-tree -z` printed.
-struct GitMerge {
-    tree: ObjectId,
-    stages: GitStages,
+/// What `git merge-tree --write-tree -z` printed (or `direct.rs` found git would).
+pub(super) struct GitMerge {
+    pub(super) tree: ObjectId,
+    pub(super) stages: GitStages,
     /// `(paths, conflict type, message)` of each informational message.
-    messages: Vec<(Vec<BString>, String, String)>,
+    pub(super) messages: Vec<(Vec<BString>, String, String)>,
+}
+
+/// Whether a tree merge git's rule can be told without (`direct.rs`) runs git anyway.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum RunGit {
+    /// Only when the merge needs it.
+    WhenNeeded,
+    /// Always (to compare the two in tests).
+    #[cfg_attr(not(test), allow(dead_code))]
+    Always,
 }
 
 /// Merges `trees` with git's merge-ort for the tree and the structured merge for the
 /// assets both sides changed. `repo` is a merge repository ([`super::merge_repo`]): every
-/// object is written to its memory, and git's into `scratch`, read into that memory after;
-/// with the roots of what the result refers to (for [`super::persist`]).
+/// object is written to its memory, and git's into a scratch directory, read into that
+/// memory after; with the roots of what the result refers to (for [`super::persist`]).
+/// With one merge base and no deletion on either side, merge-ort's answer is told without
+/// running git (`direct.rs`) unless `run_git` says always.
 pub(super) fn merge_with_git(
     repo: &mut gix::Repository,
-    scratch: &Scratch,
     trees: &MergeTrees<'_>,
     (base, ours, theirs): (Option<ObjectId>, ObjectId, ObjectId),
     rules: &AssetRules,
+    run_git: RunGit,
 ) -> Result<(TreeMerge, Vec<ObjectId>)> {
-    // `info/attributes` outranks the attribute tree: its lines move into the tree and
-    // merge-tree runs without it (`isolate`).
-    let local = super::isolate::local_attributes(repo)?;
-    let attributes = attribute_tree(repo, (base, ours, theirs), rules, local.as_deref())?;
-    // The attribute tree goes to the scratch's objects only, where git reads it.
-    let written = repo.objects.take_object_memory().unwrap_or_default();
-    repo.objects.set_object_memory(Default::default());
-    super::persist(&scratch.store(repo.object_hash()), &written, &[attributes])?;
-    let git = run_merge_tree(repo, scratch, trees, attributes, local.is_some())?;
-    crate::failpoint::hit("merge-tree-ran");
-    scratch.load_into(repo)?;
+    let direct = match (trees.bases, base, run_git) {
+        ([_], Some(base), RunGit::WhenNeeded) => {
+            super::direct::merge(repo, (base, ours, theirs), rules)?
+        }
+        _ => None,
+    };
+    let git = match direct {
+        Some(git) => git,
+        None => {
+            let scratch = Scratch::new(repo)?;
+            // `info/attributes` outranks the attribute tree: its lines move into the tree
+            // and merge-tree runs without it (`isolate`).
+            let local = super::isolate::local_attributes(repo)?;
+            let attributes = attribute_tree(repo, (base, ours, theirs), rules, local.as_deref())?;
+            // The attribute tree goes to the scratch's objects only, where git reads it.
+            let written = repo.objects.take_object_memory().unwrap_or_default();
+            repo.objects.set_object_memory(Default::default());
+            super::persist(&scratch.store(repo.object_hash()), &written, &[attributes])?;
+            let git = run_merge_tree(repo, &scratch, trees, attributes, local.is_some())?;
+            crate::failpoint::hit("merge-tree-ran");
+            scratch.load_into(repo)?;
+            git
+        }
+    };
     let merge = finish(repo, git, rules)?;
     // Keep what the tree and the conflict stages refer to (a stage may hold a blob of a
     // virtual merge base, which git wrote only into the scratch directory).

@@ -323,3 +323,164 @@ fn a_deeper_attributes_file_naming_the_driver_does_not_make_git_run_it() {
     );
     assert_eq!(text_at(&repo, m.tree, ".gitattributes"), None);
 }
+
+/// A tree of `files` (path, executable, text) written with gix.
+fn write_tree(
+    repo: &crate::Repo,
+    files: &std::collections::BTreeMap<String, (bool, String)>,
+) -> ObjectId {
+    let g = repo.gix();
+    let mut editor = g.edit_tree(ObjectId::empty_tree(g.object_hash())).unwrap();
+    for (path, (exec, text)) in files {
+        let blob = g.write_blob(text.as_bytes()).unwrap().detach();
+        let kind = if *exec {
+            gix::objs::tree::EntryKind::BlobExecutable
+        } else {
+            gix::objs::tree::EntryKind::Blob
+        };
+        editor.upsert(path.as_str(), kind, blob).unwrap();
+    }
+    editor.write().unwrap().detach()
+}
+
+/// What a merge leaves, for comparing two ways of reaching it: the trees, the unmerged
+/// entries, each unresolved path with why, each merged asset with its conflicts.
+fn outcome(m: &super::TreeMerge) -> (ObjectId, ObjectId, Vec<String>, Vec<String>, Vec<String>) {
+    let stages = m
+        .index
+        .entries()
+        .iter()
+        .filter(|e| e.stage() != gix::index::entry::Stage::Unconflicted)
+        .map(|e| {
+            format!(
+                "{:06o} {} {} {}",
+                e.mode.bits(),
+                e.id,
+                e.stage() as u32,
+                e.path(&m.index)
+            )
+        })
+        .collect();
+    let unresolved = m
+        .unresolved
+        .iter()
+        .map(|u| format!("{}: {}", u.path, u.kind))
+        .collect();
+    let files = m
+        .files
+        .iter()
+        .map(|f| format!("{} {:?} {}", f.path, f.conflicts, f.failed))
+        .collect();
+    (m.tree, m.worktree_tree, stages, unresolved, files)
+}
+
+/// Paths a side may hold: assets and text files, a folder that is also a file elsewhere.
+const PATHS: &[&str] = &[
+    "a.sjson",
+    "b.txt",
+    "d/c.sjson",
+    "d/e.txt",
+    "n",
+    "n/m.sjson",
+    "z.sjson",
+];
+/// Contents: levels whose edits merge by structure or conflict, text, one unparsable.
+const TEXTS: &[&str] = &[
+    "x = 1\ny = 1\n",
+    "x = 2\ny = 1\n",
+    "x = 1\ny = 3\n",
+    "x = 4\ny = 4\n",
+    "t\n",
+    "u\n",
+    "x = {\n",
+];
+
+/// One side's tree from base's: each path kept, rewritten, made executable, deleted or
+/// added (`op` per path: 0-5 keep, 6-7 rewrite, 8 chmod, 9 delete/add); a file standing
+/// where a folder is needed is dropped.
+fn side(
+    base: &std::collections::BTreeMap<String, (bool, String)>,
+    ops: &[(u8, usize)],
+) -> std::collections::BTreeMap<String, (bool, String)> {
+    let mut out = base.clone();
+    for (path, &(op, text)) in PATHS.iter().zip(ops) {
+        let text = TEXTS[text % TEXTS.len()].to_string();
+        match (op, out.contains_key(*path)) {
+            (6 | 7, true) => {
+                out.get_mut(*path).unwrap().1 = text;
+            }
+            (8, true) => {
+                let e = out.get_mut(*path).unwrap();
+                e.0 = !e.0;
+            }
+            (9, true) => {
+                out.remove(*path);
+            }
+            (9, false) => {
+                out.insert(path.to_string(), (false, text));
+            }
+            _ => {}
+        }
+    }
+    valid(out)
+}
+
+/// `files` without the files that stand where another path needs a folder.
+fn valid(
+    mut files: std::collections::BTreeMap<String, (bool, String)>,
+) -> std::collections::BTreeMap<String, (bool, String)> {
+    let folders: Vec<String> = files
+        .keys()
+        .flat_map(|p| {
+            let parts: Vec<&str> = p.split('/').collect();
+            (1..parts.len()).map(move |n| parts[..n].join("/"))
+        })
+        .collect();
+    for f in folders {
+        files.remove(&f);
+    }
+    files
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+
+    /// Told without git or merged by git, a merge ends the same: trees, conflict stages,
+    /// unresolved paths and why, merged assets and their conflicts.
+    #[test]
+    fn a_merge_told_without_git_is_git_s(
+        base_ops in proptest::collection::vec((0u8..10, 0usize..7), PATHS.len()),
+        ours_ops in proptest::collection::vec((0u8..10, 0usize..7), PATHS.len()),
+        theirs_ops in proptest::collection::vec((0u8..10, 0usize..7), PATHS.len()),
+        no_deletions in proptest::bool::ANY,
+    ) {
+        let tmp = tempfile::tempdir().unwrap();
+        sh(tmp.path(), "git init -q -b main");
+        let repo = crate::Repo::discover(tmp.path()).unwrap();
+        // Base: the paths whose op is odd.
+        let base = valid(
+            PATHS.iter().zip(&base_ops)
+                .filter(|(_, (op, _))| op % 2 == 1)
+                .map(|(p, (_, t))| (p.to_string(), (false, TEXTS[*t].to_string())))
+                .collect(),
+        );
+        // Half the cases without deletions: the merges told without git.
+        let keep = |ops: &[(u8, usize)]| -> Vec<(u8, usize)> {
+            ops.iter().zip(PATHS).map(|(&(op, t), p)| {
+                if no_deletions && op == 9 && base.contains_key(*p) { (0, t) } else { (op, t) }
+            }).collect()
+        };
+        let (ours, theirs) = (side(&base, &keep(&ours_ops)), side(&base, &keep(&theirs_ops)));
+        let trees = MergeTrees {
+            bases: &[write_tree(&repo, &base)],
+            ours: write_tree(&repo, &ours),
+            theirs: write_tree(&repo, &theirs),
+            labels: ("ours", "theirs"),
+        };
+        let sjson = |p: &str| p.ends_with(".sjson").then_some(PathRules { dialect: Dialect::Sjson, profile: None });
+        let rules = AssetRules::new(sjson, MergeOptions::default());
+        let direct = super::strategy::merge_explicit(repo.gix(), &trees, &rules).unwrap();
+        let git = super::strategy::merge_explicit_running(repo.gix(), &trees, &rules, super::ort::RunGit::Always).unwrap();
+        proptest::prop_assert_eq!(outcome(&direct), outcome(&git));
+    }
+}

@@ -171,6 +171,16 @@ pub(super) fn merge_explicit(
     trees: &MergeTrees<'_>,
     rules: &AssetRules,
 ) -> Result<TreeMerge> {
+    merge_explicit_running(repo, trees, rules, super::ort::RunGit::WhenNeeded)
+}
+
+/// [`merge_explicit`], git run as `run_git` says.
+pub(super) fn merge_explicit_running(
+    repo: &gix::Repository,
+    trees: &MergeTrees<'_>,
+    rules: &AssetRules,
+    run_git: super::ort::RunGit,
+) -> Result<TreeMerge> {
     // The first merge base tells which assets changed (with several, git merges them
     // into a virtual base itself).
     let base = trees
@@ -183,10 +193,9 @@ pub(super) fn merge_explicit(
         peel_to_tree(repo, trees.ours)?,
         peel_to_tree(repo, trees.theirs)?,
     );
-    let scratch = super::scratch::Scratch::new(repo)?;
     let mut memory_repo = super::merge_repo(repo);
     let (merge, roots) =
-        super::ort::merge_with_git(&mut memory_repo, &scratch, trees, sides, rules)?;
+        super::ort::merge_with_git(&mut memory_repo, trees, sides, rules, run_git)?;
     let memory = memory_repo.objects.take_object_memory().unwrap_or_default();
     super::persist(&repo.objects, &memory, &roots)?;
     Ok(merge)
