@@ -69,6 +69,7 @@ mod safety_terminal;
 mod safety_wip;
 mod stingray_level;
 mod strategy_git;
+mod strategy_interrupt;
 mod sync_daemon;
 mod sync_file;
 mod sync_pending;

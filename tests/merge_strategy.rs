@@ -59,7 +59,7 @@ pub(crate) fn text(out: &Output) -> String {
 }
 
 /// git that must succeed; its stdout.
-fn git(dir: &Path, args: &[&str]) -> String {
+pub(crate) fn git(dir: &Path, args: &[&str]) -> String {
     let out = git_out(dir, args);
     assert!(out.status.success(), "git {args:?}: {}", text(&out));
     String::from_utf8_lossy(&out.stdout).into_owned()
@@ -94,7 +94,7 @@ fn read(dir: &Path, path: &str) -> String {
 
 /// A repository set up by `assetvc install` (strategy on PATH) with `level.sjson` and
 /// `notes.txt` committed on `main`.
-fn setup(home: &Path) -> PathBuf {
+pub(crate) fn setup(home: &Path) -> PathBuf {
     let dir = home.join("work");
     std::fs::create_dir(&dir).unwrap();
     git(&dir, &["init", "-q", "-b", "main"]);
@@ -129,7 +129,7 @@ pub(crate) fn assert_both_moves(level: &serde_json::Value) {
 }
 
 /// `side` moves e1 and sets the fog; main moves e2 and sets the fog otherwise.
-fn diverge(dir: &Path) {
+pub(crate) fn diverge(dir: &Path) {
     git(dir, &["checkout", "-q", "-b", "side"]);
     write(
         dir,

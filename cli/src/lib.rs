@@ -15,6 +15,7 @@ mod commands;
 mod debug_bundle;
 mod exit;
 mod files;
+mod interrupt;
 mod progress;
 mod repo_config;
 mod report;
@@ -121,6 +122,7 @@ pub fn merge_driver_main() -> ExitCode {
 /// The `git-merge-assetvc` binary: the merge strategy git runs once per merge step
 /// (`commands::merge_strategy`).
 pub fn merge_strategy_main() -> ExitCode {
+    interrupt::remove_locks_on_termination();
     exit::end(commands::merge_strategy::main(std::env::args_os().skip(1)))
 }
 

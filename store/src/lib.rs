@@ -102,3 +102,14 @@ pub use treemerge::{
 };
 pub use trusted_config::{trusted_config, ConfigEntry};
 pub use worktree::{worktree_file, PathChange};
+
+/// Deletes the lock and temporary files gix holds for this process (`index.lock`, a ref's
+/// lock, a loose object being written) and the worktree file being written before its
+/// swap (`worktree::pending`): safe to call from a signal handler (no allocation, no lock
+/// taken), for a process about to end on Ctrl-C or `kill`, so that the locks it held do not
+/// outlive it.
+pub fn remove_lock_files_signal_safe() {
+    gix::tempfile::registry::cleanup_tempfiles_signal_safe();
+    #[cfg(target_os = "linux")]
+    worktree::pending::remove_signal_safe();
+}

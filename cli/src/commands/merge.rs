@@ -39,6 +39,7 @@ pub struct MergeArgs {
 /// user (conflicts, or files saved while the merge wrote them: left as saved, one line
 /// each, `left_alone` in `--json`), 2 nothing done (unknown revision, local changes in the way, merge in progress…).
 pub fn run(args: &MergeArgs) -> crate::exit::Result<Outcome> {
+    crate::interrupt::remove_locks_on_termination();
     let (repo, _root) = porcelain::open_worktree()?;
     let theirs = repo.resolve_commit(&args.branch).map_err(porcelain::fail)?;
     let title = merge_title(&repo, &args.branch);

@@ -35,6 +35,7 @@ const NO_REBASE: &str = "assetvc pull merges and does not rebase: use `git pull 
 
 /// Runs `assetvc pull`: the exit statuses of `assetvc merge`.
 pub fn run(args: &PullArgs) -> crate::exit::Result<Outcome> {
+    crate::interrupt::remove_locks_on_termination();
     if args.rebase {
         bail!(NO_REBASE);
     }

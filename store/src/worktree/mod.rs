@@ -18,6 +18,8 @@ mod checkout;
 mod fs;
 mod index;
 mod lock;
+#[cfg(target_os = "linux")]
+pub(crate) mod pending;
 mod safety;
 pub(crate) mod swap;
 #[cfg(test)]
@@ -390,6 +392,8 @@ impl<'r> Worktree<'r> {
             .prefix(&prefix)
             .tempfile_in(dir)
             .map_err(|e| Error::io(dir.display().to_string(), e))?;
+        #[cfg(target_os = "linux")]
+        let registered = pending::Pending::register(tmp.path());
         tmp.write_all(&data)
             .map_err(|e| Error::io(path.display().to_string(), e))?;
         set_executable(tmp.as_file(), mode == Mode::FILE_EXECUTABLE)
@@ -399,6 +403,10 @@ impl<'r> Worktree<'r> {
         // (what came out is checked, and put back when it is not what was expected): no
         // compare before it is needed. Elsewhere the compare is as late as it can be:
         // right before the rename.
+        // From the swap on, the temporary path may hold what was swapped out: never
+        // removed by a signal.
+        #[cfg(target_os = "linux")]
+        registered.end();
         let tmp = match check {
             Some(check) => match self.swap_checked(rela, &path, tmp, &data, check)? {
                 Ok(swap::Swap::Done) => return self.stat_of(rela).map(Some),
