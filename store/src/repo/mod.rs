@@ -13,7 +13,7 @@ use gix::ObjectId;
 use crate::error::{Error, Result};
 
 pub use paths::rela_path;
-pub(crate) use paths::{rela_bpath, to_path, worktree_path};
+pub(crate) use paths::{ancestors, rela_bpath, to_path, worktree_path};
 pub use quarantine::ObjectDirs;
 
 /// A repository. Cheap to open and `Send`; it is not `Sync` (one per thread; blob readers

@@ -70,3 +70,27 @@ pub(crate) fn to_path(rela: &BStr) -> PathBuf {
         .map(|p| p.into_owned())
         .unwrap_or_else(|_| PathBuf::from(rela.to_str_lossy().as_ref()))
 }
+
+/// The proper ancestors (folders) of a `/`-separated path, nearest first.
+pub(crate) fn ancestors(path: &BStr) -> impl Iterator<Item = &BStr> {
+    use gix::bstr::ByteSlice;
+    let mut end = path.len();
+    std::iter::from_fn(move || {
+        let slash = path[..end].rfind_byte(b'/')?;
+        end = slash;
+        Some(path[..slash].as_bstr())
+    })
+}
+
+#[cfg(test)]
+mod ancestors_tests {
+    use super::*;
+    use gix::bstr::ByteSlice;
+
+    #[test]
+    fn ancestors_nearest_first() {
+        let a: Vec<_> = ancestors(b"a/b/c.txt".as_bstr()).collect();
+        assert_eq!(a, vec![b"a/b".as_bstr(), b"a".as_bstr()]);
+        assert_eq!(ancestors(b"top".as_bstr()).count(), 0);
+    }
+}

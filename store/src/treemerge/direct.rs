@@ -152,27 +152,5 @@ fn clashes(one: &BTreeMap<BString, Change>, other: &BTreeMap<BString, Change>) -
     other
         .iter()
         .filter(|(_, c)| c.before.is_none())
-        .any(|(path, _)| folders_of(path.as_bstr()).any(|dir| added.contains_key(dir)))
-}
-
-/// The folders above a `/`-separated path, nearest first.
-fn folders_of(path: &BStr) -> impl Iterator<Item = &BStr> {
-    let mut end = path.len();
-    std::iter::from_fn(move || {
-        let slash = path[..end].rfind_byte(b'/')?;
-        end = slash;
-        Some(path[..slash].as_bstr())
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn folders_nearest_first() {
-        let dirs: Vec<&BStr> = folders_of(b"a/b/c".as_bstr()).collect();
-        assert_eq!(dirs, [b"a/b".as_bstr(), b"a".as_bstr()]);
-        assert_eq!(folders_of(b"top".as_bstr()).count(), 0);
-    }
+        .any(|(path, _)| crate::repo::ancestors(path.as_bstr()).any(|dir| added.contains_key(dir)))
 }

@@ -94,8 +94,14 @@ fn merge_case(dir: &Path, assets: bool) -> (crate::Repo, super::TreeMerge) {
 /// The strategy's merge of the same three commits: its worktree tree and unmerged entries.
 fn strategy_merge(dir: &Path) -> (ObjectId, Vec<String>, usize) {
     let (_, m) = merge_case(dir, false);
-    let mut stages: Vec<String> = m
-        .index
+    let mut stages = unmerged(&m.index);
+    stages.sort();
+    (m.worktree_tree, stages, m.unresolved.len())
+}
+
+/// The unmerged entries of `index` as `git merge-tree` prints them: `mode oid stage\tpath`.
+fn unmerged(index: &gix::index::File) -> Vec<String> {
+    index
         .entries()
         .iter()
         .filter(|e| e.stage() != gix::index::entry::Stage::Unconflicted)
@@ -105,12 +111,10 @@ fn strategy_merge(dir: &Path) -> (ObjectId, Vec<String>, usize) {
                 e.mode.bits(),
                 e.id,
                 e.stage() as u32,
-                e.path(&m.index).to_str_lossy()
+                e.path(index).to_str_lossy()
             )
         })
-        .collect();
-    stages.sort();
-    (m.worktree_tree, stages, m.unresolved.len())
+        .collect()
 }
 
 /// A repository with branches `base`, `ours` and `theirs`: `base` made by `setup`, the
@@ -346,21 +350,7 @@ fn write_tree(
 /// What a merge leaves, for comparing two ways of reaching it: the trees, the unmerged
 /// entries, each unresolved path with why, each merged asset with its conflicts.
 fn outcome(m: &super::TreeMerge) -> (ObjectId, ObjectId, Vec<String>, Vec<String>, Vec<String>) {
-    let stages = m
-        .index
-        .entries()
-        .iter()
-        .filter(|e| e.stage() != gix::index::entry::Stage::Unconflicted)
-        .map(|e| {
-            format!(
-                "{:06o} {} {} {}",
-                e.mode.bits(),
-                e.id,
-                e.stage() as u32,
-                e.path(&m.index)
-            )
-        })
-        .collect();
+    let stages = unmerged(&m.index);
     let unresolved = m
         .unresolved
         .iter()

@@ -8,6 +8,7 @@ use super::{
     diff_indexes, unmerged_paths, validate_index, IndexLock, OnDisk, PathChange, Worktree,
 };
 use crate::error::{Error, Result};
+use crate::repo::ancestors;
 use gix::bstr::{BStr, BString, ByteSlice};
 use gix::index::entry::{Mode, Stage, Stat};
 
@@ -318,26 +319,4 @@ fn carry_stat(
 
 fn is_empty_dir(path: &Path) -> bool {
     std::fs::read_dir(path).is_ok_and(|mut d| d.next().is_none())
-}
-
-/// The proper ancestors of a `/`-separated path, nearest first.
-fn ancestors(path: &BStr) -> impl Iterator<Item = &BStr> {
-    let mut end = path.len();
-    std::iter::from_fn(move || {
-        let slash = path[..end].rfind_byte(b'/')?;
-        end = slash;
-        Some(path[..slash].as_bstr())
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn ancestors_nearest_first() {
-        let a: Vec<_> = ancestors(b"a/b/c.txt".as_bstr()).collect();
-        assert_eq!(a, vec![b"a/b".as_bstr(), b"a".as_bstr()]);
-        assert_eq!(ancestors(b"top".as_bstr()).count(), 0);
-    }
 }
