@@ -40,17 +40,12 @@ pub(super) fn is_executable(_meta: &std::fs::Metadata) -> bool {
     false
 }
 
+/// The permissions git creates a checked-out file with (0777 for an executable, else
+/// 0666); the process's umask takes its bits off, as for git.
 #[cfg(unix)]
-pub(super) fn set_executable(file: &std::fs::File, executable: bool) -> std::io::Result<()> {
+pub(super) fn new_file_permissions(executable: bool) -> std::fs::Permissions {
     use std::os::unix::fs::PermissionsExt;
-    let umask_default = 0o644;
-    let mode = if executable { 0o755 } else { umask_default };
-    file.set_permissions(std::fs::Permissions::from_mode(mode))
-}
-
-#[cfg(not(unix))]
-pub(super) fn set_executable(_file: &std::fs::File, _executable: bool) -> std::io::Result<()> {
-    Ok(())
+    std::fs::Permissions::from_mode(if executable { 0o777 } else { 0o666 })
 }
 
 /// Device, inode, size, mtime (s, ns), ctime (s, ns).

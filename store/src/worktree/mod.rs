@@ -36,7 +36,7 @@ use crate::error::{Error, Result};
 use crate::repo::worktree_path;
 
 pub use checkout::{checkout, checkout_against};
-use fs::{is_executable, make_symlink, remove_existing, set_executable};
+use fs::{is_executable, make_symlink, remove_existing};
 pub use index::{diff_indexes, set_all_conflict_stages, unmerged_paths, PathChange, Stages};
 pub use lock::IndexLock;
 pub use safety::{path_problem, validate_index, worktree_file};
@@ -388,15 +388,18 @@ impl<'r> Worktree<'r> {
         let mut prefix = std::ffi::OsString::from(".");
         prefix.push(path.file_name().unwrap_or_default());
         prefix.push(crate::atomic::TEMP_MARK);
-        let mut tmp = tempfile::Builder::new()
-            .prefix(&prefix)
+        // Created with git's modes (0666, 0777 for an executable) less the umask, as git
+        // checks files out: no `chmod` after.
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(&prefix);
+        #[cfg(unix)]
+        builder.permissions(fs::new_file_permissions(mode == Mode::FILE_EXECUTABLE));
+        let mut tmp = builder
             .tempfile_in(dir)
             .map_err(|e| Error::io(dir.display().to_string(), e))?;
         #[cfg(target_os = "linux")]
         let registered = pending::Pending::register(tmp.path());
         tmp.write_all(&data)
-            .map_err(|e| Error::io(path.display().to_string(), e))?;
-        set_executable(tmp.as_file(), mode == Mode::FILE_EXECUTABLE)
             .map_err(|e| Error::io(path.display().to_string(), e))?;
         crate::failpoint::pause("worktree-swap");
         // Where the file can be exchanged into place, the compare comes after the swap
