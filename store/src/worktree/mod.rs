@@ -402,14 +402,14 @@ impl<'r> Worktree<'r> {
         tmp.write_all(&data)
             .map_err(|e| Error::io(path.display().to_string(), e))?;
         crate::failpoint::pause("worktree-swap");
-        // Where the file can be exchanged into place, the compare comes after the swap
-        // (what came out is checked, and put back when it is not what was expected): no
-        // compare before it is needed. Elsewhere the compare is as late as it can be:
-        // right before the rename.
         // From the swap on, the temporary path may hold what was swapped out: never
         // removed by a signal.
         #[cfg(target_os = "linux")]
         registered.end();
+        // Where the file can be exchanged into place, the compare comes after the swap
+        // (what came out is checked, and put back when it is not what was expected): no
+        // compare before it is needed. Elsewhere the compare is as late as it can be:
+        // right before the rename.
         let tmp = match check {
             Some(check) => match self.swap_checked(rela, &path, tmp, &data, check)? {
                 Ok(swap::Swap::Done) => return self.stat_of(rela).map(Some),
