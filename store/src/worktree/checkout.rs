@@ -135,12 +135,17 @@ fn refuse_unless_safe_to_write(
         .collect();
     let mut in_the_way = Vec::new();
     let mut already_there = HashSet::new();
+    // A sample of the file system's clock, before any file is looked at: the versions
+    // older than it can be known again at the swap by their stat data (`settled.rs`).
+    let clock = super::settled::Clock::sample(&wt.root);
     // Whether each directory a new path needs is taken by something else (checked once).
     let mut not_a_dir: HashMap<BString, bool> = HashMap::new();
     for change in changes {
         let rela = change.path.as_bstr();
         let safe = match change.old {
             Some((id, mode)) => {
+                // Taken before the file is looked at: a write after it shows.
+                let version = clock.as_ref().and_then(|c| c.version(&wt.path(rela)));
                 let entry = current.entry_by_path(rela);
                 let exec_bit = wt.exec_bit;
                 let holds_new =
@@ -150,17 +155,18 @@ fn refuse_unless_safe_to_write(
                     None => wt.probe(rela, current)?.is(&id, mode, wt.exec_bit),
                 };
                 let (id, mode) = entry.map_or((id, mode), |e| (e.id, e.mode));
-                if unchanged && holds_new(&OnDisk::of(id, mode, exec_bit)) {
+                let on_disk = match unchanged {
+                    true => OnDisk::of(id, mode, exec_bit),
+                    false => wt.probe(rela, current)?,
+                };
+                if let Some(version) = version {
+                    wt.settled.note(rela, version, on_disk);
+                }
+                let new = holds_new(&on_disk);
+                if new {
                     already_there.insert(change.path.clone());
                 }
-                unchanged || {
-                    let on_disk = wt.probe(rela, current)?;
-                    let new = holds_new(&on_disk);
-                    if new {
-                        already_there.insert(change.path.clone());
-                    }
-                    on_disk == OnDisk::Missing && change.new.is_none() || new
-                }
+                unchanged || on_disk == OnDisk::Missing && change.new.is_none() || new
             }
             None => {
                 let on_disk = wt.probe(rela, current)?;

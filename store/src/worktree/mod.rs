@@ -21,6 +21,7 @@ mod lock;
 #[cfg(target_os = "linux")]
 pub(crate) mod pending;
 mod safety;
+mod settled;
 pub(crate) mod swap;
 #[cfg(test)]
 mod tests;
@@ -105,6 +106,9 @@ pub struct Worktree<'r> {
     stat_options: gix::index::entry::stat::Options,
     exec_bit: bool,
     symlinks: bool,
+    /// What a checkout's check found at the paths whose stat data can prove it still there
+    /// at the swap (`settled.rs`).
+    settled: settled::Settled,
 }
 
 impl<'r> Worktree<'r> {
@@ -123,6 +127,7 @@ impl<'r> Worktree<'r> {
             stat_options: repo.stat_options()?,
             exec_bit: caps.executable_bit,
             symlinks: caps.symlink,
+            settled: settled::Settled::default(),
         })
     }
 
@@ -453,7 +458,11 @@ impl<'r> Worktree<'r> {
         let mut was_expected = |at: Option<&Path>| -> Result<bool> {
             Ok(match at {
                 None => expected(&OnDisk::Missing),
-                Some(at) => expected(&self.read_as_blob_at(rela, at, index, false)?.0),
+                // The version the check read, by its stat data: not read again.
+                Some(at) => match self.settled.known(rela, at) {
+                    Some(on_disk) => expected(&on_disk),
+                    None => expected(&self.read_as_blob_at(rela, at, index, false)?.0),
+                },
             })
         };
         let is_ours = |at: &Path| std::fs::read(at).is_ok_and(|d| d == data);
