@@ -4,11 +4,13 @@
 //! gix 0.90 can check out into an empty directory only, so moving an existing worktree
 //! after a merge or a fast-forward is done here: every path that changes is first checked
 //! (an unmodified tracked file, or nothing, or the very content about to be written), and
-//! only when all are safe are files written, each one compared again (by hash) right
-//! before it is swapped in and left alone if it changed meanwhile, through the same filters
-//! as git (`core.autocrlf`, `eol`, `text`, filter drivers), and the index rewritten with
-//! fresh stat data. On Linux the swap leaves no window at all (`swap`: the new file is
-//! exchanged into place and what came out is compared afterwards).
+//! only when all are safe are files written, each one compared again right before it is
+//! swapped in and left alone if it changed meanwhile, through the same filters as git
+//! (`core.autocrlf`, `eol`, `text`, filter drivers), and the index rewritten with fresh
+//! stat data. On Linux the swap leaves no window at all (`swap`: the new file is exchanged
+//! into place and what came out is compared afterwards, by hash, or by its stat data when
+//! they prove it the version the check read: `settled`). `pending` removes the file being
+//! written if a signal ends the process before its swap.
 //!
 //! This module reads and writes single files ([`Worktree`]); `checkout` moves the whole
 //! worktree ([`checkout`]), `index` compares and edits indexes, `fs` holds the platform
