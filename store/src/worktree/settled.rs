@@ -142,6 +142,64 @@ mod tests {
         assert_eq!(settled.known(rela, &moved), None);
     }
 
+    /// What may happen to a file between the check and the swap.
+    #[derive(Debug, Clone, Copy)]
+    enum Op {
+        Rename,
+        Chmod,
+        WriteSameSize,
+        WriteLonger,
+        Truncate,
+        Append,
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+        /// A version is known again exactly when no write came after the sample, whatever
+        /// else happened to the file (renames, a mode change).
+        #[test]
+        fn only_an_unwritten_file_is_known(ops in proptest::collection::vec(0u8..6, 0..5)) {
+            let ops: Vec<Op> = ops.iter().map(|o| match o {
+                0 => Op::Rename, 1 => Op::Chmod, 2 => Op::WriteSameSize,
+                3 => Op::WriteLonger, 4 => Op::Truncate, _ => Op::Append,
+            }).collect();
+            let dir = tempfile::tempdir().unwrap();
+            let mut file = dir.path().join("a");
+            std::fs::write(&file, "x = 1\n").unwrap();
+            let old = std::time::SystemTime::now() - std::time::Duration::from_secs(60);
+            std::fs::File::options().write(true).open(&file).unwrap().set_modified(old).unwrap();
+            let clock = Clock::sample(dir.path()).unwrap();
+            let version = clock.version(&file).unwrap();
+            let mut written = false;
+            for (i, op) in ops.iter().enumerate() {
+                match op {
+                    Op::Rename => {
+                        let to = dir.path().join(format!("r{i}"));
+                        std::fs::rename(&file, &to).unwrap();
+                        file = to;
+                    }
+                    Op::Chmod => {
+                        use std::os::unix::fs::PermissionsExt;
+                        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600)).unwrap();
+                    }
+                    Op::WriteSameSize => { std::fs::write(&file, "x = 2\n").unwrap(); written = true; }
+                    Op::WriteLonger => { std::fs::write(&file, "x = 22\n").unwrap(); written = true; }
+                    Op::Truncate => {
+                        std::fs::File::options().write(true).open(&file).unwrap().set_len(0).unwrap();
+                        written = true;
+                    }
+                    Op::Append => {
+                        use std::io::Write;
+                        std::fs::File::options().append(true).open(&file).unwrap().write_all(b"y").unwrap();
+                        written = true;
+                    }
+                }
+            }
+            proptest::prop_assert_eq!(version.still_at(&file), !written, "{:?}", ops);
+        }
+    }
+
     #[test]
     fn a_file_as_new_as_the_sample_is_never_known() {
         let dir = tempfile::tempdir().unwrap();
