@@ -13,6 +13,7 @@ use crate::keyed_index::{invert, Elements, KeyedIndex, Pos};
 use crate::merger::Merger;
 use crate::{ConflictKind, Side};
 
+use slots::Slots;
 use unkeyed::same_without_ids;
 
 impl<'a> Merger<'a> {
@@ -147,12 +148,7 @@ impl<'a> Merger<'a> {
             // Most elements are equal on both sides: merged as `merge_value` would, without
             // naming their path.
             if at.t_of_o[i].is_some_and(|j| self.unchanged(oe, ts.at(j.get()))) {
-                items.ours.push(Some(OutItem {
-                    key: None,
-                    ours: Some(oe),
-                    origin: None,
-                    value: Out::Value(oe),
-                }));
+                items.push_kept();
                 continue;
             }
             let be = at.base_of_ours(i).map(|k| bs.at(k));
@@ -167,7 +163,7 @@ impl<'a> Merger<'a> {
                 (None, None) => self.added(Side::Ours, oe),
             };
             self.st.path.pop();
-            items.ours.push(value.map(|value| OutItem {
+            items.push_ours(value.map(|value| OutItem {
                 key: None,
                 ours: Some(oe),
                 origin: None,
@@ -196,11 +192,11 @@ impl<'a> Merger<'a> {
                     origin: Some(te),
                     value,
                 };
-                items.theirs.insert(os.len() + j, item);
+                items.insert_theirs(os.len() + j, item);
             }
         }
         let order = self.merged_order(&at, &ok, &items);
-        let out = items.into_ordered(&order);
+        let out = items.into_ordered(&order, &os);
         Out::Container {
             kind: Kind::Array,
             ours: Some(o),
@@ -212,27 +208,27 @@ impl<'a> Merger<'a> {
     /// that reordered the common elements gives the backbone (theirs when both did: an
     /// order conflict); the other side's elements go after their predecessor there, ours'
     /// first where both inserted at one place.
-    fn merged_order(
-        &mut self,
-        at: &Positions,
-        ok: &KeyedIndex<'a>,
-        items: &Slots<'a>,
-    ) -> Vec<usize> {
+    fn merged_order(&mut self, at: &Positions, ok: &KeyedIndex<'a>, items: &Slots<'a>) -> Vec<u32> {
         let n_o = at.t_of_o.len();
         let in_result = |r: usize| items.holds(r);
         let backbone = self.backbone(at, ok, items);
         // The slot of theirs' element j.
         let slot_of_t = |j: usize| at.o_of_t[j].map_or(n_o + j, Pos::get);
-        let spine: Vec<usize> = match backbone {
-            Side::Ours => (0..n_o).filter(|&i| in_result(i)).collect(),
+        // Slots as `u32` (nodes are numbered by `u32`): half the memory of `usize`.
+        let spine: Vec<u32> = match backbone {
+            Side::Ours => (0..n_o)
+                .filter(|&i| in_result(i))
+                .map(|i| i as u32)
+                .collect(),
             Side::Theirs => (0..at.o_of_t.len())
                 .map(slot_of_t)
                 .filter(|&r| in_result(r))
+                .map(|r| r as u32)
                 .collect(),
         };
         let mut spine_pos = vec![u32::MAX; items.slots];
         for (p, &r) in spine.iter().enumerate() {
-            spine_pos[r] = p as u32;
+            spine_pos[r as usize] = p as u32;
         }
         // With ours as backbone, theirs' insertions go after ours' own at the same place.
         let ours_new = |i: usize| at.t_of_o[i].is_none() && at.base_of_ours(i).is_none();
@@ -242,7 +238,7 @@ impl<'a> Merger<'a> {
             }
             let mut i = anchor.map_or(0, |a| a + 1);
             let mut adjusted = anchor;
-            while i < spine.len() && ours_new(spine[i]) {
+            while i < spine.len() && ours_new(spine[i] as usize) {
                 adjusted = Some(i);
                 i += 1;
             }
@@ -252,7 +248,7 @@ impl<'a> Merger<'a> {
         // start, p + 1 after spine position p. They are few: kept as a list, not a bucket
         // for each place. One adjustment per anchor: a scan per inserted element would be
         // quadratic when both sides insert many elements at one place.
-        let mut inserted: Vec<(usize, usize)> = Vec::new();
+        let mut inserted: Vec<(usize, u32)> = Vec::new();
         let mut adjusted: SeededMap<usize, Option<usize>> = SeededMap::default();
         let mut anchor: Option<usize> = None;
         // The other side's elements by slot, in its order.
@@ -270,15 +266,15 @@ impl<'a> Merger<'a> {
             } else if in_result(r) {
                 let slot = anchor.map_or(0, |a| a + 1);
                 let at = *adjusted.entry(slot).or_insert_with(|| adjust(anchor));
-                inserted.push((at.map_or(0, |a| a + 1), r));
+                inserted.push((at.map_or(0, |a| a + 1), r as u32));
             }
         }
         drop(spine_pos);
         // Stable: the elements inserted at one place keep their order.
         inserted.sort_by_key(|&(place, _)| place);
+        let mut order = Vec::with_capacity(spine.len() + inserted.len());
         let mut inserted = inserted.into_iter().peekable();
-        let mut order = Vec::with_capacity(items.slots);
-        let mut place_at = |order: &mut Vec<usize>, place: usize| {
+        let mut place_at = |order: &mut Vec<u32>, place: usize| {
             while let Some((_, r)) = inserted.next_if(|&(p, _)| p == place) {
                 order.push(r);
             }
@@ -354,84 +350,6 @@ fn in_ours(map: &[Option<Pos>]) -> impl Iterator<Item = usize> + '_ {
     map.iter().filter_map(|&i| i.map(Pos::get))
 }
 
-/// The merged elements of a keyed array by slot (see `merge_keyed`): ours' elements by
-/// ours' position, theirs' elements that ours lacks by `ours.len()` + theirs' position.
-/// Those are few, so they are kept apart: a slot for each of theirs' elements would
-/// double the table of a 100,000-element array.
-struct Slots<'a> {
-    /// Ours' elements in order, `None` where the result drops one.
-    ours: Vec<Option<OutItem<'a>>>,
-    /// The elements only theirs has, by slot.
-    theirs: SeededMap<usize, OutItem<'a>>,
-    /// How many slots there are (ours' elements and theirs').
-    slots: usize,
-}
-
-impl<'a> Slots<'a> {
-    fn new(ours: usize, theirs: usize) -> Self {
-        Slots {
-            ours: Vec::with_capacity(ours),
-            theirs: SeededMap::default(),
-            slots: ours + theirs,
-        }
-    }
-
-    /// Whether the result holds the element of slot `r`.
-    fn holds(&self, r: usize) -> bool {
-        match self.ours.get(r) {
-            Some(item) => item.is_some(),
-            None => self.theirs.contains_key(&r),
-        }
-    }
-
-    /// The element of slot `r`, taken out.
-    fn take(&mut self, r: usize) -> Option<OutItem<'a>> {
-        match self.ours.get_mut(r) {
-            Some(item) => item.take(),
-            None => self.theirs.remove(&r),
-        }
-    }
-
-    /// The elements of the slots in `order` (each held, each once), in that order. When
-    /// ours' elements keep their order there (no reordering: the usual merge), ours' table
-    /// becomes the result in place, theirs' elements moved in between, instead of a second
-    /// table as large (10 MB for a 100,000-element array).
-    fn into_ordered(mut self, order: &[usize]) -> Vec<OutItem<'a>> {
-        let n_o = self.ours.len();
-        let total = order.len();
-        let kept = self.ours.iter().filter(|item| item.is_some()).count();
-        let in_place =
-            order.iter().filter(|&&r| r < n_o).is_sorted() && kept + self.theirs.len() == total;
-        if !in_place {
-            return order.iter().filter_map(|&r| self.take(r)).collect();
-        }
-        // Ours' elements to the front, in order; then, from the back, each element to its
-        // place: ours' only move right, so none is overwritten before it moved.
-        let mut front = 0;
-        for r in 0..n_o {
-            if self.ours[r].is_some() {
-                self.ours.swap(front, r);
-                front += 1;
-            }
-        }
-        self.ours.truncate(front);
-        self.ours.resize_with(total, || None);
-        for k in (0..total).rev() {
-            let r = order[k];
-            self.ours[k] = if r < n_o {
-                front -= 1;
-                self.ours[front].take()
-            } else {
-                self.theirs.remove(&r)
-            };
-        }
-        // `filter_map` collects in place where `flatten` allocates a second list (of
-        // 100,000 items on a large level) beside the first: measured with heaptrack.
-        #[allow(clippy::filter_map_identity)]
-        self.ours.into_iter().filter_map(|item| item).collect()
-    }
-}
-
 /// Where the elements of the versions of a keyed array sit in one another, found by one
 /// lookup per element: later steps compare positions, not ids.
 struct Positions {
@@ -467,6 +385,7 @@ impl Positions {
     }
 }
 
+mod slots;
 mod unkeyed;
 
 #[cfg(test)]

@@ -13,6 +13,7 @@ use crate::split::Split;
 use crate::value::Value;
 
 mod fresh;
+mod run;
 mod several;
 mod trivia;
 
@@ -33,6 +34,17 @@ pub enum Out<'a> {
         ours: Option<Value<'a>>,
         /// The items in order.
         items: Vec<OutItem<'a>>,
+    },
+    /// Only as the value of an item whose `ours` is an element of an array of the
+    /// printing document: that element and the ones after it through `last`, `count` in
+    /// all, each kept as it stands, printed exactly as that many items of their own
+    /// ([`OutItem::kept`]); built by [`OutItem::extend_kept`]. Printed alone, it prints
+    /// nothing.
+    Run {
+        /// The run's last element.
+        last: Value<'a>,
+        /// How many elements the run holds.
+        count: usize,
     },
 }
 
@@ -125,6 +137,7 @@ impl<'d> Printer<'d> {
                 items,
             } if in_place && self.owns(o) => self.print_in_place(*o, items, indent),
             Out::Container { kind, items, .. } => self.print_fresh(*kind, items, indent, None),
+            Out::Run { .. } => {}
         }
     }
 
@@ -211,7 +224,10 @@ impl<'d> Printer<'d> {
         // and whether its value was replaced.
         let mut previous: Option<usize> = None;
         let mut previous_replaced = false;
-        for (i, item) in items.iter().enumerate() {
+        // A run stands for its elements, each printed as an item of its own.
+        let count = items.iter().map(OutItem::width).sum();
+        for (i, item) in items.iter().flat_map(OutItem::each).enumerate() {
+            let item = &*item;
             let placed = item
                 .ours
                 .filter(|v| self.owns(v))
@@ -226,7 +242,7 @@ impl<'d> Printer<'d> {
             let at = Place {
                 container: o,
                 index: i,
-                count: items.len(),
+                count,
             };
             match placed.map(|(_, l)| l) {
                 Some(l) => {
@@ -246,11 +262,14 @@ impl<'d> Printer<'d> {
         let text = self.text;
         let layout = doc.layout(o.id());
         let braceless = o.id() == NodeId::ROOT && !doc.root_braced();
-        let all_scalar = items.iter().all(|i| match &i.value {
-            Out::Value(v) => !v.is_container(),
-            Out::Lexeme(_) => true,
-            Out::Container { .. } => false,
-        });
+        let all_scalar = items
+            .iter()
+            .flat_map(OutItem::each)
+            .all(|i| match &i.value {
+                Out::Value(v) => !v.is_container(),
+                Out::Lexeme(_) => true,
+                Out::Container { .. } | Out::Run { .. } => false,
+            });
         let multiline = (braceless && layout.items.is_empty())
             || layout
                 .items

@@ -13,6 +13,7 @@ impl<'a> Out<'a> {
         match self {
             Out::Value(v) => ok(v),
             Out::Lexeme(_) => true,
+            Out::Run { last, .. } => ok(last),
             Out::Container { ours, items, .. } => {
                 ours.as_ref().is_none_or(ok)
                     && items.iter().all(|item| {
@@ -38,6 +39,10 @@ impl<'a> Out<'a> {
         Some(match self {
             Out::Value(v) => Out::Value(value(v)?),
             Out::Lexeme(s) => Out::Lexeme(text_onto(s, docs)),
+            Out::Run { last, count } => Out::Run {
+                last: value(last)?,
+                count,
+            },
             Out::Container { kind, ours, items } => {
                 let ours = value_opt(ours)?;
                 // `collect` into a `Vec` of the same layout reuses the allocation.

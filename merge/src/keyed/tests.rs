@@ -38,23 +38,30 @@ fn keyed_arrays_need_one_id_key_and_unique_ids() {
 }
 
 #[test]
-fn ordered_slots_are_the_same_in_place_or_collected() {
+fn kept_elements_that_follow_one_another_become_runs() {
     let doc = Document::parse("l = [0 1 2 3 4 5 6 7]", Dialect::Sjson).unwrap();
     let values: Vec<Value<'_>> = doc.root().get("l").unwrap().children().collect();
+    let os = Elements::Collected(values[..5].to_vec());
     let item = |i: usize| OutItem {
         key: None,
         ours: None,
-        origin: None,
+        origin: Some(values[i]),
         value: Out::Value(values[i]),
     };
-    // Ours: slots 0..5 (2 dropped); theirs' own elements: slots 5..8 (6 dropped).
+    // Ours: slots 0..5 (2 dropped, 3 merged); theirs' own elements: slots 5..8 (6
+    // dropped).
     let slots = || {
         let mut s = Slots::new(5, 3);
-        for i in 0..5 {
-            s.ours.push((i != 2).then(|| item(i)));
-        }
-        s.theirs.insert(5, item(5));
-        s.theirs.insert(7, item(7));
+        s.push_kept();
+        s.push_kept();
+        s.push_ours(None);
+        s.push_ours(Some(OutItem {
+            value: Out::Lexeme("x".into()),
+            ..OutItem::kept(values[3])
+        }));
+        s.push_kept();
+        s.insert_theirs(5, item(5));
+        s.insert_theirs(7, item(7));
         s
     };
     let texts = |items: Vec<OutItem<'_>>| -> Vec<String> {
@@ -62,20 +69,31 @@ fn ordered_slots_are_the_same_in_place_or_collected() {
             .iter()
             .map(|i| match &i.value {
                 Out::Value(v) => v.text().to_string(),
-                _ => String::new(),
+                Out::Lexeme(l) => l.to_string(),
+                Out::Run { last, count } => {
+                    format!("{}..{} ({count})", i.ours.unwrap().text(), last.text())
+                }
+                Out::Container { .. } => String::new(),
             })
             .collect()
     };
-    // Ours in order (in place), theirs' elements in between and at both ends.
+    // Ours in order, theirs' elements in between and at both ends.
     let order = [7, 0, 1, 5, 3, 4];
     assert_eq!(
-        texts(slots().into_ordered(&order)),
-        ["7", "0", "1", "5", "3", "4"]
+        texts(slots().into_ordered(&order, &os)),
+        ["7", "0..1 (2)", "5", "x", "4"]
     );
-    // Ours reordered: collected.
-    let order = [3, 0, 5, 1, 4, 7];
+    let order = [0, 1, 3, 4];
     assert_eq!(
-        texts(slots().into_ordered(&order)),
-        ["3", "0", "5", "1", "4", "7"]
+        texts(slots().into_ordered(&order, &os)),
+        ["0..1 (2)", "x", "4"]
     );
+    // Ours reordered: only what follows in ours and in the order is a run.
+    let order = [4, 1, 0, 5, 3, 7];
+    assert_eq!(
+        texts(slots().into_ordered(&order, &os)),
+        ["4", "1", "0", "5", "x", "7"]
+    );
+    assert!(slots().holds(0) && !slots().holds(2) && slots().holds(3));
+    assert!(slots().holds(5) && !slots().holds(6) && slots().holds(7));
 }

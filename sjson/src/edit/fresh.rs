@@ -51,6 +51,9 @@ impl Printer<'_> {
         indent: &str,
         beside: Option<InlineObjects>,
     ) {
+        // A run (a keyed array's kept elements) is printed as the items it stands for.
+        let expanded = super::run::expanded(items);
+        let items: &[OutItem<'_>] = &expanded;
         if let Some(style) = beside {
             if kind == Kind::Object
                 && !items.is_empty()

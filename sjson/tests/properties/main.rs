@@ -15,6 +15,7 @@ use sjson::{
 mod bytes;
 mod model;
 mod printer;
+mod runs;
 
 use model::*;
 use printer::*;
@@ -172,6 +173,34 @@ proptest! {
                     _ => prop_assert!(false, "{:?}: {:?} against {:?} in\n{}", hint, one.is_ok(), two.is_ok(), input),
                 }
             }
+        }
+    }
+
+    /// An edit whose kept elements are held as runs prints byte for byte as the same
+    /// edit with an item for each element (with the same split hint), and so does it
+    /// moved `onto` its document.
+    #[test]
+    fn runs_print_as_their_items(
+        root in sjson_root(),
+        c in choices(),
+        seed in any::<u64>(),
+        json in any::<bool>(),
+    ) {
+        let (text, dialect) = match json {
+            true => (Printer::new(c, true).json_document(&root), Dialect::Json),
+            false => (Printer::new(c, false).sjson_document(&root), Dialect::Sjson),
+        };
+        let doc = Document::parse(text.as_str(), dialect)
+            .map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
+        let edit = runs::edit(&doc, seed);
+        let (items, items_split) = sjson::print_with_split(&doc, &edit.items);
+        let (runs, runs_split) = sjson::print_with_split(&doc, &edit.runs);
+        prop_assert_eq!(&runs, &items, "in\n{}", text);
+        prop_assert_eq!(runs_split, items_split);
+        let moved = edit.runs.onto(&[&doc]);
+        prop_assert!(moved.is_some());
+        if let Some(moved) = moved {
+            prop_assert_eq!(sjson::print(&doc, &moved), items);
         }
     }
 
