@@ -126,6 +126,13 @@ impl<'a> Context<'a> {
         keyed
     }
 
+    /// Forgets [`Context::keyed`] of `arr`: asked again, it is built again. For a keyed
+    /// array merged already, whose index its merge then owns alone.
+    pub(crate) fn forget_keyed(&self, arr: Value<'a>) {
+        let slot = (arr.doc() as *const Document as usize, arr.id());
+        self.keyed_cache.borrow_mut().remove(&slot);
+    }
+
     /// How many arrays are indexed so far (keyed or not).
     #[cfg(test)]
     pub(crate) fn arrays_indexed(&self) -> usize {

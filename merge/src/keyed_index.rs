@@ -87,6 +87,20 @@ impl<'a> KeyedIndex<'a> {
         }
     }
 
+    /// Frees the table that finds a position by id: [`KeyedIndex::get`] and the lookups
+    /// after it find nothing. For an index its owner no longer looks up by id.
+    pub(crate) fn drop_lookup(&mut self) {
+        self.index = IdTable::default();
+    }
+
+    /// Frees the ids and the table that finds them, keeping the elements' nodes
+    /// ([`KeyedIndex::elements`]): the index then holds no id. For an index its owner
+    /// reads elements of by position only.
+    pub(crate) fn keep_only_nodes(&mut self) {
+        self.drop_lookup();
+        self.ids = IdList::from_ids("", std::iter::empty());
+    }
+
     /// The id key of element `i` as written (empty for an index by natural key).
     pub(crate) fn key_at(&self, i: usize) -> &str {
         self.keys.get(i).or(self.key.as_ref()).map_or("", |k| k)

@@ -2,7 +2,7 @@
 //! ours' position, theirs' elements that ours lacks by `ours.len()` + theirs' position.
 //!
 //! Almost every element of a large merge is ours' own, kept as it stands. Those cost a
-//! code each (4 bytes), not an item (104 bytes: 10 MB for a 100,000-element array, the
+//! byte each, not an item (104 bytes: 10 MB for a 100,000-element array, the
 //! largest table of the merge's peak), and the result holds each stretch of them as one
 //! run ([`OutItem::extend_kept`]), which the printer prints as the items it stands for.
 
@@ -11,53 +11,55 @@ use sjson::OutItem;
 use crate::hashing::SeededMap;
 use crate::keyed_index::Elements;
 
-/// The code of ours' element the result drops.
-const DROPPED: u32 = u32::MAX;
-/// The code of ours' element the result keeps as it stands.
-const KEPT: u32 = u32::MAX - 1;
+/// What the result holds of one of ours' elements.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Held {
+    /// Nothing: the result drops it.
+    Dropped,
+    /// The element as it stands.
+    Kept,
+    /// Its merged item (in `Slots::merged`).
+    Merged,
+}
 
 /// The merged elements of a keyed array by slot.
 pub(super) struct Slots<'a> {
-    /// For each of ours' elements in order: [`DROPPED`], [`KEPT`], or the position of its
-    /// merged item in `merged`.
-    ours: Vec<u32>,
-    /// The merged items of ours' elements neither dropped nor kept as they stand (taken
-    /// out as the result is built).
-    merged: Vec<Option<OutItem<'a>>>,
+    /// What the result holds of each of ours' elements, in order: a byte each.
+    ours: Vec<Held>,
+    /// The merged items of ours' elements neither dropped nor kept as they stand, by
+    /// ours' position, in order (taken out as the result is built). They are few.
+    merged: Vec<(u32, Option<OutItem<'a>>)>,
     /// The elements only theirs has, by slot. They are few, so they are kept apart: a
     /// slot for each of theirs' elements would double the table.
     theirs: SeededMap<usize, OutItem<'a>>,
-    /// How many slots there are (ours' elements and theirs').
-    pub(super) slots: usize,
 }
 
 impl<'a> Slots<'a> {
-    /// Slots for `ours` elements of ours and `theirs` of theirs, none filled yet.
-    pub(super) fn new(ours: usize, theirs: usize) -> Self {
+    /// Slots for `ours` elements of ours, none filled yet.
+    pub(super) fn new(ours: usize) -> Self {
         Slots {
             ours: Vec::with_capacity(ours),
             merged: Vec::new(),
             theirs: SeededMap::default(),
-            slots: ours + theirs,
         }
     }
 
     /// Ours' next element, kept as it stands.
     pub(super) fn push_kept(&mut self) {
-        self.ours.push(KEPT);
+        self.ours.push(Held::Kept);
     }
 
     /// Ours' next element: its merged item, `None` where the result drops it.
     pub(super) fn push_ours(&mut self, item: Option<OutItem<'a>>) {
-        let code = match item {
-            // Never more merged items than `KEPT`: nodes are numbered by `u32`.
-            Some(item) if self.merged.len() < KEPT as usize => {
-                self.merged.push(Some(item));
-                (self.merged.len() - 1) as u32
+        let held = match item {
+            Some(item) => {
+                // Positions fit `u32`: a document's nodes are numbered by `u32`.
+                self.merged.push((self.ours.len() as u32, Some(item)));
+                Held::Merged
             }
-            _ => DROPPED,
+            None => Held::Dropped,
         };
-        self.ours.push(code);
+        self.ours.push(held);
     }
 
     /// Theirs' element that ours lacks, at `slot`.
@@ -68,7 +70,7 @@ impl<'a> Slots<'a> {
     /// Whether the result holds the element of slot `r`.
     pub(super) fn holds(&self, r: usize) -> bool {
         match self.ours.get(r) {
-            Some(&code) => code != DROPPED,
+            Some(&held) => held != Held::Dropped,
             None => self.theirs.contains_key(&r),
         }
     }
@@ -79,18 +81,21 @@ impl<'a> Slots<'a> {
     pub(super) fn into_ordered(mut self, order: &[u32], os: &Elements<'_, 'a>) -> Vec<OutItem<'a>> {
         let mut out: Vec<OutItem<'a>> = Vec::new();
         for &r in order {
-            let r = r as usize;
-            let item = match self.ours.get(r) {
-                Some(&KEPT) => {
-                    let v = os.at(r);
+            let item = match self.ours.get(r as usize) {
+                Some(Held::Kept) => {
+                    let v = os.at(r as usize);
                     if out.last_mut().is_some_and(|last| last.extend_kept(v)) {
                         continue;
                     }
                     Some(OutItem::kept(v))
                 }
-                Some(&DROPPED) => None,
-                Some(&k) => self.merged.get_mut(k as usize).and_then(Option::take),
-                None => self.theirs.remove(&r),
+                Some(Held::Dropped) => None,
+                Some(Held::Merged) => self
+                    .merged
+                    .binary_search_by_key(&r, |(at, _)| *at)
+                    .ok()
+                    .and_then(|k| self.merged[k].1.take()),
+                None => self.theirs.remove(&(r as usize)),
             };
             out.extend(item);
         }

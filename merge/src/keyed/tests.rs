@@ -51,7 +51,7 @@ fn kept_elements_that_follow_one_another_become_runs() {
     // Ours: slots 0..5 (2 dropped, 3 merged); theirs' own elements: slots 5..8 (6
     // dropped).
     let slots = || {
-        let mut s = Slots::new(5, 3);
+        let mut s = Slots::new(5);
         s.push_kept();
         s.push_kept();
         s.push_ours(None);
@@ -96,4 +96,16 @@ fn kept_elements_that_follow_one_another_become_runs() {
     );
     assert!(slots().holds(0) && !slots().holds(2) && slots().holds(3));
     assert!(slots().holds(5) && !slots().holds(6) && slots().holds(7));
+}
+
+#[test]
+fn insertions_go_to_their_places_in_the_spines_own_table() {
+    // Places: 0 the start, p + 1 after spine element p; one place's in their order.
+    assert_eq!(
+        with_inserted(vec![10, 11, 12], &[(0, 1), (0, 2), (2, 3), (3, 4), (3, 5)]),
+        [1, 2, 10, 11, 3, 12, 4, 5]
+    );
+    assert_eq!(with_inserted(vec![10, 11], &[]), [10, 11]);
+    assert_eq!(with_inserted(vec![], &[(0, 1), (0, 2)]), [1, 2]);
+    assert_eq!(with_inserted(vec![10], &[(1, 1)]), [10, 1]);
 }
