@@ -72,26 +72,33 @@ impl Moves {
     pub(crate) fn detect<'a>(v: &Versions<'a>, threads: Threads) -> (Moves, KeyedIndexes<'a>) {
         let (base, ours, theirs) = (v.base, v.ours, v.theirs);
         let id_keys_lower = v.id_keys_lower.as_slice();
-        let scan = |keyed| Scan {
+        // On two threads, base's arrays are indexed once, for both (a 100,000-element
+        // array's index is 2 MB, at the merge's peak).
+        let shared_base = std::sync::Mutex::new(KeyedIndexes::default());
+        let scan = |keyed, shared_base| Scan {
             base,
             id_keys_lower,
             keyed,
+            shared_base,
         };
         let (ours, theirs, keyed) = if threads.parallel(base.text().len()) {
             let ((t, kt), (o, ko)) = crate::both(
                 true,
-                || scan(KeyedIndexes::default()).detect_side(theirs),
-                || scan(KeyedIndexes::default()).detect_side(ours),
+                || scan(KeyedIndexes::default(), Some(&shared_base)).detect_side(theirs),
+                || scan(KeyedIndexes::default(), Some(&shared_base)).detect_side(ours),
             );
             let mut keyed = ko;
-            for (slot, index) in kt {
+            let base_keyed = shared_base
+                .into_inner()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            for (slot, index) in kt.into_iter().chain(base_keyed) {
                 keyed.entry(slot).or_insert(index);
             }
             (o, t, keyed)
         } else {
             // One after the other, the base's arrays indexed once.
-            let (o, keyed) = scan(KeyedIndexes::default()).detect_side(ours);
-            let (t, keyed) = scan(keyed).detect_side(theirs);
+            let (o, keyed) = scan(KeyedIndexes::default(), None).detect_side(ours);
+            let (t, keyed) = scan(keyed, None).detect_side(theirs);
             (o, t, keyed)
         };
         let moves = Moves {
@@ -242,6 +249,8 @@ struct Scan<'m, 'a> {
     base: &'a Document,
     id_keys_lower: &'m [String],
     keyed: KeyedIndexes<'a>,
+    /// Base's arrays indexed, shared with the scan of the other side on another thread.
+    shared_base: Option<&'m std::sync::Mutex<KeyedIndexes<'a>>>,
 }
 
 impl<'a> Scan<'_, 'a> {
@@ -249,10 +258,17 @@ impl<'a> Scan<'_, 'a> {
     fn keyed(&mut self, arr: Value<'a>) -> Option<Arc<KeyedIndex<'a>>> {
         let slot = (arr.doc() as *const Document as usize, arr.id());
         let id_keys_lower = self.id_keys_lower;
-        self.keyed
-            .entry(slot)
-            .or_insert_with(|| KeyedIndex::by_id(id_keys_lower, arr).map(Arc::new))
-            .clone()
+        let index = || KeyedIndex::by_id(id_keys_lower, arr).map(Arc::new);
+        match self.shared_base {
+            // Locked while it is built: the other thread waits for it, not builds it too.
+            Some(shared) if std::ptr::eq(arr.doc(), self.base) => shared
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .entry(slot)
+                .or_insert_with(index)
+                .clone(),
+            _ => self.keyed.entry(slot).or_insert_with(index).clone(),
+        }
     }
 
     fn id_of(&self, v: Value<'a>) -> Option<(Cow<'a, str>, Cow<'a, str>)> {
