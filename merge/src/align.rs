@@ -8,7 +8,7 @@ use std::ops::Range;
 use sjson::Value;
 
 use crate::id_table::IdSource;
-use crate::pairing::{pair, Basis, Pairs, Print, Skip};
+use crate::pairing::{pair, same_skipping, Basis, Pairs, Print, Skip};
 use crate::sequence::matches;
 
 /// For each element of `from`, its counterpart in `to` and why: equal values (with `skip`
@@ -28,7 +28,10 @@ pub(crate) fn align<'k>(
     let mut hunks: Vec<(Range<usize>, Range<usize>)> = Vec::new();
     let (mut i0, mut j0) = (0, 0);
     for (i, m) in matches(&hf, &ht).into_iter().enumerate() {
-        let Some(j) = m else { continue };
+        // Equal hashes are only candidates: the values are compared.
+        let Some(j) = m.filter(|&j| same_skipping(from[i], to[j], skip)) else {
+            continue;
+        };
         result[i] = Some((j, Basis::Equal));
         used[j] = true;
         if i0 < i || j0 < j {
@@ -95,5 +98,24 @@ mod tests {
         assert_eq!(got[1], "i2");
         // No counterpart: an id of its own that no real id can equal.
         assert!(got[2].starts_with('\u{1}'), "{:?}", got[2]);
+    }
+
+    #[test]
+    fn a_hash_collision_is_not_taken_for_equal_elements() {
+        let d = Document::parse(
+            "k = [{ id = 1 a = 1 } { id = 2 a = 2 }] u = [{ a = 1 } { z = 9 }]",
+            Dialect::Sjson,
+        )
+        .unwrap();
+        let to: Vec<_> = d.root().get("k").unwrap().children().collect();
+        let from: Vec<_> = d.root().get("u").unwrap().children().collect();
+        // Every print hashes alike: only the values can tell.
+        let pairs = crate::pairing::tests::colliding(|| align(&from, &to, Skip::Member("id"), &[]));
+        assert_eq!(pairs[0], Some((0, Basis::Equal)));
+        assert!(
+            !matches!(pairs[1], Some((_, Basis::Equal))),
+            "{{ z = 9 }} is not equal to {{ a = 2 }}: {:?}",
+            pairs[1]
+        );
     }
 }

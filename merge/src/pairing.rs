@@ -145,8 +145,12 @@ impl<'v> Print<'v> {
         Self::build(v, skip, true)
     }
 
-    /// The hash of `v` with `skip` left out: [`Print::whole`] alone.
+    /// The hash of `v` with `skip` left out: [`Print::whole`] alone. A filter only: equal
+    /// hashes are confirmed with [`same_skipping`].
     pub(crate) fn hash(v: Value<'v>, skip: Skip<'_>) -> u64 {
+        if collide() {
+            return 0;
+        }
         Self::build(v, skip, false).whole
     }
 
@@ -183,6 +187,49 @@ impl<'v> Print<'v> {
             whole: h.finish(),
             members: Some(members),
         }
+    }
+}
+
+/// Whether `a` and `b` are equal with `skip` left out: what equal [`Print::hash`]es stand
+/// for, without trusting the hash (formatting ignored, as [`Value::same_value`]).
+pub(crate) fn same_skipping(a: Value<'_>, b: Value<'_>, skip: Skip<'_>) -> bool {
+    // Below the compared objects, only `Skip::Ids` leaves members out (as `Print::build`).
+    let inner = match skip {
+        Skip::Member(_) => Skip::Nothing,
+        other => other,
+    };
+    match (a.kind(), b.kind()) {
+        (Kind::Object, Kind::Object) => same_members(a, b, skip, inner),
+        _ => same_inside(a, b, inner),
+    }
+}
+
+/// The members of objects `a` and `b` but those `skip` names, in order: equal keys, and
+/// values equal with `inner` left out.
+fn same_members(a: Value<'_>, b: Value<'_>, skip: Skip<'_>, inner: Skip<'_>) -> bool {
+    let mut xs = a.members().filter(|(k, _)| !skip.member(k));
+    let mut ys = b.members().filter(|(k, _)| !skip.member(k));
+    loop {
+        match (xs.next(), ys.next()) {
+            (None, None) => return true,
+            (Some((kx, x)), Some((ky, y))) if kx == ky && same_inside(x, y, inner) => {}
+            _ => return false,
+        }
+    }
+}
+
+/// Values inside the compared ones: with `Skip::Ids`, objects and arrays member by member
+/// and element by element; any other value whole.
+fn same_inside(a: Value<'_>, b: Value<'_>, skip: Skip<'_>) -> bool {
+    match (a.kind(), b.kind(), skip) {
+        (Kind::Object, Kind::Object, Skip::Ids(_)) => same_members(a, b, skip, skip),
+        (Kind::Array, Kind::Array, Skip::Ids(_)) => {
+            a.len() == b.len()
+                && a.children()
+                    .zip(b.children())
+                    .all(|(x, y)| same_inside(x, y, skip))
+        }
+        _ => a.same_value(&b),
     }
 }
 
@@ -333,6 +380,47 @@ pub(crate) mod tests {
 
     fn doc(text: &str) -> Document {
         Document::parse(text, Dialect::Sjson).unwrap()
+    }
+
+    /// A small object's text: members from a few keys and values, in the order given.
+    fn object_text(members: &[(usize, usize)], gap: &str) -> String {
+        const KEYS: [&str; 4] = ["id", "a", "b", "c"];
+        const VALUES: [&str; 6] = [
+            "1",
+            "1.0",
+            "\"x\"",
+            "[1 2]",
+            "{ id = 3 a = 1 }",
+            "[{ id = 4 b = 2 }]",
+        ];
+        let mut seen = std::collections::HashSet::new();
+        let body: Vec<String> = members
+            .iter()
+            .filter(|(k, _)| seen.insert(*k))
+            .map(|&(k, v)| format!("{} ={gap}{}", KEYS[k % 4], VALUES[v % 6]))
+            .collect();
+        format!("{{ {} }}", body.join(gap))
+    }
+
+    proptest::proptest! {
+        /// The values' comparison agrees with their prints' hashes (which only filter), for
+        /// every kind of skip, formatting apart.
+        #[test]
+        fn same_skipping_is_what_equal_prints_stand_for(
+            a in proptest::collection::vec((0usize..4, 0usize..6), 0..4),
+            b in proptest::collection::vec((0usize..4, 0usize..6), 0..4),
+            same in proptest::bool::ANY,
+            gap in proptest::sample::select(vec![" ", "  ", "\n\t"]),
+        ) {
+            let b = if same { a.clone() } else { b };
+            let d = doc(&format!("l = [{} {}]", object_text(&a, " "), object_text(&b, gap)));
+            let e = elements(&d);
+            let is_id = |k: &str| k == "id";
+            for skip in [Skip::Nothing, Skip::Member("id"), Skip::Ids(&is_id)] {
+                let hashes = Print::hash(e[0], skip) == Print::hash(e[1], skip);
+                proptest::prop_assert_eq!(same_skipping(e[0], e[1], skip), hashes);
+            }
+        }
     }
 
     fn elements(d: &Document) -> Vec<Value<'_>> {
