@@ -44,7 +44,6 @@ pub struct HugePages;
 // kernel backs pages inside the block that `System` returned, never its contents.
 unsafe impl GlobalAlloc for HugePages {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        fix_mmap_threshold();
         // SAFETY: the caller's contract for `alloc` is `System.alloc`'s.
         let block = unsafe { System.alloc(layout) };
         advise(block, layout.size());
@@ -52,7 +51,6 @@ unsafe impl GlobalAlloc for HugePages {
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        fix_mmap_threshold();
         // SAFETY: as for `alloc`.
         let block = unsafe { System.alloc_zeroed(layout) };
         advise(block, layout.size());
@@ -92,20 +90,19 @@ fn advise(_: *mut u8, _: usize) {}
 /// The mmap threshold glibc starts with, kept (see the module's documentation).
 pub const MMAP_THRESHOLD: usize = 128 << 10;
 
-/// Fixes glibc's mmap threshold at [`MMAP_THRESHOLD`], once: setting it stops glibc from
-/// raising it as blocks are freed.
+/// Fixes glibc's mmap threshold at [`MMAP_THRESHOLD`]: setting it stops glibc from raising
+/// it as blocks are freed. Called once, first thing, by each binary's entry point (not on
+/// every allocation).
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
-fn fix_mmap_threshold() {
-    static FIXED: std::sync::Once = std::sync::Once::new();
-    FIXED.call_once(|| {
-        // SAFETY: `mallopt` only sets a parameter of glibc's allocator (it allocates
-        // nothing of Rust's); a refusal (0) leaves glibc as it was.
-        unsafe { libc::mallopt(libc::M_MMAP_THRESHOLD, MMAP_THRESHOLD as libc::c_int) };
-    });
+pub fn fix_mmap_threshold() {
+    // SAFETY: `mallopt` only sets a parameter of glibc's allocator (it allocates nothing of
+    // Rust's); a refusal (0) leaves glibc as it was.
+    unsafe { libc::mallopt(libc::M_MMAP_THRESHOLD, MMAP_THRESHOLD as libc::c_int) };
 }
 
+/// glibc's threshold: nothing to fix elsewhere.
 #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
-fn fix_mmap_threshold() {}
+pub fn fix_mmap_threshold() {}
 
 /// The aligned huge pages inside a block of `len` bytes at address `start`, as (first
 /// byte, length), when the block is [`LARGE`], not above [`HUGEST`], and holds at least one.

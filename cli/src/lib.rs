@@ -107,6 +107,7 @@ enum Command {
 
 /// The `assetvc` command line: parses the arguments, runs the command, gives its status.
 pub fn main() -> ExitCode {
+    alloc::fix_mmap_threshold();
     let cli = Cli::parse();
     exit::end(run(&cli.command))
 }
@@ -114,6 +115,7 @@ pub fn main() -> ExitCode {
 /// The `assetvc-merge-driver` binary: `assetvc merge-driver` without the rest of the
 /// command line, for git to start once per merged file (`commands::merge_driver`).
 pub fn merge_driver_main() -> ExitCode {
+    alloc::fix_mmap_threshold();
     exit::end(commands::merge_driver::main_lean(
         std::env::args_os().skip(1),
     ))
@@ -122,6 +124,7 @@ pub fn merge_driver_main() -> ExitCode {
 /// The `git-merge-assetvc` binary: the merge strategy git runs once per merge step
 /// (`commands::merge_strategy`).
 pub fn merge_strategy_main() -> ExitCode {
+    alloc::fix_mmap_threshold();
     interrupt::remove_locks_on_termination();
     exit::end(commands::merge_strategy::main(std::env::args_os().skip(1)))
 }
