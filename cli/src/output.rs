@@ -69,18 +69,8 @@ pub fn is_closed(e: &Error) -> bool {
             .get_ref()
             .is_some_and(|inner| inner.is::<StdoutClosed>()),
         Error::Context { source, .. } => is_closed(source),
-        Error::BadInput(_)
-        | Error::Load(_)
-        | Error::Usage(_)
-        | Error::Merge { .. }
-        | Error::Blocked(_)
-        | Error::CommitAborted { .. }
-        | Error::Failed(_)
-        | Error::Other(_)
-        | Error::Store(_)
-        | Error::Config(_)
-        | Error::Install(_)
-        | Error::Git(_) => false,
+        // No other failure carries an I/O error of its own.
+        _ => false,
     }
 }
 

@@ -32,6 +32,11 @@ fn repairs(out: &Merged) -> Vec<(ConflictKind, String)> {
         .collect()
 }
 
+/// The referrer of conflict `i` of `out`, as a pointer.
+fn referrer(out: &Merged, i: usize) -> Option<String> {
+    out.conflicts[i].referrer.as_ref().map(|r| r.to_string())
+}
+
 pub(super) const UNIT: &str = "a1b2c3d4-0000-4000-8000-000000000001";
 
 /// Base and ours hold a unit; ours adds a flow node using it; theirs deletes the unit.
@@ -186,14 +191,7 @@ fn reparenting_each_under_the_other_reverts_the_losing_sides_reparent() {
             repairs(&out),
             [(ConflictKind::Cycle, "/l/[id=a]/parent".to_string())]
         );
-        assert_eq!(
-            out.conflicts[0]
-                .referrer
-                .as_ref()
-                .map(|r| r.to_string())
-                .as_deref(),
-            Some("/l/[id=b]")
-        );
+        assert_eq!(referrer(&out, 0).as_deref(), Some("/l/[id=b]"));
     }
 }
 
@@ -310,14 +308,7 @@ fn a_restored_object_under_unkeyed_elements_is_reported_and_placed_by_its_route(
         .map(|c| c.get("id").unwrap().as_str().unwrap().to_string())
         .collect();
     assert_eq!(held, [unit]);
-    assert_eq!(
-        out.conflicts[0]
-            .referrer
-            .as_ref()
-            .map(|r| r.to_string())
-            .as_deref(),
-        Some("/flow/[id=n1]/unit")
-    );
+    assert_eq!(referrer(&out, 0).as_deref(), Some("/flow/[id=n1]/unit"));
 }
 
 /// A level of `n` entities (ids `00000007-entity`), each the `parent` of the next, with

@@ -13,7 +13,7 @@
 //! process, the attribute tree, git's objects written to a scratch directory and read back
 //! (BENCHMARKS.md, "The merge strategy"). `ort_parity.rs` holds that the answer is git's.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashSet};
 
 use gix::bstr::{BStr, BString, ByteSlice};
 use gix::object::tree::diff::ChangeDetached;
@@ -141,10 +141,10 @@ fn changes(
 /// Whether a file `one` side added stands where the `other` side added a file below it
 /// (a file/folder conflict, which git reports).
 fn clashes(one: &BTreeMap<BString, Change>, other: &BTreeMap<BString, Change>) -> bool {
-    let added: HashMap<&BStr, ()> = one
+    let added: HashSet<&BStr> = one
         .iter()
         .filter(|(_, c)| c.before.is_none())
-        .map(|(p, _)| (p.as_bstr(), ()))
+        .map(|(p, _)| p.as_bstr())
         .collect();
     if added.is_empty() {
         return false;
@@ -152,5 +152,5 @@ fn clashes(one: &BTreeMap<BString, Change>, other: &BTreeMap<BString, Change>) -
     other
         .iter()
         .filter(|(_, c)| c.before.is_none())
-        .any(|(path, _)| crate::repo::ancestors(path.as_bstr()).any(|dir| added.contains_key(dir)))
+        .any(|(path, _)| crate::repo::ancestors(path.as_bstr()).any(|dir| added.contains(dir)))
 }

@@ -55,7 +55,7 @@ pub(super) enum RunGit {
 /// memory after; with the roots of what the result refers to (for [`super::persist`]).
 /// With one merge base and no deletion on either side, merge-ort's answer is told without
 /// running git (`direct.rs`) unless `run_git` says always.
-pub(super) fn merge_with_git(
+pub(super) fn merge_as_ort(
     repo: &mut gix::Repository,
     trees: &MergeTrees<'_>,
     (base, ours, theirs): (Option<ObjectId>, ObjectId, ObjectId),

@@ -194,8 +194,7 @@ pub(super) fn merge_explicit_running(
         peel_to_tree(repo, trees.theirs)?,
     );
     let mut memory_repo = super::merge_repo(repo);
-    let (merge, roots) =
-        super::ort::merge_with_git(&mut memory_repo, trees, sides, rules, run_git)?;
+    let (merge, roots) = super::ort::merge_as_ort(&mut memory_repo, trees, sides, rules, run_git)?;
     let memory = memory_repo.objects.take_object_memory().unwrap_or_default();
     super::persist(&repo.objects, &memory, &roots)?;
     Ok(merge)

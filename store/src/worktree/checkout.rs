@@ -138,6 +138,7 @@ fn refuse_unless_safe_to_write(
     // A sample of the file system's clock, before any file is looked at: the versions
     // older than it can be known again at the swap by their stat data (`settled.rs`).
     let clock = super::settled::Clock::sample(&wt.root);
+    let exec_bit = wt.exec_bit;
     // Whether each directory a new path needs is taken by something else (checked once).
     let mut not_a_dir: HashMap<BString, bool> = HashMap::new();
     for change in changes {
@@ -147,12 +148,11 @@ fn refuse_unless_safe_to_write(
                 // Taken before the file is looked at: a write after it shows.
                 let version = clock.as_ref().and_then(|c| c.version(&wt.path(rela)));
                 let entry = current.entry_by_path(rela);
-                let exec_bit = wt.exec_bit;
                 let holds_new =
                     |d: &OnDisk| change.new.is_some_and(|(nid, nm)| d.is(&nid, nm, exec_bit));
                 let unchanged = match entry {
                     Some(e) => wt.is_unchanged(rela, e, current)?,
-                    None => wt.probe(rela, current)?.is(&id, mode, wt.exec_bit),
+                    None => wt.probe(rela, current)?.is(&id, mode, exec_bit),
                 };
                 let (id, mode) = entry.map_or((id, mode), |e| (e.id, e.mode));
                 let on_disk = match unchanged {
@@ -176,7 +176,7 @@ fn refuse_unless_safe_to_write(
                         is_empty_dir(&wt.path(rela))
                     }
                     (d, Some((nid, nmode))) => {
-                        let same = d.is(&nid, nmode, wt.exec_bit);
+                        let same = d.is(&nid, nmode, exec_bit);
                         if same {
                             already_there.insert(change.path.clone());
                         }

@@ -55,11 +55,15 @@ pub(super) type Fence = (u64, u64, u64, i64, i64, i64, i64);
 /// size, modification and change times (`None`: nothing there). A save by rename changes
 /// the inode, one in place the size or the times.
 pub(super) fn fence(path: &std::path::Path) -> Option<Fence> {
-    let m = std::fs::symlink_metadata(path).ok()?;
+    std::fs::symlink_metadata(path).ok().map(|m| fence_of(&m))
+}
+
+/// [`fence`] of what `m` describes.
+pub(super) fn fence_of(m: &std::fs::Metadata) -> Fence {
     #[cfg(unix)]
     {
         use std::os::unix::fs::MetadataExt;
-        Some((
+        (
             m.dev(),
             m.ino(),
             m.size(),
@@ -67,7 +71,7 @@ pub(super) fn fence(path: &std::path::Path) -> Option<Fence> {
             m.mtime_nsec(),
             m.ctime(),
             m.ctime_nsec(),
-        ))
+        )
     }
     #[cfg(not(unix))]
     {
@@ -76,6 +80,6 @@ pub(super) fn fence(path: &std::path::Path) -> Option<Fence> {
             .ok()
             .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
             .map_or(0, |d| d.as_nanos() as i64);
-        Some((0, 0, m.len(), nanos, 0, 0, 0))
+        (0, 0, m.len(), nanos, 0, 0, 0)
     }
 }

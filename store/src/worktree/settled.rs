@@ -40,19 +40,19 @@ impl Clock {
     /// `None` when that cannot be done (the proof is then never given).
     #[cfg(unix)]
     pub(super) fn sample(root: &Path) -> Option<Clock> {
-        use std::os::unix::fs::MetadataExt;
         let probe = tempfile::Builder::new()
             .prefix(".assetvc-clock-")
             .tempfile_in(root)
             .ok()?;
-        let m = probe.as_file().metadata().ok()?;
+        let (dev, _, _, mtime, mtime_ns, _, _) =
+            super::fs::fence_of(&probe.as_file().metadata().ok()?);
         Some(Clock {
-            dev: m.dev(),
-            at: (m.mtime(), m.mtime_nsec()),
+            dev,
+            at: (mtime, mtime_ns),
         })
     }
 
-    /// Never sampled where stat data lack inodes.
+    /// Never sampled where stat data lack inodes (so no version is ever known there).
     #[cfg(not(unix))]
     pub(super) fn sample(_root: &Path) -> Option<Clock> {
         None
@@ -73,21 +73,17 @@ impl Version {
     }
 }
 
-#[cfg(unix)]
+/// The version of the regular file at `path`: its [`super::fs::fence`] without the change
+/// time (which the swap's rename changes).
 fn version_of(path: &Path) -> Option<Version> {
-    use std::os::unix::fs::MetadataExt;
     let m = std::fs::symlink_metadata(path).ok()?;
-    m.is_file().then(|| Version {
-        dev: m.dev(),
-        ino: m.ino(),
-        size: m.size(),
-        mtime: (m.mtime(), m.mtime_nsec()),
+    let (dev, ino, size, mtime, mtime_ns, _, _) = super::fs::fence_of(&m);
+    m.is_file().then_some(Version {
+        dev,
+        ino,
+        size,
+        mtime: (mtime, mtime_ns),
     })
-}
-
-#[cfg(not(unix))]
-fn version_of(_path: &Path) -> Option<Version> {
-    None
 }
 
 /// What the check found at each path it could prove later unchanged: the version and what
