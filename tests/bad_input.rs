@@ -25,6 +25,9 @@ fn cases() -> Vec<(&'static str, Input, &'static str)> {
     }
     // Valid lines, then a syntax error at the very end.
     big.extend_from_slice(b"broken = {\n");
+    // Over a mebibyte (a size merges read through a mapping), then a byte that is not UTF-8.
+    let mut large_not_utf8 = b"entity_property = [1.5 2.5 3.5]\n".repeat(40_000);
+    large_not_utf8.extend_from_slice(b"a = \"\xff\"\n");
     vec![
         (
             "unparsable",
@@ -55,6 +58,11 @@ fn cases() -> Vec<(&'static str, Input, &'static str)> {
             "100 MB",
             Input::Bytes(big),
             "expected key, found end of file",
+        ),
+        (
+            "invalid UTF-8 after a mebibyte",
+            Input::Bytes(large_not_utf8),
+            "invalid UTF-8",
         ),
         ("directory", Input::Directory, "is a directory"),
         ("missing", Input::Missing, "No such file"),

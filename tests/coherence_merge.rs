@@ -243,6 +243,78 @@ fn large_level(items: &str) -> String {
     text
 }
 
+#[test]
+fn a_large_merge_read_through_mappings_is_the_merge_of_the_texts() {
+    // Versions over a mebibyte are parsed from their files' mappings, not copied: the
+    // result, written over ours by `merge-file` and by the driver, is the library's merge
+    // of the same texts, and the versions are left as they were.
+    let base = large_level("{ id = n0 }");
+    let ours = base.replace(
+        "filler-00007\"\n\t\tname = \"filler\"",
+        "filler-00007\"\n\t\tname = \"seven\"",
+    );
+    let theirs = base
+        .replace(
+            "filler-19000\"\n\t\tname = \"filler\"\n\t\tpos = [1 2 3]",
+            "filler-19000\"\n\t\tname = \"filler\"\n\t\tpos = [4 5 6]",
+        )
+        .replace("{ id = n0 }", "{ id = n0 } { id = n2 }");
+    assert!(ours != base && theirs != base);
+    let expected = merge::merge(
+        merge::Inputs::texts(&base, &ours, &theirs, sjson::Dialect::Sjson),
+        &merge::MergeOptions::default(),
+    )
+    .unwrap()
+    .document
+    .into_text();
+    assert!(
+        expected.contains("seven") && expected.contains("pos = [4 5 6]") && expected.contains("n2")
+    );
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let write = |name: &str, text: &str| std::fs::write(dir.join(name), text).unwrap();
+    for (args, result) in [
+        (
+            &["merge-file", "ours.level", "base.level", "theirs.level"][..],
+            "ours.level",
+        ),
+        (
+            &[
+                "merge-driver",
+                "--",
+                "base.level",
+                "ours.level",
+                "theirs.level",
+                "a.level",
+            ][..],
+            "ours.level",
+        ),
+    ] {
+        write("base.level", &base);
+        write("ours.level", &ours);
+        write("theirs.level", &theirs);
+        let out = run(assetvc().args(args).current_dir(dir));
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(
+            std::fs::read_to_string(dir.join(result)).unwrap(),
+            expected,
+            "{args:?}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(dir.join("base.level")).unwrap(),
+            base
+        );
+        assert_eq!(
+            std::fs::read_to_string(dir.join("theirs.level")).unwrap(),
+            theirs
+        );
+    }
+}
+
 /// Base, ours and theirs of a large level where ours adds `n1` inside `c1` and theirs
 /// deletes `c1`.
 fn large_versions() -> [String; 3] {

@@ -16,6 +16,7 @@ mod debug_bundle;
 mod exit;
 mod files;
 mod interrupt;
+mod mapped;
 mod progress;
 mod repo_config;
 mod report;

@@ -58,7 +58,7 @@ pub(crate) fn merge_plain<R: Send>(
     let format = crate::profile::resolve(options.profile, ours);
     checked(
         &versions,
-        printed,
+        (printed, Default::default()),
         walked,
         (ours_dialect, parallel, format),
         options,
@@ -95,8 +95,10 @@ pub(crate) fn merge_owned<R: Send>(
     let dialects = [base.dialect(), ours.dialect(), theirs.dialect()];
     let format = crate::profile::resolve(options.profile, &ours);
     let (walked, printed, base) = print_owned(base, &ours, &theirs, base_again, options, parallel);
-    // The sides' node tables go before the result is parsed; their texts stay.
-    let sides = [ours.into_text(), theirs.into_text()];
+    // The sides' node tables hold the result's parse; their texts stay.
+    let (ours, ours_tables) = ours.into_parts();
+    let (theirs, theirs_tables) = theirs.into_parts();
+    let sides = [ours, theirs];
     let (ours, theirs) = ((&*sides[0], dialects[1]), (&*sides[1], dialects[2]));
     let versions = match &base {
         BaseAfter::Kept(text) => coherence::Versions::texts((text, dialects[0]), ours, theirs),
@@ -106,7 +108,7 @@ pub(crate) fn merge_owned<R: Send>(
     };
     checked(
         &versions,
-        printed,
+        (printed, [ours_tables, theirs_tables]),
         Some(walked),
         (dialects[1], parallel, format),
         options,
@@ -247,34 +249,44 @@ fn print_owned<'a>(
 /// The coherence pass on the printed merge, with `beside` run on the result beside it.
 fn checked<R: Send>(
     versions: &coherence::Versions<'_>,
-    printed: Printed,
+    (printed, reuse): (Printed, [sjson::Tables; 2]),
     walked: Option<coherence::SideWalk>,
     (ours_dialect, parallel, format): (Dialect, bool, crate::profile::Format),
     options: &MergeOptions,
     beside: impl Fn(&Document, &[Conflict]) -> R + Sync,
 ) -> Result<Coherent<R>, MergeError> {
     // The result is an edit of ours, in ours' dialect.
-    let (mut conflicts, merged) = parse_printed(printed, ours_dialect, parallel)?;
-    let (early, checked) = both(
+    let (mut conflicts, merged) = parse_printed(printed, ours_dialect, parallel, reuse)?;
+    let id_keys_lower = crate::profile::id_keys_lower(format, options);
+    let rules = |ids_known_unique| crate::gate::Rules {
+        id_keys_lower: &id_keys_lower,
+        format,
+        ids_known_unique,
+    };
+    let gate = |document: &Document, ids_known_unique: bool| {
+        crate::gate::check(document, |v| versions.doc(v), &rules(ids_known_unique))
+    };
+    // On a large result the gate looks at it beside the coherence pass, as if the pass will
+    // find the ids unique and change nothing (the common case): a clean result is then
+    // known clean. Otherwise the gate runs below.
+    let ((early, ahead), checked) = both(
         parallel,
-        || beside(&merged, &conflicts),
+        || {
+            let early = beside(&merged, &conflicts);
+            (early, parallel && crate::gate::clean(&merged, &rules(true)))
+        },
         || coherence::repaired(versions, &merged, options, walked),
     );
     let pass = checked?;
     let unique_ids = pass.unique_ids;
-    let gate = |document: &Document| {
-        let id_keys_lower = crate::profile::id_keys_lower(format, options);
-        let rules = crate::gate::Rules {
-            id_keys_lower: &id_keys_lower,
-            format,
-            ids_known_unique: unique_ids,
-        };
-        crate::gate::check(document, |v| versions.doc(v), &rules)
-    };
     if pass.document.is_none() && pass.reports.is_empty() {
+        let violations = match ahead && unique_ids {
+            true => Vec::new(),
+            false => gate(&merged, unique_ids),
+        };
         return Ok(Coherent {
             conflicts,
-            violations: gate(&merged),
+            violations,
             document: merged,
             beside: early,
             unique_ids,
@@ -282,7 +294,7 @@ fn checked<R: Send>(
     }
     conflicts.extend(pass.reports);
     let document = pass.document.unwrap_or(merged);
-    let violations = gate(&document);
+    let violations = gate(&document, unique_ids);
     let beside = beside(&document, &conflicts);
     Ok(Coherent {
         conflicts,
@@ -293,12 +305,13 @@ fn checked<R: Send>(
     })
 }
 
-/// Parses the structural merge's text, as printed with its split hint: its conflicts and
-/// the document.
+/// Parses the structural merge's text, as printed with its split hint, into the node
+/// tables of versions no longer needed: its conflicts and the document.
 fn parse_printed(
     printed: Printed,
     dialect: Dialect,
     parallel: bool,
+    reuse: [sjson::Tables; 2],
 ) -> Result<(Vec<Conflict>, Document), MergeError> {
     let Printed {
         text,
@@ -307,7 +320,7 @@ fn parse_printed(
     } = printed;
     // A large result is parsed on two threads, from the printer's hint.
     let split = split.filter(|_| parallel);
-    let merged = Document::parse_split(text, ParseOptions::new(dialect), split)
+    let merged = Document::parse_split_reusing(text, ParseOptions::new(dialect), split, reuse)
         .map_err(MergeError::Invalid)?;
     Ok((conflicts, merged))
 }

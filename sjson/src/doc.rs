@@ -398,7 +398,7 @@ impl NodeId {
 /// A parsed document that prints back byte for byte.
 #[derive(Debug, Clone)]
 pub struct Document {
-    pub(crate) text: String,
+    pub(crate) text: crate::Text,
     pub(crate) nodes: Vec<Node>,
     /// The nodes' [`Extra`] entries (containers' that are not flat, mostly), in preorder.
     pub(crate) extras: Vec<Extra>,
@@ -417,8 +417,14 @@ impl Document {
         &self.text
     }
 
-    /// Consumes the document, returning its source text.
+    /// Consumes the document, returning its source text as a `String` (a copy when the
+    /// document was parsed from a [`crate::Backing`]; [`Document::into_source`] keeps it).
     pub fn into_text(self) -> String {
+        self.text.into_string()
+    }
+
+    /// Consumes the document, returning its source text as it is held.
+    pub fn into_source(self) -> crate::Text {
         self.text
     }
 

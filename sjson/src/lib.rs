@@ -21,15 +21,17 @@ mod parse;
 pub mod reference;
 mod split;
 pub mod string;
+mod text;
 mod value;
 
 pub use detect::Detected;
 pub use doc::{Dialect, Document, Kind, NodeId};
 pub use error::{line_col, source_line, ErrorKind, ParseError};
 pub use number::{lexemes_equal, NumberKey, NumberValue};
-pub use parse::{ParseOptions, DEFAULT_MAX_DEPTH};
+pub use parse::{ParseOptions, Tables, DEFAULT_MAX_DEPTH};
 pub use split::Split;
 pub use string::Quoting;
+pub use text::{Backing, Text};
 pub use value::{Children, Value};
 mod layout;
 mod render;

@@ -65,27 +65,49 @@ impl Document {
         Self::parse_split(text, options, None)
     }
 
+    /// Parses text held by a [`crate::Backing`] (a mapped file) without copying it.
+    pub fn parse_backed(
+        backing: impl crate::Backing,
+        options: ParseOptions,
+    ) -> Result<Document, ParseError> {
+        Self::parse_split(crate::Text::backed(backing), options, None)
+    }
+
     /// [`Document::parse_with`], on two threads when `split` names the start of an
     /// element of a big array (see [`Split`]): the same document, or the same error,
     /// whether the hint is right or not.
     pub fn parse_split(
-        text: String,
+        text: impl Into<crate::Text>,
         options: ParseOptions,
         split: Option<Split>,
     ) -> Result<Document, ParseError> {
+        Self::parse_split_reusing(text, options, split, Default::default())
+    }
+
+    /// [`Document::parse_split`] into the node tables of documents no longer needed
+    /// ([`Document::into_parts`]; the second for the second thread's piece): the same
+    /// document. Memory already written is not faulted in again, which on a large merge
+    /// costs about as much as the writes themselves.
+    pub fn parse_split_reusing(
+        text: impl Into<crate::Text>,
+        options: ParseOptions,
+        split: Option<Split>,
+        [first, second]: [Tables; 2],
+    ) -> Result<Document, ParseError> {
+        let text: crate::Text = text.into();
         if text.len() >= u32::MAX as usize {
             return Err(ParseError::at(ErrorKind::TooLarge, "", 0));
         }
         let split = split.filter(|s| s.at < text.len() && s.depth >= 1);
         let (nodes, extras, root_braced) = match split {
-            None => Scanner::new(&text, options).document()?,
+            None => Scanner::new(&text, options, first).document()?,
             Some(split) => std::thread::scope(|scope| {
                 let (send, piece) = std::sync::mpsc::channel();
                 let rest = &text;
                 scope.spawn(move || {
-                    let _ = send.send(Scanner::new(rest, options).piece(split));
+                    let _ = send.send(Scanner::new(rest, options, second).piece(split));
                 });
-                let mut scanner = Scanner::new(&text, options);
+                let mut scanner = Scanner::new(&text, options, first);
                 scanner.pending = Some(Pending { split, piece });
                 scanner.document()
             })?,
@@ -103,6 +125,26 @@ impl Document {
     }
 }
 
+/// A document's node tables, emptied, for another parse to fill
+/// ([`Document::into_parts`], [`Document::parse_split_reusing`]). The default is none.
+#[derive(Debug, Default)]
+pub struct Tables {
+    nodes: Vec<Node>,
+    extras: Vec<Extra>,
+}
+
+impl Document {
+    /// Consumes the document, returning its source text as it is held and its node
+    /// tables for another parse ([`Document::parse_split_reusing`]).
+    pub fn into_parts(self) -> (crate::Text, Tables) {
+        let tables = Tables {
+            nodes: self.nodes,
+            extras: self.extras,
+        };
+        (self.text, tables)
+    }
+}
+
 /// Rejects nesting deeper than `limit`, following the grammar's lexical rules (strings,
 /// raw strings, comments) so brackets inside them are not counted. Used before the
 /// recursive reference parser.
@@ -113,7 +155,7 @@ pub(crate) fn check_depth(text: &str, options: ParseOptions) -> Result<(), Parse
     let mut depth = 0usize;
     if options.dialect == Dialect::Sjson {
         // A braceless root is a level of nesting, as in `Scanner::document`.
-        let mut s = Scanner::new(text, options);
+        let mut s = Scanner::new(text, options, Tables::default());
         if s.skip_trivia().is_ok() && b.get(s.pos) != Some(&b'{') {
             depth = 1;
         }
@@ -188,15 +230,29 @@ struct Scanner<'t> {
 type PResult<T> = std::result::Result<T, ParseError>;
 
 impl<'t> Scanner<'t> {
-    fn new(text: &'t str, options: ParseOptions) -> Self {
+    /// A scanner of `text`, filling `tables` (emptied; reserved to the size guessed for
+    /// the text when they are empty).
+    fn new(text: &'t str, options: ParseOptions, tables: Tables) -> Self {
+        let Tables {
+            mut nodes,
+            mut extras,
+        } = tables;
+        nodes.clear();
+        extras.clear();
+        if nodes.capacity() == 0 {
+            nodes.reserve(text.len() / NODE_BYTES_GUESS + 1);
+        }
+        if extras.capacity() == 0 {
+            extras.reserve(text.len() / EXTRA_BYTES_GUESS + 1);
+        }
         Scanner {
             text,
             b: text.as_bytes(),
             pos: 0,
             sjson: options.dialect == Dialect::Sjson,
             max_depth: options.max_depth,
-            nodes: Vec::with_capacity(text.len() / NODE_BYTES_GUESS + 1),
-            extras: Vec::with_capacity(text.len() / EXTRA_BYTES_GUESS + 1),
+            nodes,
+            extras,
             stack: Vec::new(),
             depth_base: 0,
             in_piece: false,

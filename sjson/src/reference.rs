@@ -36,7 +36,7 @@ pub fn parse_reference(text: &str, options: ParseOptions) -> Result<Document, Pa
         Dialect::Json => (build_json(text)?, true),
     };
     let mut doc = Document {
-        text: text.to_string(),
+        text: text.to_string().into(),
         nodes: b.nodes,
         extras: b.extras,
         dialect: options.dialect,

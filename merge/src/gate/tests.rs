@@ -74,3 +74,60 @@ fn a_clean_merge_has_no_violation_and_does_not_fail() {
     assert!(out.violations.is_empty());
     assert!(!out.failed(Policy::Theirs));
 }
+
+#[test]
+fn a_large_result_is_gated_alike_on_one_thread_and_on_two() {
+    // From a mebibyte on, the gate looks at the result beside the coherence pass: what it
+    // finds is what the one-thread merge finds, whether the result is clean or not.
+    let filler: String = (0..40_000)
+        .map(|i| format!(r#"{{"id":"f{i}","v":[1,2,3]}},"#))
+        .collect();
+    let large = |t: &str| format!(r#"{{"f":[{filler}{{"id":"last"}}],{}"#, &t[1..]);
+    let cases = [
+        (
+            r#"{"t":["a","b","c"]}"#,
+            r#"{"t":["x","a","b","c"]}"#,
+            r#"{"t":["a","b","c","x"]}"#,
+        ),
+        (
+            r#"{"a":[{"id":1,"v":1}]}"#,
+            r#"{"a":[{"id":1,"v":2}]}"#,
+            r#"{"a":[{"id":1,"v":1},{"id":2}]}"#,
+        ),
+    ];
+    for (b, o, t) in cases {
+        let (b, o, t) = (large(b), large(o), large(t));
+        assert!(b.len() > 1 << 20);
+        let merged = |threads| {
+            let options = MergeOptions {
+                threads,
+                ..MergeOptions::default()
+            };
+            merge(Inputs::texts(&b, &o, &t, Dialect::Json), &options).unwrap()
+        };
+        let (one, two) = (merged(crate::Threads::One), merged(crate::Threads::Auto));
+        assert_eq!(one.text(), two.text());
+        assert_eq!(one.violations, two.violations);
+        assert_eq!(one.violations.is_empty(), b.contains(r#""a":"#), "{:?}", one.violations);
+        assert_eq!(one.failed(Policy::Theirs), two.failed(Policy::Theirs));
+    }
+}
+
+#[test]
+fn violations_name_their_array_by_keys_and_ids() {
+    let keys = vec!["id".to_string()];
+    let rules = Rules {
+        id_keys_lower: &keys,
+        format: Format::Generic,
+        ids_known_unique: false,
+    };
+    let doc = |t: &str| Document::parse(t, Dialect::Json).unwrap();
+    let result = doc(r#"{"u":[{"id":"a","p":[{"id":1},{"id":1}]},{"q":{"t":["x","x","y"]}}]}"#);
+    let clean = doc(r#"{"u":[{"id":"a","p":[{"id":1}]},{"q":{"t":["x","y"]}}]}"#);
+    let mut found: Vec<String> = check(&result, |_| Some(&clean), &rules)
+        .iter()
+        .map(|v| v.path().to_string())
+        .collect();
+    found.sort();
+    assert_eq!(found, ["/u/*/q/t", "/u/[id=a]/p"]);
+}

@@ -165,12 +165,17 @@ proptest! {
         let options = ParseOptions::new(Dialect::Sjson);
         for input in [&text, &broken] {
             let one = Document::parse_with(input.clone(), options);
+            // Tables a parse leaves behind, full of another document's nodes.
+            let used = || doc.clone().into_parts().1;
             for hint in &hints {
                 let two = Document::parse_split(input.clone(), options, Some(*hint));
-                match (&one, &two) {
-                    (Ok(a), Ok(b)) => prop_assert!(a.same_tree(b), "{:?} in\n{}", hint, input),
-                    (Err(a), Err(b)) => prop_assert_eq!(a, b),
-                    _ => prop_assert!(false, "{:?}: {:?} against {:?} in\n{}", hint, one.is_ok(), two.is_ok(), input),
+                let reused = Document::parse_split_reusing(input.clone(), options, Some(*hint), [used(), used()]);
+                for two in [&two, &reused] {
+                    match (&one, two) {
+                        (Ok(a), Ok(b)) => prop_assert!(a.same_tree(b), "{:?} in\n{}", hint, input),
+                        (Err(a), Err(b)) => prop_assert_eq!(a, b),
+                        _ => prop_assert!(false, "{:?}: {:?} against {:?} in\n{}", hint, one.is_ok(), two.is_ok(), input),
+                    }
                 }
             }
         }

@@ -46,11 +46,31 @@ pub fn load(path: &Path, shown_as: &str, dialect: Dialect) -> Result<Document, L
         let shown = shown_as.to_string();
         return Err(LoadError::Directory { shown });
     }
-    let bytes = std::fs::read(path).map_err(|source| LoadError::Read {
+    let read_error = |source| LoadError::Read {
         shown: shown_as.to_string(),
         source,
-    })?;
+    };
+    let mut file = std::fs::File::open(path).map_err(read_error)?;
+    // A large version is parsed from its mapping, not copied (see `crate::mapped`).
+    if let Some(mapped) = crate::mapped::MappedText::of(&file) {
+        let options = ParseOptions::new(dialect);
+        return Document::parse_backed(mapped, options)
+            .map_err(|error| parse_error(path, shown_as, error));
+    }
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(&mut file, &mut bytes).map_err(read_error)?;
     load_bytes(path, bytes, shown_as, dialect)
+}
+
+/// A parse error of the version at `path`, with its text read again for the offending
+/// line (errors are rare).
+fn parse_error(path: &Path, shown_as: &str, error: sjson::ParseError) -> LoadError {
+    let text = std::fs::read(path).unwrap_or_default();
+    LoadError::Parse {
+        shown: shown_as.to_string(),
+        text: String::from_utf8_lossy(&text).into_owned(),
+        error,
+    }
 }
 
 /// [`load`] of `bytes`, already read from `path`.
@@ -60,15 +80,8 @@ pub fn load_bytes(
     shown_as: &str,
     dialect: Dialect,
 ) -> Result<Document, LoadError> {
-    Document::parse_bytes(bytes, ParseOptions::new(dialect)).map_err(|error| {
-        // Errors are rare: read the file again for the offending line.
-        let text = std::fs::read(path).unwrap_or_default();
-        LoadError::Parse {
-            shown: shown_as.to_string(),
-            text: String::from_utf8_lossy(&text).into_owned(),
-            error,
-        }
-    })
+    Document::parse_bytes(bytes, ParseOptions::new(dialect))
+        .map_err(|error| parse_error(path, shown_as, error))
 }
 
 /// Below this many bytes in all, the three versions are read one after the other: a
