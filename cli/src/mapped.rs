@@ -36,10 +36,12 @@ impl MappedText {
         if !meta.is_file() || meta.len() < MAP_FROM {
             return None;
         }
+        // Populated when mapped: the merge reads every byte, and one call maps the pages
+        // the file's reading left in the page cache where a fault each took longer.
         // SAFETY: the mapping is read-only and private. Its bytes stay those of the file
         // while nothing changes the file, the condition the module's documentation
         // describes (git's temporary copies; results written through a rename).
-        let map = unsafe { memmap2::Mmap::map(file) }.ok()?;
+        let map = unsafe { memmap2::MmapOptions::new().populate().map(file) }.ok()?;
         std::str::from_utf8(&map).ok()?;
         Some(MappedText(map))
     }

@@ -46,7 +46,6 @@ impl<'a> KeyedIndex<'a> {
         let mut keys: Vec<Cow<'a, str>> = Vec::new();
         let mut ids = IdList::with_capacity(arr.doc().text(), arr.len());
         let mut nodes = Vec::with_capacity(arr.len());
-        let mut index = IdTable::with_capacity(arr.len());
         for (i, el) in arr.children().enumerate() {
             let (k, id) = id_of(id_keys_lower, el)?;
             match &key {
@@ -63,10 +62,10 @@ impl<'a> KeyedIndex<'a> {
             }
             ids.push(id);
             nodes.push(el.id());
-            if index.insert_first(&ids, i).is_some() {
-                return None;
-            }
         }
+        // The table is built whole once the ids are known: a long array's in parts that
+        // stay in the cache (see `IdTable`).
+        let index = IdTable::first_of_each(&ids, ids.len()).ok()?;
         Some(KeyedIndex {
             key,
             keys,

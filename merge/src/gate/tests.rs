@@ -108,7 +108,12 @@ fn a_large_result_is_gated_alike_on_one_thread_and_on_two() {
         let (one, two) = (merged(crate::Threads::One), merged(crate::Threads::Auto));
         assert_eq!(one.text(), two.text());
         assert_eq!(one.violations, two.violations);
-        assert_eq!(one.violations.is_empty(), b.contains(r#""a":"#), "{:?}", one.violations);
+        assert_eq!(
+            one.violations.is_empty(),
+            b.contains(r#""a":"#),
+            "{:?}",
+            one.violations
+        );
         assert_eq!(one.failed(Policy::Theirs), two.failed(Policy::Theirs));
     }
 }
