@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The one-file merge from 100k to 1M entities (issue 32): `assetvc merge-file -p` and
-# `git merge-file -p` on the same three files, alternating, ROUNDS rounds per size; per
+# `git merge-file -p` on the same three files, alternating, ROUNDS rounds per size, each
+# writing the merged file to disk (assetvc's to merged.N, git's to git.out); per
 # run user and system CPU (s), peak RSS (MB = 10^6 bytes) and wall (s) from
 # `/usr/bin/time -f '%U %S %M %e'`; then per size the means, the ratio of CPU to git's in
 # the same rounds, peak / file, and the growth of CPU from the first size to the last.
-# CPU, not wall: on a shared machine the second core is not the merge's to use.
+# CPU beside wall: on a shared machine the second core is not the merge's to use.
 # With CALLGRIND=1, each size is also run once under `valgrind --tool=callgrind`
 # (instructions executed: repeatable under any load; slow, ~10 min at 1M).
 # Each merged output is checked with `levelgen verify` (every one-sided edit present)
@@ -43,7 +44,7 @@ for n in $SIZES; do
     env ${ENV:-} /usr/bin/time -f '%U %S %M %e' -o "$dir/t" "$ASSETVC" merge-file "${args[@]}" \
       > "$dir/merged.$r" 2> "$dir/assetvc.err"
     tail -1 "$dir/t" >> "$dir/assetvc.times"
-    /usr/bin/time -f '%U %S %M %e' -o "$dir/t" git merge-file "${args[@]}" > /dev/null 2>&1 || true
+    /usr/bin/time -f '%U %S %M %e' -o "$dir/t" git merge-file "${args[@]}" > "$dir/git.out" 2> /dev/null || true
     tail -1 "$dir/t" >> "$dir/git.times"
     if [ "$r" -gt 1 ]; then cmp -s "$dir/merged.1" "$dir/merged.$r" || echo "round $r: output differs"; fi
   done
@@ -61,6 +62,9 @@ for n in $SIZES; do
   echo "  mean CPU: assetvc $a s, git $g s, ratio $(ratio "$a" "$g");" \
     "user: assetvc $(awk '{print $1}' "$dir/assetvc.times" | mean) s;" \
     "peak $(mb "$peak") MB = $(awk -v p="$peak" -v s="$size" 'BEGIN {printf "%.2f", p * 1024 / s}')x the file"
+  wall() { awk '{print $4}' "$dir/$1.times" | sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
+  aw=$(wall assetvc); gw=$(wall git)
+  echo "  median wall: assetvc $aw s, git $gw s, ratio $(ratio "$aw" "$gw") (the issue's measure; two threads)"
   if [ -z "$first_cpu" ]; then
     first_cpu=$a
   else
