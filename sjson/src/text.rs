@@ -13,7 +13,7 @@ pub trait Backing: Send + Sync + 'static {
     fn text(&self) -> &str;
 }
 
-/// A document's source text ([`crate::Document::source`]): a `String`, or a [`Backing`].
+/// A document's source text ([`crate::Document::into_source`]): a `String`, or a [`Backing`].
 /// It dereferences to `str`.
 pub struct Text(Repr);
 
