@@ -121,7 +121,8 @@ impl IdTable {
             }
             return table;
         }
-        let parts = (n / PART_IDS).next_power_of_two();
+        // (At most 2^16 parts: their bits stay below the tag's for any list.)
+        let parts = (n / PART_IDS).next_power_of_two().min(1 << 16);
         let mask = parts as u64 - 1;
         let seed = Seeded::default();
         let hashes: Vec<u64> = (0..n).map(|i| seed.hash_one(ids.id_at(i))).collect();
