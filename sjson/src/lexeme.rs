@@ -35,6 +35,12 @@ pub(crate) fn bare_len(b: &[u8], pos: usize) -> usize {
     i - pos
 }
 
+/// Whether byte `c` ends a bare token (white space, a quote, a separator or a bracket).
+#[inline]
+pub(crate) fn ends_bare(c: u8) -> bool {
+    BARE_CLASS[c as usize] == STOP
+}
+
 /// A byte that continues a bare token ([`BARE_CLASS`]).
 const BARE: u8 = 0;
 /// A byte that ends one.

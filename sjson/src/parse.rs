@@ -5,7 +5,7 @@
 
 use crate::doc::{self, Dialect, Document, Extra, Node, Tag};
 use crate::error::{ErrorKind, ParseError};
-use crate::lexeme::{bare_len, check_escapes, classify_bare, find, number_len};
+use crate::lexeme::{bare_len, check_escapes, classify_bare, ends_bare, find, number_len};
 use crate::split::{Pending, Piece, Split};
 use crate::string::Quoting;
 
@@ -586,13 +586,25 @@ impl<'t> Scanner<'t> {
                 Quoting::Raw => Tag::Raw,
                 _ => Tag::Quoted,
             },
-            Some(_) if self.sjson => {
-                let len = self.bare_len();
-                if len == 0 {
-                    return Err(self.expected("value"));
+            Some(&c) if self.sjson => {
+                // A number that a byte ending bare tokens follows is a whole token: one
+                // scan, where a level's many numbers were scanned as a token, then again
+                // as a number.
+                let number = match c {
+                    b'-' | b'0'..=b'9' => number_len(&self.b[start..]),
+                    _ => 0,
+                };
+                if number > 0 && self.b.get(start + number).is_none_or(|&c| ends_bare(c)) {
+                    self.pos += number;
+                    Tag::Number
+                } else {
+                    let len = self.bare_len();
+                    if len == 0 {
+                        return Err(self.expected("value"));
+                    }
+                    self.pos += len;
+                    classify_bare(&self.b[start..self.pos])
                 }
-                self.pos += len;
-                classify_bare(&self.b[start..self.pos])
             }
             Some(b't') if self.b[start..].starts_with(b"true") => {
                 self.pos += 4;

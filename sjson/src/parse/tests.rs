@@ -569,3 +569,50 @@ fn number_len_matches_the_grammar() {
         assert_eq!(number_len(lexeme.as_bytes()), len, "{lexeme:?}");
     }
 }
+
+#[test]
+fn bare_tokens_that_start_like_numbers_are_numbers_only_when_whole() {
+    // The scanner takes a number in one scan when a byte that ends bare tokens follows it;
+    // otherwise the whole bare token is classified. Both parsers agree on each.
+    let tokens = [
+        ("0", true),
+        ("-0", true),
+        ("12", true),
+        ("-1.5e+3", true),
+        ("1e5", true),
+        ("1.2.3", false),
+        ("12abc", false),
+        ("-", false),
+        ("1e", false),
+        ("1e+", false),
+        ("0x10", false),
+        ("00", false),
+        ("1.", false),
+        ("-.5", false),
+        ("1/2", false),
+        ("1-2", false),
+        ("1\u{e9}", false),
+    ];
+    for (token, number) in tokens {
+        for text in [
+            format!("a = {token}"),
+            format!("a = {token}\n"),
+            format!("a = [{token} {token}]\n"),
+            format!("a = [{token},{token}]"),
+            format!("a = {{b = {token}}}"),
+            format!("a = {token}// c\n"),
+            format!("a = {token}/* c */ b = 1"),
+            format!("a = {token};"),
+        ] {
+            let doc = sjson(&text);
+            let a = doc.root().get("a").unwrap();
+            let kinds: Vec<Kind> = match a.kind() {
+                Kind::Array => a.children().map(|c| c.kind()).collect(),
+                Kind::Object => vec![a.get("b").unwrap().kind()],
+                kind => vec![kind],
+            };
+            let want = if number { Kind::Number } else { Kind::String };
+            assert!(kinds.iter().all(|&k| k == want), "{text:?}: {kinds:?}");
+        }
+    }
+}
