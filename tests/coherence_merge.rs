@@ -227,6 +227,19 @@ fn a_reference_to_an_id_held_twice_merges() {
     );
 }
 
+/// `merge-file` of the three versions in a test's folder, written over ours.
+const MERGE_FILE_ARGS: [&str; 4] = ["merge-file", "ours.level", "base.level", "theirs.level"];
+
+/// The driver on the three versions in a test's folder, as git calls it (`%O %A %B %P`).
+const DRIVER_ARGS: [&str; 6] = [
+    "merge-driver",
+    "--",
+    "base.level",
+    "ours.level",
+    "theirs.level",
+    "a.level",
+];
+
 /// A level over a mebibyte (a large merge frees base and reads it again for a repair):
 /// filler units, then `c1` holding `items`.
 fn large_level(items: &str) -> String {
@@ -273,23 +286,8 @@ fn a_large_merge_read_through_mappings_is_the_merge_of_the_texts() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
     let write = |name: &str, text: &str| std::fs::write(dir.join(name), text).unwrap();
-    for (args, result) in [
-        (
-            &["merge-file", "ours.level", "base.level", "theirs.level"][..],
-            "ours.level",
-        ),
-        (
-            &[
-                "merge-driver",
-                "--",
-                "base.level",
-                "ours.level",
-                "theirs.level",
-                "a.level",
-            ][..],
-            "ours.level",
-        ),
-    ] {
+    // Both write the result over ours.
+    for args in [&MERGE_FILE_ARGS[..], &DRIVER_ARGS[..]] {
         write("base.level", &base);
         write("ours.level", &ours);
         write("theirs.level", &theirs);
@@ -300,7 +298,7 @@ fn a_large_merge_read_through_mappings_is_the_merge_of_the_texts() {
             String::from_utf8_lossy(&out.stderr)
         );
         assert_eq!(
-            std::fs::read_to_string(dir.join(result)).unwrap(),
+            std::fs::read_to_string(dir.join("ours.level")).unwrap(),
             expected,
             "{args:?}"
         );
@@ -362,16 +360,7 @@ fn a_large_merge_reads_base_again_from_its_file_when_a_repair_needs_it() {
         "n1 restored, n0 deleted"
     );
     // The driver on the same files writes the same result.
-    let out = run(assetvc()
-        .args([
-            "merge-driver",
-            "--",
-            "base.level",
-            "ours.level",
-            "theirs.level",
-            "a.level",
-        ])
-        .current_dir(dir));
+    let out = run(assetvc().args(DRIVER_ARGS).current_dir(dir));
     assert!(
         out.status.success(),
         "{}",

@@ -192,8 +192,8 @@ pub(crate) struct Coherent<R> {
 
 /// Where the coherence pass finds base after the merge of versions given up to it.
 enum BaseAfter<'a> {
-    /// Its text, kept.
-    Kept(String),
+    /// Its text, kept as it is held (a mapped file's is not copied).
+    Kept(sjson::Text),
     /// Freed: read again on demand.
     Again(coherence::BaseAgain<'a>),
 }
@@ -235,7 +235,7 @@ fn print_owned<'a>(
         _ => {
             let (walked, printed) = print(&out);
             drop(out);
-            return (walked, printed, BaseAfter::Kept(base.into_text()));
+            return (walked, printed, BaseAfter::Kept(base.into_source()));
         }
     };
     let out = out

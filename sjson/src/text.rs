@@ -59,12 +59,6 @@ impl From<String> for Text {
     }
 }
 
-impl From<&str> for Text {
-    fn from(s: &str) -> Text {
-        Text(Repr::Owned(s.to_owned()))
-    }
-}
-
 /// A clone owns its text (a backing's is copied).
 impl Clone for Text {
     fn clone(&self) -> Text {
@@ -77,14 +71,6 @@ impl fmt::Debug for Text {
         fmt::Debug::fmt(&**self, f)
     }
 }
-
-impl PartialEq for Text {
-    fn eq(&self, other: &Text) -> bool {
-        **self == **other
-    }
-}
-
-impl Eq for Text {}
 
 #[cfg(test)]
 mod tests {
@@ -105,7 +91,7 @@ mod tests {
         assert_eq!(&*t, "a = 1\n");
         let c = t.clone();
         assert!(!c.is_backed());
-        assert_eq!(c, t);
+        assert_eq!(*c, *t);
         assert_eq!(t.into_string(), "a = 1\n");
         let o = Text::from("x".to_string());
         assert!(!o.is_backed());
